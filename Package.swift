@@ -1,0 +1,64 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Every Swift target opts into the same upcoming features, so each `public import` is a visible
+/// decision and each existential is spelled `any`.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SoftPasskey",
+    products: [
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .executable(name: "passkey", targets: ["passkey"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCBOR",
+            pkgConfig: "libcbor",
+            providers: [.apt(["libcbor-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "WebAuthn",
+            dependencies: ["CCBOR", "CCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "passkey",
+            dependencies: [
+                "WebAuthn",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: ["WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyCLITests",
+            dependencies: [
+                "passkey", "WebAuthn",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,103 @@
+/// Bytes that travel as base64url text (RFC 4648 §5) in WebAuthn Level 3 JSON and Auth0 bodies.
+///
+/// Encoding never pads, as `PublicKeyCredential.toJSON()` and Auth0's SDK do. Decoding accepts the
+/// URL-safe alphabet with or without `=` padding (older captures pad), and rejects anything else:
+/// the standard alphabet's `+` and `/`, white space, a length of 1 mod 4, or padding in the middle.
+public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The decoded bytes.
+    public let bytes: [UInt8]
+
+    /// Wraps bytes to be sent as base64url.
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Decodes base64url text, padded or not.
+    ///
+    /// - Throws: `WebAuthnError.Code.malformedEncoding` naming the first offending character.
+    public init(string: String) throws(WebAuthnError) {
+        self.bytes = try Self.decode(string)
+    }
+
+    /// The unpadded base64url text.
+    public var string: String { Self.encode(bytes) }
+
+    public var description: String { string }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            self.bytes = try Self.decode(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(string)
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, character) in alphabet.enumerated() {
+            table[Int(character)] = UInt8(index)
+        }
+        return table
+    }()
+
+    /// Encodes without padding.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var output = [UInt8]()
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = iterator.next()
+            let chunk = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
+            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
+            if second != nil { output.append(alphabet[Int(chunk >> 6 & 0x3F)]) }
+            if third != nil { output.append(alphabet[Int(chunk & 0x3F)]) }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Decodes padded or unpadded base64url.
+    public static func decode(_ text: String) throws(WebAuthnError) -> [UInt8] {
+        var characters = Array(text.utf8)
+        if characters.count.isMultiple(of: 4) {
+            for _ in 0..<2 where characters.last == UInt8(ascii: "=") {
+                characters.removeLast()
+            }
+        }
+        guard characters.count % 4 != 1 else {
+            throw WebAuthnError(.malformedEncoding, "base64url text has an impossible length (\(text.utf8.count))")
+        }
+        var output = [UInt8]()
+        output.reserveCapacity(characters.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for (index, character) in characters.enumerated() {
+            let value = values[Int(character)]
+            guard value != 0xFF else {
+                throw WebAuthnError(
+                    .malformedEncoding, "'\(Character(Unicode.Scalar(character)))' is not a base64url character",
+                    offset: index)
+            }
+            buffer = buffer << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else {
+            throw WebAuthnError(.malformedEncoding, "base64url text has non-zero padding bits")
+        }
+        return output
+    }
+}
