@@ -1,0 +1,95 @@
+/// An attestation object (WebAuthn L3 §6.5.4): the authenticator data of a new credential and
+/// the statement that vouches for it.
+///
+/// ```
+/// attObj = { "fmt": text, "attStmt": { * text => any }, "authData": bytes }
+/// ```
+///
+/// Built objects are CTAP2 canonical (key order `fmt`, `attStmt`, `authData`), as platform
+/// authenticators emit them. Parsed objects keep their bytes in ``bytes``.
+public struct AttestationObject: Sendable, Hashable {
+    /// The attestation statement format identifier (`fmt`, WebAuthn L3 §8).
+    public let format: AttestationFormat
+    /// The attestation statement (`attStmt`), a CBOR map whose shape `format` defines.
+    public let statement: CBOR
+    /// The authenticator data (`authData`).
+    public let authenticatorData: AuthenticatorData
+    /// The CBOR encoding.
+    public let bytes: [UInt8]
+
+    /// Parses an attestation object.
+    ///
+    /// - Throws: `WebAuthnError.Code.malformedAttestationObject` naming what is wrong (the
+    ///   underlying CBOR or authenticator-data error is kept in the reason, with its offset).
+    public init(bytes: some Collection<UInt8>) throws(WebAuthnError) {
+        let bytes = Array(bytes)
+        let object: CBOR
+        do {
+            object = try CBOR(decoding: bytes)
+        } catch {
+            throw error.recoded(.malformedAttestationObject, "attestation object")
+        }
+        guard object.mapValue != nil else {
+            throw WebAuthnError(.malformedAttestationObject, "an attestation object is a CBOR map")
+        }
+        guard let fmt = object["fmt"]?.textValue else {
+            throw WebAuthnError(.malformedAttestationObject, "attestation object has no text fmt")
+        }
+        guard let statement = object["attStmt"], statement.mapValue != nil else {
+            throw WebAuthnError(.malformedAttestationObject, "attestation object has no attStmt map")
+        }
+        guard let authData = object["authData"]?.bytesValue else {
+            throw WebAuthnError(.malformedAttestationObject, "attestation object has no authData byte string")
+        }
+        // WebAuthn L3 §6.5.4: the authData of an attestation object carries the new credential.
+        // Checked before parsing, because AT clear over attested bytes would otherwise read as
+        // mere trailing garbage.
+        if authData.count > 32, authData[32] & AuthenticatorFlags.attestedCredentialData.rawValue == 0 {
+            throw WebAuthnError(.attestedCredentialDataMissing, "authData has AT clear: no new credential in it")
+        }
+        do {
+            authenticatorData = try AuthenticatorData(bytes: authData)
+        } catch {
+            throw error.recoded(.malformedAttestationObject, "authData")
+        }
+        format = AttestationFormat(rawValue: fmt)
+        self.statement = statement
+        self.bytes = bytes
+    }
+
+    /// Builds an attestation object.
+    ///
+    /// - Parameters:
+    ///   - format: the statement format.
+    ///   - statement: the statement, a CBOR map (`[:]` for `none`).
+    ///   - authenticatorData: authenticator data with attested credential data.
+    public init(format: AttestationFormat, statement: CBOR, authenticatorData: AuthenticatorData) {
+        self.format = format
+        self.statement = statement
+        self.authenticatorData = authenticatorData
+        let object: CBOR = ["fmt": .text(format.rawValue), "attStmt": statement, "authData": .bytes(authenticatorData.bytes)]
+        self.bytes = object.encoded()
+    }
+}
+
+/// An attestation statement format identifier (WebAuthn L3 §8, IANA "WebAuthn Attestation
+/// Statement Format Identifiers").
+public struct AttestationFormat: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// No attestation (§8.7).
+    public static let none = Self(rawValue: "none")
+    /// Packed attestation (§8.2): self or with an x5c chain.
+    public static let packed = Self(rawValue: "packed")
+    public static let tpm = Self(rawValue: "tpm")
+    public static let androidKey = Self(rawValue: "android-key")
+    public static let androidSafetyNet = Self(rawValue: "android-safetynet")
+    public static let fidoU2F = Self(rawValue: "fido-u2f")
+    public static let apple = Self(rawValue: "apple")
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,137 @@
+import FoundationEssentials
+
+/// Collected client data (WebAuthn L3 §5.8.1): the JSON a client builds for a ceremony, whose
+/// SHA-256 the authenticator signs.
+///
+/// ```
+/// {"type":"webauthn.create"|"webauthn.get","challenge":<base64url>,"origin":<origin>,
+///  "crossOrigin":<bool>[,"topOrigin":<origin>][,<other members>]}
+/// ```
+///
+/// Building serializes in exactly that member order with the escaping of §5.8.1.1 (`CCDToString`),
+/// so a relying party that uses the limited verification algorithm accepts it. Parsing is full
+/// JSON: members in any order, unknown members kept in ``otherMembers`` (§5.8.1.2), and the bytes
+/// kept exactly as received in ``bytes``.
+public struct CollectedClientData: Sendable, Hashable {
+    /// The ceremony a client data belongs to (`type`).
+    public struct CeremonyType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// Registration: `navigator.credentials.create()`.
+        public static let create = Self(rawValue: "webauthn.create")
+        /// Authentication: `navigator.credentials.get()`.
+        public static let get = Self(rawValue: "webauthn.get")
+
+        public var description: String { rawValue }
+    }
+
+    /// `type`.
+    public let type: CeremonyType
+    /// `challenge`, the base64url text as the client wrote it.
+    public let challenge: String
+    /// `origin`, the caller's origin as the client saw it.
+    public let origin: String
+    /// `crossOrigin`: whether the caller was in a cross-origin iframe; nil when absent.
+    public let crossOrigin: Bool?
+    /// `topOrigin`: the top-level origin, present only for cross-origin calls.
+    public let topOrigin: String?
+    /// Every other member, unread (for example `tokenBinding`, `extraData`, `androidPackageName`).
+    public let otherMembers: [String: JSONValue]
+    /// The JSON bytes, exactly as received or built: what is hashed.
+    public let bytes: [UInt8]
+
+    /// Parses client data JSON.
+    ///
+    /// - Throws: `WebAuthnError.Code.malformedClientData` for bytes that are not a UTF-8 JSON
+    ///   object, or whose `type`, `challenge`, `origin`, `crossOrigin` or `topOrigin` are missing
+    ///   or of the wrong JSON type.
+    public init(bytes: some Collection<UInt8>) throws(WebAuthnError) {
+        let bytes = Array(bytes)
+        let members: [String: JSONValue]
+        do {
+            members = try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes))
+        } catch {
+            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object")
+        }
+        func string(_ name: String) throws(WebAuthnError) -> String? {
+            guard let value = members[name] else { return nil }
+            guard let text = value.stringValue else {
+                throw WebAuthnError(.malformedClientData, "clientDataJSON member \(name) is not a string")
+            }
+            return text
+        }
+        func required(_ name: String) throws(WebAuthnError) -> String {
+            guard let text = try string(name) else {
+                throw WebAuthnError(.malformedClientData, "clientDataJSON has no \(name)")
+            }
+            return text
+        }
+        type = CeremonyType(rawValue: try required("type"))
+        challenge = try required("challenge")
+        origin = try required("origin")
+        topOrigin = try string("topOrigin")
+        if let value = members["crossOrigin"] {
+            guard let flag = value.boolValue else {
+                throw WebAuthnError(.malformedClientData, "clientDataJSON member crossOrigin is not a boolean")
+            }
+            crossOrigin = flag
+        } else {
+            crossOrigin = nil
+        }
+        otherMembers = members.filter { !Self.knownMembers.contains($0.key) }
+        self.bytes = bytes
+    }
+
+    /// Builds client data as a WebAuthn client does (WebAuthn L3 §5.8.1.1, "Serialization").
+    ///
+    /// - Parameters:
+    ///   - type: the ceremony.
+    ///   - challenge: the challenge bytes from the options; written base64url.
+    ///   - origin: the caller's origin, serialized per RFC 6454.
+    ///   - crossOrigin: whether the caller is a cross-origin iframe; always written.
+    ///   - topOrigin: the top-level origin, written only when given (cross-origin calls).
+    public init(
+        type: CeremonyType, challenge: [UInt8], origin: String, crossOrigin: Bool = false, topOrigin: String? = nil
+    ) {
+        self.type = type
+        self.challenge = Base64URL.encode(challenge)
+        self.origin = origin
+        self.crossOrigin = crossOrigin
+        self.topOrigin = topOrigin
+        self.otherMembers = [:]
+        var json = "{\"type\":" + Self.ccdString(type.rawValue)
+        json += ",\"challenge\":" + Self.ccdString(self.challenge)
+        json += ",\"origin\":" + Self.ccdString(origin)
+        json += ",\"crossOrigin\":" + (crossOrigin ? "true" : "false")
+        if let topOrigin {
+            json += ",\"topOrigin\":" + Self.ccdString(topOrigin)
+        }
+        self.bytes = Array((json + "}").utf8)
+    }
+
+    /// SHA-256 of ``bytes``: the `clientDataHash` an authenticator signs (WebAuthn L3 §5.8.1).
+    public var hash: [UInt8] { SHA256.hash(bytes) }
+
+    private static let knownMembers: Set<String> = ["type", "challenge", "origin", "crossOrigin", "topOrigin"]
+
+    /// `CCDToString` (WebAuthn L3 §5.8.1.1): a JSON string that escapes only `"`, `\` and the
+    /// code points below U+0020, the latter as lower-case `\uXXXX`.
+    static func ccdString(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: output += "\\\""
+            case 0x5C: output += "\\\\"
+            case 0x20...: output.unicodeScalars.append(scalar)
+            default:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return output + "\""
+    }
+}

@@ -1,0 +1,69 @@
+/// The verification procedure of the `packed` attestation statement format (WebAuthn L3 §8.2).
+struct PackedAttestationVerifier {
+    /// `id-fido-gen-ce-aaguid` (WebAuthn L3 §8.2.1): the AAGUID an attestation certificate vouches for.
+    static let aaguidExtension = "1.3.6.1.4.1.45724.1.1.4"
+
+    let statement: PackedAttestationStatement
+    let authenticatorData: AuthenticatorData
+    let clientDataHash: [UInt8]
+    let credentialKey: COSEKey
+
+    /// Verifies `sig` over `authenticatorData ‖ clientDataHash`, with the attestation
+    /// certificate's key (x5c) or the credential's own key (self attestation).
+    func verify() throws(WebAuthnError) -> AttestationVerdict {
+        let signedData = authenticatorData.bytes + clientDataHash
+        guard let algorithm = COSEAlgorithm(rawValue: statement.algorithm) else {
+            throw WebAuthnError(.unsupportedAlgorithm, "attestation algorithm \(statement.algorithm) is not supported")
+        }
+        guard !statement.certificates.isEmpty else {
+            // Self attestation: alg must be the credential's, and the credential key signs.
+            guard algorithm == credentialKey.algorithm else {
+                throw WebAuthnError(
+                    .invalidAttestationStatement,
+                    "self attestation alg \(algorithm) differs from the credential's \(credentialKey.algorithm.map(\.description) ?? "none")"
+                )
+            }
+            guard try credentialKey.isValidSignature(statement.signature, for: signedData) else {
+                throw WebAuthnError(.badAttestationSignature, "the self-attestation signature does not verify")
+            }
+            return AttestationVerdict(type: .self, trustPath: [], isTrusted: false)
+        }
+        var trustPath: [Certificate] = []
+        for der in statement.certificates {
+            do {
+                trustPath.append(try Certificate(derEncoded: der))
+            } catch {
+                throw error.recoded(.invalidAttestationStatement, "x5c certificate \(trustPath.count)")
+            }
+        }
+        let leaf = trustPath[0]
+        guard try leaf.publicKey(algorithm: algorithm).isValidSignature(statement.signature, for: signedData) else {
+            throw WebAuthnError(.badAttestationSignature, "the attestation signature does not verify with x5c[0]")
+        }
+        try checkCertificateRequirements(leaf)
+        return AttestationVerdict(type: .basic, trustPath: trustPath, isTrusted: false)
+    }
+
+    /// Packed attestation statement certificate requirements (§8.2.1) and the AAGUID extension.
+    private func checkCertificateRequirements(_ leaf: Certificate) throws(WebAuthnError) {
+        func require(_ condition: Bool, _ reason: String) throws(WebAuthnError) {
+            guard condition else { throw WebAuthnError(.attestationCertificateRequirements, reason) }
+        }
+        try require(leaf.version == 3, "the attestation certificate is not X.509 version 3")
+        for attribute in ["C", "O", "CN"] {
+            try require(leaf.subjectAttribute(attribute) != nil, "the attestation certificate subject has no \(attribute)")
+        }
+        try require(
+            leaf.subjectAttribute("OU") == "Authenticator Attestation",
+            "the attestation certificate subject OU is not \"Authenticator Attestation\"")
+        try require(leaf.isCertificateAuthority != true, "the attestation certificate is a CA certificate")
+        if let (critical, value) = leaf.extensionValue(oid: Self.aaguidExtension) {
+            try require(!critical, "the id-fido-gen-ce-aaguid extension is marked critical")
+            let aaguid = authenticatorData.attestedCredentialData?.aaguid.bytes ?? []
+            guard value == [0x04, 0x10] + aaguid else {
+                throw WebAuthnError(
+                    .attestationCertAAGUIDMismatch, "the attestation certificate vouches for another AAGUID")
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+public import FoundationEssentials
+
+extension RelyingParty {
+    /// Verifies a registration (WebAuthn L3 §7.1 "Registering a New Credential").
+    ///
+    /// Runs every step that depends on the response: client data (type, challenge, origin,
+    /// cross-origin), the attestation object, RP ID hash, UP/UV, BE/BS, the credential algorithm,
+    /// and the attestation statement (`none`, `packed` self and x5c). Checking that the credential
+    /// ID is not registered yet (step 27) is the caller's, since only it knows its users.
+    ///
+    /// - Parameters:
+    ///   - clientDataJSON: `response.clientDataJSON`, the bytes as received.
+    ///   - attestationObject: `response.attestationObject`.
+    ///   - challenge: the challenge issued for this ceremony.
+    ///   - time: the instant at which attestation certificates must be valid.
+    /// - Returns: what to store about the new credential.
+    /// - Throws: `WebAuthnError` whose code names the failed check.
+    public func verifyRegistration(
+        clientDataJSON: [UInt8], attestationObject: [UInt8], challenge: [UInt8], at time: Date = Date()
+    ) throws(WebAuthnError) -> VerifiedRegistration {
+        let clientData = try checkClientData(clientDataJSON, type: .create, challenge: challenge)
+        let attestation = try AttestationObject(bytes: attestationObject)
+        let authenticatorData = attestation.authenticatorData
+        try checkAuthenticatorData(authenticatorData, clientData: clientData)
+        guard let credential = authenticatorData.attestedCredentialData else {
+            throw WebAuthnError(.attestedCredentialDataMissing, "authData carries no attested credential data")
+        }
+        let publicKey = try credential.publicKey
+        guard let algorithm = publicKey.algorithm else {
+            throw WebAuthnError(.malformedCOSEKey, "the credential public key names no algorithm")
+        }
+        guard allowedAlgorithms.contains(algorithm) else {
+            throw WebAuthnError(.algorithmNotAllowed, "\(algorithm) is not among the allowed \(allowedAlgorithms)")
+        }
+        let verdict = try verifyStatement(
+            attestation, credentialKey: publicKey, clientDataHash: clientData.hash, at: time)
+        return VerifiedRegistration(
+            credentialID: credential.credentialID, credentialPublicKey: credential.credentialPublicKey,
+            algorithm: algorithm, signCount: authenticatorData.signCount, aaguid: credential.aaguid,
+            format: attestation.format, attestationType: verdict.type, trustPath: verdict.trustPath,
+            isTrusted: verdict.isTrusted, authenticatorData: authenticatorData, clientData: clientData)
+    }
+
+    /// Verifies the attestation statement by its format (§7.1 steps 22–25).
+    private func verifyStatement(
+        _ attestation: AttestationObject, credentialKey: COSEKey, clientDataHash: [UInt8], at time: Date
+    ) throws(WebAuthnError) -> AttestationVerdict {
+        switch attestation.format {
+        case .none:
+            // §8.7: the statement is empty.
+            guard attestation.statement.mapValue?.isEmpty == true else {
+                throw WebAuthnError(.invalidAttestationStatement, "a none attestation statement is empty")
+            }
+            return AttestationVerdict(type: .none, trustPath: [], isTrusted: false)
+        case .packed:
+            let verdict = try PackedAttestationVerifier(
+                statement: PackedAttestationStatement(cbor: attestation.statement),
+                authenticatorData: attestation.authenticatorData, clientDataHash: clientDataHash,
+                credentialKey: credentialKey
+            ).verify()
+            return try assessTrust(verdict, format: .packed, at: time)
+        default:
+            throw WebAuthnError(
+                .unsupportedAttestationFormat, "attestation format \"\(attestation.format)\" is not supported")
+        }
+    }
+
+    /// Chains a certificate trust path to the format's trust anchors, when there are any
+    /// (§7.1 steps 24–25).
+    private func assessTrust(
+        _ verdict: AttestationVerdict, format: AttestationFormat, at time: Date
+    ) throws(WebAuthnError) -> AttestationVerdict {
+        guard let leaf = verdict.trustPath.first, let anchors = trustAnchors[format], !anchors.isEmpty else {
+            return verdict
+        }
+        try Certificate.verifyChain(
+            leaf: leaf, intermediates: Array(verdict.trustPath.dropFirst()), trustAnchors: anchors, at: time)
+        return AttestationVerdict(type: verdict.type, trustPath: verdict.trustPath, isTrusted: true)
+    }
+}
+
+/// What an attestation statement's verification procedure concludes (WebAuthn L3 §8).
+struct AttestationVerdict {
+    let type: AttestationType
+    let trustPath: [Certificate]
+    let isTrusted: Bool
+}

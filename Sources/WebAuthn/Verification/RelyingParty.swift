@@ -1,0 +1,73 @@
+/// What a relying party accepts, and the WebAuthn ceremony checks it runs against it
+/// (WebAuthn L3 §7.1 "Registering a New Credential", §7.2 "Verifying an Authentication Assertion").
+///
+/// A `RelyingParty` holds policy that does not change from one ceremony to the next: its RP IDs,
+/// origins, user-verification rule, allowed algorithms and attestation trust anchors. Each
+/// ceremony adds what is particular to it: the challenge that was issued and, for an assertion,
+/// the stored credential record.
+///
+/// ```swift
+/// let rp = RelyingParty(id: "example.org", origins: ["https://example.org"])
+/// let registration = try rp.verifyRegistration(
+///     clientDataJSON: clientData, attestationObject: attestation, challenge: issuedChallenge)
+/// ```
+///
+/// Every failure is a ``WebAuthnError`` whose code names the check that failed
+/// (`wrong-origin`, `bad-signature`, ...).
+public struct RelyingParty: Sendable {
+    /// The RP IDs whose `rpIdHash` is accepted (usually one).
+    public var ids: [String]
+    /// The origins accepted in client data, serialized (`https://example.org`).
+    public var origins: [String]
+    /// Whether ceremonies from iframes that are not same-origin with their ancestors
+    /// (`crossOrigin: true`) are accepted.
+    public var allowsCrossOrigin: Bool
+    /// The top-level origins accepted in client data's `topOrigin`.
+    public var topOrigins: [String]
+    /// Whether the UV flag must be set (the options asked for `userVerification: "required"`).
+    public var requireUserVerification: Bool
+    /// Whether the UP flag must be set; true except for conditional-mediation registrations.
+    public var requireUserPresence: Bool
+    /// The credential algorithms accepted at registration (the `pubKeyCredParams` offered).
+    public var allowedAlgorithms: [COSEAlgorithm]
+    /// Trust anchors per attestation format. A format with anchors must chain to one of them;
+    /// a format without any is accepted with an unverified trust path.
+    public var trustAnchors: [AttestationFormat: [Certificate]]
+
+    /// Creates a relying party policy.
+    ///
+    /// - Parameters:
+    ///   - ids: accepted RP IDs.
+    ///   - origins: accepted origins; by default `https://` and each RP ID.
+    ///   - allowsCrossOrigin: whether cross-origin iframe calls are accepted; not by default.
+    ///   - topOrigins: accepted top-level origins of cross-origin calls; none by default.
+    ///   - requireUserVerification: whether UV must be set.
+    ///   - requireUserPresence: whether UP must be set.
+    ///   - allowedAlgorithms: accepted credential algorithms; by default all this library verifies.
+    ///   - trustAnchors: trust anchors per attestation format; none by default.
+    public init(
+        ids: [String], origins: [String]? = nil, allowsCrossOrigin: Bool = false, topOrigins: [String] = [],
+        requireUserVerification: Bool = false,
+        requireUserPresence: Bool = true, allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases,
+        trustAnchors: [AttestationFormat: [Certificate]] = [:]
+    ) {
+        self.ids = ids
+        self.origins = origins ?? ids.map { "https://\($0)" }
+        self.allowsCrossOrigin = allowsCrossOrigin
+        self.topOrigins = topOrigins
+        self.requireUserVerification = requireUserVerification
+        self.requireUserPresence = requireUserPresence
+        self.allowedAlgorithms = allowedAlgorithms
+        self.trustAnchors = trustAnchors
+    }
+
+    /// Creates a relying party policy for one RP ID.
+    public init(
+        id: String, origins: [String]? = nil, requireUserVerification: Bool = false,
+        allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases
+    ) {
+        self.init(
+            ids: [id], origins: origins, requireUserVerification: requireUserVerification,
+            allowedAlgorithms: allowedAlgorithms)
+    }
+}
