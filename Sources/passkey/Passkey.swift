@@ -1,11 +1,17 @@
 import ArgumentParser
 
+/// `passkey`: a software passkey authenticator and WebAuthn ceremony engine.
 @main
 struct Passkey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passkey",
         abstract: "A software passkey authenticator and WebAuthn ceremony engine.",
+        discussion: """
+            Decodes and verifies WebAuthn responses as a relying party would. Failures print one line on
+            standard error that starts with the reason code (wrong-origin, bad-signature, ...) and exit 1;
+            input that does not parse exits 2.
+            """,
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Inspect.self, Verify.self]
     )
 }

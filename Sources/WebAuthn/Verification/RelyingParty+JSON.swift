@@ -1,0 +1,44 @@
+public import FoundationEssentials
+
+extension RelyingParty {
+    /// Verifies a registration given as `PublicKeyCredential.toJSON()` output (WebAuthn L3 §7.1).
+    ///
+    /// - Parameters:
+    ///   - response: the `RegistrationResponseJSON` the client sent.
+    ///   - challenge: the challenge issued for this ceremony.
+    ///   - time: the instant at which attestation certificates must be valid.
+    /// - Returns: what to store about the new credential.
+    /// - Throws: `WebAuthnError` whose code names the failed check; `credential-not-allowed`
+    ///   when `rawId` is not the credential ID the authenticator data carries.
+    public func verifyRegistration(
+        _ response: RegistrationResponseJSON, challenge: [UInt8], at time: Date = Date()
+    ) throws(WebAuthnError) -> VerifiedRegistration {
+        let verified = try verifyRegistration(
+            clientDataJSON: response.response.clientDataJSON.bytes,
+            attestationObject: response.response.attestationObject.bytes, challenge: challenge, at: time)
+        guard verified.credentialID == response.rawId.bytes else {
+            throw WebAuthnError(.credentialNotAllowed, "rawId differs from the credential ID in authData")
+        }
+        return verified
+    }
+
+    /// Verifies an assertion given as `PublicKeyCredential.toJSON()` output (WebAuthn L3 §7.2).
+    ///
+    /// - Parameters:
+    ///   - response: the `AuthenticationResponseJSON` the client sent.
+    ///   - challenge: the challenge issued for this ceremony.
+    ///   - credential: the stored record of the credential `response.rawId` names.
+    ///   - allowCredentials: the `allowCredentials` IDs the options listed, if any.
+    /// - Returns: the new signature counter and flags.
+    /// - Throws: `WebAuthnError` whose code names the failed check.
+    public func verifyAuthentication(
+        _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord,
+        allowCredentials: [[UInt8]] = []
+    ) throws(WebAuthnError) -> VerifiedAuthentication {
+        try verifyAuthentication(
+            credentialID: response.rawId.bytes, clientDataJSON: response.response.clientDataJSON.bytes,
+            authenticatorData: response.response.authenticatorData.bytes,
+            signature: response.response.signature.bytes, userHandle: response.response.userHandle?.bytes,
+            challenge: challenge, credential: credential, allowCredentials: allowCredentials)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import WebAuthn
+
+extension Passkey {
+    /// `passkey verify`: relying-party verification of a response.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify a WebAuthn response as a relying party would (WebAuthn L3 §7).",
+            subcommands: [Registration.self, Authentication.self]
+        )
+    }
+}
+
+/// What both `verify` commands take: the response and what the relying party expects.
+struct RelyingPartyOptions: ParsableArguments {
+    @Option(help: "The response JSON (RegistrationResponseJSON or AuthenticationResponseJSON), or - for stdin.")
+    var response: String
+
+    @Option(help: "The challenge that was issued, base64url.")
+    var challenge: String
+
+    @Option(name: .customLong("origin"), help: "An accepted origin (repeat for several).")
+    var origins: [String]
+
+    @Option(name: .customLong("rp-id"), help: "The RP ID (repeat for several).")
+    var rpIDs: [String]
+
+    @Flag(name: .customLong("require-uv"), help: "Require user verification (UV).")
+    var requireUserVerification = false
+
+    /// The decoded challenge.
+    func challengeBytes() throws -> [UInt8] {
+        do {
+            return try Base64URL.decode(challenge)
+        } catch {
+            throw WebAuthnError(.malformedEncoding, "--challenge: \(error.reason)")
+        }
+    }
+
+    func relyingParty(trustAnchors: [AttestationFormat: [Certificate]] = [:]) -> RelyingParty {
+        RelyingParty(
+            ids: rpIDs, origins: origins, requireUserVerification: requireUserVerification, trustAnchors: trustAnchors)
+    }
+}
+
+/// Writes a value to standard output as pretty JSON with sorted keys.
+func printJSON(_ value: some Encodable) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Every printed value is made of strings, integers and booleans, which always encode.
+    print(String(decoding: try! encoder.encode(value), as: UTF8.self))
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import WebAuthn
+
+extension Passkey.Verify {
+    /// `passkey verify authentication`.
+    struct Authentication: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an assertion (WebAuthn L3 §7.2) against a stored public key.")
+
+        @OptionGroup var relyingParty: RelyingPartyOptions
+
+        @Option(name: .customLong("public-key"), help: "The credential public key: COSE_Key, base64url.")
+        var publicKey: String
+
+        @Option(name: .customLong("sign-count"), help: "The signature counter stored for the credential.")
+        var signCount: UInt32 = 0
+
+        func run() throws {
+            try reportingFailures {
+                let response = try WebAuthnJSON.decode(
+                    AuthenticationResponseJSON.self, from: Input.read(relyingParty.response))
+                let key: [UInt8]
+                do {
+                    key = try Base64URL.decode(publicKey)
+                } catch {
+                    throw WebAuthnError(.malformedEncoding, "--public-key: \(error.reason)")
+                }
+                let record = CredentialRecord(id: response.rawId.bytes, publicKey: key, signCount: signCount)
+                let verified = try relyingParty.relyingParty()
+                    .verifyAuthentication(response, challenge: relyingParty.challengeBytes(), credential: record)
+                printJSON(Output(verified))
+            }
+        }
+
+        /// What `verify authentication` prints.
+        struct Output: Encodable {
+            let credentialId: String
+            let signCount: UInt32
+            let userVerified: Bool
+            let backupState: Bool
+
+            init(_ verified: VerifiedAuthentication) {
+                credentialId = Base64URL.encode(verified.credentialID)
+                signCount = verified.signCount
+                userVerified = verified.userVerified
+                backupState = verified.backupState
+            }
+        }
+    }
+}

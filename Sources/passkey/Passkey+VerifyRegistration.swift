@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import WebAuthn
+
+extension Passkey.Verify {
+    /// `passkey verify registration`.
+    struct Registration: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify a registration (WebAuthn L3 §7.1) and print the credential to store.")
+
+        @OptionGroup var relyingParty: RelyingPartyOptions
+
+        @Option(name: .customLong("trust-anchor"), help: "A PEM file of attestation trust anchors (repeatable).")
+        var trustAnchors: [String] = []
+
+        @Option(name: .customLong("at"), help: "Check certificates as of this ISO 8601 instant (default: now).")
+        var time: String?
+
+        func run() throws {
+            try reportingFailures {
+                let response = try WebAuthnJSON.decode(
+                    RegistrationResponseJSON.self, from: Input.read(relyingParty.response))
+                var anchors: [Certificate] = []
+                for path in trustAnchors {
+                    anchors += try Certificate.certificates(pem: String(decoding: Input.read(path), as: UTF8.self))
+                }
+                let verified = try relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : [.packed: anchors])
+                    .verifyRegistration(response, challenge: relyingParty.challengeBytes(), at: instant())
+                printJSON(Output(verified))
+            }
+        }
+
+        private func instant() throws -> Date {
+            guard let time else { return Date() }
+            guard let date = try? Date(time, strategy: .iso8601) else {
+                throw CLIError.unrecognized("--at \(time) is not an ISO 8601 instant such as 2026-01-01T00:00:00Z")
+            }
+            return date
+        }
+
+        /// What `verify registration` prints.
+        struct Output: Encodable {
+            let credentialId: String
+            let publicKey: String
+            let algorithm: Int
+            let signCount: UInt32
+            let aaguid: String
+            let format: String
+            let attestationType: String
+            let attestationTrusted: Bool
+            let backupEligible: Bool
+            let backupState: Bool
+            let userVerified: Bool
+
+            init(_ verified: VerifiedRegistration) {
+                credentialId = Base64URL.encode(verified.credentialID)
+                publicKey = Base64URL.encode(verified.credentialPublicKey)
+                algorithm = verified.algorithm.rawValue
+                signCount = verified.signCount
+                aaguid = verified.aaguid.description
+                format = verified.format.rawValue
+                attestationType = verified.attestationType.rawValue
+                attestationTrusted = verified.isTrusted
+                backupEligible = verified.backupEligible
+                backupState = verified.backupState
+                userVerified = verified.userVerified
+            }
+        }
+    }
+}
