@@ -29,6 +29,12 @@ struct RelyingPartyOptions: ParsableArguments {
     @Flag(name: .customLong("require-uv"), help: "Require user verification (UV).")
     var requireUserVerification = false
 
+    @Flag(name: .customLong("allow-cross-origin"), help: "Accept ceremonies from cross-origin iframes.")
+    var allowsCrossOrigin = false
+
+    @Option(name: .customLong("top-origin"), help: "An accepted top-level origin of a cross-origin call (repeatable).")
+    var topOrigins: [String] = []
+
     /// The decoded challenge.
     func challengeBytes() throws -> [UInt8] {
         do {
@@ -40,7 +46,8 @@ struct RelyingPartyOptions: ParsableArguments {
 
     func relyingParty(trustAnchors: [AttestationFormat: [Certificate]] = [:]) -> RelyingParty {
         RelyingParty(
-            ids: rpIDs, origins: origins, requireUserVerification: requireUserVerification, trustAnchors: trustAnchors)
+            ids: rpIDs, origins: origins, allowsCrossOrigin: allowsCrossOrigin, topOrigins: topOrigins,
+            requireUserVerification: requireUserVerification, trustAnchors: trustAnchors)
     }
 }
 
