@@ -1,0 +1,22 @@
+/// The client output of the `credProps` extension (WebAuthn L3 §10.1.3).
+///
+/// ```
+/// dictionary CredentialPropertiesOutput {
+///     boolean rk;
+/// };
+/// ```
+public struct CredentialPropertiesOutput: Sendable, Hashable, Codable {
+    /// Whether the new credential is discoverable ("resident key"); absent when unknown.
+    public var rk: Bool?
+
+    /// Creates a `credProps` output.
+    ///
+    /// - Parameter rk: whether the credential is discoverable, if known.
+    public init(rk: Bool? = nil) {
+        self.rk = rk
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case rk
+    }
+}
