@@ -15,7 +15,11 @@ import WebAuthn
         #expect(try Base64URL.decode("AAE=") == [0, 1])
     }
 
-    @Test(arguments: ["A", "AA=", "A===", "AA==AA", "+/8", "AB", "AA AA", "AAB="])
+    @Test func acceptsTheStandardAlphabet() throws {
+        #expect(try Base64URL.decode("+/8") == Base64URL.decode("-_8"))
+    }
+
+    @Test(arguments: ["A", "AA=", "A===", "AA==AA", "AB", "AA AA", "AAB=", "A*AA"])
     func rejects(text: String) {
         #expect(throws: WebAuthnError(.malformedEncoding, "")) { try Base64URL.decode(text) }
     }

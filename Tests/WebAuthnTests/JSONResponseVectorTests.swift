@@ -44,26 +44,9 @@ import WebAuthn
         try JSONTestVectors.names("w3c").filter { $0 != "attestation-root-cert.json" && $0 != "prf-hmac-secret.json" }
     }
 
-    /// Real TPM captures (webauthntest.azurewebsites.net, through py_webauthn's tests) whose
-    /// `attestationObject` is in the standard base64 alphabet (`+`, `/`), padded. ``Base64URL``
-    /// rejects that alphabet by design; whether to accept it is not the JSON layer's call.
-    static let standardAlphabetCaptures: Set<String> = [
-        "reg-tpm-pywebauthn-verify-attestation-dell-xps-13.json",
-        "reg-tpm-pywebauthn-verify-attestation-lenovo-carbon-x1.json",
-        "reg-tpm-pywebauthn-verify-attestation-surface-pro-4.json",
-    ]
-
     @Test(arguments: try JSONTestVectors.names("realworld"))
     func realWorld(name: String) throws {
         let bytes = try JSONTestVectors.bytes("realworld", name)
-        guard !Self.standardAlphabetCaptures.contains(name) else {
-            try withKnownIssue("attestationObject uses the standard base64 alphabet, which Base64URL rejects") {
-                try Self.decodeRealWorld(bytes, registration: true)
-            } matching: { issue in
-                (issue.error as? WebAuthnError)?.reason.hasPrefix("response.response.attestationObject: ") == true
-            }
-            return
-        }
         try Self.decodeRealWorld(bytes, registration: name.hasPrefix("reg-"))
     }
 

@@ -1,8 +1,9 @@
 /// Bytes that travel as base64url text (RFC 4648 §5) in WebAuthn Level 3 JSON and Auth0 bodies.
 ///
-/// Encoding never pads, as `PublicKeyCredential.toJSON()` and Auth0's SDK do. Decoding accepts the
-/// URL-safe alphabet with or without `=` padding (older captures pad), and rejects anything else:
-/// the standard alphabet's `+` and `/`, white space, a length of 1 mod 4, or padding in the middle.
+/// Encoding never pads, as `PublicKeyCredential.toJSON()` and Auth0's SDK do. Decoding is as lenient
+/// as Auth0's SDK and py_webauthn: padded or unpadded, and `+`/`/` read as `-`/`_` (some captured
+/// TPM responses use the standard alphabet). It rejects anything else: white space, a length of
+/// 1 mod 4, padding in the middle, or non-zero padding bits.
 public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The decoded bytes.
     public let bytes: [UInt8]
@@ -46,6 +47,8 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
         for (index, character) in alphabet.enumerated() {
             table[Int(character)] = UInt8(index)
         }
+        table[Int(UInt8(ascii: "+"))] = 62
+        table[Int(UInt8(ascii: "/"))] = 63
         return table
     }()
 
