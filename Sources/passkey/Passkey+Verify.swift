@@ -37,17 +37,22 @@ struct RelyingPartyOptions: ParsableArguments {
 
     /// The decoded challenge.
     func challengeBytes() throws -> [UInt8] {
-        do {
-            return try Base64URL.decode(challenge)
-        } catch {
-            throw WebAuthnError(.malformedEncoding, "--challenge: \(error.reason)")
-        }
+        try decodeOption("--challenge", challenge)
     }
 
     func relyingParty(trustAnchors: [AttestationFormat: [Certificate]] = [:]) -> RelyingParty {
         RelyingParty(
             ids: rpIDs, origins: origins, allowsCrossOrigin: allowsCrossOrigin, topOrigins: topOrigins,
             requireUserVerification: requireUserVerification, trustAnchors: trustAnchors)
+    }
+}
+
+/// Decodes a base64url option, naming the option in the error.
+func decodeOption(_ name: String, _ text: String) throws(WebAuthnError) -> [UInt8] {
+    do {
+        return try Base64URL.decode(text)
+    } catch {
+        throw WebAuthnError(.malformedEncoding, "\(name): \(error.reason)", offset: error.offset)
     }
 }
 

@@ -19,12 +19,7 @@ extension Passkey.Verify {
             try reportingFailures {
                 let response = try WebAuthnJSON.decode(
                     AuthenticationResponseJSON.self, from: Input.read(relyingParty.response))
-                let key: [UInt8]
-                do {
-                    key = try Base64URL.decode(publicKey)
-                } catch {
-                    throw WebAuthnError(.malformedEncoding, "--public-key: \(error.reason)")
-                }
+                let key = try decodeOption("--public-key", publicKey)
                 let record = CredentialRecord(id: response.rawId.bytes, publicKey: key, signCount: signCount)
                 let verified = try relyingParty.relyingParty()
                     .verifyAuthentication(response, challenge: relyingParty.challengeBytes(), credential: record)

@@ -1,3 +1,4 @@
+import Foundation
 import WebAuthn
 
 /// What `passkey inspect` was given, recognized by its shape.
