@@ -1,0 +1,160 @@
+private import CCrypto
+public import FoundationEssentials
+
+extension Certificate {
+    /// Parses a DER certificate with `d2i_X509`.
+    ///
+    /// - Parameter derEncoded: one DER certificate and nothing after it.
+    /// - Throws: `WebAuthnError` with `malformed-certificate` when OpenSSL cannot parse it or bytes
+    ///   are left over.
+    public init(derEncoded: some Collection<UInt8>) throws(WebAuthnError) {
+        let der = Array(derEncoded)
+        let certificate = try Self.parseX509(der)
+        defer { X509_free(certificate) }
+        derBytes = der
+        version = Int(X509_get_version(certificate)) + 1
+        notBefore = try Self.date(X509_get0_notBefore(certificate), "notBefore")
+        notAfter = try Self.date(X509_get0_notAfter(certificate), "notAfter")
+        let flags = Int32(bitPattern: X509_get_extension_flags(certificate))
+        isCertificateAuthority = flags & EXFLAG_BCONS == 0 ? nil : flags & EXFLAG_CA != 0
+        subject = Self.names(X509_get_subject_name(certificate))
+        extensions = try Self.extensions(certificate)
+        subjectPublicKeyInfo = try Self.subjectPublicKeyInfo(certificate)
+    }
+
+    /// Verifies that `leaf` chains to one of `trustAnchors` through `intermediates`, with each
+    /// certificate valid at `time` (RFC 5280 §6, OpenSSL's `X509_verify_cert`).
+    ///
+    /// A trust anchor need not be self-signed: an intermediate CA given as an anchor ends the chain
+    /// there (`X509_V_FLAG_PARTIAL_CHAIN`), as WebAuthn metadata often does.
+    ///
+    /// - Parameters:
+    ///   - leaf: the attestation certificate.
+    ///   - intermediates: further certificates of `x5c`, in any order.
+    ///   - trustAnchors: the roots the relying party trusts for this authenticator.
+    ///   - time: the moment at which every certificate must be valid.
+    /// - Throws: `WebAuthnError` with `untrusted-attestation-root` and OpenSSL's reason when there
+    ///   are no anchors or the chain does not verify.
+    public static func verifyChain(
+        leaf: Certificate, intermediates: [Certificate], trustAnchors: [Certificate], at time: Date
+    ) throws(WebAuthnError) {
+        guard !trustAnchors.isEmpty else {
+            throw WebAuthnError(.untrustedAttestationRoot, "no trust anchors for the attestation certificate")
+        }
+        let store = try check(X509_STORE_new(), .cryptoFailure, "X509_STORE_new")
+        defer { X509_STORE_free(store) }
+        for anchor in trustAnchors {
+            let certificate = try parseX509(anchor.derBytes)
+            defer { X509_free(certificate) }  // the store keeps its own reference
+            try check(X509_STORE_add_cert(store, certificate), .cryptoFailure, "X509_STORE_add_cert")
+        }
+        let chain = try check(ccrypto_x509_stack_new(), .cryptoFailure, "sk_X509_new_null")
+        defer { ccrypto_x509_stack_free(chain) }
+        for intermediate in intermediates {
+            let certificate = try parseX509(intermediate.derBytes)
+            guard ccrypto_x509_stack_push(chain, certificate) == 1 else {
+                X509_free(certificate)
+                throw libcryptoError(.cryptoFailure, "sk_X509_push")
+            }
+        }
+        let target = try parseX509(leaf.derBytes)
+        defer { X509_free(target) }
+        let context = try check(X509_STORE_CTX_new(), .cryptoFailure, "X509_STORE_CTX_new")
+        defer { X509_STORE_CTX_free(context) }
+        try check(X509_STORE_CTX_init(context, store, target, chain), .cryptoFailure, "X509_STORE_CTX_init")
+        let parameters = X509_STORE_CTX_get0_param(context)
+        X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970.rounded(.down)))
+        try check(
+            X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_USE_CHECK_TIME | X509_V_FLAG_PARTIAL_CHAIN)),
+            .cryptoFailure, "X509_VERIFY_PARAM_set_flags")
+        guard X509_verify_cert(context) == 1 else {
+            let code = X509_STORE_CTX_get_error(context)
+            let reason = String(cString: X509_verify_cert_error_string(Int(code)))
+            discardLibcryptoErrors()
+            throw WebAuthnError(.untrustedAttestationRoot, reason)
+        }
+    }
+
+    /// An owned `X509 *` for DER bytes that it must fill exactly; the caller frees it.
+    private static func parseX509(_ der: [UInt8]) throws(WebAuthnError) -> OpaquePointer {
+        try der.withUnsafeBufferPointer { (buffer) throws(WebAuthnError) -> OpaquePointer in
+            var cursor = buffer.baseAddress
+            let certificate = try check(
+                d2i_X509(nil, &cursor, buffer.count), .malformedCertificate, "d2i_X509")
+            guard cursor == buffer.baseAddress.map({ $0 + buffer.count }) else {
+                X509_free(certificate)
+                throw WebAuthnError(.malformedCertificate, "certificate DER has trailing bytes")
+            }
+            return certificate
+        }
+    }
+
+    /// An ASN.1 UTCTime or GeneralizedTime as a `Date`, through `ASN1_TIME_to_tm` and `timegm`.
+    private static func date(_ time: UnsafePointer<ASN1_TIME>?, _ field: String) throws(WebAuthnError) -> Date {
+        var parts = tm()
+        guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else {
+            throw libcryptoError(.malformedCertificate, "ASN1_TIME_to_tm(\(field))")
+        }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+    }
+
+    /// The attributes of a name, by short name, keeping the first value of each.
+    private static func names(_ name: OpaquePointer?) -> [String: String] {
+        var attributes: [String: String] = [:]
+        for index in 0..<X509_NAME_entry_count(name) {
+            let entry = X509_NAME_get_entry(name, index)
+            guard let shortName = OBJ_nid2sn(OBJ_obj2nid(X509_NAME_ENTRY_get_object(entry))).map(String.init(cString:)),
+                attributes[shortName] == nil
+            else {
+                continue
+            }
+            var utf8: UnsafeMutablePointer<UInt8>?
+            let length = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry))
+            guard length >= 0, let utf8 else {
+                discardLibcryptoErrors()
+                continue
+            }
+            defer { ccrypto_free(utf8) }
+            attributes[shortName] = String(
+                decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)
+        }
+        return attributes
+    }
+
+    private static func extensions(_ certificate: OpaquePointer) throws(WebAuthnError) -> [Extension] {
+        var extensions: [Extension] = []
+        for index in 0..<X509_get_ext_count(certificate) {
+            let item = X509_get_ext(certificate, index)
+            var oid = [CChar](repeating: 0, count: 128)
+            let length = OBJ_obj2txt(&oid, Int32(oid.count), X509_EXTENSION_get_object(item), 1)
+            guard length > 0, Int(length) < oid.count, let value = X509_EXTENSION_get_data(item) else {
+                throw libcryptoError(.malformedCertificate, "extension \(index)")
+            }
+            extensions.append(
+                Extension(
+                    oid: String(decoding: oid.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    critical: X509_EXTENSION_get_critical(item) == 1,
+                    value: Array(
+                        UnsafeBufferPointer(start: ASN1_STRING_get0_data(value), count: Int(ASN1_STRING_length(value))))
+                ))
+        }
+        return extensions
+    }
+
+    private static func subjectPublicKeyInfo(_ certificate: OpaquePointer) throws(WebAuthnError) -> [UInt8] {
+        let key = X509_get_X509_PUBKEY(certificate)
+        let length = i2d_X509_PUBKEY(key, nil)
+        guard length > 0 else {
+            throw libcryptoError(.malformedCertificate, "i2d_X509_PUBKEY")
+        }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d_X509_PUBKEY(key, &cursor)
+        }
+        guard written == length else {
+            throw libcryptoError(.malformedCertificate, "i2d_X509_PUBKEY")
+        }
+        return der
+    }
+}

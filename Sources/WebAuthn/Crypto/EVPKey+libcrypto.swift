@@ -1,0 +1,75 @@
+private import CCrypto
+
+/// One OpenSSL key (`EVP_PKEY *`), public or private, owned by this object and freed on deinit
+/// (apple/swift-crypto · `NISTCurvesKeys_boring.swift`). Nothing outside the `…+libcrypto.swift`
+/// files sees the pointer.
+///
+/// `@unchecked Sendable`: the key is never modified after init, and OpenSSL 3 allows one
+/// `EVP_PKEY` to be used by many operations at once when nobody modifies it.
+final class EVPKey: @unchecked Sendable {
+    /// The `EVP_PKEY *`.
+    let pointer: OpaquePointer
+
+    /// Takes ownership of a key a libcrypto call returned.
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// Starts a one-shot `EVP_DigestSign` or `EVP_DigestVerify` for `algorithm` on `context`:
+    /// the digest (none for EdDSA, which hashes internally) and, for RSA, the padding (RFC 8812
+    /// PKCS#1 v1.5; RFC 8230 PSS with MGF1 over the same hash and a salt as long as the digest).
+    func startDigestOperation(
+        _ context: OpaquePointer, signing: Bool, algorithm: COSEAlgorithm
+    ) throws(WebAuthnError) {
+        var keyContext: OpaquePointer?
+        let digest = algorithm.digestName
+        let started = withOptionalCString(digest) { digest in
+            signing
+                ? EVP_DigestSignInit_ex(context, &keyContext, digest, nil, nil, pointer, nil)
+                : EVP_DigestVerifyInit_ex(context, &keyContext, digest, nil, nil, pointer, nil)
+        }
+        try check(
+            started, .invalidKey, "\(signing ? "EVP_DigestSignInit_ex" : "EVP_DigestVerifyInit_ex")(\(algorithm))")
+        guard let keyContext, let digest else {
+            return
+        }
+        switch algorithm {
+        case .rs256, .rs384, .rs512:
+            try check(
+                EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PADDING), .cryptoFailure, "PKCS#1 v1.5 padding")
+        case .ps256, .ps384, .ps512:
+            try check(EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING), .cryptoFailure, "PSS padding")
+            try check(
+                EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST), .cryptoFailure, "PSS salt length")
+            try check(
+                EVP_PKEY_CTX_set_rsa_mgf1_md_name(keyContext, digest, nil), .cryptoFailure, "PSS MGF1 digest")
+        case .es256, .es384, .es512, .eddsa:
+            break
+        }
+    }
+}
+
+extension COSEAlgorithm {
+    /// The OpenSSL name of the algorithm's hash, or `nil` for EdDSA (RFC 8032: the message goes
+    /// to the signature scheme whole).
+    fileprivate var digestName: String? {
+        switch self {
+        case .es256, .ps256, .rs256: "SHA256"
+        case .es384, .ps384, .rs384: "SHA384"
+        case .es512, .ps512, .rs512: "SHA512"
+        case .eddsa: nil
+        }
+    }
+}
+
+/// Lends an optional string to C as an optional `const char *`.
+func withOptionalCString<Result>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+    guard let string else {
+        return body(nil)
+    }
+    return string.withCString { body($0) }
+}

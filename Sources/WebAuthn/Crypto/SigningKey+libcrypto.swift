@@ -1,0 +1,92 @@
+private import CCrypto
+
+extension EVPKey {
+    /// A fresh key pair: `EVP_PKEY_CTX_new_from_name("EC")` with the curve's group name, or the
+    /// OKP algorithm by name ("ED25519").
+    static func generate(curve: COSECurve) throws(WebAuthnError) -> EVPKey {
+        let isEC = curve.keyType == .ec2
+        let context = try check(
+            EVP_PKEY_CTX_new_from_name(nil, isEC ? "EC" : curve.openSSLName, nil), .cryptoFailure,
+            "EVP_PKEY_CTX_new_from_name(\(curve))")
+        defer { EVP_PKEY_CTX_free(context) }
+        try check(EVP_PKEY_keygen_init(context), .cryptoFailure, "EVP_PKEY_keygen_init")
+        if isEC {
+            try check(
+                EVP_PKEY_CTX_set_group_name(context, curve.openSSLName), .cryptoFailure, "EVP_PKEY_CTX_set_group_name")
+        }
+        var key: OpaquePointer?
+        try check(EVP_PKEY_generate(context, &key), .cryptoFailure, "EVP_PKEY_generate(\(curve))")
+        return EVPKey(taking: try check(key, .cryptoFailure, "EVP_PKEY_generate(\(curve))"))
+    }
+
+    /// A fresh RSA key pair with e = 65537, for tests of RS* and PS* verification.
+    static func generateRSA(bits: UInt32) throws(WebAuthnError) -> EVPKey {
+        EVPKey(taking: try check(ccrypto_rsa_generate(bits), .cryptoFailure, "RSA-\(bits) key generation"))
+    }
+
+    /// A key pair from raw private bytes: an EC scalar (public point computed in
+    /// `ccrypto_ec_private_key`, which rejects 0 and values ≥ n) or an Ed25519/Ed448 seed.
+    convenience init(rawPrivateKey: some Collection<UInt8>, curve: COSECurve) throws(WebAuthnError) {
+        let pointer = withSecretBytes(rawPrivateKey) { secret in
+            curve.keyType == .ec2
+                ? ccrypto_ec_private_key(curve.openSSLName, secret.baseAddress, secret.count)
+                : EVP_PKEY_new_raw_private_key_ex(nil, curve.openSSLName, nil, secret.baseAddress, secret.count)
+        }
+        self.init(taking: try check(pointer, .invalidKey, "\(curve) private key"))
+    }
+
+    /// Reads a PKCS#8 `PrivateKeyInfo` (RFC 5208 §5) that must fill `der` exactly.
+    convenience init(pkcs8 der: [UInt8]) throws(WebAuthnError) {
+        let pointer = try der.withUnsafeBufferPointer { (der) throws(WebAuthnError) -> OpaquePointer in
+            var cursor = der.baseAddress
+            let info = try check(
+                d2i_PKCS8_PRIV_KEY_INFO(nil, &cursor, der.count), .invalidKey, "d2i_PKCS8_PRIV_KEY_INFO")
+            defer { PKCS8_PRIV_KEY_INFO_free(info) }
+            guard cursor == der.baseAddress.map({ $0 + der.count }) else {
+                throw WebAuthnError(.invalidKey, "PKCS#8 key has trailing bytes")
+            }
+            return try check(EVP_PKCS82PKEY(info), .invalidKey, "EVP_PKCS82PKEY")
+        }
+        self.init(taking: pointer)
+    }
+
+    /// The key as PKCS#8 `PrivateKeyInfo` DER (RFC 5208 §5) for every key type (`i2d_PrivateKey`
+    /// would write SEC 1 `ECPrivateKey` for EC keys). The caller wipes the result.
+    func pkcs8() throws(WebAuthnError) -> [UInt8] {
+        let info = try check(EVP_PKEY2PKCS8(pointer), .cryptoFailure, "EVP_PKEY2PKCS8")
+        defer { PKCS8_PRIV_KEY_INFO_free(info) }
+        let length = i2d_PKCS8_PRIV_KEY_INFO(info, nil)
+        guard length > 0 else {
+            throw libcryptoError(.cryptoFailure, "i2d_PKCS8_PRIV_KEY_INFO")
+        }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d_PKCS8_PRIV_KEY_INFO(info, &cursor)
+        }
+        guard written == length else {
+            secureZero(&der)
+            throw libcryptoError(.cryptoFailure, "i2d_PKCS8_PRIV_KEY_INFO")
+        }
+        return der
+    }
+
+    /// Signs with one-shot `EVP_DigestSign`: for ECDSA the DER signature over the algorithm's hash,
+    /// for EdDSA the RFC 8032 signature of the whole message.
+    func signature(for message: some Collection<UInt8>, algorithm: COSEAlgorithm) throws(WebAuthnError) -> [UInt8] {
+        let context = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
+        defer { EVP_MD_CTX_free(context) }
+        try startDigestOperation(context, signing: true, algorithm: algorithm)
+        return try withBorrowedBytes(message) { (message) throws(WebAuthnError) -> [UInt8] in
+            var length = 0
+            try check(
+                EVP_DigestSign(context, nil, &length, message.baseAddress, message.count), .cryptoFailure,
+                "EVP_DigestSign(\(algorithm)) length")
+            var signature = [UInt8](repeating: 0, count: length)
+            try check(
+                EVP_DigestSign(context, &signature, &length, message.baseAddress, message.count), .cryptoFailure,
+                "EVP_DigestSign(\(algorithm))")
+            return Array(signature.prefix(length))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// A private signing key held by OpenSSL: ES256 on P-256, or EdDSA on Ed25519 — the credential
+/// keys this authenticator makes (WebAuthn L3 §5.8.5, RFC 9053 §2).
+///
+/// The private bytes stay inside OpenSSL. They leave it only as a PKCS#8 `PrivateKeyInfo`
+/// (RFC 5208) sealed with AES-256-GCM, for a credential store:
+///
+/// ```
+/// sealedPKCS8 = AESGCM.seal(PrivateKeyInfo DER, key, associatedData)
+///             = nonce (12) ‖ ciphertext ‖ tag (16)
+/// ```
+///
+/// The key never prints: `description` names only the algorithm and the mirror is empty
+/// (STYLE §5).
+public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The algorithm the key signs with.
+    public let algorithm: COSEAlgorithm
+    /// The public key, with ``algorithm`` set, computed once when the key is made.
+    public let publicKey: COSEKey
+    private let key: EVPKey
+
+    private init(algorithm: COSEAlgorithm, key: EVPKey) throws(WebAuthnError) {
+        self.algorithm = algorithm
+        self.key = key
+        self.publicKey = try key.publicCOSEKey(algorithm: algorithm)
+    }
+
+    /// Makes a new random key.
+    ///
+    /// - Parameter algorithm: ``COSEAlgorithm/es256`` (P-256) or ``COSEAlgorithm/eddsa`` (Ed25519).
+    /// - Returns: the new key.
+    /// - Throws: `WebAuthnError` with `unsupported-algorithm` for any other algorithm, or
+    ///   `crypto-failure` if OpenSSL fails.
+    public static func generate(_ algorithm: COSEAlgorithm) throws(WebAuthnError) -> SigningKey {
+        try SigningKey(algorithm: algorithm, key: EVPKey.generate(curve: try signingCurve(algorithm)))
+    }
+
+    /// Takes a key from its raw private bytes.
+    ///
+    /// - Parameters:
+    ///   - rawRepresentation: for ES256 the 32-byte big-endian scalar `d` (SEC 1 §2.3.6), for
+    ///     EdDSA the 32-byte Ed25519 seed (RFC 8032 §5.1.5).
+    ///   - algorithm: ``COSEAlgorithm/es256`` or ``COSEAlgorithm/eddsa``.
+    /// - Throws: `WebAuthnError` with `unsupported-algorithm` for another algorithm, or
+    ///   `invalid-key` for a wrong length or a scalar that is 0 or not below the group order.
+    public init(rawRepresentation: some Collection<UInt8>, algorithm: COSEAlgorithm) throws(WebAuthnError) {
+        let curve = try Self.signingCurve(algorithm)
+        guard rawRepresentation.count == curve.coordinateLength else {
+            throw WebAuthnError(
+                .invalidKey,
+                "a raw \(curve) private key is \(curve.coordinateLength) bytes, not \(rawRepresentation.count)")
+        }
+        try self.init(algorithm: algorithm, key: EVPKey(rawPrivateKey: rawRepresentation, curve: curve))
+    }
+
+    /// Opens a key sealed by ``sealedPKCS8(using:authenticating:)``.
+    ///
+    /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA.
+    ///
+    /// - Parameters:
+    ///   - sealedPKCS8: `nonce ‖ ciphertext ‖ tag` around a PKCS#8 `PrivateKeyInfo`.
+    ///   - key: the key it was sealed with.
+    ///   - authenticating: the associated data it was sealed with.
+    /// - Throws: `WebAuthnError` with `decryption-failed` for a wrong key, associated data or
+    ///   tampered bytes; `invalid-key` when the plaintext is not a PKCS#8 key; or
+    ///   `unsupported-algorithm` for a key that is neither P-256 nor Ed25519.
+    public init(sealedPKCS8: some Collection<UInt8>, using key: SymmetricKey, authenticating: some Collection<UInt8>)
+        throws(WebAuthnError)
+    {
+        var der = try AESGCM.open(sealedPKCS8, using: key, authenticating: authenticating)
+        defer { secureZero(&der) }
+        let privateKey = try EVPKey(pkcs8: der)
+        let algorithm: COSEAlgorithm
+        switch try privateKey.publicCOSEKey(algorithm: nil).curve {
+        case .p256: algorithm = .es256
+        case .ed25519: algorithm = .eddsa
+        case let curve:
+            throw WebAuthnError(
+                .unsupportedAlgorithm,
+                "sealed key is on \(curve.map(\.description) ?? "no curve"), not P-256 or Ed25519")
+        }
+        try self.init(algorithm: algorithm, key: privateKey)
+    }
+
+    /// Seals the private key for storage.
+    ///
+    /// - Parameters:
+    ///   - key: the sealing key.
+    ///   - authenticating: associated data binding the sealed key to its record (a credential id).
+    /// - Returns: `nonce ‖ ciphertext ‖ tag` around the PKCS#8 `PrivateKeyInfo` DER.
+    /// - Throws: `WebAuthnError` with `crypto-failure` if OpenSSL fails.
+    public func sealedPKCS8(using key: SymmetricKey, authenticating: some Collection<UInt8>) throws(WebAuthnError)
+        -> [UInt8]
+    {
+        var der = try self.key.pkcs8()
+        defer { secureZero(&der) }
+        return try AESGCM.seal(der, using: key, authenticating: authenticating)
+    }
+
+    /// Signs a message.
+    ///
+    /// - Parameter message: the bytes to sign (for an assertion,
+    ///   `authenticatorData ‖ SHA-256(clientDataJSON)`, WebAuthn L3 §6.3.3).
+    /// - Returns: for ES256 a DER `Ecdsa-Sig-Value` over SHA-256 (WebAuthn L3 §6.5.6); for EdDSA
+    ///   the 64-byte Ed25519 signature.
+    /// - Throws: `WebAuthnError` with `crypto-failure` if OpenSSL fails.
+    public func signature(for message: some Collection<UInt8>) throws(WebAuthnError) -> [UInt8] {
+        try key.signature(for: message, algorithm: algorithm)
+    }
+
+    public var description: String { "SigningKey(\(algorithm), <redacted>)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: []) }
+
+    private static func signingCurve(_ algorithm: COSEAlgorithm) throws(WebAuthnError) -> COSECurve {
+        switch algorithm {
+        case .es256: .p256
+        case .eddsa: .ed25519
+        default: throw WebAuthnError(.unsupportedAlgorithm, "SigningKey signs with ES256 or EdDSA, not \(algorithm)")
+        }
+    }
+}
+
+extension SigningKey {
+    /// Test seam: a fresh key for any algorithm ``COSEKey`` verifies, including ones this library
+    /// never signs with (P-384, P-521, Ed448 with `curve: .ed448`, RSA-2048 for RS*/PS*), so every
+    /// verification path can be tested against keys OpenSSL made.
+    package static func generateForTesting(_ algorithm: COSEAlgorithm, curve: COSECurve? = nil) throws(WebAuthnError)
+        -> SigningKey
+    {
+        let key: EVPKey
+        switch algorithm {
+        case .es256: key = try EVPKey.generate(curve: .p256)
+        case .es384: key = try EVPKey.generate(curve: .p384)
+        case .es512: key = try EVPKey.generate(curve: .p521)
+        case .eddsa: key = try EVPKey.generate(curve: curve ?? .ed25519)
+        case .rs256, .rs384, .rs512, .ps256, .ps384, .ps512: key = try EVPKey.generateRSA(bits: 2048)
+        }
+        return try SigningKey(algorithm: algorithm, key: key)
+    }
+}
