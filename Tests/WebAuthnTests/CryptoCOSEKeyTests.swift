@@ -3,7 +3,7 @@ import WebAuthn
 
 @Suite struct CryptoCOSEKeyTests {
     /// cose-wg/Examples `ecdsa-sig-01` and RFC 8392 A.3: ES256 over the COSE_Sign1 ToBeSigned bytes.
-    @Test(arguments: try CryptoVectors.load(COSESign1Examples.self, "cose/cose-sign1-es256-examples.json").examples)
+    @Test(arguments: try Vectors.load(COSESign1Examples.self, "cose/cose-sign1-es256-examples.json").examples)
     func coseSign1ES256(example: COSESign1Examples.Example) throws {
         let key = try COSEKey(
             checking: .es256, .ec2(curve: .p256, x: hex(example.key.x_hex), y: hex(example.key.y_hex)))
@@ -21,7 +21,7 @@ import WebAuthn
     /// W3C WebAuthn L3 packed vectors: each assertion verifies with its credential public key.
     @Test(arguments: ["packed-es256", "packed-es384", "packed-es512", "packed-rs256", "packed-eddsa", "packed-ed448"])
     func w3cAssertionSignatures(name: String) throws {
-        let vector = try CryptoVectors.load(W3CVector.self, "w3c/\(name).json")
+        let vector = try Vectors.load(W3CKeyVector.self, "w3c/\(name).json")
         let key = try vector.credentialPublicKey()
         let signature = try hex(vector.authentication.expected.signature_hex)
         let message = try hex(vector.authentication.derived.signed_data_hex)

@@ -6,7 +6,7 @@ import WebAuthn
     private let inWindow = Date(timeIntervalSince1970: 1_748_736_000)  // 2025-06-01T00:00:00Z
 
     @Test func w3cAttestationRoot() throws {
-        let vector = try CryptoVectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
+        let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
         let der = try hex(vector.spec_values.attestation_ca_cert)
         let root = try Certificate(derEncoded: der)
         #expect(root.derBytes == der)
@@ -105,7 +105,7 @@ import WebAuthn
     }
 
     @Test func pemWithSeveralBlocks() throws {
-        let vector = try CryptoVectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
+        let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
         let pem = vector.derived.attestation_ca_cert_pem
         let leafPEM =
             "-----BEGIN CERTIFICATE-----\n" + (try packedLeaf()).derBytes.base64EncodedPEMBody()
@@ -124,12 +124,12 @@ import WebAuthn
     }
 
     private func w3cRoot() throws -> Certificate {
-        let vector = try CryptoVectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
+        let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
         return try Certificate(derEncoded: hex(vector.spec_values.attestation_ca_cert))
     }
 
     private func packedLeaf() throws -> Certificate {
-        let vector = try CryptoVectors.load(W3CVector.self, "w3c/packed-es256.json")
+        let vector = try Vectors.load(W3CKeyVector.self, "w3c/packed-es256.json")
         let x5c = try #require(vector.registration.derived.attStmt?.x5c)
         try #require(x5c.count == 1)
         return try Certificate(derEncoded: hex(x5c[0]))
@@ -139,7 +139,7 @@ import WebAuthn
     /// attestation object's `x5c: [bytes]` by its CBOR header (`63 "x5c" 81 59 len16`) while the
     /// CBOR decoder is written elsewhere; and the AAGUID from its authenticator data.
     private func yubiKeyLeaf() throws -> (certificate: Certificate, aaguid: [UInt8]) {
-        let vector = try CryptoVectors.load(
+        let vector = try Vectors.load(
             RealWorldRegistration.self, "realworld/reg-packed-pywebauthn-verify-attestation-from-yubikey-firefox.json")
         let object = try Base64URL.decode(vector.response.response.attestationObject)
         let header: [UInt8] = [0x63, 0x78, 0x35, 0x63, 0x81, 0x59]

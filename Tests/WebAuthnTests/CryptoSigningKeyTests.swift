@@ -32,7 +32,7 @@ import WebAuthn
 
     /// W3C WebAuthn L3 test vector "ES256 Credential with No Attestation".
     @Test func w3cNoneES256PrivateKeyGivesItsPublicKeyAndVerifiesItsAssertion() throws {
-        let vector = try CryptoVectors.load(W3CVector.self, "w3c/none-es256.json")
+        let vector = try Vectors.load(W3CKeyVector.self, "w3c/none-es256.json")
         let d = try hex(try #require(vector.registration.inputs.credential_private_key_hex))
         let key = try SigningKey(rawRepresentation: d, algorithm: .es256)
         let expected = try vector.credentialPublicKey()
@@ -47,7 +47,7 @@ import WebAuthn
     }
 
     /// RFC 9052 Appendix C.7: each P-256 private key `d` gives the published `x`, `y`.
-    @Test(arguments: try CryptoVectors.load(COSEKeySet.self, "cose/rfc9052-c7-keys.json").keys)
+    @Test(arguments: try Vectors.load(COSEKeySet.self, "cose/rfc9052-c7-keys.json").keys)
     func rfc9052KeysFromPrivateScalar(key vector: COSEKeySet.Key) throws {
         let key = try SigningKey(rawRepresentation: hex(vector.d_hex), algorithm: .es256)
         #expect(

@@ -2,30 +2,14 @@ import Foundation
 import Testing
 import WebAuthn
 
-/// Reads the package's `Vectors/` folder, found by walking up from this file to the folder that
-/// holds `Package.swift` (STYLE §7).
-enum CryptoVectors {
-    static func load<Value: Decodable>(
-        _ type: Value.Type, _ path: String, filePath: String = #filePath
-    ) throws -> Value {
-        var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-            let parent = folder.deletingLastPathComponent()
-            try #require(parent.path != folder.path, "no Package.swift above \(filePath)")
-            folder = parent
-        }
-        let data = try Data(contentsOf: folder.appendingPathComponent("Vectors").appendingPathComponent(path))
-        return try JSONDecoder().decode(Value.self, from: data)
-    }
-}
-
 /// Hex from a vector as bytes (the test fails on bad hex rather than crashing).
 func hex(_ text: String) throws -> [UInt8] {
     try Hex.decode(text)
 }
 
-/// The parts of a W3C WebAuthn L3 test vector (`Vectors/w3c/*.json`) the crypto tests use.
-struct W3CVector: Decodable {
+/// The parts of a W3C WebAuthn L3 test vector (`Vectors/w3c/*.json`) the crypto tests use: the
+/// key parameters and signed data as the extractor printed them.
+struct W3CKeyVector: Decodable {
     let registration: Registration
     let authentication: Authentication
 
@@ -93,11 +77,10 @@ struct W3CVector: Decodable {
     }
 
     /// The credential public key, built with `COSEKey(checking:_:)` (the CBOR codec is tested
-    /// elsewhere). Ed448's fully specified algorithm -53 (RFC 9864) is not a `COSEAlgorithm` case;
-    /// it is the polymorphic EdDSA (-8) on an Ed448 key, which is how this library names it.
+    /// elsewhere).
     func credentialPublicKey() throws -> COSEKey {
         let parameters = registration.derived.credentialPublicKey_params
-        let algorithm = try #require(COSEAlgorithm(rawValue: parameters.alg == -53 ? -8 : parameters.alg))
+        let algorithm = try #require(COSEAlgorithm(rawValue: parameters.alg))
         switch (parameters.kty, parameters.crvOrN) {
         case (2, .int(let crv)):
             let curve = try #require(COSECurve(rawValue: crv))

@@ -111,7 +111,7 @@ import WebAuthn
         #expect(options.hints == ["watch"])
         #expect(options.attestation == "notarised")
         #expect(
-            try JSONTestVectors.jsonValue(options) == WebAuthnJSON.decode(JSONValue.self, from: Array(text.utf8)))
+            try Vectors.jsonValue(options) == WebAuthnJSON.decode(JSONValue.self, from: Array(text.utf8)))
     }
 
     @Test func extensionInputsRoundTrip() throws {
@@ -132,7 +132,7 @@ import WebAuthn
         #expect(extensions.otherExtensions["nothing"] == .null)
         #expect(extensions.otherExtensions.count == 3)
         #expect(
-            try JSONTestVectors.jsonValue(options) == WebAuthnJSON.decode(JSONValue.self, from: Array(text.utf8)))
+            try Vectors.jsonValue(options) == WebAuthnJSON.decode(JSONValue.self, from: Array(text.utf8)))
     }
 
     @Test func extensionOutputsRoundTrip() throws {
@@ -148,7 +148,7 @@ import WebAuthn
         #expect(outputs.prf == .init(enabled: true, results: .init(first: Base64URL([1]))))
         #expect(outputs.otherExtensions == ["appid": .bool(false), "hmacCreateSecret": .bool(true)])
         #expect(
-            try JSONTestVectors.jsonValue(response) == WebAuthnJSON.decode(JSONValue.self, from: Array(text.utf8)))
+            try Vectors.jsonValue(response) == WebAuthnJSON.decode(JSONValue.self, from: Array(text.utf8)))
     }
 
     @Test func typedMemberWinsOverPassThroughOfSameName() throws {

@@ -4,17 +4,17 @@ import WebAuthn
 /// Options JSON written by the real py_webauthn (`Vectors/pywebauthn-options`) decodes, and
 /// re-encodes to the same JSON value.
 @Suite struct JSONOptionsInteropTests {
-    @Test(arguments: try JSONTestVectors.names("pywebauthn-options"))
+    @Test(arguments: try Vectors.names("pywebauthn-options"))
     func roundTrips(name: String) throws {
-        let bytes = try JSONTestVectors.bytes("pywebauthn-options", name)
+        let bytes = try Vectors.bytes("pywebauthn-options", name)
         let original = try WebAuthnJSON.decode(JSONValue.self, from: bytes)
         let reencoded: JSONValue
         if name.hasPrefix("registration-") {
-            reencoded = try JSONTestVectors.jsonValue(
+            reencoded = try Vectors.jsonValue(
                 WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: bytes))
         } else {
             #expect(name.hasPrefix("authentication-"))
-            reencoded = try JSONTestVectors.jsonValue(
+            reencoded = try Vectors.jsonValue(
                 WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: bytes))
         }
         #expect(reencoded == original)
@@ -23,7 +23,7 @@ import WebAuthn
     @Test func registrationFullFields() throws {
         let options = try WebAuthnJSON.decode(
             PublicKeyCredentialCreationOptionsJSON.self,
-            from: JSONTestVectors.bytes("pywebauthn-options", "registration-full.json"))
+            from: Vectors.bytes("pywebauthn-options", "registration-full.json"))
         #expect(options.rp == PublicKeyCredentialRpEntity(name: "Example Corp", id: "example.org"))
         #expect(options.user.id.bytes == Array("user-0001-".utf8) + [0xFF, 0xFE])
         #expect(options.user.name == "alice@example.org")
@@ -52,7 +52,7 @@ import WebAuthn
     @Test func registrationSecurityKeyFields() throws {
         let options = try WebAuthnJSON.decode(
             PublicKeyCredentialCreationOptionsJSON.self,
-            from: JSONTestVectors.bytes("pywebauthn-options", "registration-security-key.json"))
+            from: Vectors.bytes("pywebauthn-options", "registration-security-key.json"))
         #expect(options.pubKeyCredParams == [.init(alg: -257)])
         #expect(options.excludeCredentials?.first?.transports == [.usb, .nfc, .ble])
         #expect(options.authenticatorSelection?.authenticatorAttachment == .crossPlatform)
@@ -65,7 +65,7 @@ import WebAuthn
     @Test func authenticationAllowCredentialsFields() throws {
         let options = try WebAuthnJSON.decode(
             PublicKeyCredentialRequestOptionsJSON.self,
-            from: JSONTestVectors.bytes("pywebauthn-options", "authentication-allow-credentials.json"))
+            from: Vectors.bytes("pywebauthn-options", "authentication-allow-credentials.json"))
         #expect(options.challenge.bytes == Array(0..<32))
         #expect(options.timeout == 90_000)
         #expect(options.rpId == "example.org")
@@ -78,7 +78,7 @@ import WebAuthn
     @Test func authenticationMinimalKeepsEmptyAllowList() throws {
         let options = try WebAuthnJSON.decode(
             PublicKeyCredentialRequestOptionsJSON.self,
-            from: JSONTestVectors.bytes("pywebauthn-options", "authentication-minimal.json"))
+            from: Vectors.bytes("pywebauthn-options", "authentication-minimal.json"))
         #expect(options.allowCredentials == [])
         #expect(options.userVerification == .preferred)
     }

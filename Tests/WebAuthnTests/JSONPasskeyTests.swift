@@ -72,7 +72,7 @@ import WebAuthn
         }
         let response = try WebAuthnJSON.decode(
             Case.self,
-            from: JSONTestVectors.bytes("realworld", "auth-es256-pywebauthn-supports-multiple-expected-origins.json")
+            from: Vectors.bytes("realworld", "auth-es256-pywebauthn-supports-multiple-expected-origins.json")
         ).response
         let passkey = try LoginPasskeyResponse(response)
         #expect(passkey.credentialID == Data(response.rawId.bytes))

@@ -41,12 +41,12 @@ import WebAuthn
     }
 
     static func w3cVectorNames() throws -> [String] {
-        try JSONTestVectors.names("w3c").filter { $0 != "attestation-root-cert.json" && $0 != "prf-hmac-secret.json" }
+        try Vectors.names("w3c").filter { $0 != "attestation-root-cert.json" && $0 != "prf-hmac-secret.json" }
     }
 
-    @Test(arguments: try JSONTestVectors.names("realworld"))
+    @Test(arguments: try Vectors.names("realworld"))
     func realWorld(name: String) throws {
-        let bytes = try JSONTestVectors.bytes("realworld", name)
+        let bytes = try Vectors.bytes("realworld", name)
         try Self.decodeRealWorld(bytes, registration: name.hasPrefix("reg-"))
     }
 
@@ -73,7 +73,7 @@ import WebAuthn
     }
 
     @Test func realWorldCoversBothCeremonies() throws {
-        let names = try JSONTestVectors.names("realworld")
+        let names = try Vectors.names("realworld")
         #expect(names.count == 50)
         #expect(names.allSatisfy { $0.hasPrefix("reg-") || $0.hasPrefix("auth-") })
     }
@@ -81,7 +81,7 @@ import WebAuthn
     /// The W3C responses carry only L3 members, unpadded, so they re-encode to the same JSON value.
     @Test(arguments: try w3cVectorNames())
     func w3c(name: String) throws {
-        let vector = try WebAuthnJSON.decode(W3CVector.self, from: JSONTestVectors.bytes("w3c", name))
+        let vector = try WebAuthnJSON.decode(W3CVector.self, from: Vectors.bytes("w3c", name))
 
         let registrationJSON = vector.registration.responseJSON
         let registration = try WebAuthnJSON.decode(
@@ -89,7 +89,7 @@ import WebAuthn
         #expect(
             try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: WebAuthnJSON.encode(registration))
                 == registration)
-        #expect(try JSONTestVectors.jsonValue(registration) == registrationJSON)
+        #expect(try Vectors.jsonValue(registration) == registrationJSON)
 
         let authenticationJSON = vector.authentication.responseJSON
         let authentication = try WebAuthnJSON.decode(
@@ -97,7 +97,7 @@ import WebAuthn
         #expect(
             try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: WebAuthnJSON.encode(authentication))
                 == authentication)
-        #expect(try JSONTestVectors.jsonValue(authentication) == authenticationJSON)
+        #expect(try Vectors.jsonValue(authentication) == authenticationJSON)
         #expect(authentication.rawId == registration.rawId)
     }
 
@@ -106,7 +106,7 @@ import WebAuthn
     }
 
     @Test func androidCaptureKeepsAttachmentAndCredProps() throws {
-        let bytes = try JSONTestVectors.bytes(
+        let bytes = try Vectors.bytes(
             "realworld", "reg-android-key-pywebauthn-verify-attestation-android-key-hardware-authority.json")
         let response = try WebAuthnJSON.decode(RealWorldCase<RegistrationResponseJSON>.self, from: bytes).response
         #expect(response.authenticatorAttachment == .platform)

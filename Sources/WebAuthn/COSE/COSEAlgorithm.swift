@@ -7,6 +7,10 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
     case es256 = -7
     /// EdDSA (RFC 9053 §2.2), Ed25519 or Ed448 by the key's curve.
     case eddsa = -8
+    /// EdDSA on Ed25519, fully specified (RFC 9864 §2.2).
+    case ed25519 = -19
+    /// EdDSA on Ed448, fully specified (RFC 9864 §2.2).
+    case ed448 = -53
     /// ECDSA with SHA-384 on P-384.
     case es384 = -35
     /// ECDSA with SHA-512 on P-521.
@@ -29,6 +33,8 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
         switch self {
         case .es256: "ES256"
         case .eddsa: "EdDSA"
+        case .ed25519: "Ed25519"
+        case .ed448: "Ed448"
         case .es384: "ES384"
         case .es512: "ES512"
         case .ps256: "PS256"
@@ -44,7 +50,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
     public var keyType: COSEKeyType {
         switch self {
         case .es256, .es384, .es512: .ec2
-        case .eddsa: .okp
+        case .eddsa, .ed25519, .ed448: .okp
         case .ps256, .ps384, .ps512, .rs256, .rs384, .rs512: .rsa
         }
     }

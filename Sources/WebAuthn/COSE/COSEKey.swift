@@ -99,14 +99,19 @@ public struct COSEKey: Sendable, Hashable {
         try self.init(checking: algorithm, parameters)
     }
 
-    /// Builds a key from parameters, checking that the algorithm fits the curve.
+    /// Builds a key from parameters, checking that the algorithm fits the key type and curve.
     package init(checking algorithm: COSEAlgorithm?, _ parameters: Parameters) throws(WebAuthnError) {
         let key = COSEKey(algorithm: algorithm, parameters: parameters)
+        if let algorithm, algorithm.keyType != key.keyType {
+            throw WebAuthnError(.malformedCOSEKey, "algorithm \(algorithm) does not use \(key.keyType) keys")
+        }
         switch (algorithm, key.curve) {
         case (.es256, let curve) where curve != .p256,
             (.es384, let curve) where curve != .p384,
             (.es512, let curve) where curve != .p521,
-            (.eddsa, let curve) where curve != .ed25519 && curve != .ed448:
+            (.eddsa, let curve) where curve != .ed25519 && curve != .ed448,
+            (.ed25519, let curve) where curve != .ed25519,
+            (.ed448, let curve) where curve != .ed448:
             throw WebAuthnError(
                 .malformedCOSEKey, "algorithm \(algorithm!) does not use curve \(key.curve.map(\.description) ?? "none")")
         default:

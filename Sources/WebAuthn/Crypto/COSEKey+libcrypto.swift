@@ -69,7 +69,6 @@ extension COSEKey {
         guard let algorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "key names no algorithm")
         }
-        try Self.checkFit(algorithm, keyType)
         let key = try EVPKey(publicKey: self)
         let context = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
         defer { EVP_MD_CTX_free(context) }
@@ -83,14 +82,6 @@ extension COSEKey {
         // both are answers, not errors.
         discardLibcryptoErrors()
         return result == 1
-    }
-
-    /// Throws unless `algorithm` is meant for keys of `keyType`; `init(checking:_:)` checks curves
-    /// but not an RSA algorithm named on an EC key.
-    static func checkFit(_ algorithm: COSEAlgorithm, _ keyType: COSEKeyType) throws(WebAuthnError) {
-        guard algorithm.keyType == keyType else {
-            throw WebAuthnError(.malformedCOSEKey, "algorithm \(algorithm) does not use \(keyType) keys")
-        }
     }
 }
 
@@ -177,11 +168,7 @@ extension EVPKey {
             let name = OBJ_nid2sn(type).map { String(cString: $0) } ?? "\(type)"
             throw WebAuthnError(.unsupportedAlgorithm, "key type \(name) is not supported")
         }
-        let key = try COSEKey(checking: algorithm, parameters)
-        if let algorithm {
-            try COSEKey.checkFit(algorithm, key.keyType)
-        }
-        return key
+        return try COSEKey(checking: algorithm, parameters)
     }
 
     /// A big-endian integer parameter of the key, left-padded to `length` bytes, or minimal

@@ -47,7 +47,7 @@ final class EVPKey: @unchecked Sendable {
                 EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST), .cryptoFailure, "PSS salt length")
             try check(
                 EVP_PKEY_CTX_set_rsa_mgf1_md_name(keyContext, digest, nil), .cryptoFailure, "PSS MGF1 digest")
-        case .es256, .es384, .es512, .eddsa:
+        case .es256, .es384, .es512, .eddsa, .ed25519, .ed448:
             break
         }
     }
@@ -61,7 +61,7 @@ extension COSEAlgorithm {
         case .es256, .ps256, .rs256: "SHA256"
         case .es384, .ps384, .rs384: "SHA384"
         case .es512, .ps512, .rs512: "SHA512"
-        case .eddsa: nil
+        case .eddsa, .ed25519, .ed448: nil
         }
     }
 }

@@ -133,6 +133,8 @@ extension SigningKey {
         case .es384: key = try EVPKey.generate(curve: .p384)
         case .es512: key = try EVPKey.generate(curve: .p521)
         case .eddsa: key = try EVPKey.generate(curve: curve ?? .ed25519)
+        case .ed25519: key = try EVPKey.generate(curve: .ed25519)
+        case .ed448: key = try EVPKey.generate(curve: .ed448)
         case .rs256, .rs384, .rs512, .ps256, .ps384, .ps512: key = try EVPKey.generateRSA(bits: 2048)
         }
         return try SigningKey(algorithm: algorithm, key: key)

@@ -18,10 +18,24 @@ enum Vectors {
             .sorted()
     }
 
+    /// The bytes of one vector file.
+    static func bytes(_ family: String, _ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: root.appendingPathComponent(family).appendingPathComponent(name)))
+    }
+
     /// Decodes one vector file.
     static func load<T: Decodable>(_ type: T.Type, _ family: String, _ name: String) throws -> T {
-        let data = try Data(contentsOf: root.appendingPathComponent(family).appendingPathComponent(name))
-        return try JSONDecoder().decode(T.self, from: data)
+        try JSONDecoder().decode(T.self, from: Data(bytes(family, name)))
+    }
+
+    /// Decodes one vector file named by its path below `Vectors/` (`w3c/none-es256.json`).
+    static func load<T: Decodable>(_ type: T.Type, _ path: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(contentsOf: root.appendingPathComponent(path)))
+    }
+
+    /// Encodes and parses back to a `JSONValue`, to compare JSON texts regardless of key order.
+    static func jsonValue(_ value: some Encodable) throws -> JSONValue {
+        try WebAuthnJSON.decode(JSONValue.self, from: WebAuthnJSON.encode(value))
     }
 }
 
