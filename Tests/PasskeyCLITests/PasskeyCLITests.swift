@@ -1,10 +1,100 @@
 import ArgumentParser
+import Foundation
 import Testing
 
 @testable import passkey
 
+/// The `passkey` command line as a user runs it: arguments in, standard output, standard error and
+/// exit status out (exit tests run each command in a child process).
 @Suite struct PasskeyCLITests {
-    @Test func parsesRoot() throws {
-        #expect(throws: Never.self) { _ = try Passkey.parseAsRoot([]) }
+    /// A file of `Examples/w3c-packed-es256`, found from this file's path.
+    static func example(_ name: String, filePath: String = #filePath) -> String {
+        URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/w3c-packed-es256/\(name)").path
+    }
+
+    @Test func parsesVerifyOptions() throws {
+        let command = try Passkey.parseAsRoot([
+            "verify", "registration", "--response", "r.json", "--challenge", "AAAA", "--origin", "https://a.example",
+            "--origin", "https://b.example", "--rp-id", "a.example", "--require-uv",
+        ])
+        let registration = try #require(command as? Passkey.Verify.Registration)
+        #expect(registration.relyingParty.origins == ["https://a.example", "https://b.example"])
+        #expect(registration.relyingParty.requireUserVerification)
+    }
+
+    @Test func verifyRequiresAChallenge() {
+        #expect(throws: (any Error).self) {
+            _ = try Passkey.parseAsRoot(["verify", "registration", "--response", "r.json", "--origin", "o", "--rp-id", "r"])
+        }
+    }
+
+    @Test func inspectDecodesTheExample() async throws {
+        let result = try await #require(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            await Passkey.main(["inspect", "--json", PasskeyCLITests.example("registration.json")])
+        }
+        let text = String(decoding: result.standardOutputContent, as: UTF8.self)
+        #expect(text.contains(#""fmt":"packed""#))
+        #expect(text.contains(#""flags":["UP","UV","BE","AT"]"#))
+        #expect(text.contains(#""aaguid":"876ca4f5-2071-c3e9-b255-09ef2cdf7ed6""#))
+    }
+
+    @Test func verifiesTheExampleRegistration() async throws {
+        let result = try await #require(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            await Passkey.main([
+                "verify", "registration", "--response", PasskeyCLITests.example("registration.json"),
+                "--challenge", "wRhKX934BF4T3Ef1S2H1pla2ZrWQGPFthw6SVumVIBI", "--origin", "https://example.org",
+                "--rp-id", "example.org", "--trust-anchor", PasskeyCLITests.example("attestation-root.pem"),
+            ])
+        }
+        let output = try JSONDecoder().decode([String: JSONLeaf].self, from: Data(result.standardOutputContent))
+        #expect(output["format"] == .string("packed"))
+        #expect(output["attestationType"] == .string("basic"))
+        #expect(output["attestationTrusted"] == .bool(true))
+        #expect(output["algorithm"] == .number(-7))
+    }
+
+    @Test func aFailedCheckIsOneLineAndExitStatus1() async throws {
+        let result = try await #require(
+            processExitsWith: .exitCode(1), observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            await Passkey.main([
+                "verify", "registration", "--response", PasskeyCLITests.example("registration.json"),
+                "--challenge", "wRhKX934BF4T3Ef1S2H1pla2ZrWQGPFthw6SVumVIBI", "--origin", "https://evil.example",
+                "--rp-id", "example.org",
+            ])
+        }
+        #expect(result.standardOutputContent.isEmpty)
+        let error = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(error.hasPrefix("wrong-origin: "))
+        #expect(error.split(separator: "\n").count == 1)
+    }
+
+    @Test func unparsableInputExitsWithStatus2() async throws {
+        let result = try await #require(
+            processExitsWith: .exitCode(2), observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            await Passkey.main(["inspect", PasskeyCLITests.example("README.md")])
+        }
+        #expect(result.standardOutputContent.isEmpty)
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).hasPrefix("unrecognized-input: "))
+    }
+}
+
+/// A JSON scalar, to read the CLI's flat output objects.
+enum JSONLeaf: Decodable, Equatable {
+    case string(String)
+    case number(Int)
+    case bool(Bool)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .number(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
     }
 }
