@@ -27,8 +27,4 @@ extension CBOR {
         fatalError("stub")
     }
 
-    /// The CTAP2 canonical encoding of this item.
-    public func encoded() -> [UInt8] {
-        fatalError("stub")
-    }
 }
