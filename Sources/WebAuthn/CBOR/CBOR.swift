@@ -1,9 +1,9 @@
 /// One CBOR data item (RFC 8949), as WebAuthn and COSE use them.
 ///
-/// Decoding (`init(bytes:)`) goes through libcbor and accepts any well-formed item within the
-/// limits, in any map-key order. Encoding (`bytes`) is always CTAP2 canonical (CTAP2 §8, "CTAP2
-/// canonical CBOR encoding form"): integers and lengths in their shortest form, definite lengths,
-/// map keys sorted by the length of their encoding and then bytewise.
+/// Decoding (``init(decoding:limits:)``) goes through libcbor and accepts any well-formed item within
+/// the limits, in any map-key order. Encoding (``encoded()``) is always CTAP2 canonical (CTAP2 §8,
+/// "CTAP2 canonical CBOR encoding form"): integers and lengths in their shortest form, definite
+/// lengths, map keys sorted by major type, then by the length of their encoding, then bytewise.
 ///
 /// Integers keep CBOR's two major types so every value of the wire fits: `.unsigned(n)` is `n`,
 /// `.negative(n)` is `-1 - n`. Use ``init(_:)`` and ``intValue`` to move between them and `Int`;
