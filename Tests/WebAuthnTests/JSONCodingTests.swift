@@ -51,7 +51,7 @@ import WebAuthn
     }
 
     @Test func rawIdNotBase64URL() throws {
-        let bytes = try Self.changing(Self.validRegistration, #""rawId":"AQID""#, to: #""rawId":"AQ+/""#)
+        let bytes = try Self.changing(Self.validRegistration, #""rawId":"AQID""#, to: #""rawId":"AQ*/""#)
         Self.expectMalformed(RegistrationResponseJSON.self, bytes, path: "rawId")
     }
 

@@ -11,7 +11,7 @@ extension CBOR: CustomStringConvertible {
         case .text(let value): "\"" + value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         case .array(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .map(let entries):
-            "{" + entries.map { ($0.key.encoded(), "\($0.key): \($0.value)") }.sorted(by: Self.canonicalOrder)
+            "{" + entries.map { ($0.key.encoded(), "\($0.key): \($0.value)") }.sorted { CBOR.canonicallyPrecedes($0.0, $1.0) }
                 .map(\.1).joined(separator: ", ") + "}"
         case .tagged(let tag, let item): "\(tag)(\(item))"
         case .bool(let value): String(value)
@@ -21,10 +21,5 @@ extension CBOR: CustomStringConvertible {
         case .float(let value):
             value.isNaN ? "NaN" : value.isInfinite ? (value < 0 ? "-Infinity" : "Infinity") : String(value)
         }
-    }
-
-    /// CTAP2 canonical order of encoded keys: shorter first, then bytewise.
-    private static func canonicalOrder(_ lhs: ([UInt8], String), _ rhs: ([UInt8], String)) -> Bool {
-        lhs.0.count != rhs.0.count ? lhs.0.count < rhs.0.count : lhs.0.lexicographicallyPrecedes(rhs.0)
     }
 }

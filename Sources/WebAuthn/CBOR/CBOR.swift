@@ -88,6 +88,19 @@ public enum CBOR: Sendable, Hashable {
     }
 }
 
+extension CBOR {
+    /// CTAP2 §8 key order: the lower major type first, then the shorter encoding, then bytewise.
+    ///
+    /// This is not RFC 7049 §3.9's length-first order: CTAP2 puts `100` (`18 64`) before `-1`
+    /// (`20`). For the keys CTAP2 and COSE use (integers, strings) it equals RFC 8949 §4.2.1's
+    /// bytewise order.
+    static func canonicallyPrecedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        let lhsRank = ((lhs.first ?? 0) >> 5, lhs.count)
+        let rhsRank = ((rhs.first ?? 0) >> 5, rhs.count)
+        return lhsRank != rhsRank ? lhsRank < rhsRank : lhs.lexicographicallyPrecedes(rhs)
+    }
+}
+
 extension CBOR: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByBooleanLiteral
 {

@@ -56,7 +56,7 @@ extension CBOR {
             return array
         case .map(let entries):
             let map = allocated(cbor_new_definite_map(entries.count))
-            let sorted = entries.map { (key: $0.key.encoded(), entry: $0) }.sorted { Self.precedes($0.key, $1.key) }
+            let sorted = entries.map { (key: $0.key.encoded(), entry: $0) }.sorted { CBOR.canonicallyPrecedes($0.key, $1.key) }
             for (_, (key, value)) in sorted {
                 // A definite map built for `entries.count` pairs has room for each.
                 let added = cbor_map_add(map, cbor_pair(key: cbor_move(key.built()), value: cbor_move(value.built())))
@@ -106,17 +106,6 @@ extension CBOR {
             return cbor_build_float4(single)
         }
         return cbor_build_float8(value)
-    }
-
-    /// CTAP2 §8 key order: the lower major type first, then the shorter encoding, then bytewise.
-    ///
-    /// This is not RFC 7049 §3.9's length-first order: CTAP2 puts `100` (`18 64`) before `-1`
-    /// (`20`). For the keys CTAP2 and COSE use (integers, strings) it equals RFC 8949 §4.2.1's
-    /// bytewise order.
-    private static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        let lhsRank = ((lhs.first ?? 0) >> 5, lhs.count)
-        let rhsRank = ((rhs.first ?? 0) >> 5, rhs.count)
-        return lhsRank != rhsRank ? lhsRank < rhsRank : lhs.lexicographicallyPrecedes(rhs)
     }
 }
 
