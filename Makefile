@@ -33,8 +33,8 @@ $(VENV)/.installed: Tests/Interop/requirements.txt
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## test: the Swift test suites, then the Python interop suite against the built CLI
-test: build swift-test interop-test
+## test: style, the Swift test suites, then the Python interop suite against the built CLI
+test: build lint swift-test interop-test
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)

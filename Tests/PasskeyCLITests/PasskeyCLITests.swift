@@ -25,7 +25,9 @@ import Testing
 
     @Test func verifyRequiresAChallenge() {
         #expect(throws: (any Error).self) {
-            _ = try Passkey.parseAsRoot(["verify", "registration", "--response", "r.json", "--origin", "o", "--rp-id", "r"])
+            _ = try Passkey.parseAsRoot([
+                "verify", "registration", "--response", "r.json", "--origin", "o", "--rp-id", "r",
+            ])
         }
     }
 

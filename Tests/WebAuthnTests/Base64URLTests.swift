@@ -2,9 +2,10 @@ import Testing
 import WebAuthn
 
 @Suite struct Base64URLTests {
-    @Test(arguments: [
-        ("", []), ("AA", [0]), ("AAE", [0, 1]), ("AAEC", [0, 1, 2]), ("-_8", [0xFB, 0xFF]),
-    ] as [(String, [UInt8])])
+    @Test(
+        arguments: [
+            ("", []), ("AA", [0]), ("AAE", [0, 1]), ("AAEC", [0, 1, 2]), ("-_8", [0xFB, 0xFF]),
+        ] as [(String, [UInt8])])
     func roundTrip(text: String, bytes: [UInt8]) throws {
         #expect(Base64URL.encode(bytes) == text)
         #expect(try Base64URL.decode(text) == bytes)

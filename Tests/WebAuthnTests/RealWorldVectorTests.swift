@@ -67,7 +67,8 @@ import WebAuthn
         let response = vector.response.response
         if vector.ceremony == "registration" {
             _ = try relyingParty.verifyRegistration(
-                clientDataJSON: response.clientDataJSON.bytes, attestationObject: response.attestationObject?.bytes ?? [],
+                clientDataJSON: response.clientDataJSON.bytes,
+                attestationObject: response.attestationObject?.bytes ?? [],
                 challenge: challenge, at: time)
         } else {
             let stored = vector.stored_credential!  // every authentication case has one

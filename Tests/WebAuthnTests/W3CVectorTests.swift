@@ -6,7 +6,8 @@ import WebAuthn
 /// and verify both ceremonies (WebAuthn L3 §7.1, §7.2).
 @Suite struct W3CVectorTests {
     static let vectors: [W3CVector] = {
-        let names = (try? Vectors.names("w3c", excluding: ["attestation-root-cert.json", "prf-hmac-secret.json"])) ?? []
+        let names =
+            (try? Vectors.names("w3c", excluding: ["attestation-root-cert.json", "prf-hmac-secret.json"])) ?? []
         return names.compactMap { try? Vectors.load(W3CVector.self, "w3c", $0) }
     }()
 
@@ -62,7 +63,8 @@ import WebAuthn
         #expect(key.bytes == expected.credentialPublicKey_cose_hex.bytes)
 
         let rebuilt = AuthenticatorData(
-            rpIDHash: SHA256.hash(Array(inputs.rp_id.utf8)), flags: AuthenticatorFlags(rawValue: inputs.flags_hex.bytes[0]),
+            rpIDHash: SHA256.hash(Array(inputs.rp_id.utf8)),
+            flags: AuthenticatorFlags(rawValue: inputs.flags_hex.bytes[0]),
             signCount: inputs.signCount,
             attestedCredentialData: try AttestedCredentialData(
                 aaguid: inputs.aaguid_hex.map { try AAGUID(bytes: $0.bytes) } ?? .zero,

@@ -11,7 +11,10 @@ extension CBOR: CustomStringConvertible {
         case .text(let value): "\"" + value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         case .array(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .map(let entries):
-            "{" + entries.map { ($0.key.encoded(), "\($0.key): \($0.value)") }.sorted { CBOR.canonicallyPrecedes($0.0, $1.0) }
+            "{"
+                + entries.map { ($0.key.encoded(), "\($0.key): \($0.value)") }.sorted {
+                    CBOR.canonicallyPrecedes($0.0, $1.0)
+                }
                 .map(\.1).joined(separator: ", ") + "}"
         case .tagged(let tag, let item): "\(tag)(\(item))"
         case .bool(let value): String(value)

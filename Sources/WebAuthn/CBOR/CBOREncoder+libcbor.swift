@@ -56,7 +56,9 @@ extension CBOR {
             return array
         case .map(let entries):
             let map = allocated(cbor_new_definite_map(entries.count))
-            let sorted = entries.map { (key: $0.key.encoded(), entry: $0) }.sorted { CBOR.canonicallyPrecedes($0.key, $1.key) }
+            let sorted = entries.map { (key: $0.key.encoded(), entry: $0) }.sorted {
+                CBOR.canonicallyPrecedes($0.key, $1.key)
+            }
             for (_, (key, value)) in sorted {
                 // A definite map built for `entries.count` pairs has room for each.
                 let added = cbor_map_add(map, cbor_pair(key: cbor_move(key.built()), value: cbor_move(value.built())))

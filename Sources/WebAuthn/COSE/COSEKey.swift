@@ -113,7 +113,8 @@ public struct COSEKey: Sendable, Hashable {
             (.ed25519, let curve) where curve != .ed25519,
             (.ed448, let curve) where curve != .ed448:
             throw WebAuthnError(
-                .malformedCOSEKey, "algorithm \(algorithm!) does not use curve \(key.curve.map(\.description) ?? "none")")
+                .malformedCOSEKey,
+                "algorithm \(algorithm!) does not use curve \(key.curve.map(\.description) ?? "none")")
         default:
             break
         }

@@ -67,7 +67,9 @@ public struct AttestationObject: Sendable, Hashable {
         self.format = format
         self.statement = statement
         self.authenticatorData = authenticatorData
-        let object: CBOR = ["fmt": .text(format.rawValue), "attStmt": statement, "authData": .bytes(authenticatorData.bytes)]
+        let object: CBOR = [
+            "fmt": .text(format.rawValue), "attStmt": statement, "authData": .bytes(authenticatorData.bytes),
+        ]
         self.bytes = object.encoded()
     }
 }

@@ -47,7 +47,8 @@ public struct AuthenticatorData: Sendable, Hashable {
             guard reader.isAtEnd else {
                 let what = flags.contains(.attestedCredentialData) ? "credential public key" : "signCount"
                 throw WebAuthnError(
-                    .malformedAuthenticatorData, "\(reader.rest.count) unexpected bytes after the \(what) (ED is clear)",
+                    .malformedAuthenticatorData,
+                    "\(reader.rest.count) unexpected bytes after the \(what) (ED is clear)",
                     offset: reader.offset)
             }
         }

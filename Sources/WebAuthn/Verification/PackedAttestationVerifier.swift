@@ -51,7 +51,8 @@ struct PackedAttestationVerifier {
         }
         try require(leaf.version == 3, "the attestation certificate is not X.509 version 3")
         for attribute in ["C", "O", "CN"] {
-            try require(leaf.subjectAttribute(attribute) != nil, "the attestation certificate subject has no \(attribute)")
+            try require(
+                leaf.subjectAttribute(attribute) != nil, "the attestation certificate subject has no \(attribute)")
         }
         try require(
             leaf.subjectAttribute("OU") == "Authenticator Attestation",

@@ -8,7 +8,8 @@ extension RelyingParty {
     ) throws(WebAuthnError) -> CollectedClientData {
         let clientData = try CollectedClientData(bytes: bytes)
         guard clientData.type == type else {
-            throw WebAuthnError(.wrongClientDataType, "client data type is \"\(clientData.type)\", expected \"\(type)\"")
+            throw WebAuthnError(
+                .wrongClientDataType, "client data type is \"\(clientData.type)\", expected \"\(type)\"")
         }
         guard clientData.challenge == Base64URL.encode(challenge) else {
             throw WebAuthnError(.wrongChallenge, "client data carries another challenge than the one issued")

@@ -52,7 +52,8 @@ enum InspectedInput {
         } else if members["type"] != nil, members["challenge"] != nil {
             self = .clientData(try CollectedClientData(bytes: json))
         } else {
-            throw CLIError.unrecognized("JSON is no RegistrationResponseJSON, AuthenticationResponseJSON or client data")
+            throw CLIError.unrecognized(
+                "JSON is no RegistrationResponseJSON, AuthenticationResponseJSON or client data")
         }
     }
 

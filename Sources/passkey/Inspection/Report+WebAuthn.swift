@@ -9,8 +9,12 @@ extension Report {
         add("authenticatorAttachment", response.authenticatorAttachment.map { .text($0.rawValue) })
         add("transports", response.response.transports.map { .list($0.map { .text($0.rawValue) }) })
         add("publicKeyAlgorithm", response.response.publicKeyAlgorithm.map(Value.number))
-        add("clientData", .report(try Report(clientData: CollectedClientData(bytes: response.response.clientDataJSON.bytes))))
-        add("attestationObject", .report(try Report(attestation: AttestationObject(bytes: response.response.attestationObject.bytes))))
+        add(
+            "clientData",
+            .report(try Report(clientData: CollectedClientData(bytes: response.response.clientDataJSON.bytes))))
+        add(
+            "attestationObject",
+            .report(try Report(attestation: AttestationObject(bytes: response.response.attestationObject.bytes))))
     }
 
     init(authentication response: AuthenticationResponseJSON) throws {
@@ -19,8 +23,12 @@ extension Report {
         add("authenticatorAttachment", response.authenticatorAttachment.map { .text($0.rawValue) })
         add("userHandle", response.response.userHandle.map { .text($0.string) })
         add("signature", .text(Hex.encode(response.response.signature.bytes)))
-        add("clientData", .report(try Report(clientData: CollectedClientData(bytes: response.response.clientDataJSON.bytes))))
-        add("authenticatorData", .report(try Report(authenticatorData: AuthenticatorData(bytes: response.response.authenticatorData.bytes))))
+        add(
+            "clientData",
+            .report(try Report(clientData: CollectedClientData(bytes: response.response.clientDataJSON.bytes))))
+        add(
+            "authenticatorData",
+            .report(try Report(authenticatorData: AuthenticatorData(bytes: response.response.authenticatorData.bytes))))
     }
 
     init(clientData: CollectedClientData) {
@@ -72,10 +80,14 @@ extension Report {
         let kty = entries[1]?.intValue
         for (label, value) in entries.sorted(by: { Self.labelOrder($0.key, $1.key) }) {
             switch (label.intValue, value) {
-            case (1, _): add("kty", .text(value.intValue.flatMap { COSEKeyType(rawValue: $0)?.description } ?? value.description))
+            case (1, _):
+                add(
+                    "kty", .text(value.intValue.flatMap { COSEKeyType(rawValue: $0)?.description } ?? value.description)
+                )
             case (3, _): add("alg", value.intValue.map(Report.algorithm) ?? .text(value.description))
             case (-1, .bytes(let n)) where kty == COSEKeyType.rsa.rawValue: add("n", .text(Hex.encode(n)))
-            case (-1, _): add("crv", .text(value.intValue.flatMap { COSECurve(rawValue: $0)?.description } ?? value.description))
+            case (-1, _):
+                add("crv", .text(value.intValue.flatMap { COSECurve(rawValue: $0)?.description } ?? value.description))
             case (-2, .bytes(let e)) where kty == COSEKeyType.rsa.rawValue: add("e", .text(Hex.encode(e)))
             case (-2, .bytes(let x)): add("x", .text(Hex.encode(x)))
             case (-3, .bytes(let y)): add("y", .text(Hex.encode(y)))
@@ -90,7 +102,9 @@ extension Report {
             add("unparsable", .text(Hex.encode(der)))
             return
         }
-        let subject = ["CN", "OU", "O", "C"].compactMap { name in certificate.subjectAttribute(name).map { "\(name)=\($0)" } }
+        let subject = ["CN", "OU", "O", "C"].compactMap { name in
+            certificate.subjectAttribute(name).map { "\(name)=\($0)" }
+        }
         add("subject", .text(subject.joined(separator: ", ")))
         add("notBefore", .text(certificate.notBefore.formatted(.iso8601)))
         add("notAfter", .text(certificate.notAfter.formatted(.iso8601)))

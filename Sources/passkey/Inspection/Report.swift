@@ -31,7 +31,9 @@ struct Report {
             case .report(let report): return [indent + label] + report.lines(indent: indent + "  ")
             case .list(let items) where items.contains(where: \.isReport):
                 return items.enumerated().flatMap { index, item -> [String] in
-                    guard case .report(let report) = item else { return ["\(indent)\(label)[\(index)]  \(item.inline)"] }
+                    guard case .report(let report) = item else {
+                        return ["\(indent)\(label)[\(index)]  \(item.inline)"]
+                    }
                     return ["\(indent)\(label)[\(index)]"] + report.lines(indent: indent + "  ")
                 }
             default: return ["\(padded)  \(value.inline)"]
