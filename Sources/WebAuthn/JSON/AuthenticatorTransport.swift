@@ -4,12 +4,8 @@
 /// enum AuthenticatorTransport { "usb", "nfc", "ble", "smart-card", "hybrid", "internal" };
 /// ```
 ///
-/// WebAuthn carries it as a `DOMString` and clients ignore values they do not know (WebAuthn L3
-/// §2.1.1), so this is an open set of strings rather than a Swift `enum`: an unknown value decodes,
-/// compares and re-encodes unchanged.
-public struct AuthenticatorTransport:
-    RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral
-{
+/// An open set of strings (see ``OpenStringEnumeration``).
+public struct AuthenticatorTransport: OpenStringEnumeration {
     /// The wire string.
     public let rawValue: String
 
@@ -18,13 +14,6 @@ public struct AuthenticatorTransport:
     /// - Parameter rawValue: the string as it appears in the JSON.
     public init(rawValue: String) {
         self.rawValue = rawValue
-    }
-
-    /// Wraps a string literal, as ``init(rawValue:)`` does.
-    ///
-    /// - Parameter value: the string as it appears in the JSON.
-    public init(stringLiteral value: String) {
-        self.rawValue = value
     }
 
     /// Removable USB.

@@ -76,7 +76,7 @@ public struct AttestationObject: Sendable, Hashable {
 
 /// An attestation statement format identifier (WebAuthn L3 §8, IANA "WebAuthn Attestation
 /// Statement Format Identifiers").
-public struct AttestationFormat: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct AttestationFormat: OpenStringEnumeration {
     public let rawValue: String
 
     public init(rawValue: String) {
@@ -92,6 +92,4 @@ public struct AttestationFormat: RawRepresentable, Sendable, Hashable, CustomStr
     public static let androidSafetyNet = Self(rawValue: "android-safetynet")
     public static let fidoU2F = Self(rawValue: "fido-u2f")
     public static let apple = Self(rawValue: "apple")
-
-    public var description: String { rawValue }
 }

@@ -14,7 +14,7 @@ import FoundationEssentials
 /// kept exactly as received in ``bytes``.
 public struct CollectedClientData: Sendable, Hashable {
     /// The ceremony a client data belongs to (`type`).
-    public struct CeremonyType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct CeremonyType: OpenStringEnumeration {
         public let rawValue: String
 
         public init(rawValue: String) {
@@ -25,8 +25,6 @@ public struct CollectedClientData: Sendable, Hashable {
         public static let create = Self(rawValue: "webauthn.create")
         /// Authentication: `navigator.credentials.get()`.
         public static let get = Self(rawValue: "webauthn.get")
-
-        public var description: String { rawValue }
     }
 
     /// `type`.
