@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import WebAuthn
 
 @testable import passkey
 
@@ -29,6 +30,33 @@ import Testing
                 "verify", "registration", "--response", "r.json", "--origin", "o", "--rp-id", "r",
             ])
         }
+    }
+
+    @Test func inspectRecognizesBareParts() throws {
+        let authData = "bfabc37432958b063360d3ad6461c9c4735ae7f8edd46592a5e0f01452b2e4b50d00000000"
+        guard case .authenticatorData(let parsed) = try InspectedInput(Array(authData.utf8)) else {
+            Issue.record("hex authenticator data not recognized")
+            return
+        }
+        #expect(parsed.flags == [.userPresent, .userVerified, .backupEligible])
+
+        let response = try JSONDecoder().decode(
+            [String: JSONValue].self,
+            from: Data(contentsOf: URL(fileURLWithPath: Self.example("registration.json"))))
+        let inner = try #require(response["response"]?.objectValue)
+        let clientData = try #require(inner["clientDataJSON"]?.stringValue)
+        let attestation = try #require(inner["attestationObject"]?.stringValue)
+        guard case .clientData(let decoded) = try InspectedInput(Array(clientData.utf8)) else {
+            Issue.record("base64url client data not recognized")
+            return
+        }
+        #expect(decoded.origin == "https://example.org")
+        guard case .attestationObject(let object) = try InspectedInput(Array(" \(attestation)\n".utf8)) else {
+            Issue.record("base64url attestation object not recognized")
+            return
+        }
+        #expect(object.format == .packed)
+        #expect(throws: WebAuthnError(.malformedAuthenticatorData, "")) { try InspectedInput(Array("00ff".utf8)) }
     }
 
     @Test func inspectDecodesTheExample() async throws {

@@ -18,27 +18,39 @@ enum InspectedInput {
             try self.init(json: Array(text.utf8))
             return
         }
-        let bytes: [UInt8]
-        if let hex = try? Hex.decode(text), text.count >= 2 {
-            bytes = hex
-        } else if let decoded = try? Base64URL.decode(text) {
-            bytes = decoded
-        } else {
+        // Hex text is also valid base64url text: try each reading, hex first, and keep the first
+        // that is a WebAuthn structure.
+        let readings = [try? Hex.decode(text), try? Base64URL.decode(text)].compactMap { $0 }.filter { !$0.isEmpty }
+        guard let first = readings.first else {
             throw CLIError.unrecognized("input is neither JSON, base64url nor hex")
         }
+        for bytes in readings {
+            if let recognized = Self(binary: bytes) {
+                self = recognized
+                return
+            }
+        }
+        // None fits: explain why the likeliest reading does not parse.
+        if first.first.map({ $0 & 0xE0 == 0xA0 }) == true {
+            _ = try AttestationObject(bytes: first)
+        }
+        if first.first == UInt8(ascii: "{") {
+            _ = try CollectedClientData(bytes: first)
+        }
+        _ = try AuthenticatorData(bytes: first)
+        throw CLIError.unrecognized("input is no WebAuthn structure")
+    }
+
+    /// Reads bytes as an attestation object, authenticator data or client data, in that order.
+    private init?(binary bytes: [UInt8]) {
         if let object = try? AttestationObject(bytes: bytes) {
             self = .attestationObject(object)
         } else if let authData = try? AuthenticatorData(bytes: bytes) {
             self = .authenticatorData(authData)
-        } else if bytes.first == UInt8(ascii: "{") {
-            self = .clientData(try CollectedClientData(bytes: bytes))
+        } else if let clientData = try? CollectedClientData(bytes: bytes) {
+            self = .clientData(clientData)
         } else {
-            // Report why it is not the likeliest reading: an attestation object for CBOR maps.
-            if bytes.first.map({ $0 & 0xE0 == 0xA0 }) == true {
-                _ = try AttestationObject(bytes: bytes)
-            }
-            _ = try AuthenticatorData(bytes: bytes)
-            throw CLIError.unrecognized("input is no WebAuthn structure")
+            return nil
         }
     }
 
