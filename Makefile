@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup apt-packages python-tools build test swift-test interop-test demo lint clean
+.PHONY: setup apt-packages python-tools build test swift-test interop-test demo docs lint clean
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
 setup: apt-packages python-tools
@@ -33,8 +33,8 @@ $(VENV)/.installed: Tests/Interop/requirements.txt
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## test: style, the Swift test suites, then the Python interop suite against the built CLI
-test: build lint swift-test interop-test
+## test: style, documentation, the Swift test suites, then the Python interop suite against the built CLI
+test: build lint docs swift-test interop-test
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -54,6 +54,13 @@ demo: build
 	"$$bin" verify authentication --response authentication.json --challenge sRBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU \
 	  --origin https://example.org --rp-id example.org \
 	  --public-key pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM
+
+## docs: build the DocC catalog from the library's symbol graph; a broken link fails the build
+docs: setup
+	@swift build --target WebAuthn --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs >/dev/null
+	docc convert Sources/WebAuthn/WebAuthn.docc --additional-symbol-graph-dir .build/symbol-graphs \
+	  --output-path .build/WebAuthn.doccarchive --warnings-as-errors
 
 ## lint: swift-format, strict
 lint:
