@@ -11,23 +11,33 @@ struct PackedAttestationVerifier {
     /// Verifies `sig` over `authenticatorData ‖ clientDataHash`, with the attestation
     /// certificate's key (x5c) or the credential's own key (self attestation).
     func verify() throws(WebAuthnError) -> AttestationVerdict {
-        let signedData = authenticatorData.bytes + clientDataHash
         guard let algorithm = COSEAlgorithm(rawValue: statement.algorithm) else {
             throw WebAuthnError(.unsupportedAlgorithm, "attestation algorithm \(statement.algorithm) is not supported")
         }
-        guard !statement.certificates.isEmpty else {
-            // Self attestation: alg must be the credential's, and the credential key signs.
-            guard algorithm == credentialKey.algorithm else {
-                throw WebAuthnError(
-                    .invalidAttestationStatement,
-                    "self attestation alg \(algorithm) differs from the credential's \(credentialKey.algorithm.map(\.description) ?? "none")"
-                )
-            }
-            guard try credentialKey.isValidSignature(statement.signature, for: signedData) else {
-                throw WebAuthnError(.badAttestationSignature, "the self-attestation signature does not verify")
-            }
-            return AttestationVerdict(type: .self, trustPath: [], isTrusted: false)
+        let signedData = authenticatorData.bytes + clientDataHash
+        return statement.certificates.isEmpty
+            ? try verifySelf(algorithm, signedData) : try verifyCertificate(algorithm, signedData)
+    }
+
+    /// Self attestation: `alg` is the credential's own, and the credential key signs.
+    private func verifySelf(_ algorithm: COSEAlgorithm, _ signedData: [UInt8]) throws(WebAuthnError)
+        -> AttestationVerdict
+    {
+        guard algorithm == credentialKey.algorithm else {
+            throw WebAuthnError(
+                .invalidAttestationStatement, "self attestation alg \(algorithm) is not the credential's")
         }
+        guard try credentialKey.isValidSignature(statement.signature, for: signedData) else {
+            throw WebAuthnError(.badAttestationSignature, "the self-attestation signature does not verify")
+        }
+        return AttestationVerdict(type: .self, trustPath: [], isTrusted: false)
+    }
+
+    /// Basic or AttCA attestation: the first x5c certificate's key signs, and that certificate
+    /// meets §8.2.1. Chaining it to a trust anchor is the relying party's policy, done by the caller.
+    private func verifyCertificate(_ algorithm: COSEAlgorithm, _ signedData: [UInt8]) throws(WebAuthnError)
+        -> AttestationVerdict
+    {
         var trustPath: [Certificate] = []
         for der in statement.certificates {
             do {
@@ -36,7 +46,7 @@ struct PackedAttestationVerifier {
                 throw error.recoded(.invalidAttestationStatement, "x5c certificate \(trustPath.count)")
             }
         }
-        let leaf = trustPath[0]
+        let leaf = trustPath[0]  // x5c is non-empty here
         guard try leaf.publicKey(algorithm: algorithm).isValidSignature(statement.signature, for: signedData) else {
             throw WebAuthnError(.badAttestationSignature, "the attestation signature does not verify with x5c[0]")
         }
