@@ -13,6 +13,7 @@ let package = Package(
     name: "SoftPasskey",
     products: [
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "PasskeyAuthenticator", targets: ["PasskeyAuthenticator"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -37,6 +38,11 @@ let package = Package(
         .target(
             name: "WebAuthn",
             dependencies: ["CCBOR", "CCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PasskeyAuthenticator",
+            dependencies: ["WebAuthn"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
