@@ -45,6 +45,13 @@ let package = Package(
             dependencies: ["WebAuthn"],
             swiftSettings: swiftSettings
         ),
+        /// Test support only (not a product): one process hammering a store, for the
+        /// cross-process tests of `PasskeyAuthenticatorTests`.
+        .executableTarget(
+            name: "store-stress",
+            dependencies: ["PasskeyAuthenticator", "WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "passkey",
             dependencies: [
@@ -56,6 +63,11 @@ let package = Package(
         .testTarget(
             name: "WebAuthnTests",
             dependencies: ["WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyAuthenticatorTests",
+            dependencies: ["PasskeyAuthenticator", "WebAuthn", "store-stress"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
