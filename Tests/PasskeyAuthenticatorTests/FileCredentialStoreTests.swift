@@ -157,6 +157,7 @@ import WebAuthn
                 let error = await #expect(throws: StoreError(.corrupt, "")) { try await reader.credential(id: id) }
                 #expect(error?.file == file)
                 #expect(error?.description.contains(file) == true)
+                #expect(error?.reason.isEmpty == false)
             }
             for listing in [try await reader.all(), try await reader.credentials(rpID: "example.com")] {
                 #expect(listing.credentials.map(\.id) == [good.id])
@@ -254,6 +255,32 @@ import WebAuthn
         let long = try makeCredential(in: store, id: SecureRandom.bytes(187))
         await #expect(throws: StoreError(.invalidCredential, "")) { try await store.add(long) }
         try await store.add(try makeCredential(in: store, id: SecureRandom.bytes(186)))
+    }
+
+    @Test func anIDNoFileCanBeNamedAfterIsNotFound() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try FileCredentialStore(directory: directory.appending("store"))
+        let long = SecureRandom.bytes(300)
+        #expect(try await store.credential(id: long) == nil)
+        #expect(try await store.credential(id: []) == nil)
+        await #expect(throws: StoreError(.notFound, "")) { try await store.incrementCounter(id: long) }
+        await #expect(throws: StoreError(.notFound, "")) { try await store.delete(id: long) }
+    }
+
+    @Test func aLockHeldTooLongIsReported() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try FileCredentialStore(directory: path, lockTimeout: .milliseconds(50))
+        let holder = open(path + "/.lock", O_RDWR)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let error = await #expect(throws: StoreError(.locked, "")) { try await store.all() }
+        #expect(error?.file == path + "/.lock")
+        await #expect(throws: StoreError(.locked, "")) { try await store.add(try makeCredential(in: store)) }
+        flock(holder, LOCK_UN)
+        #expect(try await store.all().credentials.isEmpty)
     }
 
     // MARK: Helpers

@@ -106,7 +106,9 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     public func credential(id: [UInt8]) throws(StoreError) -> StoredCredential? {
-        let name = Self.fileName(id)
+        guard let name = Self.fileName(id) else {
+            return nil
+        }
         return try reading { () throws(StoreError) in try read(name) }
     }
 
@@ -150,7 +152,9 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     public func delete(id: [UInt8]) throws(StoreError) {
-        let name = Self.fileName(id)
+        guard let name = Self.fileName(id) else {
+            throw Self.notFound(id)
+        }
         try changing { () throws(StoreError) in
             guard try credentialsDirectory.remove(name) else {
                 throw Self.notFound(id)
@@ -161,7 +165,9 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     public func incrementCounter(id: [UInt8]) throws(StoreError) -> UInt32 {
-        let name = Self.fileName(id)
+        guard let name = Self.fileName(id) else {
+            throw Self.notFound(id)
+        }
         return try changing { () throws(StoreError) in
             guard var credential = try read(name) else {
                 throw Self.notFound(id)
@@ -228,7 +234,14 @@ public actor FileCredentialStore: CredentialStore {
         }
         try lockFile.writeUInt64(generation &+ 1, at: 0)
         index?.generation = generation &+ 1
-        return try body()
+        do {
+            return try body()
+        } catch {
+            // A failure after the rename (the directory fsync) leaves the change made but
+            // unrecorded; rebuilding the index is always right.
+            index = nil
+            throw error
+        }
     }
 
     // MARK: Files
@@ -305,7 +318,7 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     private func fileName(checking credential: StoredCredential) throws(StoreError) -> String {
-        guard (1...Self.maximumIDLength).contains(credential.id.count) else {
+        guard let name = Self.fileName(credential.id) else {
             throw StoreError(
                 .invalidCredential,
                 "a credential ID must be 1 to \(Self.maximumIDLength) bytes, not \(credential.id.count)")
@@ -315,11 +328,12 @@ public actor FileCredentialStore: CredentialStore {
         } catch {
             throw StoreError(.invalidCredential, "\(credential): \(error.reason)")
         }
-        return Self.fileName(credential.id)
+        return name
     }
 
-    private static func fileName(_ id: [UInt8]) -> String {
-        Base64URL.encode(id) + ".json"
+    /// `base64url(id).json`, or `nil` for an ID no credential file can be named after.
+    private static func fileName(_ id: [UInt8]) -> String? {
+        (1...maximumIDLength).contains(id.count) ? Base64URL.encode(id) + ".json" : nil
     }
 
     private static func isCredentialFileName(_ name: String) -> Bool {
