@@ -13,6 +13,7 @@ let package = Package(
     name: "SoftPasskey",
     products: [
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
+        .library(name: "PasskeyAuthenticator", targets: ["PasskeyAuthenticator"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -39,6 +40,18 @@ let package = Package(
             dependencies: ["CCBOR", "CCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PasskeyAuthenticator",
+            dependencies: ["WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
+        /// Test support only (not a product): one process hammering a store, for the
+        /// cross-process tests of `PasskeyAuthenticatorTests`.
+        .executableTarget(
+            name: "store-stress",
+            dependencies: ["PasskeyAuthenticator", "WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "passkey",
             dependencies: [
@@ -50,6 +63,11 @@ let package = Package(
         .testTarget(
             name: "WebAuthnTests",
             dependencies: ["WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyAuthenticatorTests",
+            dependencies: ["PasskeyAuthenticator", "WebAuthn", "store-stress"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

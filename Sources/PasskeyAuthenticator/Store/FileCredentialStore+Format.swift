@@ -1,0 +1,83 @@
+import FoundationEssentials
+import WebAuthn
+
+extension FileCredentialStore {
+    /// The format version this library writes and reads.
+    static let formatVersion = 1
+
+    /// `store.json`: how the store key is obtained and a value that proves it right.
+    ///
+    /// ```
+    /// { "version": 1,
+    ///   "keySource": "scrypt" | "keyfile",
+    ///   "scrypt": { "salt": base64url, "n": 32768, "r": 8, "p": 1 },    (keySource "scrypt" only)
+    ///   "keyCheck": base64url(AESGCM.seal(keyCheckPlaintext, storeKey, "store.json")) }
+    /// ```
+    struct Header: Codable {
+        var version: Int
+        var keySource: KeySource
+        var scrypt: ScryptParameters?
+        var keyCheck: Base64URL
+    }
+
+    enum KeySource: String, Codable {
+        /// The key is derived from the passphrase with scrypt (RFC 7914).
+        case scrypt
+        /// The key is the 32 bytes of `store.key`.
+        case keyFile = "keyfile"
+    }
+
+    struct ScryptParameters: Codable {
+        var salt: Base64URL
+        var n: UInt64
+        var r: UInt32
+        var p: UInt32
+
+        /// N = 2^15, r = 8, p = 1: 32 MiB and about 50 ms on a laptop core, within an interactive
+        /// unlock budget (RFC 7914 §2 recommends N = 2^14 as a floor for interactive use).
+        static func fresh() -> ScryptParameters {
+            ScryptParameters(salt: Base64URL(SecureRandom.bytes(16)), n: 1 << 15, r: 8, p: 1)
+        }
+
+        /// Bounds on what a `store.json` may ask for, so a tampered file cannot make opening the
+        /// store take gigabytes or minutes.
+        var isReasonable: Bool {
+            n > 1 && n & (n - 1) == 0 && n <= 1 << 20 && (1...32).contains(r) && (1...16).contains(p)
+                && salt.bytes.count >= 16
+        }
+    }
+
+    /// What the key check seals; opening it proves the store key right.
+    static let keyCheckPlaintext = Array("SoftPasskey store key check".utf8)
+    /// The key check's associated data.
+    static let keyCheckContext = Array("store.json".utf8)
+
+    /// Only the version of a `store.json` or credential file, read first so a newer format is
+    /// reported as such rather than as corrupt.
+    struct VersionProbe: Decodable {
+        var version: Int
+    }
+
+    /// `credentials/<base64url(id)>.json`: `{ "version": 1, "credential": StoredCredential }`.
+    struct CredentialFile: Codable {
+        var version: Int
+        var credential: StoredCredential
+    }
+
+    /// A JSON decoding failure in words, without the values that failed (they may be sealed bytes).
+    static func describe(_ error: any Error) -> String {
+        let context: DecodingError.Context
+        switch error as? DecodingError {
+        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+            context = c
+        default:
+            return "not valid JSON"
+        }
+        var path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        if case .keyNotFound(let key, _) = error as? DecodingError {
+            path += path.isEmpty ? key.stringValue : "." + key.stringValue
+            return "member \"\(path)\" is missing"
+        }
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    }
+}

@@ -1,0 +1,74 @@
+public import WebAuthn
+
+/// A credential store that lives and dies with the process, for tests and one-shot runs.
+///
+/// It follows the same contract as ``FileCredentialStore``, with a fresh random sealing key.
+public actor InMemoryCredentialStore: CredentialStore {
+    public nonisolated let sealingKey: SymmetricKey
+    private var credentialsByID: [[UInt8]: StoredCredential] = [:]
+
+    /// Makes an empty store.
+    ///
+    /// - Parameter sealingKey: the key credentials are sealed under; a random one by default.
+    public init(sealingKey: SymmetricKey = .random()) {
+        self.sealingKey = sealingKey
+    }
+
+    public func add(_ credential: StoredCredential) throws(StoreError) {
+        try check(credential)
+        guard credentialsByID[credential.id] == nil else {
+            throw StoreError(.duplicate, "a credential with ID \(Base64URL.encode(credential.id)) is already stored")
+        }
+        credentialsByID[credential.id] = credential
+    }
+
+    public func credential(id: [UInt8]) -> StoredCredential? {
+        credentialsByID[id]
+    }
+
+    public func credentials(rpID: String) -> StoreListing {
+        StoreListing(credentials: credentialsByID.values.filter { $0.rpID == rpID })
+    }
+
+    public func all() -> StoreListing {
+        StoreListing(credentials: Array(credentialsByID.values))
+    }
+
+    public func update(_ credential: StoredCredential) throws(StoreError) {
+        try check(credential)
+        guard credentialsByID[credential.id] != nil else {
+            throw Self.notFound(credential.id)
+        }
+        credentialsByID[credential.id] = credential
+    }
+
+    public func delete(id: [UInt8]) throws(StoreError) {
+        guard credentialsByID.removeValue(forKey: id) != nil else {
+            throw Self.notFound(id)
+        }
+    }
+
+    public func incrementCounter(id: [UInt8]) throws(StoreError) -> UInt32 {
+        guard var credential = credentialsByID[id] else {
+            throw Self.notFound(id)
+        }
+        guard credential.signCount < UInt32.max else {
+            throw StoreError(.counterExhausted, "the counter of \(Base64URL.encode(id)) is at its maximum")
+        }
+        credential.signCount += 1
+        credentialsByID[id] = credential
+        return credential.signCount
+    }
+
+    private func check(_ credential: StoredCredential) throws(StoreError) {
+        do {
+            try credential.checkSealedFields(using: sealingKey)
+        } catch {
+            throw StoreError(.invalidCredential, "\(credential): \(error.reason)")
+        }
+    }
+
+    private static func notFound(_ id: [UInt8]) -> StoreError {
+        StoreError(.notFound, "no credential has ID \(Base64URL.encode(id))")
+    }
+}

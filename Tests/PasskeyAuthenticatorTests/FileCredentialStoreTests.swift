@@ -1,0 +1,325 @@
+import Foundation
+import PasskeyAuthenticator
+import Testing
+import WebAuthn
+
+@Suite struct FileCredentialStoreTests {
+    // MARK: Keys and passphrases
+
+    @Test func wrongPassphraseIsDetectedAndTheRightOneReopens() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
+        let credential = try makeCredential(in: store)
+        try await store.add(credential)
+
+        #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try FileCredentialStore(directory: path, passphrase: Passphrase("wrong horse"))
+        }
+        let missing = #expect(throws: StoreError(.wrongPassphrase, "")) { try FileCredentialStore(directory: path) }
+        #expect(missing?.description.contains("horse") == false)
+        let reopened = try FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
+        let stored = try #require(try await reopened.credential(id: credential.id))
+        #expect(try stored.privateKey(using: reopened.sealingKey).publicKey == stored.publicKey)
+        #expect(!FileManager.default.fileExists(atPath: path + "/store.key"))
+    }
+
+    @Test func keyFileStoreReopensAndRefusesAPassphrase() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try FileCredentialStore(directory: path)
+        let credential = try makeCredential(in: store)
+        try await store.add(credential)
+        let reopened = try FileCredentialStore(directory: path)
+        let stored = try #require(try await reopened.credential(id: credential.id))
+        _ = try stored.privateKey(using: reopened.sealingKey)
+        #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try FileCredentialStore(directory: path, passphrase: Passphrase("anything"))
+        }
+    }
+
+    @Test func aReplacedKeyFileIsReportedAsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        _ = try FileCredentialStore(directory: path)
+        try Data(SecureRandom.bytes(32)).write(to: URL(fileURLWithPath: path + "/store.key"))
+        let error = #expect(throws: StoreError(.corrupt, "")) { try FileCredentialStore(directory: path) }
+        #expect(error?.file == path + "/store.key")
+    }
+
+    @Test func newerFormatIsReportedAsUnsupported() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        _ = try FileCredentialStore(directory: path)
+        try Data(#"{"version": 2, "somethingNew": true}"#.utf8).write(to: URL(fileURLWithPath: path + "/store.json"))
+        #expect(throws: StoreError(.unsupportedVersion, "")) { try FileCredentialStore(directory: path) }
+    }
+
+    // MARK: Permissions and secrets on disk
+
+    @Test func directoriesAre0700AndFiles0600() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("nested/store")
+        let store = try FileCredentialStore(directory: path)
+        try await store.add(try makeCredential(in: store))
+        _ = try await store.incrementCounter(id: try #require(try await store.all().credentials.first).id)
+        #expect(try permissions(path) == 0o700)
+        #expect(try permissions(path + "/credentials") == 0o700)
+        let files = try filesBelow(path)
+        #expect(
+            Set(files.map { $0.path.replacingOccurrences(of: path, with: "") }).isSuperset(of: [
+                "/store.json", "/store.key", "/.lock",
+            ]))
+        #expect(files.count == 4)
+        for file in files {
+            #expect(try permissions(file.path) == 0o600, "\(file.path)")
+        }
+    }
+
+    @Test func aLooseExistingDirectoryIsTightened() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        chmod(path, 0o755)
+        _ = try FileCredentialStore(directory: path)
+        #expect(try permissions(path) == 0o700)
+    }
+
+    @Test(arguments: [COSEAlgorithm.es256, .eddsa], [false, true])
+    func noFileHoldsThePrivateKeyInTheClear(algorithm: COSEAlgorithm, withPassphrase: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let passphrase = "hunter2-\(UUID().uuidString)"
+        let store = try FileCredentialStore(directory: path, passphrase: withPassphrase ? Passphrase(passphrase) : nil)
+        let raw = try rawPrivateKey(algorithm)
+        let key = try SigningKey(rawRepresentation: raw, algorithm: algorithm)
+        let pkcs8 = try exportedPKCS8(key)
+        #expect(contains(pkcs8, raw), "the seam should give the key's real PKCS#8")
+        let credential = try makeCredential(in: store, key: key, withPRF: true)
+        try await store.add(credential)
+        _ = try await store.incrementCounter(id: credential.id)
+
+        let needles: [(String, [UInt8])] = [
+            ("raw private key", raw), ("PKCS#8", pkcs8),
+            ("raw private key, base64url", Array(Base64URL.encode(raw).utf8)),
+            ("PKCS#8, base64url", Array(Base64URL.encode(pkcs8).utf8)),
+            ("raw private key, hex", Array(raw.map { String(format: "%02x", $0) }.joined().utf8)),
+            ("passphrase", Array(passphrase.utf8)),
+        ]
+        let files = try filesBelow(path)
+        #expect(files.count >= 3)
+        for file in files {
+            for (name, needle) in needles {
+                #expect(!contains(file.bytes, needle), "\(file.path) holds the \(name)")
+            }
+        }
+        #expect(try credential.privateKey(using: store.sealingKey).publicKey == key.publicKey)
+    }
+
+    // MARK: Corruption and crashes
+
+    @Test func corruptFilesAreNamedAndTheOthersStayUsable() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try FileCredentialStore(directory: path)
+        let good = try makeCredential(in: store)
+        let garbage = try makeCredential(in: store)
+        let truncated = try makeCredential(in: store)
+        let tampered = try makeCredential(in: store)
+        let swapped = try makeCredential(in: store)
+        for credential in [good, garbage, truncated, tampered, swapped] {
+            try await store.add(credential)
+        }
+        let files = Dictionary(
+            uniqueKeysWithValues: [garbage, truncated, tampered, swapped].map {
+                ($0.id, credentialFile($0.id, store: path))
+            })
+        try Data("{ this is not json".utf8).write(to: URL(fileURLWithPath: files[garbage.id]!))
+        let full = try Data(contentsOf: URL(fileURLWithPath: files[truncated.id]!))
+        try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: files[truncated.id]!))
+        try editJSON(files[tampered.id]!) { credential in
+            var sealed = try Base64URL.decode(credential["sealedPrivateKey"] as! String)
+            sealed[sealed.count / 2] ^= 0x01
+            credential["sealedPrivateKey"] = Base64URL.encode(sealed)
+        }
+        try editJSON(files[swapped.id]!) { $0["sealedPrivateKey"] = Base64URL.encode(good.sealedPrivateKey) }
+
+        for reader in [store, try FileCredentialStore(directory: path)] {
+            for (id, file) in files {
+                let error = await #expect(throws: StoreError(.corrupt, "")) { try await reader.credential(id: id) }
+                #expect(error?.file == file)
+                #expect(error?.description.contains(file) == true)
+                #expect(error?.reason.isEmpty == false)
+            }
+            for listing in [try await reader.all(), try await reader.credentials(rpID: "example.com")] {
+                #expect(listing.credentials.map(\.id) == [good.id])
+                #expect(Set(listing.problems.compactMap(\.file)) == Set(files.values))
+                #expect(listing.problems.allSatisfy { $0.code == .corrupt })
+            }
+            #expect(try await reader.credential(id: good.id)?.sealedPrivateKey == good.sealedPrivateKey)
+            _ = try await reader.incrementCounter(id: good.id)
+            _ = try good.privateKey(using: reader.sealingKey).signature(for: [1])
+        }
+        #expect(try await store.credential(id: good.id)?.signCount == 2)
+    }
+
+    @Test func leftoverTemporaryFilesAreIgnoredThenRemoved() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try FileCredentialStore(directory: path)
+        let credential = try makeCredential(in: store)
+        try await store.add(credential)
+        // What a writer killed between open(O_EXCL) and rename leaves behind.
+        let leftovers = [
+            path + "/credentials/.tmp-AAAAAAAAAAAA-" + Base64URL.encode(credential.id) + ".json",
+            path + "/credentials/.tmp-BBBBBBBBBBBB-" + Base64URL.encode(SecureRandom.bytes(16)) + ".json",
+            path + "/.tmp-CCCCCCCCCCCC-store.json",
+        ]
+        for leftover in leftovers {
+            try Data(#"{"version":1,"credential":{"id":"#.utf8).write(to: URL(fileURLWithPath: leftover))
+        }
+        #expect(try await store.all() == StoreListing(credentials: [credential]))
+        #expect(try await store.credential(id: credential.id) == credential)
+
+        let reopened = try FileCredentialStore(directory: path)
+        for leftover in leftovers {
+            #expect(!FileManager.default.fileExists(atPath: leftover))
+        }
+        #expect(try await reopened.all() == StoreListing(credentials: [credential]))
+    }
+
+    @Test func incrementCounterIsDurableAcrossReopening() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let credential: StoredCredential
+        do {
+            let store = try FileCredentialStore(directory: path)
+            credential = try makeCredential(in: store)
+            try await store.add(credential)
+            #expect(try await store.incrementCounter(id: credential.id) == 1)
+            #expect(try await store.incrementCounter(id: credential.id) == 2)
+        }
+        let reopened = try FileCredentialStore(directory: path)
+        #expect(try await reopened.credential(id: credential.id)?.signCount == 2)
+        #expect(try await reopened.incrementCounter(id: credential.id) == 3)
+    }
+
+    @Test func readingNeverWrites() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let writer = try FileCredentialStore(directory: path)
+        let credential = try makeCredential(in: writer)
+        try await writer.add(credential)
+        let reader = try FileCredentialStore(directory: path)
+        let before = try snapshot(path)
+        _ = try await reader.credential(id: credential.id)
+        _ = try await reader.credential(id: SecureRandom.bytes(16))
+        _ = try await reader.credentials(rpID: "example.com")
+        _ = try await reader.all()
+        _ = try await writer.credentials(rpID: "example.com")
+        #expect(try snapshot(path) == before)
+    }
+
+    /// Two instances in one process contend on the lock like two processes (flock locks belong to
+    /// the open file description) and see each other's changes through the generation count.
+    @Test func twoInstancesSeeEachOthersChanges() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let first = try FileCredentialStore(directory: path)
+        let second = try FileCredentialStore(directory: path)
+        #expect(try await second.credentials(rpID: "example.com").credentials.isEmpty)
+        let credential = try makeCredential(in: first)
+        try await first.add(credential)
+        #expect(try await second.credentials(rpID: "example.com").credentials == [credential])
+        try await second.delete(id: credential.id)
+        #expect(try await first.credentials(rpID: "example.com").credentials.isEmpty)
+        #expect(try await first.credential(id: credential.id) == nil)
+    }
+
+    @Test func anIDTooLongForAFileNameIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try FileCredentialStore(directory: directory.appending("store"))
+        let long = try makeCredential(in: store, id: SecureRandom.bytes(187))
+        await #expect(throws: StoreError(.invalidCredential, "")) { try await store.add(long) }
+        try await store.add(try makeCredential(in: store, id: SecureRandom.bytes(186)))
+    }
+
+    @Test func anIDNoFileCanBeNamedAfterIsNotFound() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try FileCredentialStore(directory: directory.appending("store"))
+        let long = SecureRandom.bytes(300)
+        #expect(try await store.credential(id: long) == nil)
+        #expect(try await store.credential(id: []) == nil)
+        await #expect(throws: StoreError(.notFound, "")) { try await store.incrementCounter(id: long) }
+        await #expect(throws: StoreError(.notFound, "")) { try await store.delete(id: long) }
+    }
+
+    @Test func aLockHeldTooLongIsReported() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try FileCredentialStore(directory: path, lockTimeout: .milliseconds(50))
+        let holder = open(path + "/.lock", O_RDWR)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        let error = await #expect(throws: StoreError(.locked, "")) { try await store.all() }
+        #expect(error?.file == path + "/.lock")
+        await #expect(throws: StoreError(.locked, "")) { try await store.add(try makeCredential(in: store)) }
+        flock(holder, LOCK_UN)
+        #expect(try await store.all().credentials.isEmpty)
+    }
+
+    // MARK: Helpers
+
+    /// A raw private key: 32 random bytes are a valid P-256 scalar (all but ~2^-32 of the time,
+    /// retried) and a valid Ed25519 seed.
+    private func rawPrivateKey(_ algorithm: COSEAlgorithm) throws -> [UInt8] {
+        while true {
+            let raw = SecureRandom.bytes(32)
+            if (try? SigningKey(rawRepresentation: raw, algorithm: algorithm)) != nil {
+                return raw
+            }
+        }
+    }
+
+    /// The key's PKCS#8, through the public sealing API: seal under a throw-away key, then open.
+    private func exportedPKCS8(_ key: SigningKey) throws -> [UInt8] {
+        let sealingKey = SymmetricKey.random()
+        return try AESGCM.open(
+            key.sealedPKCS8(using: sealingKey, authenticating: []), using: sealingKey, authenticating: [])
+    }
+
+    private func editJSON(_ path: String, _ edit: (inout [String: Any]) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var credential = try #require(file["credential"] as? [String: Any])
+        try edit(&credential)
+        file["credential"] = credential
+        try JSONSerialization.data(withJSONObject: file).write(to: url)
+    }
+
+    /// Every file's path, content and modification time.
+    private func snapshot(_ path: String) throws -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        for file in try filesBelow(path) {
+            var info = stat()
+            stat(file.path, &info)
+            result[file.path] = file.bytes + withUnsafeBytes(of: info.st_mtim) { Array($0) }
+        }
+        return result
+    }
+}

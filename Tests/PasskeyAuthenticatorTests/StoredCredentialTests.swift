@@ -1,0 +1,83 @@
+import Foundation
+import PasskeyAuthenticator
+import Testing
+import WebAuthn
+
+@Suite struct StoredCredentialTests {
+    @Test func jsonRoundTripIsExactAndUsesBase64URL() throws {
+        let store = InMemoryCredentialStore()
+        let credential = try makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000.1234567))
+        let json = try JSONEncoder().encode(credential)
+        #expect(try JSONDecoder().decode(StoredCredential.self, from: json) == credential)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["id"] as? String == Base64URL.encode(credential.id))
+        #expect(object["createdAt"] as? Int == 1_700_000_000_123)
+        #expect(object["publicKey"] as? String == Base64URL.encode(credential.publicKeySPKI))
+    }
+
+    @Test func descriptionAndDumpShowNoSealedBytes() throws {
+        let store = InMemoryCredentialStore()
+        let credential = try makeCredential(in: store, withPRF: true)
+        var dumped = ""
+        dump(credential, to: &dumped)
+        let sealed = [
+            credential.sealedPrivateKey, try #require(credential.sealedPRFSecretWithUV),
+            try #require(credential.sealedPRFSecretWithoutUV),
+        ]
+        for text in [credential.description, String(reflecting: credential), dumped] {
+            #expect(text.contains(Base64URL.encode(credential.id)))
+            #expect(text.contains("example.com"))
+            for bytes in sealed {
+                #expect(!text.contains(Base64URL.encode(bytes)))
+                #expect(!text.contains(bytes.map(String.init).joined(separator: ", ")))
+            }
+        }
+    }
+
+    /// The associated data binds a sealed key to its record: moved into another record (another
+    /// ID, or the same ID under another RP), it does not open.
+    @Test func aSealedKeyDoesNotOpenInAnotherRecord() throws {
+        let store = InMemoryCredentialStore()
+        let donor = try makeCredential(in: store)
+        let recipient = try makeCredential(in: store)
+        let sameIDOtherRP = try makeCredential(in: store, id: donor.id, rpID: "other.example")
+        for target in [recipient, sameIDOtherRP] {
+            let swapped = try transplant(donor.sealedPrivateKey, into: target)
+            #expect(throws: WebAuthnError(.decryptionFailed, "")) { try swapped.privateKey(using: store.sealingKey) }
+        }
+        #expect(throws: WebAuthnError(.decryptionFailed, "")) {
+            try donor.privateKey(using: InMemoryCredentialStore().sealingKey)
+        }
+    }
+
+    @Test func passphrasesNeverPrint() {
+        let passphrase = Passphrase("correct horse battery staple")
+        var dumped = ""
+        dump(passphrase, to: &dumped)
+        for text in [passphrase.description, String(reflecting: passphrase), dumped, "\(passphrase)"] {
+            #expect(!text.contains("horse"))
+        }
+    }
+
+    @Test func environmentGivesPassphraseAndDirectory() {
+        #expect(FileCredentialStore.passphrase(environment: [:]) == nil)
+        #expect(FileCredentialStore.passphrase(environment: ["PASSKEY_PASSPHRASE": ""]) == nil)
+        #expect(FileCredentialStore.passphrase(environment: ["PASSKEY_PASSPHRASE": "x"]) != nil)
+        let home = ["HOME": "/home/a"]
+        #expect(FileCredentialStore.defaultDirectory(environment: home) == "/home/a/.local/share/passkey")
+        #expect(
+            FileCredentialStore.defaultDirectory(environment: home.merging(["XDG_DATA_HOME": "/d"]) { $1 })
+                == "/d/passkey")
+        #expect(
+            FileCredentialStore.defaultDirectory(
+                environment: ["PASSKEY_STORE": "/s", "XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/s")
+        #expect(FileCredentialStore.defaultDirectory(environment: [:]) == nil)
+    }
+
+    private func transplant(_ sealedKey: [UInt8], into credential: StoredCredential) throws -> StoredCredential {
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
+        object["sealedPrivateKey"] = Base64URL.encode(sealedKey)
+        return try JSONDecoder().decode(StoredCredential.self, from: JSONSerialization.data(withJSONObject: object))
+    }
+}
