@@ -6,11 +6,9 @@ struct Passkey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passkey",
         abstract: "A software passkey authenticator and WebAuthn ceremony engine.",
-        discussion: """
-            Decodes and verifies WebAuthn responses as a relying party would. Failures print one line on
-            standard error that starts with the reason code (wrong-origin, bad-signature, ...) and exit 1;
-            input that does not parse exits 2.
-            """,
+        discussion: "Decodes and verifies WebAuthn responses as a relying party would. "
+            + "A failed check prints one line on standard error that starts with the reason code "
+            + "(wrong-origin, bad-signature, ...) and exits 1; input that does not parse exits 2.",
         version: "0.1.0",
         subcommands: [Inspect.self, Verify.self]
     )
