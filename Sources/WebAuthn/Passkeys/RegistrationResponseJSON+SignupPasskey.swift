@@ -5,7 +5,7 @@ public import FoundationEssentials
 ///
 /// `credentialID` is `rawId`, and an attachment other than `platform` or `cross-platform` reads
 /// as `nil` (unknown), as the SDK's `stringValue` does.
-extension RegistrationResponseJSON: SignupPasskey {
+extension RegistrationResponseJSON: NewPasskey {
     /// The bytes of `rawId`.
     public var credentialID: Data { Data(rawId.bytes) }
 
@@ -18,6 +18,8 @@ extension RegistrationResponseJSON: SignupPasskey {
     /// The bytes of `response.attestationObject`.
     public var rawAttestationObject: Data { Data(response.attestationObject.bytes) }
 }
+
+extension RegistrationResponseJSON: SignupPasskey {}
 
 extension AuthenticatorAttachment {
     /// This attachment if Auth0 knows it (`platform`, `cross-platform`), else `nil` (spec §4.2).
