@@ -5,23 +5,39 @@ extension SoftwareAuthenticator {
     ///
     /// The candidates are the allow list's credentials scoped to the RP ID or, with an empty
     /// allow list, the RP's discoverable credentials (step 7); ``accountChoice`` picks one of
-    /// several, the most recent by default, never prompting. The user acts (steps 5–9). A
-    /// profile that counts signatures advances the credential's counter durably before the
-    /// signature exists (WebAuthn L3 §6.1.1); the platform profile writes nothing.
+    /// several, the most recent by default, never prompting. The user acts (steps 5–9). The
+    /// credential keeps the behaviour of the profile that made it (``profile(of:)``): one that
+    /// counts signatures advances the credential's counter durably before the signature exists
+    /// (WebAuthn L3 §6.1.1); the platform profile writes nothing. BE and BS are the credential's.
     public func getAssertion(_ request: GetAssertionRequest) async throws(AuthenticatorError) -> GetAssertionResponse {
         try Self.check(clientDataHash: request.clientDataHash)
         let stored = try await chooseCredential(for: request)
-        let gesture = try gesture(presence: request.userPresence, verification: request.userVerification)
+        let behaviour = profile(of: stored)
+        let gesture = try gesture(
+            presence: request.userPresence, verification: request.userVerification,
+            alwaysVerifies: behaviour.alwaysVerifiesUser)
+        var flags = flags(gesture).subtracting([.backupEligible, .backupState])
+        if stored.backupEligible { flags.insert(.backupEligible) }
+        if stored.backupState { flags.insert(.backupState) }
         let key = try privateKey(of: stored)
         let signCount =
-            profile.countsSignatures
+            behaviour.countsSignatures
             ? try await storing { () async throws(StoreError) in try await store.incrementCounter(id: stored.id) }
             : 0
         let authenticatorData = AuthenticatorData(
-            rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags(gesture), signCount: signCount)
+            rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags, signCount: signCount)
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,
             signature: try sign(authenticatorData, request.clientDataHash, with: key), userHandle: stored.userHandle)
+    }
+
+    /// The profile a stored credential behaves by: this authenticator's when the names agree,
+    /// else the built-in profile of that name, else this authenticator's.
+    ///
+    /// - Parameter stored: a credential of the store.
+    /// - Returns: the profile whose counter and verification rules apply to it.
+    public func profile(of stored: StoredCredential) -> AuthenticatorProfile {
+        stored.profile == profile.name ? profile : AuthenticatorProfile.builtIn[stored.profile] ?? profile
     }
 
     /// The credential that signs: the candidates, narrowed by ``accountChoice``, newest first.

@@ -29,7 +29,8 @@ extension SoftwareAuthenticator {
             throw AuthenticatorError(
                 .unsupportedAlgorithm, "none of the algorithms offered (\(offered)) is supported (\(supported))")
         }
-        let gesture = try gesture(presence: true, verification: request.userVerification)
+        let gesture = try gesture(
+            presence: true, verification: request.userVerification, alwaysVerifies: profile.alwaysVerifiesUser)
         for id in request.excludeList {
             if let excluded = try await storing({ () async throws(StoreError) in try await store.credential(id: id) }),
                 excluded.rpID == request.rpID

@@ -64,8 +64,9 @@ public struct SoftwareAuthenticator: Authenticator {
     }
 
     /// Asks the simulated user for presence and, if `verification`, verification (CTAP 2.1
-    /// §6.1.2 steps 11–14, §6.2.2 steps 5–9), acting out ``simulation``.
-    func gesture(presence: Bool, verification: Bool) throws(AuthenticatorError) -> Gesture {
+    /// §6.1.2 steps 11–14, §6.2.2 steps 5–9), acting out ``simulation``; a present user is
+    /// verified anyway when `alwaysVerifies` (as Face ID does).
+    func gesture(presence: Bool, verification: Bool, alwaysVerifies: Bool) throws(AuthenticatorError) -> Gesture {
         switch simulation {
         case .cancel:
             throw AuthenticatorError(.keepaliveCancel, "the user cancelled")
@@ -79,7 +80,7 @@ public struct SoftwareAuthenticator: Authenticator {
             return Gesture(userPresent: false, userVerified: false)
         case .bogusSignature, nil:
             return Gesture(
-                userPresent: presence, userVerified: verification || (presence && profile.alwaysVerifiesUser))
+                userPresent: presence, userVerified: verification || (presence && alwaysVerifies))
         }
     }
 
