@@ -39,16 +39,9 @@ public struct Seed: Sendable, CustomStringConvertible, CustomDebugStringConverti
         key = try SymmetricKey(bytes: extracted)
     }
 
-    /// What a seeded credential is made of.
-    struct Derivation {
-        let credentialID: [UInt8]
-        let privateKey: SigningKey
-        let prfSecretWithUV: SymmetricKey
-        let prfSecretWithoutUV: SymmetricKey
-    }
-
     /// Derives a credential for a request (see the type's discussion).
-    func derive(rpID: String, userID: [UInt8], algorithm: COSEAlgorithm, index: Int) throws(WebAuthnError) -> Derivation
+    func derive(rpID: String, userID: [UInt8], algorithm: COSEAlgorithm, index: Int) throws(WebAuthnError)
+        -> KeyMaterial
     {
         func expand(_ purpose: String, attempt: UInt32 = 0, length: Int = 32) -> [UInt8] {
             var info = Array(purpose.utf8) + [0]
@@ -74,7 +67,7 @@ public struct Seed: Sendable, CustomStringConvertible, CustomDebugStringConverti
             secureZero(&prfWithUV)
             secureZero(&prfWithoutUV)
         }
-        return Derivation(
+        return KeyMaterial(
             credentialID: expand("credential-id", length: 16),
             // The loop ends only with a key.
             privateKey: privateKey!,

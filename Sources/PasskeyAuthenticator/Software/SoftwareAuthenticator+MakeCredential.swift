@@ -70,20 +70,15 @@ extension SoftwareAuthenticator {
             : try await storing { () async throws(StoreError) in
                 try await store.credentials(rpID: request.rpID).credentials.count { $0.userHandle == request.user.id }
             }
-        let id: [UInt8]
-        let key: SigningKey
-        let prfWithUV: SymmetricKey
-        let prfWithoutUV: SymmetricKey
+        let material: KeyMaterial
         do {
-            if let seed {
-                let derived = try seed.derive(
+            if let given = keyMaterialForTesting {
+                material = try given(algorithm)
+            } else if let seed {
+                material = try seed.derive(
                     rpID: request.rpID, userID: request.user.id, algorithm: algorithm, index: existing)
-                (id, key) = (derived.credentialID, derived.privateKey)
-                (prfWithUV, prfWithoutUV) = (derived.prfSecretWithUV, derived.prfSecretWithoutUV)
             } else {
-                id = SecureRandom.bytes(16)
-                key = try SigningKey.generate(algorithm)
-                (prfWithUV, prfWithoutUV) = (SymmetricKey.random(), SymmetricKey.random())
+                material = try KeyMaterial.random(algorithm)
             }
         } catch {
             throw AuthenticatorError(.other, "could not make a key: \(error)")
@@ -91,10 +86,12 @@ extension SoftwareAuthenticator {
         let stored: StoredCredential
         do {
             stored = try StoredCredential(
-                id: id, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
-                userDisplayName: request.user.displayName, privateKey: key, sealingKey: store.sealingKey,
+                id: material.credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
+                userDisplayName: request.user.displayName, privateKey: material.privateKey,
+                sealingKey: store.sealingKey,
                 profile: profile.name, backupEligible: profile.backedUp, backupState: profile.backedUp,
-                discoverable: discoverable, prfSecretWithUV: prfWithUV, prfSecretWithoutUV: prfWithoutUV,
+                discoverable: discoverable, prfSecretWithUV: material.prfSecretWithUV,
+                prfSecretWithoutUV: material.prfSecretWithoutUV,
                 createdAt: now())
         } catch {
             throw AuthenticatorError(.other, "could not seal the new key: \(error)")

@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import WebAuthn
+package import WebAuthn
 
 /// An authenticator in software: keys made with OpenSSL, kept sealed in a ``CredentialStore``,
 /// behaving as its ``AuthenticatorProfile`` says.
@@ -25,6 +25,8 @@ public struct SoftwareAuthenticator: Authenticator {
     public var accountChoice: AccountChoice
     /// The clock that dates new credentials.
     public var now: @Sendable () -> Date
+    /// Gives the material of the next credentials, in tests that reproduce published vectors.
+    package var keyMaterialForTesting: (@Sendable (COSEAlgorithm) throws(WebAuthnError) -> KeyMaterial)?
 
     /// Creates an authenticator over a store.
     ///
