@@ -125,14 +125,16 @@ extension SoftwareAuthenticator {
         }
     }
 
-    /// Opens a stored credential's private key.
+    /// Opens a stored credential's private key, or takes it from ``openedKeys``.
     func privateKey(of stored: StoredCredential) throws(AuthenticatorError) -> SigningKey {
-        do {
-            return try stored.privateKey(using: store.sealingKey)
-        } catch {
-            throw AuthenticatorError(
-                .other, "the key of credential \(Base64URL.encode(stored.id)) does not open: \(error)",
-                cause: StoreError(.corrupt, "a sealed key does not open under the store key"))
+        try openedKeys.key(sealed: stored.sealedPrivateKey) { () throws(AuthenticatorError) in
+            do {
+                return try stored.privateKey(using: store.sealingKey)
+            } catch {
+                throw AuthenticatorError(
+                    .other, "the key of credential \(Base64URL.encode(stored.id)) does not open: \(error)",
+                    cause: StoreError(.corrupt, "a sealed key does not open under the store key"))
+            }
         }
     }
 }

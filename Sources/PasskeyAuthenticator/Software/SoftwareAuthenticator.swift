@@ -27,6 +27,8 @@ public struct SoftwareAuthenticator: Authenticator {
     public var now: @Sendable () -> Date
     /// Gives the material of the next credentials, in tests that reproduce published vectors.
     package var keyMaterialForTesting: (@Sendable (COSEAlgorithm) throws(WebAuthnError) -> KeyMaterial)?
+    /// The keys this authenticator (and its copies) opened lately.
+    let openedKeys = OpenedKeys()
 
     /// Creates an authenticator over a store.
     ///

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of `passkey bench`: a measured rate or latency and, for a rate, its ratio to the
 /// baseline measured in the same run (machines are shared and noisy; ratios travel, absolute
 /// figures do not).
@@ -48,7 +50,8 @@ struct BenchFigure: Encodable {
             line += "   " + format(ratio, decimals: 2) + " × " + baseline
         }
         if let target, let meetsTarget {
-            let comparison = ratio != nil ? "≥ \(format(target, decimals: 2))" : "< \(format(target, decimals: 0)) \(unit)"
+            let comparison =
+                ratio != nil ? "≥ \(format(target, decimals: 2))" : "< \(format(target, decimals: 0)) \(unit)"
             line += "   target \(comparison): " + (meetsTarget ? "met" : "MISSED")
         }
         return line
