@@ -42,19 +42,7 @@ extension COSEKey {
             if let der = KeyDERTemplate.spki(parameters) {
                 return der
             }
-            let length = i2d_PUBKEY(key.pointer, nil)
-            guard length > 0 else {
-                throw libcryptoError(.invalidKey, "i2d_PUBKEY")
-            }
-            var der = [UInt8](repeating: 0, count: Int(length))
-            let written = der.withUnsafeMutableBufferPointer { buffer in
-                var cursor = buffer.baseAddress
-                return i2d_PUBKEY(key.pointer, &cursor)
-            }
-            guard written == length else {
-                throw libcryptoError(.cryptoFailure, "i2d_PUBKEY")
-            }
-            return der
+            return try key.spkiFromOpenSSL()
         }
     }
 
@@ -113,6 +101,25 @@ package struct PreparedPublicKey: Sendable {
         // both are answers, not errors.
         discardLibcryptoErrors()
         return result == 1
+    }
+}
+
+extension EVPKey {
+    /// The public key as a SubjectPublicKeyInfo, encoded by OpenSSL (`i2d_PUBKEY`).
+    func spkiFromOpenSSL() throws(WebAuthnError) -> [UInt8] {
+        let length = i2d_PUBKEY(pointer, nil)
+        guard length > 0 else {
+            throw libcryptoError(.invalidKey, "i2d_PUBKEY")
+        }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d_PUBKEY(pointer, &cursor)
+        }
+        guard written == length else {
+            throw libcryptoError(.cryptoFailure, "i2d_PUBKEY")
+        }
+        return der
     }
 }
 

@@ -16,7 +16,7 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     public let algorithm: COSEAlgorithm
     /// The public key, with ``algorithm`` set, computed once when the key is made.
     public let publicKey: COSEKey
-    private let key: EVPKey
+    let key: EVPKey
 
     private init(algorithm: COSEAlgorithm, key: EVPKey) throws(WebAuthnError) {
         self.algorithm = algorithm

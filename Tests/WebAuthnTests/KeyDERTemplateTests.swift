@@ -1,0 +1,36 @@
+import Testing
+
+@testable import WebAuthn
+
+/// The DER templates must be exactly what OpenSSL writes, or the fast paths would silently
+/// never apply (or, worse, disagree with OpenSSL).
+@Suite struct KeyDERTemplateTests {
+    @Test(arguments: [COSEAlgorithm.es256, .eddsa])
+    func opensslsPKCS8MatchesTheTemplate(_ algorithm: COSEAlgorithm) throws {
+        let key = try SigningKey.generate(algorithm)
+        var der = try key.key.pkcs8()
+        defer { secureZero(&der) }
+        let (curve, raw) = try #require(KeyDERTemplate.rawPrivateKey(pkcs8: der))
+        #expect(curve == (algorithm == .es256 ? .p256 : .ed25519))
+        let rebuilt = try SigningKey(rawRepresentation: raw, algorithm: algorithm)
+        #expect(rebuilt.publicKey == key.publicKey)
+    }
+
+    @Test(arguments: [COSEAlgorithm.es256, .eddsa])
+    func opensslsSPKIMatchesTheTemplate(_ algorithm: COSEAlgorithm) throws {
+        let publicKey = try SigningKey.generate(algorithm).publicKey
+        let fromOpenSSL = try EVPKey(publicKey: publicKey).spkiFromOpenSSL()
+        #expect(KeyDERTemplate.spki(publicKey.parameters) == fromOpenSSL)
+        #expect(KeyDERTemplate.parameters(spki: fromOpenSSL) == publicKey.parameters)
+        #expect(try COSEKey(spki: fromOpenSSL, algorithm: algorithm) == publicKey)
+    }
+
+    @Test func otherDERIsLeftToOpenSSL() throws {
+        let p384 = try SigningKey.generateForTesting(.es384, curve: .p384)
+        #expect(KeyDERTemplate.spki(p384.publicKey.parameters) == nil)
+        var der = try p384.key.pkcs8()
+        defer { secureZero(&der) }
+        #expect(KeyDERTemplate.rawPrivateKey(pkcs8: der) == nil)
+        #expect(KeyDERTemplate.rawPrivateKey(pkcs8: Array(der.dropLast())) == nil)
+    }
+}
