@@ -418,9 +418,15 @@ def test_two_users_in_one_store(rp):
     refused(rp.get(rp.request_options(allow=[bob["id"]]), "--user", "alice"), "NotAllowedError")
 
 
-def test_localhost_over_http(passkey, tmp_path):
-    """http is a secure context on localhost (W3C Secure Contexts); both verifiers accept it."""
-    local = RelyingParty(passkey, tmp_path / "store", rp_id="localhost", origin="http://localhost:8080")
+@pytest.mark.parametrize(
+    "origin,rp_id",
+    [("http://localhost:8080", "localhost"), ("http://app.localhost", "localhost"),
+     ("http://127.0.0.1:8080", "127.0.0.1"), ("https://192.0.2.10", "192.0.2.10")],
+)
+def test_localhost_loopback_and_ip_origins(passkey, tmp_path, origin, rp_id):
+    """http is a secure context on localhost and loopback (W3C Secure Contexts); an IP address is
+    its own RP ID. Both verifiers accept the answers."""
+    local = RelyingParty(passkey, tmp_path / "store", rp_id=rp_id, origin=origin)
     _, response, _, _ = local.register()
     local.sign_in(allow=[response["id"]])
 
@@ -467,6 +473,8 @@ PUBLIC_SUFFIX_XFAIL = pytest.mark.xfail(
         ("http://example.com", "example.com"),  # http off localhost
         ("http://127.0.0.1.example.com", "example.com"),  # not loopback, only looks like it
         ("ftp://example.com", "example.com"),
+        ("https://192.0.2.10", "0.2.10"),  # an IP address matches only itself
+        ("http://192.0.2.10", "192.0.2.10"),  # http on an address that is not loopback
     ],
 )
 @pytest.mark.parametrize("verb", ["create", "get"])
