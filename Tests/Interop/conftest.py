@@ -39,3 +39,47 @@ def load(family: str, name: str) -> dict:
 
 def names(family: str, exclude=()) -> list:
     return sorted(p.name for p in (VECTORS / family).glob("*.json") if p.name not in exclude)
+
+
+# --- Running ceremonies through the CLI -----------------------------------------------------------
+
+REFUSAL_NAMES = ("NotAllowedError", "InvalidStateError", "SecurityError", "NotSupportedError", "SyntaxError")
+
+
+def ceremony(passkey, verb: str, options, origin: str, store, *extra):
+    """Runs `passkey create|get --origin ORIGIN --store STORE [extra]` with the options JSON on
+    standard input (a dict is serialized; str or bytes go as they are)."""
+    if isinstance(options, dict):
+        options = json.dumps(options)
+    if isinstance(options, str):
+        options = options.encode()
+    return passkey(verb, "--origin", origin, "--store", str(store), *extra, input=options)
+
+
+def succeeded(result) -> dict:
+    """The one-line JSON a successful ceremony printed; fails with its stderr otherwise."""
+    stdout, stderr = result.stdout.decode(), result.stderr.decode()
+    assert result.returncode == 0, f"exit {result.returncode}: {stderr}"
+    assert stdout.endswith("\n") and stdout.count("\n") == 1, f"not one line: {stdout!r}"
+    return json.loads(stdout)
+
+
+def refused(result, name: str, code: int = 1) -> str:
+    """Checks the refusal contract (DESIGN.md): exit code, nothing on stdout, exactly one stderr
+    line starting with the WebAuthn error name. Returns that line."""
+    stderr = result.stderr.decode()
+    assert result.returncode == code, f"exit {result.returncode}, stdout {result.stdout!r}, stderr {stderr!r}"
+    assert result.stdout == b"", f"stdout not empty: {result.stdout!r}"
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and stderr.endswith("\n"), f"not exactly one stderr line: {stderr!r}"
+    assert lines[0].startswith(name), f"expected {name}: {lines[0]!r}"
+    return lines[0]
+
+
+def listed(passkey, store) -> list:
+    """`passkey list --store STORE --json`: the credentials."""
+    result = passkey("list", "--store", str(store), "--json")
+    assert result.returncode == 0, result.stderr.decode()
+    listing = json.loads(result.stdout)
+    assert listing["problems"] == []
+    return listing["credentials"]
