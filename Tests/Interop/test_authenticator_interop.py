@@ -308,12 +308,7 @@ def test_register_then_sign_in_allow_listed(rp, profile_name, attestation, algs,
     "profile_name",
     [
         "platform",
-        pytest.param("security-key", marks=pytest.mark.xfail(
-            strict=True,
-            reason="DISCREPANCY: `passkey get` builds its authenticator with the platform profile "
-            "(Passkey+Get.swift), so AuthenticationResponseJSON.authenticatorAttachment is 'platform' for a "
-            "security-key credential whose registration said 'cross-platform'.",
-        )),
+        "security-key",
     ],
 )
 def test_assertion_reports_the_credentials_attachment(rp, profile_name):

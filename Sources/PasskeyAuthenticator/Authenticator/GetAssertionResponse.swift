@@ -10,6 +10,10 @@ public struct GetAssertionResponse: Sendable, Hashable {
     public let signature: [UInt8]
     /// The user handle (`user.id`); always present for a discoverable credential.
     public let userHandle: [UInt8]?
+    /// The attachment of the authenticator that answered, when it differs from
+    /// ``AuthenticatorInfo/attachment`` (not CTAP: one software authenticator answers for the
+    /// credentials of every profile in its store); `nil` for the usual case.
+    public let attachment: AuthenticatorAttachment?
 
     /// Creates a response.
     ///
@@ -18,10 +22,15 @@ public struct GetAssertionResponse: Sendable, Hashable {
     ///   - authenticatorData: the signed authenticator data.
     ///   - signature: the signature.
     ///   - userHandle: the user handle, if the authenticator returns it.
-    public init(credentialID: [UInt8], authenticatorData: AuthenticatorData, signature: [UInt8], userHandle: [UInt8]?) {
+    ///   - attachment: the attachment, when it differs from the authenticator's.
+    public init(
+        credentialID: [UInt8], authenticatorData: AuthenticatorData, signature: [UInt8], userHandle: [UInt8]?,
+        attachment: AuthenticatorAttachment? = nil
+    ) {
         self.credentialID = credentialID
         self.authenticatorData = authenticatorData
         self.signature = signature
         self.userHandle = userHandle
+        self.attachment = attachment
     }
 }

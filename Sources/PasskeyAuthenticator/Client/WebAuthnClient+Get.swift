@@ -34,7 +34,7 @@ extension WebAuthnClient {
                 authenticatorData: Base64URL(response.authenticatorData.bytes),
                 signature: Base64URL(response.signature),
                 userHandle: response.userHandle.map { Base64URL($0) }),
-            authenticatorAttachment: info.attachment)
+            authenticatorAttachment: response.attachment ?? info.attachment)
     }
 
     /// Asks for the assertion, retrying without user verification when it was only preferred

@@ -28,7 +28,8 @@ extension SoftwareAuthenticator {
             rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags, signCount: signCount)
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,
-            signature: try sign(authenticatorData, request.clientDataHash, with: key), userHandle: stored.userHandle)
+            signature: try sign(authenticatorData, request.clientDataHash, with: key), userHandle: stored.userHandle,
+            attachment: behaviour.attachment == profile.attachment ? nil : behaviour.attachment)
     }
 
     /// The profile a stored credential behaves by: this authenticator's when the names agree,
