@@ -15,6 +15,11 @@ extension COSEKey {
     ///   `unsupported-algorithm` for another key type or curve, or `malformed-cose-key` when
     ///   `algorithm` does not fit the key.
     public init(spki: some Collection<UInt8>, algorithm: COSEAlgorithm?) throws(WebAuthnError) {
+        if let parameters = KeyDERTemplate.parameters(spki: spki) {
+            // The point is checked where it is used: OpenSSL imports it to verify.
+            self = try COSEKey(checking: algorithm, parameters)
+            return
+        }
         let key = try withBorrowedBytes(spki) { (der) throws(WebAuthnError) -> EVPKey in
             var cursor = der.baseAddress
             let pointer = try check(d2i_PUBKEY(nil, &cursor, der.count), .invalidKey, "d2i_PUBKEY")
@@ -34,6 +39,9 @@ extension COSEKey {
     public var spki: [UInt8] {
         get throws(WebAuthnError) {
             let key = try EVPKey(publicKey: self)
+            if let der = KeyDERTemplate.spki(parameters) {
+                return der
+            }
             let length = i2d_PUBKEY(key.pointer, nil)
             guard length > 0 else {
                 throw libcryptoError(.invalidKey, "i2d_PUBKEY")
@@ -66,10 +74,33 @@ extension COSEKey {
     public func isValidSignature(_ signature: some Collection<UInt8>, for message: some Collection<UInt8>)
         throws(WebAuthnError) -> Bool
     {
-        guard let algorithm else {
+        try PreparedPublicKey(self).isValidSignature(signature, for: message)
+    }
+}
+
+/// A public key imported into OpenSSL once, to verify many signatures with: what a relying
+/// party holding a credential's key in memory does, and the raw baseline `passkey bench`
+/// compares the full verification with.
+package struct PreparedPublicKey: Sendable {
+    private let key: EVPKey
+    private let algorithm: COSEAlgorithm
+
+    /// Imports a COSE key.
+    ///
+    /// - Throws: `WebAuthnError` with `unsupported-algorithm` when the key names no algorithm,
+    ///   `malformed-cose-key` or `invalid-key` when OpenSSL rejects it.
+    package init(_ publicKey: COSEKey) throws(WebAuthnError) {
+        guard let algorithm = publicKey.algorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "key names no algorithm")
         }
-        let key = try EVPKey(publicKey: self)
+        self.key = try EVPKey(publicKey: publicKey)
+        self.algorithm = algorithm
+    }
+
+    /// Verifies a signature as ``COSEKey/isValidSignature(_:for:)`` does.
+    package func isValidSignature(_ signature: some Collection<UInt8>, for message: some Collection<UInt8>)
+        throws(WebAuthnError) -> Bool
+    {
         let context = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
         defer { EVP_MD_CTX_free(context) }
         try key.startDigestOperation(context, signing: false, algorithm: algorithm)

@@ -68,6 +68,10 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     {
         var der = try AESGCM.open(sealedPKCS8, using: key, authenticating: authenticating)
         defer { secureZero(&der) }
+        if let (curve, raw) = KeyDERTemplate.rawPrivateKey(pkcs8: der) {
+            try self.init(rawRepresentation: raw, algorithm: curve == .p256 ? .es256 : .eddsa)
+            return
+        }
         let privateKey = try EVPKey(pkcs8: der)
         let algorithm: COSEAlgorithm
         switch try privateKey.publicCOSEKey(algorithm: nil).curve {

@@ -1,0 +1,44 @@
+import Synchronization
+import WebAuthn
+
+/// The private keys an authenticator has opened recently, so that a process signing with the
+/// same credential many times (a test suite, a benchmark) unseals and parses each key once, as a
+/// platform authenticator keeps its keys in its secure element rather than unsealing per use.
+///
+/// Keys are found by their sealed bytes, which bind the credential ID and RP ID (see
+/// ``StoredCredential``), so a replaced or tampered record is never served a stale key. At most
+/// ``capacity`` keys are kept; the oldest goes first. Shared by the copies of one
+/// ``SoftwareAuthenticator``.
+final class OpenedKeys: Sendable {
+    /// How many keys are kept.
+    let capacity: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var keys: [[UInt8]: SigningKey] = [:]
+        var order: [[UInt8]] = []
+    }
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+    }
+
+    /// The key sealed as `sealed`, opened by `open` on first use.
+    func key(sealed: [UInt8], open: () throws(AuthenticatorError) -> SigningKey) throws(AuthenticatorError)
+        -> SigningKey
+    {
+        if let key = state.withLock({ $0.keys[sealed] }) {
+            return key
+        }
+        let key = try open()
+        state.withLock { state in
+            if state.keys.updateValue(key, forKey: sealed) == nil {
+                state.order.append(sealed)
+            }
+            if state.order.count > capacity {
+                state.keys[state.order.removeFirst()] = nil
+            }
+        }
+        return key
+    }
+}

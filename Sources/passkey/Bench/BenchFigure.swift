@@ -1,0 +1,70 @@
+import Foundation
+
+/// One line of `passkey bench`: a measured rate or latency and, for a rate, its ratio to the
+/// baseline measured in the same run (machines are shared and noisy; ratios travel, absolute
+/// figures do not).
+struct BenchFigure: Encodable {
+    /// A stable identifier (`memory-get`).
+    let name: String
+    /// What was measured, in words.
+    let label: String
+    /// The figure.
+    let value: Double
+    /// Its unit (`ops/s`, `ms`, `MB`).
+    let unit: String
+    /// The baseline figure's name, for a ratio.
+    var baseline: String?
+    /// `value / baseline`.
+    var ratio: Double?
+    /// The least acceptable ratio (or, for `ms` and `MB`, the greatest acceptable value).
+    var target: Double?
+
+    /// Whether the target is met; `nil` without a target.
+    var meetsTarget: Bool? {
+        guard let target else { return nil }
+        if let ratio { return ratio >= target }
+        return value < target
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, label, value, unit, baseline, ratio, target, meetsTarget
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(label, forKey: .label)
+        try container.encode(value, forKey: .value)
+        try container.encode(unit, forKey: .unit)
+        try container.encodeIfPresent(baseline, forKey: .baseline)
+        try container.encodeIfPresent(ratio, forKey: .ratio)
+        try container.encodeIfPresent(target, forKey: .target)
+        try container.encodeIfPresent(meetsTarget, forKey: .meetsTarget)
+    }
+
+    /// The text line.
+    var line: String {
+        var line = label.padding(toLength: 46, withPad: " ", startingAt: 0)
+        line += format(value).leftPadded(to: 12) + " " + unit
+        if let ratio, let baseline {
+            line += "   " + format(ratio, decimals: 2) + " × " + baseline
+        }
+        if let target, let meetsTarget {
+            let comparison =
+                ratio != nil ? "≥ \(format(target, decimals: 2))" : "< \(format(target, decimals: 0)) \(unit)"
+            line += "   target \(comparison): " + (meetsTarget ? "met" : "MISSED")
+        }
+        return line
+    }
+
+    private func format(_ number: Double, decimals: Int? = nil) -> String {
+        let places = decimals ?? (number >= 100 ? 0 : number >= 1 ? 2 : 4)
+        return number.formatted(.number.precision(.fractionLength(places)).grouping(.never))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

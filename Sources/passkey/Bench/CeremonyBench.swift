@@ -1,0 +1,155 @@
+import Foundation
+import PasskeyAuthenticator
+import Synchronization
+import WebAuthn
+
+/// The ceremony figures of `passkey bench`, each paired with the baseline it is judged against
+/// (issue 3's targets): raw OpenSSL ES256 signatures for assertions, raw durable file
+/// replacements for what must reach the disk, raw OpenSSL verifications for the relying party.
+struct CeremonyBench {
+    let seconds: Double
+    let rounds: Int
+    let scratch: String
+
+    private let origin = try! WebOrigin("https://bench.example")  // A constant, valid origin.
+
+    func figures(progress: (String) -> Void) async throws -> [BenchFigure] {
+        let key = try SigningKey.generate(.es256)
+        let message = SecureRandom.bytes(37 + 32)
+        let signature = try key.signature(for: message)
+        let verifier = try PreparedPublicKey(key.publicKey)
+        let durable = try DurableDirectory(path: scratch + "/durable")
+        let payload = [UInt8](repeating: 0x5A, count: 900)
+
+        let rawSign = { _ = try key.signature(for: message) }
+        let rawVerify = {
+            guard try verifier.isValidSignature(signature, for: message) else { throw BenchFailure.invalid }
+        }
+        let rawReplace = { try durable.replace("file.json", with: payload) }
+
+        var figures: [BenchFigure] = []
+        func pair(
+            _ name: String, _ label: String, baseline: String, target: Double?, _ body: () async throws -> Void,
+            against base: () async throws -> Void
+        ) async throws {
+            progress(label)
+            let (value, reference) = try await Throughput.paired(
+                rounds: rounds, seconds: seconds, body, baseline: base)
+            figures.append(
+                BenchFigure(
+                    name: baseline, label: Self.labels[baseline] ?? baseline, value: reference, unit: "ops/s"))
+            figures.append(
+                BenchFigure(
+                    name: name, label: label, value: value, unit: "ops/s", baseline: baseline,
+                    ratio: value / reference, target: target))
+        }
+
+        let memory = try await Rig(store: InMemoryCredentialStore(), profile: .platform, origin: origin)
+        try await pair(
+            "memory-get", "get, in-memory store (JSON in, JSON out)", baseline: "raw-es256-sign", target: 0.9,
+            memory.get, against: rawSign)
+        try await pair(
+            "memory-create", "create, in-memory store", baseline: "raw-es256-sign", target: nil,
+            memory.create, against: rawSign)
+
+        let platform = try await Rig(
+            store: FileCredentialStore(directory: scratch + "/platform"), profile: .platform, origin: origin)
+        try await pair(
+            "file-get-platform", "get, file store, platform profile", baseline: "raw-es256-sign", target: 0.7,
+            platform.get, against: rawSign)
+        try await pair(
+            "file-create-platform", "create, file store, platform profile", baseline: "raw-durable-replace",
+            target: nil, platform.create, against: rawReplace)
+
+        let securityKey = try await Rig(
+            store: FileCredentialStore(directory: scratch + "/security-key"), profile: .securityKey, origin: origin)
+        try await pair(
+            "file-get-security-key", "get, file store, security-key (durable counter)",
+            baseline: "raw-durable-replace", target: 0.5, securityKey.get, against: rawReplace)
+
+        let verification = try await memory.verification()
+        try await pair(
+            "rp-verify", "relying-party verification of an assertion", baseline: "raw-es256-verify", target: 0.8,
+            verification, against: rawVerify)
+        return figures
+    }
+
+    static let labels = [
+        "raw-es256-sign": "raw OpenSSL ES256 sign",
+        "raw-es256-verify": "raw OpenSSL ES256 verify",
+        "raw-durable-replace": "raw durable file replacement",
+    ]
+}
+
+enum BenchFailure: Error {
+    case invalid
+}
+
+/// One authenticator and its client, with one registered credential to assert with.
+private struct Rig {
+    let client: WebAuthnClient
+    let origin: WebOrigin
+    let requestOptions: [UInt8]
+    let registration: VerifiedRegistration
+    let challenge: [UInt8]
+    private let users = Counter()
+
+    init(store: any CredentialStore, profile: AuthenticatorProfile, origin: WebOrigin) async throws {
+        client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store, profile: profile))
+        self.origin = origin
+        challenge = SecureRandom.bytes(32)
+        let options = Self.creationOptions(user: 0, challenge: challenge, rpID: origin.host)
+        let response = try await client.create(options, origin: origin)
+        registration = try RelyingParty(id: origin.host).verifyRegistration(response, challenge: challenge)
+        requestOptions = WebAuthnJSON.encode(
+            PublicKeyCredentialRequestOptionsJSON(
+                challenge: Base64URL(challenge), rpId: origin.host,
+                allowCredentials: [PublicKeyCredentialDescriptorJSON(id: Base64URL(registration.credentialID))]))
+    }
+
+    static func creationOptions(user: Int, challenge: [UInt8], rpID: String) -> PublicKeyCredentialCreationOptionsJSON {
+        PublicKeyCredentialCreationOptionsJSON(
+            rp: PublicKeyCredentialRpEntity(name: "Bench", id: rpID),
+            user: PublicKeyCredentialUserEntityJSON(
+                id: Base64URL(Array("user-\(user)".utf8)), name: "user\(user)", displayName: "User \(user)"),
+            challenge: Base64URL(challenge), pubKeyCredParams: [PublicKeyCredentialParameters(alg: -7)],
+            authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required))
+    }
+
+    /// One `get`: options JSON decoded, the ceremony, the response JSON encoded.
+    func get() async throws {
+        let options = try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: requestOptions)
+        _ = WebAuthnJSON.encode(try await client.get(options, origin: origin))
+    }
+
+    /// One `create` for a new user: options JSON in, response JSON out.
+    func create() async throws {
+        let json = WebAuthnJSON.encode(
+            Self.creationOptions(user: users.next(), challenge: challenge, rpID: origin.host))
+        let options = try WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: json)
+        _ = WebAuthnJSON.encode(try await client.create(options, origin: origin))
+    }
+
+    /// A relying-party verification of one fixed assertion (its counter is 0, so it can repeat).
+    func verification() async throws -> () async throws -> Void {
+        let options = try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: requestOptions)
+        let response = try await client.get(options, origin: origin)
+        let relyingParty = RelyingParty(id: origin.host)
+        let record = registration.record()
+        return {
+            _ = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: record)
+        }
+    }
+}
+
+/// A counter shared by the closures of one rig.
+private final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+}

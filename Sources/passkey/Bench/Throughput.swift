@@ -1,0 +1,61 @@
+/// Rates and latencies measured with the monotonic clock.
+enum Throughput {
+    /// Runs `body` for about `seconds` (after a short warm-up) and returns operations per second.
+    static func rate(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        for _ in 0..<3 {
+            try await body()
+        }
+        var operations = 0
+        let start = clock.now
+        let budget = Duration.milliseconds(Int(seconds * 1000))
+        while clock.now - start < budget {
+            try await body()
+            operations += 1
+        }
+        return Double(operations) / (clock.now - start).seconds
+    }
+
+    /// Measures a rate and its baseline alternately, `rounds` times each, and returns the median
+    /// of each, so drift in the machine's speed touches both alike.
+    static func paired(
+        rounds: Int, seconds: Double, _ body: () async throws -> Void, baseline: () async throws -> Void
+    ) async throws -> (value: Double, baseline: Double) {
+        var values: [Double] = []
+        var baselines: [Double] = []
+        for _ in 0..<rounds {
+            baselines.append(try await rate(seconds: seconds, baseline))
+            values.append(try await rate(seconds: seconds, body))
+        }
+        return (median(values), median(baselines))
+    }
+
+    /// The latency of each call of `body(i)` for `i` in `0..<count`, in milliseconds, sorted.
+    static func latencies(count: Int, _ body: (Int) async throws -> Void) async throws -> [Double] {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        times.reserveCapacity(count)
+        for index in 0..<count {
+            let start = clock.now
+            try await body(index)
+            times.append((clock.now - start).seconds * 1000)
+        }
+        return times.sorted()
+    }
+
+    /// The `p`-th percentile of sorted values.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted[min(sorted.count - 1, Int((Double(sorted.count) * p / 100).rounded(.down)))]
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+
+extension Passkey {
+    /// `passkey bench`: throughput and scale, as ratios to baselines measured in the same run.
+    struct Bench: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure ceremonies per second against raw OpenSSL and raw durable writes, and a large store.",
+            discussion: "Each figure is measured alternately with its baseline (median of --rounds), so the ratio "
+                + "holds on a busy machine where absolute rates drift. Build with -c release for real figures.")
+
+        @Option(help: "Seconds per measurement.")
+        var seconds: Double = 0.5
+
+        @Option(help: "Alternating rounds per figure; the median is reported.")
+        var rounds: Int = 3
+
+        @Option(name: .customLong("store-size"), help: "Credentials in the large store (0 skips it).")
+        var storeSize: Int = 100_000
+
+        @Option(name: .customLong("large-store"), help: "Where to keep the large store between runs.")
+        var largeStore: String?
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            guard seconds > 0, rounds > 0, storeSize >= 0 else {
+                throw ValidationError("--seconds and --rounds must be positive, --store-size not negative")
+            }
+        }
+
+        func run() async throws {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "passkey-bench-\(ProcessInfo.processInfo.processIdentifier)"
+            ).path
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let progress: (String) -> Void = { printError("bench: \($0)") }
+            var figures = try await CeremonyBench(seconds: seconds, rounds: rounds, scratch: scratch).figures(
+                progress: progress)
+            if storeSize > 0 {
+                let directory = largeStore ?? scratch + "/large"
+                figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
+            }
+            if json {
+                printJSON(figures)
+            } else {
+                for figure in figures {
+                    print(figure.line)
+                }
+            }
+        }
+    }
+}
