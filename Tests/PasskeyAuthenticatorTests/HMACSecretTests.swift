@@ -75,7 +75,7 @@ import WebAuthn
                 keyAgreement: input.keyAgreement, saltEnc: input.saltEnc.reversed(), saltAuth: input.saltAuth,
                 pinUVAuthProtocol: pinUVAuthProtocol),
         ] {
-            #expect(throws: WebAuthnError(.pinAuthInvalid, "")) { try fixture.output(changed) }
+            #expect(throws: AuthenticatorError(.pinAuthInvalid, "")) { try fixture.output(changed) }
         }
     }
 
@@ -89,18 +89,18 @@ import WebAuthn
         let input = HMACSecretInput(
             keyAgreement: valid.keyAgreement, saltEnc: saltEnc, saltAuth: sharedSecret.authenticate(saltEnc),
             pinUVAuthProtocol: pinUVAuthProtocol)
-        #expect(throws: WebAuthnError(.invalidLength, "")) { try fixture.output(input) }
+        #expect(throws: AuthenticatorError(.invalidLength, "")) { try fixture.output(input) }
     }
 
     @Test(arguments: [0, 16, 31, 33, 64])
     func platformRefusesSaltsThatAreNot32Bytes(length: Int) throws {
         let fixture = try Fixture()
         let salt = [UInt8](repeating: 7, count: length)
-        #expect(throws: WebAuthnError(.invalidLength, "")) {
+        #expect(throws: AuthenticatorError(.invalidLength, "")) {
             try HMACSecret.input(
                 salt1: salt, authenticatorKeyAgreement: fixture.authenticatorKey.publicKey, pinUVAuthProtocol: .two)
         }
-        #expect(throws: WebAuthnError(.invalidLength, "")) {
+        #expect(throws: AuthenticatorError(.invalidLength, "")) {
             try HMACSecret.input(
                 salt1: fixture.salt1, salt2: salt, authenticatorKeyAgreement: fixture.authenticatorKey.publicKey,
                 pinUVAuthProtocol: .two)
@@ -114,7 +114,7 @@ import WebAuthn
         let input = HMACSecretInput(
             keyAgreement: try offCurveKey(), saltEnc: valid.saltEnc, saltAuth: valid.saltAuth,
             pinUVAuthProtocol: pinUVAuthProtocol)
-        #expect(throws: WebAuthnError(.invalidParameter, "")) { try fixture.output(input) }
+        #expect(throws: AuthenticatorError(.invalidParameter, "")) { try fixture.output(input) }
     }
 
     /// The secret of one protocol does not open a request made with the other.
@@ -124,14 +124,14 @@ import WebAuthn
         let relabelled = HMACSecretInput(
             keyAgreement: input.keyAgreement, saltEnc: input.saltEnc, saltAuth: input.saltAuth,
             pinUVAuthProtocol: .one)
-        #expect(throws: WebAuthnError(.pinAuthInvalid, "")) { try fixture.output(relabelled) }
+        #expect(throws: AuthenticatorError(.pinAuthInvalid, "")) { try fixture.output(relabelled) }
     }
 
     @Test func platformRefusesOutputsOfOtherLengths() throws {
         let (_, sharedSecret) = try Fixture().request(.two)
         for length in [16, 48, 96] {
             let output = try sharedSecret.encrypt(SecureRandom.bytes(length))
-            #expect(throws: WebAuthnError(.invalidLength, "")) {
+            #expect(throws: AuthenticatorError(.invalidLength, "")) {
                 try HMACSecret.outputs(output, sharedSecret: sharedSecret)
             }
         }
@@ -159,14 +159,14 @@ import WebAuthn
         for key in [1, 2, 3] {
             var map = valid
             map[CBOR(key)] = nil
-            #expect(throws: WebAuthnError(.missingParameter, "")) { try HMACSecretInput(cbor: .map(map)) }
+            #expect(throws: AuthenticatorError(.missingParameter, "")) { try HMACSecretInput(cbor: .map(map)) }
         }
         for (key, value) in [(1, CBOR.bytes([1])), (1, [1: 2]), (2, "salt"), (3, 7), (4, 3), (4, 0), (4, "2")] {
             var map = valid
             map[CBOR(key)] = value
-            #expect(throws: WebAuthnError(.invalidParameter, "")) { try HMACSecretInput(cbor: .map(map)) }
+            #expect(throws: AuthenticatorError(.invalidParameter, "")) { try HMACSecretInput(cbor: .map(map)) }
         }
-        #expect(throws: WebAuthnError(.invalidParameter, "")) { try HMACSecretInput(cbor: .array([])) }
+        #expect(throws: AuthenticatorError(.invalidParameter, "")) { try HMACSecretInput(cbor: .array([])) }
     }
 
     // MARK: prf

@@ -52,7 +52,7 @@ import WebAuthn
     @Test(arguments: PINUVAuthProtocol.allCases)
     func wrongLengthsAreRefused(_ pinUVAuthProtocol: PINUVAuthProtocol) throws {
         let secret = try pinUVAuthProtocol.encapsulate(peer: KeyAgreementPrivateKey.generate().publicKey).sharedSecret
-        let failure = WebAuthnError(.invalidLength, "")
+        let failure = AuthenticatorError(.invalidLength, "")
         #expect(throws: failure) { try secret.encrypt([UInt8](repeating: 0, count: 17)) }
         // Protocol two's input is IV ‖ blocks: 15 bytes has no IV, 17 and 31 no whole blocks.
         for length in pinUVAuthProtocol == .one ? [1, 15, 17] : [0, 15, 17, 31] {
@@ -65,7 +65,7 @@ import WebAuthn
 
     @Test(arguments: PINUVAuthProtocol.allCases)
     func offCurvePeersAreRefused(_ pinUVAuthProtocol: PINUVAuthProtocol) throws {
-        #expect(throws: WebAuthnError(.invalidKey, "")) {
+        #expect(throws: AuthenticatorError(.invalidParameter, "")) {
             try pinUVAuthProtocol.encapsulate(peer: offCurveKey())
         }
     }

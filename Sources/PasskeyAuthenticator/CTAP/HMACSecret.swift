@@ -35,12 +35,13 @@ public enum HMACSecret {
     ///   - authenticatorKeyAgreement: the authenticator's key-agreement public key.
     ///   - pinUVAuthProtocol: the protocol to use.
     /// - Returns: the input to send, and the shared secret to read the output with.
-    /// - Throws: `WebAuthnError` with `invalid-length` for a salt that is not 32 bytes, or
-    ///   `invalid-key` when the authenticator's key is not a point of P-256.
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_LENGTH` for a salt that is not 32
+    ///   bytes, or `CTAP1_ERR_INVALID_PARAMETER` when the authenticator's key is not a point of
+    ///   P-256.
     public static func input(
         salt1: [UInt8], salt2: [UInt8]? = nil, authenticatorKeyAgreement: COSEKey,
         pinUVAuthProtocol: PINUVAuthProtocol
-    ) throws(WebAuthnError) -> (input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret) {
+    ) throws(AuthenticatorError) -> (input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret) {
         let (keyAgreement, sharedSecret) = try pinUVAuthProtocol.encapsulate(peer: authenticatorKeyAgreement)
         let input = try input(salt1: salt1, salt2: salt2, keyAgreement: keyAgreement, sharedSecret: sharedSecret)
         return (input, sharedSecret)
@@ -51,9 +52,9 @@ public enum HMACSecret {
     package static func input(
         salt1: [UInt8], salt2: [UInt8]?, keyAgreement: COSEKey, sharedSecret: PINUVAuthSharedSecret,
         iv: [UInt8]? = nil
-    ) throws(WebAuthnError) -> HMACSecretInput {
+    ) throws(AuthenticatorError) -> HMACSecretInput {
         for salt in [salt1] + (salt2.map { [$0] } ?? []) where salt.count != saltLength {
-            throw WebAuthnError(.invalidLength, "an hmac-secret salt is \(saltLength) bytes, not \(salt.count)")
+            throw AuthenticatorError(.invalidLength, "an hmac-secret salt is \(saltLength) bytes, not \(salt.count)")
         }
         let salts = salt1 + (salt2 ?? [])
         let saltEnc = if let iv { try sharedSecret.encrypt(salts, iv: iv) } else { try sharedSecret.encrypt(salts) }
@@ -70,8 +71,9 @@ public enum HMACSecret {
     ///   - sharedSecret: the secret ``input(salt1:salt2:authenticatorKeyAgreement:pinUVAuthProtocol:)``
     ///     returned.
     /// - Returns: the output for the first salt and, when two were sent, for the second.
-    /// - Throws: `WebAuthnError` with `invalid-length` unless the output decrypts to 32 or 64 bytes.
-    public static func outputs(_ output: [UInt8], sharedSecret: PINUVAuthSharedSecret) throws(WebAuthnError) -> (
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_LENGTH` unless the output decrypts
+    ///   to 32 or 64 bytes.
+    public static func outputs(_ output: [UInt8], sharedSecret: PINUVAuthSharedSecret) throws(AuthenticatorError) -> (
         first: [UInt8], second: [UInt8]?
     ) {
         let outputs = try sharedSecret.decrypt(output)
@@ -79,7 +81,7 @@ public enum HMACSecret {
         case saltLength: return (outputs, nil)
         case 2 * saltLength: return (Array(outputs.prefix(saltLength)), Array(outputs.suffix(saltLength)))
         default:
-            throw WebAuthnError(
+            throw AuthenticatorError(
                 .invalidLength, "an hmac-secret output decrypts to 32 or 64 bytes, not \(outputs.count)")
         }
     }
@@ -94,18 +96,13 @@ public enum HMACSecret {
     ///   - credRandom: the credential's seed for this request: `CredRandomWithUV` when the user was
     ///     verified, `CredRandomWithoutUV` otherwise.
     /// - Returns: the encrypted outputs, the `hmac-secret` value of the response's extensions.
-    /// - Throws: `WebAuthnError` with `invalid-parameter` when the platform's key is not a point
-    ///   of P-256, `pin-auth-invalid` when `saltAuth` does not verify, or `invalid-length` when
-    ///   the salts are not 32 or 64 bytes.
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_PARAMETER` when the platform's key
+    ///   is not a point of P-256, `CTAP2_ERR_PIN_AUTH_INVALID` when `saltAuth` does not verify, or
+    ///   `CTAP1_ERR_INVALID_LENGTH` when the salts are not 32 or 64 bytes.
     public static func output(
         for input: HMACSecretInput, keyAgreementKey: KeyAgreementPrivateKey, credRandom: SymmetricKey
-    ) throws(WebAuthnError) -> [UInt8] {
-        let sharedSecret: PINUVAuthSharedSecret
-        do {
-            sharedSecret = try input.pinUVAuthProtocol.decapsulate(peer: input.keyAgreement, using: keyAgreementKey)
-        } catch {
-            throw error.recoded(.invalidParameter, "hmac-secret keyAgreement")
-        }
+    ) throws(AuthenticatorError) -> [UInt8] {
+        let sharedSecret = try input.pinUVAuthProtocol.decapsulate(peer: input.keyAgreement, using: keyAgreementKey)
         return try output(for: input, sharedSecret: sharedSecret, credRandom: credRandom)
     }
 
@@ -114,14 +111,14 @@ public enum HMACSecret {
     package static func output(
         for input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret, credRandom: SymmetricKey,
         iv: [UInt8]? = nil
-    ) throws(WebAuthnError) -> [UInt8] {
+    ) throws(AuthenticatorError) -> [UInt8] {
         guard sharedSecret.verify(input.saltAuth, for: input.saltEnc) else {
-            throw WebAuthnError(.pinAuthInvalid, "hmac-secret saltAuth does not authenticate saltEnc")
+            throw AuthenticatorError(.pinAuthInvalid, "hmac-secret saltAuth does not authenticate saltEnc")
         }
         var salts = try sharedSecret.decrypt(input.saltEnc)
         defer { secureZero(&salts) }
         guard salts.count == saltLength || salts.count == 2 * saltLength else {
-            throw WebAuthnError(.invalidLength, "hmac-secret salts are 32 or 64 bytes, not \(salts.count)")
+            throw AuthenticatorError(.invalidLength, "hmac-secret salts are 32 or 64 bytes, not \(salts.count)")
         }
         var outputs = credRandom.withUnsafeBytes { credRandom in
             HMACSHA256.authenticationCode(for: salts.prefix(saltLength), key: credRandom)

@@ -39,24 +39,24 @@ public struct HMACSecretInput: Sendable, Hashable {
     /// Reads the input from the value of the `hmac-secret` key in the request's extensions map.
     ///
     /// - Parameter cbor: the decoded map.
-    /// - Throws: `WebAuthnError` with `missing-parameter` when key 1, 2 or 3 is absent, or
-    ///   `invalid-parameter` for a value of the wrong type, a key that is not a COSE_Key, or a
-    ///   protocol other than 1 and 2.
-    public init(cbor: CBOR) throws(WebAuthnError) {
+    /// - Throws: ``AuthenticatorError`` with `CTAP2_ERR_MISSING_PARAMETER` when key 1, 2 or 3 is
+    ///   absent, or `CTAP1_ERR_INVALID_PARAMETER` for a value of the wrong type, a key that is not
+    ///   a COSE_Key, or a protocol other than 1 and 2.
+    public init(cbor: CBOR) throws(AuthenticatorError) {
         guard cbor.mapValue != nil else {
-            throw WebAuthnError(.invalidParameter, "the hmac-secret input is a CBOR map")
+            throw AuthenticatorError(.invalidParameter, "the hmac-secret input is a CBOR map")
         }
         guard let keyAgreement = cbor[1], let saltEnc = cbor[2], let saltAuth = cbor[3] else {
-            throw WebAuthnError(
+            throw AuthenticatorError(
                 .missingParameter, "the hmac-secret input needs keyAgreement (1), saltEnc (2), saltAuth (3)")
         }
-        do {
+        do throws(WebAuthnError) {
             self.keyAgreement = try COSEKey(cbor: keyAgreement)
         } catch {
-            throw error.recoded(.invalidParameter, "hmac-secret keyAgreement (1)")
+            throw AuthenticatorError(.invalidParameter, "hmac-secret keyAgreement (1): \(error.reason)")
         }
         guard let saltEnc = saltEnc.bytesValue, let saltAuth = saltAuth.bytesValue else {
-            throw WebAuthnError(.invalidParameter, "hmac-secret saltEnc (2) and saltAuth (3) are byte strings")
+            throw AuthenticatorError(.invalidParameter, "hmac-secret saltEnc (2) and saltAuth (3) are byte strings")
         }
         self.saltEnc = saltEnc
         self.saltAuth = saltAuth
@@ -65,7 +65,7 @@ public struct HMACSecretInput: Sendable, Hashable {
             return
         }
         guard let value = number.intValue, let known = PINUVAuthProtocol(rawValue: value) else {
-            throw WebAuthnError(.invalidParameter, "hmac-secret pinUvAuthProtocol (4) is not 1 or 2")
+            throw AuthenticatorError(.invalidParameter, "hmac-secret pinUvAuthProtocol (4) is not 1 or 2")
         }
         pinUVAuthProtocol = known
     }

@@ -26,11 +26,17 @@ public enum PINUVAuthProtocol: Int, Sendable, Hashable, CaseIterable, CustomStri
     /// - Parameter peer: the authenticator's key-agreement key (from `getKeyAgreement`, or the
     ///   credential's authenticator).
     /// - Returns: the platform's public key, to send as `keyAgreement`, and the shared secret.
-    /// - Throws: `WebAuthnError` with `invalid-key` when `peer` is not a point of P-256.
-    public func encapsulate(peer: COSEKey) throws(WebAuthnError) -> (
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_PARAMETER` when `peer` is not a
+    ///   point of P-256.
+    public func encapsulate(peer: COSEKey) throws(AuthenticatorError) -> (
         keyAgreement: COSEKey, sharedSecret: PINUVAuthSharedSecret
     ) {
-        let key = try KeyAgreementPrivateKey.generate()
+        let key: KeyAgreementPrivateKey
+        do throws(WebAuthnError) {
+            key = try KeyAgreementPrivateKey.generate()
+        } catch {
+            throw AuthenticatorError(error, "making a key-agreement key")
+        }
         return (key.publicKey, try decapsulate(peer: peer, using: key))
     }
 
@@ -41,11 +47,17 @@ public enum PINUVAuthProtocol: Int, Sendable, Hashable, CaseIterable, CustomStri
     ///   - peer: the other side's key-agreement key.
     ///   - privateKey: this side's key-agreement key.
     /// - Returns: the shared secret, `KDF(Z)`.
-    /// - Throws: `WebAuthnError` with `invalid-key` when `peer` is not a point of P-256.
-    public func decapsulate(peer: COSEKey, using privateKey: KeyAgreementPrivateKey) throws(WebAuthnError)
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_PARAMETER` when `peer` is not a
+    ///   point of P-256.
+    public func decapsulate(peer: COSEKey, using privateKey: KeyAgreementPrivateKey) throws(AuthenticatorError)
         -> PINUVAuthSharedSecret
     {
-        var z = try privateKey.sharedSecret(with: peer)
+        var z: [UInt8]
+        do throws(WebAuthnError) {
+            z = try privateKey.sharedSecret(with: peer)
+        } catch {
+            throw AuthenticatorError(error, "key agreement")
+        }
         defer { secureZero(&z) }
         return PINUVAuthSharedSecret(self, z: z)
     }

@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 /// The shared secret of a PIN/UV auth protocol (CTAP 2.1 §6.5.6, §6.5.7), with the protocol's
 /// `encrypt`, `decrypt`, `authenticate` and `verify`.
@@ -42,19 +42,23 @@ public struct PINUVAuthSharedSecret: Sendable, CustomStringConvertible, CustomDe
 
     /// Test seam: a secret from its bytes, to reproduce vectors from the authenticator's side.
     ///
-    /// - Throws: `WebAuthnError` with `invalid-length` unless `bytes` is 32 bytes (protocol one)
-    ///   or 64 (protocol two: the HMAC key, then the AES key).
-    package init(_ pinUVAuthProtocol: PINUVAuthProtocol, bytes: [UInt8]) throws(WebAuthnError) {
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_LENGTH` unless `bytes` is 32 bytes
+    ///   (protocol one) or 64 (protocol two: the HMAC key, then the AES key).
+    package init(_ pinUVAuthProtocol: PINUVAuthProtocol, bytes: [UInt8]) throws(AuthenticatorError) {
         self.pinUVAuthProtocol = pinUVAuthProtocol
-        switch (pinUVAuthProtocol, bytes.count) {
-        case (.one, 32):
-            hmacKey = try SymmetricKey(bytes: bytes)
-            aesKey = hmacKey
-        case (.two, 64):
-            hmacKey = try SymmetricKey(bytes: Array(bytes.prefix(32)))
-            aesKey = try SymmetricKey(bytes: Array(bytes.suffix(32)))
-        default:
-            throw WebAuthnError(.invalidLength, "a \(pinUVAuthProtocol) shared secret is not \(bytes.count) bytes")
+        do throws(WebAuthnError) {
+            switch (pinUVAuthProtocol, bytes.count) {
+            case (.one, 32):
+                hmacKey = try SymmetricKey(bytes: bytes)
+                aesKey = hmacKey
+            case (.two, 64):
+                hmacKey = try SymmetricKey(bytes: Array(bytes.prefix(32)))
+                aesKey = try SymmetricKey(bytes: Array(bytes.suffix(32)))
+            default:
+                throw WebAuthnError(.invalidLength, "a \(pinUVAuthProtocol) shared secret is not \(bytes.count) bytes")
+            }
+        } catch {
+            throw AuthenticatorError(error, "shared secret")
         }
     }
 
@@ -68,16 +72,21 @@ public struct PINUVAuthSharedSecret: Sendable, CustomStringConvertible, CustomDe
     ///
     /// - Parameter plaintext: a multiple of 16 bytes.
     /// - Returns: protocol one: the ciphertext; protocol two: a random IV, then the ciphertext.
-    /// - Throws: `WebAuthnError` with `invalid-length` when the plaintext is not whole blocks.
-    public func encrypt(_ plaintext: some Collection<UInt8>) throws(WebAuthnError) -> [UInt8] {
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_LENGTH` when the plaintext is not
+    ///   whole blocks.
+    public func encrypt(_ plaintext: some Collection<UInt8>) throws(AuthenticatorError) -> [UInt8] {
         try encrypt(
             plaintext, iv: pinUVAuthProtocol == .one ? [UInt8](repeating: 0, count: 16) : SecureRandom.bytes(16))
     }
 
     /// Test seam: ``encrypt(_:)`` with a chosen IV (protocol one's is all zeros).
-    package func encrypt(_ plaintext: some Collection<UInt8>, iv: [UInt8]) throws(WebAuthnError) -> [UInt8] {
-        let ciphertext = try AESCBC.encrypt(plaintext, key: aesKey, iv: iv)
-        return pinUVAuthProtocol == .one ? ciphertext : iv + ciphertext
+    package func encrypt(_ plaintext: some Collection<UInt8>, iv: [UInt8]) throws(AuthenticatorError) -> [UInt8] {
+        do throws(WebAuthnError) {
+            let ciphertext = try AESCBC.encrypt(plaintext, key: aesKey, iv: iv)
+            return pinUVAuthProtocol == .one ? ciphertext : iv + ciphertext
+        } catch {
+            throw AuthenticatorError(error, "\(pinUVAuthProtocol) encrypt")
+        }
     }
 
     /// Decrypts what the other side's `encrypt` produced (§6.5.6, §6.5.7 `decrypt`).
@@ -86,9 +95,17 @@ public struct PINUVAuthSharedSecret: Sendable, CustomStringConvertible, CustomDe
     ///   blocks.
     /// - Returns: the plaintext. Unauthenticated: check the accompanying code with ``verify(_:for:)``
     ///   first.
-    /// - Throws: `WebAuthnError` with `invalid-length` for a ciphertext that is not whole blocks,
-    ///   or for protocol two shorter than its IV.
-    public func decrypt(_ ciphertext: some Collection<UInt8>) throws(WebAuthnError) -> [UInt8] {
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_LENGTH` for a ciphertext that is
+    ///   not whole blocks, or for protocol two shorter than its IV.
+    public func decrypt(_ ciphertext: some Collection<UInt8>) throws(AuthenticatorError) -> [UInt8] {
+        do throws(WebAuthnError) {
+            return try decryptBlocks(ciphertext)
+        } catch {
+            throw AuthenticatorError(error, "\(pinUVAuthProtocol) decrypt")
+        }
+    }
+
+    private func decryptBlocks(_ ciphertext: some Collection<UInt8>) throws(WebAuthnError) -> [UInt8] {
         switch pinUVAuthProtocol {
         case .one:
             return try AESCBC.decrypt(ciphertext, key: aesKey, iv: [UInt8](repeating: 0, count: 16))
