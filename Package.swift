@@ -31,13 +31,18 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev", "publicsuffix"])]
+        ),
+        .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(
             name: "WebAuthn",
-            dependencies: ["CCBOR", "CCrypto"],
+            dependencies: ["CCBOR", "CCrypto", "CPSL"],
             swiftSettings: swiftSettings
         ),
         .target(

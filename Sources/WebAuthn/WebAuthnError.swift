@@ -58,6 +58,9 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidKey = Code(rawValue: "invalid-key")
         /// Sealed data that does not open: a wrong key or passphrase, or tampered bytes.
         public static let decryptionFailed = Code(rawValue: "decryption-failed")
+        /// Input whose length the algorithm cannot take: AES-CBC without padding needs whole
+        /// blocks and a 16-byte IV.
+        public static let invalidLength = Code(rawValue: "invalid-length")
         /// A failure inside the cryptographic library itself.
         public static let cryptoFailure = Code(rawValue: "crypto-failure")
 

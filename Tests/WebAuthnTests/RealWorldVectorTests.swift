@@ -60,7 +60,7 @@ import WebAuthn
             requireUserVerification: vector.rp.require_user_verification,
             requireUserPresence: vector.rp.require_user_presence ?? true,
             allowedAlgorithms: vector.rp.supported_pub_key_algs?.compactMap(COSEAlgorithm.init(rawValue:))
-                ?? COSEAlgorithm.allCases,
+                ?? COSEAlgorithm.signatureAlgorithms,
             trustAnchors: anchors)
         let challenge = try Base64URL.decode(vector.rp.expected_challenge_b64url)
         let time = vector.verification_time.flatMap { try? Date($0, strategy: .iso8601) } ?? Date()

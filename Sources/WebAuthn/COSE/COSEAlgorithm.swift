@@ -1,7 +1,9 @@
 /// A COSE algorithm identifier (IANA "COSE Algorithms" registry; RFC 9053, RFC 8230, RFC 8812).
 ///
-/// The cases are the signature algorithms this library can verify. Identifiers outside this set
-/// (for example ML-DSA's -48) are reported as `unsupported-algorithm` where they are met.
+/// The cases are the signature algorithms this library can verify, plus ECDH-ES + HKDF-256 (-25),
+/// which CTAP 2.1 §6.5.6 writes into key-agreement keys. Only ``signatureAlgorithms`` sign or
+/// verify; identifiers outside the set (for example ML-DSA's -48) are reported as
+/// `unsupported-algorithm` where they are met.
 public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// ECDSA with SHA-256 on P-256 (RFC 9053 §2.1).
     case es256 = -7
@@ -27,6 +29,18 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
     case rs384 = -258
     /// RSASSA-PKCS1-v1_5 with SHA-512.
     case rs512 = -259
+    /// ECDH-ES + HKDF-256 (RFC 9053 §6.3.1). Not a signature algorithm: CTAP 2.1 §6.5.6 labels
+    /// the P-256 key-agreement keys of PIN/UV auth protocols with it.
+    case ecdhESHKDF256 = -25
+
+    /// The algorithms that sign and verify: every case but ``ecdhESHKDF256``. The default
+    /// allow-list of a relying party.
+    public static let signatureAlgorithms: [COSEAlgorithm] = allCases.filter(\.isSignatureAlgorithm)
+
+    /// Whether the algorithm is a signature algorithm (every case but ``ecdhESHKDF256``).
+    public var isSignatureAlgorithm: Bool {
+        self != .ecdhESHKDF256
+    }
 
     /// The registry's name ("ES256", "EdDSA", ...).
     public var description: String {
@@ -43,13 +57,14 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
         case .rs256: "RS256"
         case .rs384: "RS384"
         case .rs512: "RS512"
+        case .ecdhESHKDF256: "ECDH-ES+HKDF-256"
         }
     }
 
     /// The key type an algorithm works with (RFC 9053 §7).
     public var keyType: COSEKeyType {
         switch self {
-        case .es256, .es384, .es512: .ec2
+        case .es256, .es384, .es512, .ecdhESHKDF256: .ec2
         case .eddsa, .ed25519, .ed448: .okp
         case .ps256, .ps384, .ps512, .rs256, .rs384, .rs512: .rsa
         }

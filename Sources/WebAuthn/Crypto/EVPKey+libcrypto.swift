@@ -25,6 +25,9 @@ final class EVPKey: @unchecked Sendable {
     func startDigestOperation(
         _ context: OpaquePointer, signing: Bool, algorithm: COSEAlgorithm
     ) throws(WebAuthnError) {
+        guard algorithm.isSignatureAlgorithm else {
+            throw WebAuthnError(.unsupportedAlgorithm, "\(algorithm) is not a signature algorithm")
+        }
         var keyContext: OpaquePointer?
         let digest = algorithm.digestName
         let started = withOptionalCString(digest) { digest in
@@ -47,7 +50,7 @@ final class EVPKey: @unchecked Sendable {
                 EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST), .cryptoFailure, "PSS salt length")
             try check(
                 EVP_PKEY_CTX_set_rsa_mgf1_md_name(keyContext, digest, nil), .cryptoFailure, "PSS MGF1 digest")
-        case .es256, .es384, .es512, .eddsa, .ed25519, .ed448:
+        case .es256, .es384, .es512, .eddsa, .ed25519, .ed448, .ecdhESHKDF256:
             break
         }
     }
@@ -55,13 +58,13 @@ final class EVPKey: @unchecked Sendable {
 
 extension COSEAlgorithm {
     /// The OpenSSL name of the algorithm's hash, or `nil` for EdDSA (RFC 8032: the message goes
-    /// to the signature scheme whole).
+    /// to the signature scheme whole) and for ECDH, which signs nothing.
     fileprivate var digestName: String? {
         switch self {
         case .es256, .ps256, .rs256: "SHA256"
         case .es384, .ps384, .rs384: "SHA384"
         case .es512, .ps512, .rs512: "SHA512"
-        case .eddsa, .ed25519, .ed448: nil
+        case .eddsa, .ed25519, .ed448, .ecdhESHKDF256: nil
         }
     }
 }

@@ -48,16 +48,61 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the host is an IP address rather than a domain.
     public var hostIsIPAddress: Bool {
-        host.contains(":") || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        Self.isIPAddress(host)
     }
 
     /// Whether `rpID` is this origin's host or a parent domain of it on a label boundary
     /// (WebAuthn L3 §5.1.3: "a registrable domain suffix of or is equal to"); IP hosts match only
-    /// themselves. Public-suffix rules are the client's business and not checked here.
+    /// themselves. Public suffixes are not looked at: this is the relying party's check of a
+    /// response, where the RP ID is its own; a client deciding what an origin may claim uses
+    /// ``mayUse(rpID:)``.
     public func isWithin(rpID: String) -> Bool {
         let rpID = rpID.lowercased()
         if host == rpID { return true }
         return !hostIsIPAddress && host.hasSuffix("." + rpID)
+    }
+
+    /// Whether a page of this origin may claim `rpID` (WebAuthn L3 §5.1.3 step 8, §5.1.4.1 step 7;
+    /// HTML "is a registrable domain suffix of or is equal to").
+    ///
+    /// The RP ID may be the host itself, or a parent domain of it on a label boundary that is
+    /// not a public suffix and not above the host's registrable domain:
+    ///
+    /// ```
+    /// https://login.example.com   example.com, login.example.com      yes
+    ///                             com, xample.com, example.org        no
+    /// https://foo.github.io       github.io, io                       no
+    /// http://localhost:8080       localhost                           yes
+    /// https://127.0.0.1           127.0.0.1 only (IP addresses match only themselves)
+    /// ```
+    ///
+    /// Comparison ignores case. An empty RP ID, or one with an empty label (a leading, trailing
+    /// or doubled dot), is refused even when it equals the host, so `example.com.` never stands
+    /// in for `example.com`. Whether the origin itself may use WebAuthn (https, or http on
+    /// localhost) is a separate check.
+    ///
+    /// - Parameter rpID: the RP ID the page asks for (`rp.id`, `rpId`).
+    /// - Returns: whether the RP ID is allowed for this origin.
+    public func mayUse(rpID: String) -> Bool {
+        let rpID = rpID.lowercased()
+        guard !rpID.isEmpty, !rpID.split(separator: ".", omittingEmptySubsequences: false).contains("") else {
+            return false
+        }
+        if rpID == host {
+            return true
+        }
+        guard !hostIsIPAddress, !Self.isIPAddress(rpID), host.hasSuffix("." + rpID),
+            !PublicSuffixList.isPublicSuffix(rpID),
+            let registrable = PublicSuffixList.registrableDomain(host)
+        else {
+            return false
+        }
+        return rpID == registrable || rpID.hasSuffix("." + registrable)
+    }
+
+    /// Whether a host is an IPv6 address (it has colons) or all-numeric dotted labels (IPv4).
+    private static func isIPAddress(_ host: String) -> Bool {
+        host.contains(":") || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
     public var description: String {

@@ -11,7 +11,7 @@ struct PackedAttestationVerifier {
     /// Verifies `sig` over `authenticatorData ‖ clientDataHash`, with the attestation
     /// certificate's key (x5c) or the credential's own key (self attestation).
     func verify() throws(WebAuthnError) -> AttestationVerdict {
-        guard let algorithm = COSEAlgorithm(rawValue: statement.algorithm) else {
+        guard let algorithm = COSEAlgorithm(rawValue: statement.algorithm), algorithm.isSignatureAlgorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "attestation algorithm \(statement.algorithm) is not supported")
         }
         let signedData = authenticatorData.bytes + clientDataHash

@@ -48,7 +48,7 @@ public struct RelyingParty: Sendable {
     public init(
         ids: [String], origins: [String]? = nil, allowsCrossOrigin: Bool = false, topOrigins: [String] = [],
         requireUserVerification: Bool = false,
-        requireUserPresence: Bool = true, allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases,
+        requireUserPresence: Bool = true, allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.signatureAlgorithms,
         trustAnchors: [AttestationFormat: [Certificate]] = [:]
     ) {
         self.ids = ids
@@ -64,7 +64,7 @@ public struct RelyingParty: Sendable {
     /// Creates a relying party policy for one RP ID.
     public init(
         id: String, origins: [String]? = nil, requireUserVerification: Bool = false,
-        allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases
+        allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.signatureAlgorithms
     ) {
         self.init(
             ids: [id], origins: origins, requireUserVerification: requireUserVerification,
