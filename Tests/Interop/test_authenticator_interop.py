@@ -443,22 +443,14 @@ def test_no_supported_algorithm(rp, profile_name):
     assert listed(rp.passkey, rp.store) == []
 
 
-PUBLIC_SUFFIX_XFAIL = pytest.mark.xfail(
-    strict=True,
-    reason="DISCREPANCY: an RP ID that is a public suffix is accepted. WebOrigin.isWithin(rpID:) only checks "
-    "the label-boundary suffix; no public suffix list (libpsl) is consulted, so create succeeds for rp.id 'com' "
-    "from https://example.com and get answers NotAllowedError (no credential) instead of SecurityError.",
-)
-
-
 @pytest.mark.parametrize(
     "origin,rp_id",
     [
         ("https://evil.example", "example.com"),  # another site
         ("https://example.com", "login.example.com"),  # RP ID is a subdomain, not a suffix
         ("https://badexample.com", "example.com"),  # suffix but not on a label boundary
-        pytest.param("https://example.com", "com", marks=PUBLIC_SUFFIX_XFAIL, id="public-suffix-com"),
-        pytest.param("https://foo.github.io", "github.io", marks=PUBLIC_SUFFIX_XFAIL, id="public-suffix-github.io"),
+        pytest.param("https://example.com", "com", id="public-suffix-com"),
+        pytest.param("https://foo.github.io", "github.io", id="public-suffix-github.io"),
         ("http://example.com", "example.com"),  # http off localhost
         ("http://127.0.0.1.example.com", "example.com"),  # not loopback, only looks like it
         ("ftp://example.com", "example.com"),
@@ -799,12 +791,6 @@ def test_prf_enabled_on_create(rp):
     assert response["clientExtensionResults"] == {"prf": {"enabled": True}}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="DISCREPANCY: `passkey get` ignores extensions.prf: WebAuthnClient.get passes no extensions to "
-    "the authenticator (no hmac-secret, ED flag clear) and clientExtensionResults is {} instead of "
-    "{prf: {results: {first}}}.",
-)
 def test_prf_results_on_get(rp):
     """prf on get (WebAuthn L3 §10.1.4, issue 3): eval.first gives 32 bytes, the same for the same
     salt and credential, different for another salt."""

@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// An authenticator as CTAP 2.1 defines it: it makes credentials and signs assertions, and knows
 /// nothing of origins, JSON or client data beyond their hash.
 ///
@@ -9,6 +11,9 @@
 /// - ``makeCredential(_:)`` is `authenticatorMakeCredential` (§6.1);
 /// - ``getAssertion(_:)`` is `authenticatorGetAssertion` (§6.2), with the account choice a real
 ///   authenticator makes on its own display already made (no `authenticatorGetNextAssertion`).
+///
+/// An authenticator that implements hmac-secret (and so WebAuthn's `prf`) also answers
+/// ``keyAgreement(_:)``; the default refuses it.
 ///
 /// Failures are ``AuthenticatorError``s carrying CTAP2 status codes.
 public protocol Authenticator: Sendable {
@@ -33,4 +38,20 @@ public protocol Authenticator: Sendable {
     /// - Throws: ``AuthenticatorError``: `CTAP2_ERR_NO_CREDENTIALS`, a user refusal, or a store
     ///   failure.
     func getAssertion(_ request: GetAssertionRequest) async throws(AuthenticatorError) -> GetAssertionResponse
+
+    /// The authenticator's key-agreement public key (`authenticatorClientPIN` subcommand
+    /// `getKeyAgreement`, CTAP 2.1 §6.5.5.4), which the platform encapsulates hmac-secret salts to.
+    ///
+    /// - Parameter pinUVAuthProtocol: the PIN/UV auth protocol the platform will use.
+    /// - Returns: a P-256 COSE key (alg -25).
+    /// - Throws: ``AuthenticatorError`` with `CTAP2_ERR_UNSUPPORTED_OPTION` when the authenticator
+    ///   has no hmac-secret.
+    func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey
+}
+
+extension Authenticator {
+    /// Refuses: an authenticator without hmac-secret has no key agreement.
+    public func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator does not implement hmac-secret")
+    }
 }

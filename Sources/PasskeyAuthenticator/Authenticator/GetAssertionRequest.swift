@@ -10,6 +10,8 @@ public struct GetAssertionRequest: Sendable, Hashable {
     public var userPresence: Bool
     /// Whether the user must be verified (option `uv`).
     public var userVerification: Bool
+    /// The hmac-secret input (CTAP 2.1 §12.5); `nil` when not requested.
+    public var hmacSecret: HMACSecretInput?
 
     /// Creates a request.
     ///
@@ -19,14 +21,16 @@ public struct GetAssertionRequest: Sendable, Hashable {
     ///   - allowList: acceptable credential IDs; empty for a discoverable credential.
     ///   - userPresence: whether the user must be present.
     ///   - userVerification: whether the user must be verified.
+    ///   - hmacSecret: the hmac-secret input, if any.
     public init(
         rpID: String, clientDataHash: [UInt8], allowList: [[UInt8]] = [], userPresence: Bool = true,
-        userVerification: Bool = true
+        userVerification: Bool = true, hmacSecret: HMACSecretInput? = nil
     ) {
         self.rpID = rpID
         self.clientDataHash = clientDataHash
         self.allowList = allowList
         self.userPresence = userPresence
         self.userVerification = userVerification
+        self.hmacSecret = hmacSecret
     }
 }

@@ -8,7 +8,8 @@ enum CallerOrigin {
     /// The origin must be a secure context: `https`, or `http` on `localhost` (and its
     /// subdomains) or a loopback address (W3C Secure Contexts §3.2). The RP ID must equal the
     /// origin's host or be a registrable domain suffix of it that is not a public suffix; an IP
-    /// address matches only itself (HTML "is a registrable domain suffix of or is equal to").
+    /// address matches only itself (HTML "is a registrable domain suffix of or is equal to"; public
+    /// suffixes from libpsl).
     ///
     /// - Throws: `SecurityError` for either rule.
     static func rpID(_ requested: String?, for origin: WebOrigin) throws(WebAuthnClientError) -> String {
@@ -19,7 +20,7 @@ enum CallerOrigin {
         guard let requested else {
             return origin.host
         }
-        guard origin.isWithin(rpID: requested) else {
+        guard origin.mayUse(rpID: requested) else {
             throw WebAuthnClientError(
                 .security, "the RP ID \"\(requested)\" is neither \(origin)'s host nor a registrable suffix of it")
         }

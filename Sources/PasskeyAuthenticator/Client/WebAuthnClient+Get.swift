@@ -22,11 +22,19 @@ extension WebAuthnClient {
         let info = authenticator.info
         let verification = try Self.userVerification(options.userVerification, info: info)
         let clientData = Self.clientData(.get, challenge: options.challenge, origin: origin, topOrigin: topOrigin)
-        let request = GetAssertionRequest(
+        var request = GetAssertionRequest(
             rpID: rpID, clientDataHash: clientData.hash,
             allowList: (options.allowCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
             userVerification: verification.ask)
+        var prf: PRFEvaluation?
+        if let inputs = options.extensions?.prf {
+            prf = try await PRFEvaluation(inputs, request: &request, client: self)
+        }
         let response = try await getAssertion(request, dropVerificationOnFailure: !verification.required)
+        var extensionResults = AuthenticationExtensionsClientOutputsJSON()
+        if let prf {
+            extensionResults.prf = try prf.results(response.authenticatorData)
+        }
         return AuthenticationResponseJSON(
             rawId: Base64URL(response.credentialID),
             response: AuthenticatorAssertionResponseJSON(
@@ -34,12 +42,12 @@ extension WebAuthnClient {
                 authenticatorData: Base64URL(response.authenticatorData.bytes),
                 signature: Base64URL(response.signature),
                 userHandle: response.userHandle.map { Base64URL($0) }),
-            authenticatorAttachment: response.attachment ?? info.attachment)
+            authenticatorAttachment: response.attachment ?? info.attachment, clientExtensionResults: extensionResults)
     }
 
     /// Asks for the assertion, retrying without user verification when it was only preferred
     /// and failed (WebAuthn L3 §5.4.6 `preferred`).
-    private func getAssertion(_ request: GetAssertionRequest, dropVerificationOnFailure: Bool)
+    func getAssertion(_ request: GetAssertionRequest, dropVerificationOnFailure: Bool)
         async throws(WebAuthnClientError) -> GetAssertionResponse
     {
         do {

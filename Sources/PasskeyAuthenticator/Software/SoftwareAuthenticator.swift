@@ -1,5 +1,5 @@
 public import FoundationEssentials
-package import WebAuthn
+public import WebAuthn
 
 /// An authenticator in software: keys made with OpenSSL, kept sealed in a ``CredentialStore``,
 /// behaving as its ``AuthenticatorProfile`` says.
@@ -29,6 +29,8 @@ public struct SoftwareAuthenticator: Authenticator {
     package var keyMaterialForTesting: (@Sendable (COSEAlgorithm) throws(WebAuthnError) -> KeyMaterial)?
     /// The keys this authenticator (and its copies) opened lately.
     let openedKeys = OpenedKeys()
+    /// The key-agreement key of hmac-secret, made on first use (a token makes one at power-up).
+    let keyAgreementKey = LazyKeyAgreementKey()
 
     /// Creates an authenticator over a store.
     ///
@@ -57,6 +59,12 @@ public struct SoftwareAuthenticator: Authenticator {
             aaguid: profile.aaguid, attachment: profile.attachment, transports: profile.transports,
             algorithms: profile.algorithms, supportsResidentKeys: true, supportsUserVerification: true,
             extensions: ["hmac-secret"])
+    }
+
+    /// The key-agreement public key for hmac-secret (CTAP 2.1 §6.5.5.4); the same for both
+    /// PIN/UV auth protocols.
+    public func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey {
+        try keyAgreementKey.key.publicKey
     }
 
     // MARK: The user
