@@ -409,7 +409,7 @@ def test_two_users_in_one_store(rp):
 
 @pytest.mark.parametrize(
     "origin,rp_id",
-    [("http://localhost:8080", "localhost"), ("http://app.localhost", "localhost"),
+    [("http://localhost:8080", "localhost"), ("http://app.localhost", "app.localhost"),
      ("http://127.0.0.1:8080", "127.0.0.1"), ("https://192.0.2.10", "192.0.2.10")],
 )
 def test_localhost_loopback_and_ip_origins(passkey, tmp_path, origin, rp_id):
@@ -455,6 +455,7 @@ def test_no_supported_algorithm(rp, profile_name):
         ("http://127.0.0.1.example.com", "example.com"),  # not loopback, only looks like it
         ("ftp://example.com", "example.com"),
         ("https://192.0.2.10", "0.2.10"),  # an IP address matches only itself
+        ("http://app.localhost", "localhost"),  # unlisted in the PSL, so a public suffix by its "*" rule
         ("http://192.0.2.10", "192.0.2.10"),  # http on an address that is not loopback
     ],
 )
