@@ -74,7 +74,7 @@ extension FileCredentialStore {
         /// change should rewrite it: more than twice as many records as live credentials, plus
         /// some slack so a small store is not rewritten on every delete.
         var journalNeedsCompaction: Bool {
-            lock.journalRecords > 2 * lock.liveCredentials + 1024
+            lock.journalRecords > 2 * lock.liveCredentials + 64
         }
     }
 }
