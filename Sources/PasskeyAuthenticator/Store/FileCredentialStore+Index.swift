@@ -65,7 +65,7 @@ extension FileCredentialStore {
                 }
                 sortedByRP[rpID] = nil
             }
-            if let name = FileCredentialStore.fileName(id) {
+            if !unreadable.isEmpty, let name = FileCredentialStore.fileName(id) {
                 unreadable.remove(name)
             }
         }

@@ -27,7 +27,7 @@ public import WebAuthn
 ///   one instance, and no operation awaits while it holds the lock.
 /// - Speed: ``credential(id:)`` opens one file by name. ``summaries(rpID:)`` answers from an
 ///   index kept in `index.log`: after committing a credential file, a change appends a record
-///   for it and `fsync`s the journal, then records in `.lock` that the journal is complete. An
+///   for it to the journal, then records in `.lock` that the journal is complete. An
 ///   instance reads the journal once, then only what other instances appended since (`.lock`'s
 ///   change count tells it when), so neither a new process nor a change elsewhere costs a read
 ///   of every credential file.
@@ -95,7 +95,6 @@ public actor FileCredentialStore: CredentialStore {
         try root.makeDirectory("credentials")
         let credentialsDirectory = try FileDescriptor(opening: "credentials", in: root, .directory)
         try Self.removeTemporaryFiles(in: root)
-        try Self.removeTemporaryFiles(in: credentialsDirectory)
 
         self.sealingKey = try Self.storeKey(root: root, credentials: credentialsDirectory, passphrase: passphrase)
         self.directory = directory
@@ -248,7 +247,7 @@ public actor FileCredentialStore: CredentialStore {
     ///
     /// The generation is counted before `body` runs, so a writer killed mid-change leaves
     /// `.lock` saying the journal is behind, and the next reader checks it against the directory.
-    /// After `body`, the change's record is appended and `fsync`ed (or, when the journal needs it,
+    /// After `body`, the change's record is appended (or, when the journal needs it,
     /// the journal is rewritten whole) and only then is the generation marked indexed. Failing to
     /// write the journal does not fail the change, which is committed in its file: it leaves the
     /// journal marked behind, which costs the next reader a check against the directory.
@@ -334,13 +333,17 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     /// Called by `init` under the exclusive lock: when the journal does not describe the
-    /// directory, rebuilds the index and rewrites the journal, so that the processes that open
-    /// the store next need not. A journal that cannot be written is left for the next change.
+    /// directory, removes killed writers' temporary files, rebuilds the index and rewrites the
+    /// journal, so that the processes that open the store next need not. A journal that cannot be
+    /// written is left for the next change.
     private static func repairIndex(_ files: Files) throws(StoreError) -> (Index?, Observation?) {
-        let observation = try files.observe()
-        guard !observation.isConsistent else {
+        guard !(try files.observe().isConsistent) else {
             return (nil, nil)
         }
+        // Only a writer killed mid-change leaves a temporary file among the credentials, and it
+        // leaves the journal marked behind; so the (long) listing is read only then.
+        try removeTemporaryFiles(in: files.credentials)
+        let observation = try files.observe()
         var index = try files.readJournal()
         try files.reconcile(&index)
         var lock = observation.lock

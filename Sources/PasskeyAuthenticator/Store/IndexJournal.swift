@@ -18,9 +18,9 @@ import WebAuthn
 /// bytes(x)   = uint16(len(x)) x
 /// ```
 ///
-/// Records are appended after the credential file they describe is committed, and the journal is
-/// `fsync`ed before the change counts as indexed; crc32 is ISO-HDLC's (zlib's), so a record
-/// torn by a crash, or bytes a crash left unwritten, end the journal rather than being read.
+/// Records are appended after the credential file they describe is committed, and `.lock` then
+/// says how long the journal is; crc32 is ISO-HDLC's (zlib's), so a record torn by a crash, or
+/// bytes a power loss left unwritten, end the journal rather than being read.
 /// The files stay the truth: the journal is a cache that costs a rebuild when lost.
 enum IndexJournal {
     /// The journal's file name, in the store's directory.
