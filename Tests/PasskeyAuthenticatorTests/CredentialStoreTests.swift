@@ -61,6 +61,33 @@ import WebAuthn
     }
 
     @Test(arguments: StoreKind.allCases)
+    func summariesListOneRPNewestFirstTiesByID(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try kind.open(in: directory)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let oldest = try makeCredential(in: store, createdAt: start)
+        let tied = try (0..<3).map { _ in try makeCredential(in: store, createdAt: start + 5) }
+        let other = try makeCredential(in: store, rpID: "other.example", createdAt: start + 9)
+        for credential in [oldest, other] + tied {
+            try await store.add(credential)
+        }
+        let expected = StoreListing(credentials: tied + [oldest]).credentials.map(CredentialSummary.init)
+        #expect(try await store.summaries(rpID: "example.com") == expected)
+        #expect(expected.map(\.id).prefix(3) == tied.map(\.id).sorted { $0.lexicographicallyPrecedes($1) }[...])
+        #expect(try await store.summaries(rpID: "other.example") == [CredentialSummary(other)])
+        #expect(try await store.summaries(rpID: "nobody.example").isEmpty)
+
+        var renamed = oldest
+        renamed.userName = "alice.renamed"
+        try await store.update(renamed)
+        try await store.delete(id: tied[0].id)
+        #expect(
+            try await store.summaries(rpID: "example.com").map(\.id) == expected.map(\.id).filter { $0 != tied[0].id })
+        #expect(try await store.summaries(rpID: "example.com").last?.userName == "alice.renamed")
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func duplicateIDIsRefusedAndTheStoreIsUnchanged(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -73,9 +73,9 @@ import WebAuthn
         let files = try filesBelow(path)
         #expect(
             Set(files.map { $0.path.replacingOccurrences(of: path, with: "") }).isSuperset(of: [
-                "/store.json", "/store.key", "/.lock",
+                "/store.json", "/store.key", "/.lock", "/index.log",
             ]))
-        #expect(files.count == 4)
+        #expect(files.count == 5)
         for file in files {
             #expect(try permissions(file.path) == 0o600, "\(file.path)")
         }

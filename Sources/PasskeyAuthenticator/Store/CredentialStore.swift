@@ -26,6 +26,17 @@ public protocol CredentialStore: Sendable {
     ///   back intact, or an I/O code.
     func credential(id: [UInt8]) async throws(StoreError) -> StoredCredential?
 
+    /// Lists what is needed to choose among one relying party's credentials, newest first (ties
+    /// by ID, as ``StoreListing``), without reading any credential.
+    ///
+    /// An authenticator chooses from these and then reads the one credential it signs with,
+    /// through ``credential(id:)``; that read is where a corrupt file is reported.
+    ///
+    /// - Parameter rpID: the relying party ID.
+    /// - Returns: one summary per credential of the relying party.
+    /// - Throws: `StoreError` when the store as a whole cannot be read.
+    func summaries(rpID: String) async throws(StoreError) -> [CredentialSummary]
+
     /// Lists one relying party's credentials, newest first.
     ///
     /// - Parameter rpID: the relying party ID.
@@ -82,7 +93,7 @@ public struct StoreListing: Sendable, Hashable {
     ///   - problems: the per-file errors.
     public init(credentials: [StoredCredential], problems: [StoreError] = []) {
         self.credentials = credentials.sorted {
-            $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id.lexicographicallyPrecedes($1.id)
+            CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
         }
         self.problems = problems
     }

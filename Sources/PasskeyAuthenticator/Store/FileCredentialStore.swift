@@ -8,14 +8,16 @@ public import WebAuthn
 /// DIR/                        0700, made if missing; an existing one is tightened to 0700
 ///   store.json                0600  format version, key source, scrypt salt and cost, key check
 ///   store.key                 0600  32 random bytes, when there is no passphrase
-///   .lock                     0600  flock target; its first 8 bytes count changes (generation)
+///   .lock                     0600  flock target; change count and index state (LockState)
+///   index.log                 0600  journal of credential summaries (IndexJournal)
 ///   credentials/              0700
 ///     <base64url(id)>.json    0600  one file per credential
 /// ```
 ///
 /// - Secrets: the store key comes from the passphrase through scrypt, or from `store.key`; a
 ///   wrong passphrase fails the key check in `store.json` and is reported as `wrong-passphrase`.
-///   Private keys and hmac-secret seeds are only ever written sealed (``StoredCredential``).
+///   Private keys and hmac-secret seeds are only ever written sealed (``StoredCredential``); the
+///   index holds no secret.
 /// - Atomicity: every change writes a new file (`O_EXCL`, 0600), `fsync`s it, renames it over
 ///   the old one and `fsync`s the directory, so a crash at any instant leaves each file either
 ///   old or new. A killed writer's temporary file (`.tmp-…`) is ignored, and removed the next
@@ -23,10 +25,18 @@ public import WebAuthn
 /// - Concurrency: changes hold an exclusive `flock` on `.lock`, reads a shared one, so processes
 ///   (and several instances in one process) lose no update. The actor serialises callers within
 ///   one instance, and no operation awaits while it holds the lock.
-/// - Speed: ``credential(id:)`` opens one file by name. Listings by RP use an in-memory index
-///   (RP ID → file names) built on first use and rebuilt when the generation in `.lock` shows
-///   another instance changed the store. Changes made to the files by hand are seen at once by
-///   ``credential(id:)``, and by listings after the next change through a store or a reopen.
+/// - Speed: ``credential(id:)`` opens one file by name. ``summaries(rpID:)`` answers from an
+///   index kept in `index.log`: after committing a credential file, a change appends a record
+///   for it to the journal, then records in `.lock` that the journal is complete. An
+///   instance reads the journal once, then only what other instances appended since (`.lock`'s
+///   change count tells it when), so neither a new process nor a change elsewhere costs a read
+///   of every credential file.
+/// - The files are the truth: when `.lock` shows that a writer died between its file and its
+///   record, or the directory changed by hand (its mtime), or the journal is missing, torn or
+///   damaged, the journal is checked against the directory listing (an entry whose file is gone
+///   is dropped, a file it lacks is read) and rewritten: by `init`, or by the next change. A lost
+///   journal costs a rebuild, never a credential. The journal is rewritten smaller when it has
+///   grown to over twice the records it needs.
 /// - Reads never write: looking up or listing changes no file, so a profile that keeps no counter
 ///   can assert from a read-only store.
 /// - Ownership: a directory owned by another user is refused (`insecure`); one of ours with group
@@ -36,14 +46,13 @@ public actor FileCredentialStore: CredentialStore {
     /// The store's directory.
     public nonisolated let directory: String
 
-    private let root: FileDescriptor
-    private let credentialsDirectory: FileDescriptor
-    private let lockFile: FileDescriptor
+    private let files: Files
     private let lockTimeout: Duration
+    /// The index, once read.
     private var index: Index?
+    /// What the store looked like when ``index`` was last brought up to date.
+    private var observed: Observation?
 
-    /// The largest credential file read, far above a real one (about 1 KiB).
-    private static let fileSizeLimit = 64 * 1024
     /// The longest credential ID whose base64url file name fits in 255 bytes.
     private static let maximumIDLength = 186
 
@@ -51,6 +60,9 @@ public actor FileCredentialStore: CredentialStore {
     ///
     /// With a passphrase this runs scrypt (N = 2^15, r = 8, p = 1: about 70 ms and 32 MiB)
     /// synchronously, once per instance; keep one instance per process rather than one per call.
+    /// When the index journal does not describe the credentials directory (a writer was killed,
+    /// or the store predates the journal), this rebuilds it, reading the credential files it
+    /// lacks.
     ///
     /// - Parameters:
     ///   - directory: the store's path.
@@ -75,21 +87,20 @@ public actor FileCredentialStore: CredentialStore {
         let lockFile = try FileDescriptor(opening: ".lock", in: root, .readWrite, options: .create)
         try lockFile.lock(exclusive: true, timeout: lockTimeout)
         defer { lockFile.unlock() }
-        if try lockFile.status().size < 8 {
-            // Reserve the generation's bytes now, so no later change can fail to count itself.
-            try lockFile.writeUInt64(0, at: 0)
+        let lockSize = try lockFile.status().size
+        if lockSize < LockState.byteCount {
+            // Reserve the state's bytes now, so no later change can fail to count itself.
+            try lockFile.write([UInt8](repeating: 0, count: LockState.byteCount - lockSize), at: lockSize)
         }
         try root.makeDirectory("credentials")
         let credentialsDirectory = try FileDescriptor(opening: "credentials", in: root, .directory)
         try Self.removeTemporaryFiles(in: root)
-        try Self.removeTemporaryFiles(in: credentialsDirectory)
 
         self.sealingKey = try Self.storeKey(root: root, credentials: credentialsDirectory, passphrase: passphrase)
         self.directory = directory
-        self.root = root
-        self.credentialsDirectory = credentialsDirectory
-        self.lockFile = lockFile
+        self.files = Files(root: root, credentials: credentialsDirectory, lock: lockFile, sealingKey: sealingKey)
         self.lockTimeout = lockTimeout
+        (self.index, self.observed) = try Self.repairIndex(files)
     }
 
     // MARK: CredentialStore
@@ -98,13 +109,13 @@ public actor FileCredentialStore: CredentialStore {
         let name = try fileName(checking: credential)
         let bytes = try Self.encode(credential)
         try changing { () throws(StoreError) in
-            guard try !credentialsDirectory.contains(name) else {
+            guard try !files.credentials.contains(name) else {
                 throw StoreError(
                     .duplicate, "a credential with ID \(Base64URL.encode(credential.id)) is already stored",
-                    file: credentialsDirectory.path + "/" + name)
+                    file: files.credentials.path + "/" + name)
             }
-            try credentialsDirectory.replace(name, with: bytes)
-            index?.insert(name, rpID: credential.rpID)
+            try files.credentials.replace(name, with: bytes)
+            return ((), .added(CredentialSummary(credential)))
         }
     }
 
@@ -112,17 +123,26 @@ public actor FileCredentialStore: CredentialStore {
         guard let name = Self.fileName(id) else {
             return nil
         }
-        return try reading { () throws(StoreError) in try read(name) }
+        return try reading { () throws(StoreError) in try files.read(name) }
+    }
+
+    public func summaries(rpID: String) throws(StoreError) -> [CredentialSummary] {
+        try reading { () throws(StoreError) in
+            try refreshIndex()
+            return index?.summaries(rpID: rpID) ?? []
+        }
     }
 
     public func credentials(rpID: String) throws(StoreError) -> StoreListing {
         try reading { () throws(StoreError) in
-            let index = try currentIndex()
+            try refreshIndex()
+            let names = (index?.summaries(rpID: rpID) ?? []).compactMap { Self.fileName($0.id) }
             var credentials: [StoredCredential] = []
-            var problems = index.problems
-            for name in index.filesByRP[rpID, default: []] {
+            var problems: [String: StoreError] = [:]
+            // A file that does not read cannot say its RP, so every listing names it.
+            for name in names + (index?.unreadable ?? []).sorted() {
                 do throws(StoreError) {
-                    if let credential = try read(name), credential.rpID == rpID {
+                    if let credential = try files.read(name), credential.rpID == rpID {
                         credentials.append(credential)
                     }
                 } catch {
@@ -135,10 +155,8 @@ public actor FileCredentialStore: CredentialStore {
 
     public func all() throws(StoreError) -> StoreListing {
         try reading { () throws(StoreError) in
-            let generation = try lockFile.readUInt64(at: 0)
-            let (credentials, problems) = try scan()
-            index = Index(generation: generation, credentials: credentials, problems: problems)
-            return StoreListing(credentials: Array(credentials.values), problems: Self.sorted(problems))
+            let (credentials, problems) = try files.scan()
+            return StoreListing(credentials: credentials, problems: Self.sorted(problems))
         }
     }
 
@@ -146,11 +164,11 @@ public actor FileCredentialStore: CredentialStore {
         let name = try fileName(checking: credential)
         let bytes = try Self.encode(credential)
         try changing { () throws(StoreError) in
-            guard try credentialsDirectory.contains(name) else {
+            guard try files.credentials.contains(name) else {
                 throw Self.notFound(credential.id)
             }
-            try credentialsDirectory.replace(name, with: bytes)
-            index?.insert(name, rpID: credential.rpID)
+            try files.credentials.replace(name, with: bytes)
+            return ((), .updated(CredentialSummary(credential)))
         }
     }
 
@@ -159,11 +177,11 @@ public actor FileCredentialStore: CredentialStore {
             throw Self.notFound(id)
         }
         try changing { () throws(StoreError) in
-            guard try credentialsDirectory.remove(name) else {
+            guard try files.credentials.remove(name) else {
                 throw Self.notFound(id)
             }
-            try credentialsDirectory.sync()
-            index?.remove(name)
+            try files.credentials.sync()
+            return ((), .deleted(id: id))
         }
     }
 
@@ -172,16 +190,16 @@ public actor FileCredentialStore: CredentialStore {
             throw Self.notFound(id)
         }
         return try changing { () throws(StoreError) in
-            guard var credential = try read(name) else {
+            guard var credential = try files.read(name) else {
                 throw Self.notFound(id)
             }
             guard credential.signCount < UInt32.max else {
                 throw StoreError(
-                    .counterExhausted, "the counter is at its maximum", file: credentialsDirectory.path + "/" + name)
+                    .counterExhausted, "the counter is at its maximum", file: files.credentials.path + "/" + name)
             }
             credential.signCount += 1
-            try credentialsDirectory.replace(name, with: try Self.encode(credential))
-            return credential.signCount
+            try files.credentials.replace(name, with: try Self.encode(credential))
+            return (credential.signCount, .unindexed)
         }
     }
 
@@ -220,105 +238,124 @@ public actor FileCredentialStore: CredentialStore {
 
     /// Runs `body` under the shared lock.
     private func reading<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try lockFile.lock(exclusive: false, timeout: lockTimeout)
-        defer { lockFile.unlock() }
+        try files.lock.lock(exclusive: false, timeout: lockTimeout)
+        defer { files.lock.unlock() }
         return try body()
     }
 
-    /// Runs a change under the exclusive lock, counting it in the generation first, so another
-    /// instance that sees the old generation knows its index may be stale even if this process
-    /// dies half way.
-    private func changing<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try lockFile.lock(exclusive: true, timeout: lockTimeout)
-        defer { lockFile.unlock() }
-        let generation = try lockFile.readUInt64(at: 0)
-        if index?.generation != generation {
-            index = nil
+    /// Runs a change under the exclusive lock, then records it in the index journal.
+    ///
+    /// The generation is counted before `body` runs, so a writer killed mid-change leaves
+    /// `.lock` saying the journal is behind, and the next reader checks it against the directory.
+    /// After `body`, the change's record is appended (or, when the journal needs it,
+    /// the journal is rewritten whole) and only then is the generation marked indexed. Failing to
+    /// write the journal does not fail the change, which is committed in its file: it leaves the
+    /// journal marked behind, which costs the next reader a check against the directory.
+    private func changing<T>(_ body: () throws(StoreError) -> (T, Change)) throws(StoreError) -> T {
+        try files.lock.lock(exclusive: true, timeout: lockTimeout)
+        defer { files.lock.unlock() }
+        let before = try files.observe()
+        let rewrite = !before.isConsistent || before.journalNeedsCompaction
+        if index != nil || rewrite {
+            try refreshIndex(before)
         }
-        try lockFile.writeUInt64(generation &+ 1, at: 0)
-        index?.generation = generation &+ 1
+        var lock = before.lock
+        lock.generation &+= 1
+        try files.lock.writeUInt64(lock.generation, at: 0)
+        let (result, change): (T, Change)
         do {
-            return try body()
+            (result, change) = try body()
         } catch {
-            // A failure after the rename (the directory fsync) leaves the change made but
-            // unrecorded; rebuilding the index is always right.
-            index = nil
+            abandon(before, generation: lock.generation)
             throw error
+        }
+        if let record = change.record {
+            index?.apply(record)
+        }
+        do {
+            if rewrite || index?.needsRewrite == true, var index {
+                self.index = nil  // keeps `index` uniquely referenced, so it is not copied
+                defer { self.index = index }
+                try files.rewriteJournal(&index, lock: &lock)
+            } else {
+                try files.append(change, lock: &lock)
+                index?.journalLength = Int(lock.journalLength)
+            }
+            observed = try files.recordIndexed(lock)
+        } catch {
+            observed = nil
+        }
+        return result
+    }
+
+    /// After a change failed: when the credentials directory is as it was, the journal still
+    /// describes it, so mark the new generation indexed; otherwise leave it for the next reader
+    /// to check.
+    private func abandon(_ before: Observation, generation: UInt64) {
+        var lock = before.lock
+        lock.generation = generation
+        if before.isConsistent, let now = try? files.observe(), now.credentialsModified == before.credentialsModified,
+            let recorded = try? files.recordIndexed(lock)
+        {
+            observed = index == nil ? nil : recorded
+        } else {
+            index = nil
+            observed = nil
+        }
+    }
+
+    /// Brings ``index`` up to date with the store, reading as little as it can: nothing when the
+    /// store is as last seen; the journal's new records when another instance appended some; the
+    /// whole journal when it was rewritten; and, when the journal does not describe the directory,
+    /// a check against the directory listing.
+    ///
+    /// - Parameter observation: the store as just observed under the lock, if the caller has it.
+    private func refreshIndex(_ observation: Observation? = nil) throws(StoreError) {
+        let now: Observation
+        if let observation {
+            now = observation
+        } else {
+            now = try files.observe()
+        }
+        if index != nil, now == observed {
+            return
+        }
+        var current = index ?? Index()
+        index = nil  // keeps `current` uniquely referenced, so it is not copied
+        if try !files.readTail(into: &current) {
+            current = try files.readJournal()
+        }
+        if !now.isConsistent || current.needsRewrite {
+            try files.reconcile(&current)
+        }
+        index = current
+        observed = now
+    }
+
+    /// Called by `init` under the exclusive lock: when the journal does not describe the
+    /// directory, removes killed writers' temporary files, rebuilds the index and rewrites the
+    /// journal, so that the processes that open the store next need not. A journal that cannot be
+    /// written is left for the next change.
+    private static func repairIndex(_ files: Files) throws(StoreError) -> (Index?, Observation?) {
+        guard !(try files.observe().isConsistent) else {
+            return (nil, nil)
+        }
+        // Only a writer killed mid-change leaves a temporary file among the credentials, and it
+        // leaves the journal marked behind; so the (long) listing is read only then.
+        try removeTemporaryFiles(in: files.credentials)
+        let observation = try files.observe()
+        var index = try files.readJournal()
+        try files.reconcile(&index)
+        var lock = observation.lock
+        do {
+            try files.rewriteJournal(&index, lock: &lock)
+            return (index, try files.recordIndexed(lock))
+        } catch {
+            return (index, nil)
         }
     }
 
     // MARK: Files
-
-    /// Reads one credential file; `nil` when it does not exist.
-    ///
-    /// - Throws: `StoreError` with `corrupt` naming the file when it does not parse, holds another
-    ///   credential than its name says, or has a sealed field that does not open under the store
-    ///   key; `unsupported-version`; or `io`.
-    private func read(_ name: String) throws(StoreError) -> StoredCredential? {
-        let path = credentialsDirectory.path + "/" + name
-        guard let file = try FileDescriptor(openingIfExists: name, in: credentialsDirectory) else {
-            return nil
-        }
-        let bytes = try file.readAll(limit: Self.fileSizeLimit)
-        let data = Data(bytes)
-        let decoder = JSONDecoder()
-        let version: Int
-        do {
-            version = try decoder.decode(VersionProbe.self, from: data).version
-        } catch {
-            throw StoreError(.corrupt, "not a credential file: \(Self.describe(error))", file: path)
-        }
-        guard version == Self.formatVersion else {
-            throw StoreError(
-                .unsupportedVersion, "credential file version \(version); this library reads \(Self.formatVersion)",
-                file: path)
-        }
-        let credential: StoredCredential
-        do {
-            credential = try decoder.decode(CredentialFile.self, from: data).credential
-        } catch {
-            throw StoreError(.corrupt, "not a credential file: \(Self.describe(error))", file: path)
-        }
-        guard Self.fileName(credential.id) == name else {
-            throw StoreError(
-                .corrupt, "holds credential \(Base64URL.encode(credential.id)), not the one its name says", file: path)
-        }
-        do {
-            try credential.checkSealedFields(using: sealingKey)
-        } catch {
-            throw StoreError(.corrupt, "\(error.reason) (tampered, or from another store)", file: path)
-        }
-        return credential
-    }
-
-    /// Reads every credential file, keeping going past unreadable ones.
-    private func scan() throws(StoreError) -> (credentials: [String: StoredCredential], problems: [String: StoreError])
-    {
-        var credentials: [String: StoredCredential] = [:]
-        var problems: [String: StoreError] = [:]
-        for name in try credentialsDirectory.entries() where Self.isCredentialFileName(name) {
-            do throws(StoreError) {
-                if let credential = try read(name) {
-                    credentials[name] = credential
-                }
-            } catch {
-                problems[name] = error
-            }
-        }
-        return (credentials, problems)
-    }
-
-    /// The index, rebuilt when another instance changed the store since it was built.
-    private func currentIndex() throws(StoreError) -> Index {
-        let generation = try lockFile.readUInt64(at: 0)
-        if let index, index.generation == generation {
-            return index
-        }
-        let (credentials, problems) = try scan()
-        let fresh = Index(generation: generation, credentials: credentials, problems: problems)
-        index = fresh
-        return fresh
-    }
 
     private func fileName(checking credential: StoredCredential) throws(StoreError) -> String {
         guard let name = Self.fileName(credential.id) else {
@@ -335,11 +372,11 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     /// `base64url(id).json`, or `nil` for an ID no credential file can be named after.
-    private static func fileName(_ id: [UInt8]) -> String? {
+    static func fileName(_ id: [UInt8]) -> String? {
         (1...maximumIDLength).contains(id.count) ? Base64URL.encode(id) + ".json" : nil
     }
 
-    private static func isCredentialFileName(_ name: String) -> Bool {
+    static func isCredentialFileName(_ name: String) -> Bool {
         name.hasSuffix(".json") && !name.hasPrefix(".")
     }
 
@@ -381,7 +418,8 @@ public actor FileCredentialStore: CredentialStore {
             }
             return try create(root: root, passphrase: passphrase)
         }
-        let data = Data(try FileDescriptor(opening: "store.json", in: root, .readOnly).readAll(limit: fileSizeLimit))
+        let data = Data(
+            try FileDescriptor(opening: "store.json", in: root, .readOnly).readAll(limit: Files.fileSizeLimit))
         let header: Header
         do {
             let version = try JSONDecoder().decode(VersionProbe.self, from: data).version
@@ -472,40 +510,5 @@ public actor FileCredentialStore: CredentialStore {
             throw StoreError(.corrupt, "is \(bytes.count) bytes, not \(SymmetricKey.byteCount)", file: file.path)
         }
         return key
-    }
-}
-
-extension FileCredentialStore {
-    /// Which credential files hold which RP's credentials, and which files cannot be read, as of
-    /// one generation of the store.
-    struct Index {
-        var generation: UInt64
-        var filesByRP: [String: Set<String>] = [:]
-        var rpByFile: [String: String] = [:]
-        var problems: [String: StoreError]
-
-        init(generation: UInt64, credentials: [String: StoredCredential], problems: [String: StoreError]) {
-            self.generation = generation
-            self.problems = problems
-            for (name, credential) in credentials {
-                insert(name, rpID: credential.rpID)
-            }
-        }
-
-        mutating func insert(_ name: String, rpID: String) {
-            remove(name)
-            filesByRP[rpID, default: []].insert(name)
-            rpByFile[name] = rpID
-        }
-
-        mutating func remove(_ name: String) {
-            problems[name] = nil
-            if let rpID = rpByFile.removeValue(forKey: name) {
-                filesByRP[rpID]?.remove(name)
-                if filesByRP[rpID]?.isEmpty == true {
-                    filesByRP[rpID] = nil
-                }
-            }
-        }
     }
 }

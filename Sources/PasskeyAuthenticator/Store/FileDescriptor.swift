@@ -147,6 +147,46 @@ final class FileDescriptor: Sendable {
         }
     }
 
+    /// Reads up to `count` bytes at `offset` (`pread`, retried until `count` or the end of the
+    /// file).
+    ///
+    /// - Returns: the bytes; fewer than `count` when the file ends first.
+    /// - Throws: `StoreError` with the system's reason.
+    func read(_ count: Int, at offset: Int) throws(StoreError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.pread(rawValue, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+            }
+            if read < 0 {
+                guard errno == EINTR else { throw Self.systemError("read", path) }
+                continue
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(count - filled)
+        return bytes
+    }
+
+    /// Writes all of `bytes` at `offset` (`pwrite`, retrying short writes).
+    ///
+    /// - Throws: `StoreError` with `disk-full` for `ENOSPC`, or the system's reason.
+    func write(_ bytes: [UInt8], at offset: Int) throws(StoreError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.pwrite(rawValue, buffer.baseAddress! + written, buffer.count - written, off_t(offset + written))
+            }
+            if count < 0 {
+                guard errno == EINTR else { throw Self.systemError("write", path) }
+                continue
+            }
+            written += count
+        }
+    }
+
     /// Reads a little-endian `UInt64` at `offset`; 0 when the file is shorter.
     func readUInt64(at offset: Int) throws(StoreError) -> UInt64 {
         var value: UInt64 = 0
@@ -180,6 +220,16 @@ final class FileDescriptor: Sendable {
         var size: Int
         var permissions: UInt32
         var owner: UInt32
+        /// The last change of the content, or of a directory's entries (`st_mtim`), in nanoseconds
+        /// since 1970.
+        var modified: Int64
+
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            permissions = UInt32(info.st_mode) & 0o7777
+            owner = info.st_uid
+            modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        }
     }
 
     /// The file's status (`fstat`).
@@ -188,7 +238,18 @@ final class FileDescriptor: Sendable {
         guard Glibc.fstat(rawValue, &info) == 0 else {
             throw Self.systemError("stat", path)
         }
-        return Status(size: Int(info.st_size), permissions: UInt32(info.st_mode) & 0o7777, owner: info.st_uid)
+        return Status(info)
+    }
+
+    /// The status of an entry of this directory (`fstatat` without following a link), or `nil`
+    /// when it does not exist.
+    func status(of name: String) throws(StoreError) -> Status? {
+        var info = stat()
+        guard Glibc.fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard errno == ENOENT else { throw Self.systemError("stat", path + "/" + name) }
+            return nil
+        }
+        return Status(info)
     }
 
     /// Sets the file's permission bits (`fchmod`).
@@ -284,12 +345,7 @@ final class FileDescriptor: Sendable {
 
     /// Whether a name exists in this directory (`fstatat` without following a link).
     func contains(_ name: String) throws(StoreError) -> Bool {
-        var info = stat()
-        guard Glibc.fstatat(rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-            guard errno == ENOENT else { throw Self.systemError("stat", path + "/" + name) }
-            return false
-        }
-        return true
+        try status(of: name) != nil
     }
 
     /// Renames an entry of this directory over another (`renameat`); atomic for any observer:

@@ -26,6 +26,12 @@ public actor InMemoryCredentialStore: CredentialStore {
         credentialsByID[id]
     }
 
+    public func summaries(rpID: String) -> [CredentialSummary] {
+        credentialsByID.values.filter { $0.rpID == rpID }.map(CredentialSummary.init).sorted {
+            CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
+        }
+    }
+
     public func credentials(rpID: String) -> StoreListing {
         StoreListing(credentials: credentialsByID.values.filter { $0.rpID == rpID })
     }

@@ -1,0 +1,159 @@
+import FoundationEssentials
+import WebAuthn
+
+/// `index.log`, the file store's journal of which credentials it holds: what
+/// ``CredentialStore/summaries(rpID:)`` answers from, so that no credential file is opened to
+/// choose one (DESIGN.md: The file-backed store).
+///
+/// ```
+/// index.log  = magic epoch record*
+/// magic      = "SoftPasskey index 1" 0x0A
+/// epoch      = 16 random bytes, new each time the journal is rewritten
+/// record     = uint32(len(body)) body uint32(crc32(body))       integers big-endian
+/// body       = %x01 summary                                    a credential was added or updated
+///            / %x02 bytes(id)                                  a credential was deleted
+///            / %x03 bytes(UTF-8 file name)                     a credential file that does not read
+/// summary    = bytes(id) bytes(UTF-8 rpID) bytes(userHandle) bytes(UTF-8 userName)
+///              int64(createdAt, milliseconds since 1970) uint8(discoverable: 0 or 1)
+/// bytes(x)   = uint16(len(x)) x
+/// ```
+///
+/// Records are appended after the credential file they describe is committed, and `.lock` then
+/// says how long the journal is; crc32 is ISO-HDLC's (zlib's), so a record torn by a crash, or
+/// bytes a power loss left unwritten, end the journal rather than being read.
+/// The files stay the truth: the journal is a cache that costs a rebuild when lost.
+enum IndexJournal {
+    /// The journal's file name, in the store's directory.
+    static let fileName = "index.log"
+    /// The first bytes of every journal.
+    static let magic = Array("SoftPasskey index 1\n".utf8)
+    /// The length of the epoch that follows the magic.
+    static let epochLength = 16
+    /// Where the first record starts.
+    static var headerLength: Int { magic.count + epochLength }
+
+    /// One entry of the journal.
+    enum Record: Equatable {
+        /// A credential was added or updated; a later record for its ID replaces this one.
+        case added(CredentialSummary)
+        /// A credential was deleted.
+        case deleted(id: [UInt8])
+        /// A credential file that could not be read, so listings keep reporting it by name.
+        case unreadable(fileName: String)
+    }
+
+    /// The header of a journal with this epoch.
+    static func header(epoch: [UInt8]) -> [UInt8] {
+        magic + epoch
+    }
+
+    /// The epoch a journal starts with, or `nil` when `bytes` does not start like a journal.
+    static func epoch(of bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        guard bytes.count >= headerLength, bytes.prefix(magic.count).elementsEqual(magic) else {
+            return nil
+        }
+        return Array(bytes.dropFirst(magic.count).prefix(epochLength))
+    }
+
+    /// One record, framed.
+    static func encode(_ record: Record) -> [UInt8] {
+        var body: [UInt8] = []
+        switch record {
+        case .added(let summary):
+            body.append(1)
+            appendField(summary.id, to: &body)
+            appendField(Array(summary.rpID.utf8), to: &body)
+            appendField(summary.userHandle, to: &body)
+            appendField(Array(summary.userName.utf8), to: &body)
+            let milliseconds = UInt64(bitPattern: Int64((summary.createdAt.timeIntervalSince1970 * 1000).rounded()))
+            body += (0..<8).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> ($0 * 8)) }
+            body.append(summary.discoverable ? 1 : 0)
+        case .deleted(let id):
+            body.append(2)
+            appendField(id, to: &body)
+        case .unreadable(let fileName):
+            body.append(3)
+            appendField(Array(fileName.utf8), to: &body)
+        }
+        return bigEndian(UInt32(body.count)) + body + bigEndian(crc32(body))
+    }
+
+    /// Reads whole records from the start of `bytes`, handing each to `apply`, and stops at the
+    /// first one that is torn, fails its checksum or does not parse.
+    ///
+    /// - Returns: how many bytes the whole records took; less than `bytes.count` when the
+    ///   journal ends in a torn or damaged record.
+    static func decode(_ bytes: ArraySlice<UInt8>, _ apply: (Record) -> Void) -> Int {
+        var reader = ByteReader(bytes, subject: "index journal", code: .truncated)
+        var intact = 0
+        do {
+            while !reader.isAtEnd {
+                let length = Int(try reader.readUInt32("record length"))
+                let body = try reader.read(length, "record")
+                guard try reader.readUInt32("checksum") == crc32(body), let record = try? record(body) else {
+                    break
+                }
+                apply(record)
+                intact = reader.offset
+            }
+        } catch {
+            // A torn last record: what came before it stands.
+        }
+        return intact
+    }
+
+    private static func record(_ body: ArraySlice<UInt8>) throws(WebAuthnError) -> Record? {
+        var reader = ByteReader(body, subject: "index record", code: .truncated)
+        let record: Record
+        switch try reader.readUInt8("kind") {
+        case 1:
+            let id = Array(try field(&reader))
+            let rpID = String(decoding: try field(&reader), as: UTF8.self)
+            let userHandle = Array(try field(&reader))
+            let userName = String(decoding: try field(&reader), as: UTF8.self)
+            let milliseconds = try reader.read(8, "createdAt").reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let discoverable = try reader.readUInt8("discoverable")
+            guard discoverable <= 1 else {
+                return nil
+            }
+            record = .added(
+                CredentialSummary(
+                    id: id, rpID: rpID, userHandle: userHandle, userName: userName,
+                    createdAt: Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000),
+                    discoverable: discoverable == 1))
+        case 2:
+            record = .deleted(id: Array(try field(&reader)))
+        case 3:
+            record = .unreadable(fileName: String(decoding: try field(&reader), as: UTF8.self))
+        default:
+            return nil
+        }
+        return reader.isAtEnd ? record : nil
+    }
+
+    private static func field(_ reader: inout ByteReader) throws(WebAuthnError) -> ArraySlice<UInt8> {
+        try reader.read(Int(try reader.readUInt16("field length")), "field")
+    }
+
+    private static func appendField(_ bytes: [UInt8], to body: inout [UInt8]) {
+        // Every field is far shorter: IDs are at most 186 bytes, and WebAuthn caps user handles
+        // at 64 bytes; names longer than 65535 bytes are cut rather than made unreadable.
+        let field = bytes.prefix(Int(UInt16.max))
+        body += [UInt8(field.count >> 8), UInt8(field.count & 0xFF)] + field
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    // MARK: CRC-32
+
+    /// CRC-32/ISO-HDLC (the polynomial 0xEDB88320, reflected; zlib's `crc32`).
+    static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        ~bytes.reduce(UInt32.max) { crc, byte in crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { (index: UInt32) in
+        (0..<8).reduce(index) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+}
