@@ -63,30 +63,33 @@ extension SoftwareAuthenticator {
     }
 
     /// The credential that signs: the candidates, narrowed by ``accountChoice``, newest first.
+    ///
+    /// A discoverable request chooses among the RP's summaries and opens only the chosen
+    /// credential; when nothing matches, a listing names any file of the store that could not be
+    /// read, since that may be the credential the user meant.
     private func chooseCredential(for request: GetAssertionRequest) async throws(AuthenticatorError)
         -> StoredCredential
     {
-        var candidates: [StoredCredential] = []
+        var candidates: [CredentialSummary] = []
         var problems: [StoreError] = []
         if request.allowList.isEmpty {
-            let listing = try await storing { () async throws(StoreError) in
-                try await store.credentials(rpID: request.rpID)
-            }
-            candidates = listing.credentials.filter(\.discoverable)
-            problems = listing.problems
+            candidates = try await storing { () async throws(StoreError) in
+                try await store.summaries(rpID: request.rpID)
+            }.filter(\.discoverable)
         } else {
+            var allowed: [StoredCredential] = []
             for id in request.allowList {
                 do {
                     if let stored = try await store.credential(id: id), stored.rpID == request.rpID {
-                        candidates.append(stored)
+                        allowed.append(stored)
                     }
                 } catch {
                     problems.append(error)
                 }
             }
-            candidates = StoreListing(credentials: candidates).credentials
+            candidates = StoreListing(credentials: allowed).credentials.map(CredentialSummary.init)
         }
-        let chosen: StoredCredential?
+        let chosen: CredentialSummary?
         switch accountChoice {
         case .mostRecent:
             chosen = candidates.first
@@ -96,6 +99,9 @@ extension SoftwareAuthenticator {
             chosen = candidates.first { $0.id == id }
         }
         guard let chosen else {
+            if request.allowList.isEmpty {
+                problems = (try? await store.credentials(rpID: request.rpID).problems) ?? []
+            }
             if let problem = problems.first {
                 throw AuthenticatorError(
                     .other, "no readable credential for \(request.rpID) matches; the store has a problem: \(problem)",
@@ -103,7 +109,11 @@ extension SoftwareAuthenticator {
             }
             throw AuthenticatorError(.noCredentials, noMatchReason(request, candidates: candidates.count))
         }
-        return chosen
+        let stored = try await storing { () async throws(StoreError) in try await store.credential(id: chosen.id) }
+        guard let stored else {
+            throw AuthenticatorError(.noCredentials, "credential \(Base64URL.encode(chosen.id)) was deleted meanwhile")
+        }
+        return stored
     }
 
     private func noMatchReason(_ request: GetAssertionRequest, candidates: Int) -> String {

@@ -68,7 +68,7 @@ extension SoftwareAuthenticator {
             seed == nil
             ? 0
             : try await storing { () async throws(StoreError) in
-                try await store.credentials(rpID: request.rpID).credentials.count { $0.userHandle == request.user.id }
+                try await store.summaries(rpID: request.rpID).count { $0.userHandle == request.user.id }
             }
         let material: KeyMaterial
         do {
@@ -103,8 +103,8 @@ extension SoftwareAuthenticator {
     /// Deletes the discoverable credentials a new one replaces (CTAP 2.1 §6.1.2 step 17). The new
     /// one is stored first, so a crash in between leaves both rather than neither.
     private func removeReplaced(by new: StoredCredential) async throws(AuthenticatorError) {
-        let listing = try await storing { () async throws(StoreError) in try await store.credentials(rpID: new.rpID) }
-        for old in listing.credentials where old.id != new.id && old.discoverable && old.userHandle == new.userHandle {
+        let summaries = try await storing { () async throws(StoreError) in try await store.summaries(rpID: new.rpID) }
+        for old in summaries where old.id != new.id && old.discoverable && old.userHandle == new.userHandle {
             try await storing { () async throws(StoreError) in try await store.delete(id: old.id) }
         }
     }
