@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import WebAuthn
 
@@ -41,18 +40,9 @@ import WebAuthn
         let authentication: Authentication
     }
 
-    static let root: URL = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appendingPathComponent("Vectors/w3c")
-    }()
-
     @Test(arguments: ["none-es256.json", "packed-self-es256.json"])
     func reproducedThroughTheAuthenticator(_ name: String) async throws {
-        let vector = try JSONDecoder().decode(
-            Vector.self, from: Data(contentsOf: Self.root.appendingPathComponent(name)))
+        let vector = try Vectors.load(Vector.self, "w3c/" + name)
         let inputs = vector.registration.inputs
         let registrationFlags = AuthenticatorFlags(rawValue: try Hex.decode(inputs.flags_hex)[0])
         let assertionFlags = AuthenticatorFlags(rawValue: try Hex.decode(vector.authentication.inputs.flags_hex)[0])
