@@ -14,10 +14,13 @@ let package = Package(
     products: [
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyAuthenticator", targets: ["PasskeyAuthenticator"]),
+        .library(name: "Auth0Passkeys", targets: ["Auth0Passkeys"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +48,11 @@ let package = Package(
             dependencies: ["WebAuthn"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "Auth0Passkeys",
+            dependencies: ["WebAuthn", "CCurl", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         /// Test support only (not a product): one process hammering a store, for the
         /// cross-process tests of `PasskeyAuthenticatorTests`.
         .executableTarget(
@@ -68,6 +76,16 @@ let package = Package(
         .testTarget(
             name: "PasskeyAuthenticatorTests",
             dependencies: ["PasskeyAuthenticator", "WebAuthn", "store-stress"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "Auth0PasskeysTests",
+            dependencies: [
+                "Auth0Passkeys", "WebAuthn",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
