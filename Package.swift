@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "passkey",
             dependencies: [
-                "WebAuthn",
+                "WebAuthn", "PasskeyAuthenticator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,0 +1,160 @@
+public import WebAuthn
+
+extension WebAuthnClient {
+    /// Registers a new credential (`navigator.credentials.create`, WebAuthn L3 §5.1.3).
+    ///
+    /// - Parameters:
+    ///   - options: the relying party's creation options.
+    ///   - origin: the caller's origin.
+    ///   - topOrigin: the top-level origin when the caller is a cross-origin iframe; `nil` for a
+    ///     same-origin caller.
+    /// - Returns: the registration response, as `PublicKeyCredential.toJSON()` gives it.
+    /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID,
+    ///   `SyntaxError` for malformed options, `NotSupportedError` when no algorithm is supported,
+    ///   `InvalidStateError` for an excluded credential, `NotAllowedError` otherwise.
+    public func create(
+        _ options: PublicKeyCredentialCreationOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil
+    ) async throws(WebAuthnClientError) -> RegistrationResponseJSON {
+        let rpID = try CallerOrigin.rpID(options.rp.id, for: origin)
+        try Self.check(challenge: options.challenge)
+        guard (1...64).contains(options.user.id.bytes.count) else {
+            throw WebAuthnClientError(.syntax, "user.id is 1 to 64 bytes, not \(options.user.id.bytes.count)")
+        }
+        let info = authenticator.info
+        if let wanted = options.authenticatorSelection?.authenticatorAttachment, wanted != info.attachment,
+            wanted == .platform || wanted == .crossPlatform
+        {
+            throw WebAuthnClientError(
+                .notAllowed, "the relying party wants a \(wanted) authenticator; this one is \(info.attachment)")
+        }
+        let algorithms = try Self.algorithms(options.pubKeyCredParams)
+        let residentKey = try Self.residentKey(options.authenticatorSelection, info: info)
+        let verification = try Self.userVerification(options.authenticatorSelection?.userVerification, info: info)
+        let prf = options.extensions?.prf
+        if prf?.evalByCredential != nil {
+            throw WebAuthnClientError(.notSupported, "prf.evalByCredential has no meaning when creating a credential")
+        }
+        let clientData = Self.clientData(.create, challenge: options.challenge, origin: origin, topOrigin: topOrigin)
+        let request = MakeCredentialRequest(
+            clientDataHash: clientData.hash, rpID: rpID, rpName: options.rp.name,
+            user: .init(id: options.user.id.bytes, name: options.user.name, displayName: options.user.displayName),
+            algorithms: algorithms,
+            excludeList: (options.excludeCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
+            residentKey: residentKey, userVerification: verification.ask, hmacSecret: prf != nil,
+            attestationFormatsPreference: Self.attestationFormats(options))
+        let response = try await makeCredential(request, dropVerificationOnFailure: !verification.required)
+        let attestationObject = Self.conveyed(response.attestationObject, options.attestation)
+        let credential = response.credential
+        let publicKey = try? credential.publicKey
+        return RegistrationResponseJSON(
+            rawId: Base64URL(credential.credentialID),
+            response: AuthenticatorAttestationResponseJSON(
+                clientDataJSON: Base64URL(clientData.bytes),
+                authenticatorData: Base64URL(attestationObject.authenticatorData.bytes),
+                transports: Array(Set(info.transports)).sorted { $0.rawValue < $1.rawValue },
+                publicKey: (try? publicKey?.spki).map { Base64URL($0) },
+                publicKeyAlgorithm: publicKey?.algorithm?.rawValue,
+                attestationObject: Base64URL(attestationObject.bytes)),
+            authenticatorAttachment: info.attachment,
+            clientExtensionResults: Self.creationExtensionResults(options.extensions, response))
+    }
+
+    /// Asks for the credential, retrying without user verification when it was only preferred
+    /// and failed (WebAuthn L3 §5.4.6 `preferred`).
+    private func makeCredential(_ request: MakeCredentialRequest, dropVerificationOnFailure: Bool)
+        async throws(WebAuthnClientError) -> MakeCredentialResponse
+    {
+        do {
+            return try await authenticator.makeCredential(request)
+        } catch  where error.code == .uvInvalid && dropVerificationOnFailure {
+            var request = request
+            request.userVerification = false
+            return try await asking { () async throws(AuthenticatorError) in
+                try await authenticator.makeCredential(request)
+            }
+        } catch {
+            throw WebAuthnClientError(error)
+        }
+    }
+
+    /// The algorithms to offer: the `public-key` entries in order, or ES256 and RS256 when the
+    /// list is empty (WebAuthn L3 §5.1.3 step 10).
+    static func algorithms(_ parameters: [PublicKeyCredentialParameters]) throws(WebAuthnClientError) -> [Int] {
+        guard !parameters.isEmpty else {
+            return [COSEAlgorithm.es256.rawValue, COSEAlgorithm.rs256.rawValue]
+        }
+        let algorithms = parameters.filter { $0.type == .publicKey }.map(\.alg)
+        guard !algorithms.isEmpty else {
+            throw WebAuthnClientError(.notSupported, "pubKeyCredParams has no entry of type \"public-key\"")
+        }
+        return algorithms
+    }
+
+    /// The `rk` option from `residentKey` (or the older `requireResidentKey`), WebAuthn L3
+    /// §5.4.4 and §5.1.3 step 20.
+    static func residentKey(_ selection: AuthenticatorSelectionCriteria?, info: AuthenticatorInfo)
+        throws(WebAuthnClientError) -> Bool
+    {
+        let requirement = selection?.residentKey ?? (selection?.requireResidentKey == true ? .required : .discouraged)
+        switch requirement {
+        case .required:
+            guard info.supportsResidentKeys else {
+                throw WebAuthnClientError(
+                    .notSupported, "a discoverable credential is required and the authenticator cannot keep one")
+            }
+            return true
+        case .preferred:
+            return info.supportsResidentKeys
+        default:
+            return false
+        }
+    }
+
+    /// The formats to ask the authenticator for: `none` when the relying party wants no
+    /// attestation, else its `attestationFormats`, else `packed` (CTAP 2.2 §6.1
+    /// `attestationFormatsPreference`).
+    static func attestationFormats(_ options: PublicKeyCredentialCreationOptionsJSON) -> [AttestationFormat] {
+        let conveyance = options.attestation ?? AttestationConveyancePreference.none
+        guard conveyance != .none else {
+            return [.none]
+        }
+        let formats = (options.attestationFormats ?? []).map(AttestationFormat.init(rawValue:))
+        return formats.isEmpty ? [.packed] : formats
+    }
+
+    /// The attestation object conveyed to the relying party (WebAuthn L3 §5.1.3 step 22.1.2):
+    /// when it asked for `none`, any attestation other than self attestation (zero AAGUID,
+    /// `packed`, no `x5c`) is replaced by `none` with an empty statement.
+    static func conveyed(_ object: AttestationObject, _ preference: AttestationConveyancePreference?)
+        -> AttestationObject
+    {
+        guard (preference ?? AttestationConveyancePreference.none) == AttestationConveyancePreference.none,
+            object.format != AttestationFormat.none
+        else {
+            return object
+        }
+        let isSelfAttestation =
+            object.format == .packed && object.authenticatorData.attestedCredentialData?.aaguid == .zero
+            && object.statement.mapValue?[.text("x5c")] == nil
+        guard !isSelfAttestation else {
+            return object
+        }
+        return AttestationObject(format: .none, statement: .map([:]), authenticatorData: object.authenticatorData)
+    }
+
+    /// `credProps` (WebAuthn L3 §10.1.3) and `prf` (§10.1.4: `enabled` from hmac-secret's output).
+    static func creationExtensionResults(
+        _ inputs: AuthenticationExtensionsClientInputsJSON?, _ response: MakeCredentialResponse
+    ) -> AuthenticationExtensionsClientOutputsJSON {
+        var outputs = AuthenticationExtensionsClientOutputsJSON()
+        if inputs?.credProps == true {
+            outputs.credProps = CredentialPropertiesOutput(rk: response.residentKey)
+        }
+        if inputs?.prf != nil {
+            let extensions = response.attestationObject.authenticatorData.extensions?.mapValue
+            outputs.prf = AuthenticationExtensionsPRFOutputsJSON(
+                enabled: extensions?[.text("hmac-secret")]?.boolValue == true)
+        }
+        return outputs
+    }
+}

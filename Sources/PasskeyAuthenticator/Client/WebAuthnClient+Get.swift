@@ -1,0 +1,57 @@
+public import WebAuthn
+
+extension WebAuthnClient {
+    /// Signs in with an existing credential (`navigator.credentials.get`, WebAuthn L3 §5.1.4).
+    ///
+    /// With an empty `allowCredentials` the authenticator picks a discoverable credential for
+    /// the RP ID.
+    ///
+    /// - Parameters:
+    ///   - options: the relying party's request options.
+    ///   - origin: the caller's origin.
+    ///   - topOrigin: the top-level origin when the caller is a cross-origin iframe.
+    /// - Returns: the authentication response, as `PublicKeyCredential.toJSON()` gives it.
+    /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID, `SyntaxError`
+    ///   or `NotSupportedError` for malformed options, `NotAllowedError` when no credential
+    ///   matches or the user refuses.
+    public func get(
+        _ options: PublicKeyCredentialRequestOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil
+    ) async throws(WebAuthnClientError) -> AuthenticationResponseJSON {
+        let rpID = try CallerOrigin.rpID(options.rpId, for: origin)
+        try Self.check(challenge: options.challenge)
+        let info = authenticator.info
+        let verification = try Self.userVerification(options.userVerification, info: info)
+        let clientData = Self.clientData(.get, challenge: options.challenge, origin: origin, topOrigin: topOrigin)
+        let request = GetAssertionRequest(
+            rpID: rpID, clientDataHash: clientData.hash,
+            allowList: (options.allowCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
+            userVerification: verification.ask)
+        let response = try await getAssertion(request, dropVerificationOnFailure: !verification.required)
+        return AuthenticationResponseJSON(
+            rawId: Base64URL(response.credentialID),
+            response: AuthenticatorAssertionResponseJSON(
+                clientDataJSON: Base64URL(clientData.bytes),
+                authenticatorData: Base64URL(response.authenticatorData.bytes),
+                signature: Base64URL(response.signature),
+                userHandle: response.userHandle.map { Base64URL($0) }),
+            authenticatorAttachment: info.attachment)
+    }
+
+    /// Asks for the assertion, retrying without user verification when it was only preferred
+    /// and failed (WebAuthn L3 §5.4.6 `preferred`).
+    private func getAssertion(_ request: GetAssertionRequest, dropVerificationOnFailure: Bool)
+        async throws(WebAuthnClientError) -> GetAssertionResponse
+    {
+        do {
+            return try await authenticator.getAssertion(request)
+        } catch  where error.code == .uvInvalid && dropVerificationOnFailure {
+            var request = request
+            request.userVerification = false
+            return try await asking { () async throws(AuthenticatorError) in
+                try await authenticator.getAssertion(request)
+            }
+        } catch {
+            throw WebAuthnClientError(error)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import WebAuthn
+
+/// The WebAuthn client: what a browser or an operating system does between a relying party's
+/// options and an authenticator (WebAuthn L3 §5.1.3 `[[Create]]`, §5.1.4 `[[DiscoverFromExternalSource]]`).
+///
+/// From options JSON and the caller's origin it checks the origin and the RP ID, writes the
+/// client data in the specification's member order, asks its ``authenticator`` (any
+/// ``Authenticator``), runs the client extensions (`credProps`, `prf`) and answers with the JSON
+/// that `PublicKeyCredential.toJSON()` gives.
+///
+/// ```swift
+/// let client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
+/// let origin = try WebOrigin("https://example.com")
+/// let registration = try await client.create(creationOptions, origin: origin)
+/// let assertion = try await client.get(requestOptions, origin: origin)
+/// ```
+public struct WebAuthnClient: Sendable {
+    /// The authenticator every ceremony uses.
+    public var authenticator: any Authenticator
+
+    /// Creates a client for an authenticator.
+    ///
+    /// - Parameter authenticator: the authenticator to use.
+    public init(authenticator: any Authenticator) {
+        self.authenticator = authenticator
+    }
+
+    /// Asks the authenticator, turning its failure into the client's.
+    func asking<T>(_ body: () async throws(AuthenticatorError) -> T) async throws(WebAuthnClientError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw WebAuthnClientError(error)
+        }
+    }
+
+    /// The client data of a ceremony (WebAuthn L3 §5.8.1), for a same-origin caller or, with a
+    /// top origin, a cross-origin iframe.
+    static func clientData(
+        _ type: CollectedClientData.CeremonyType, challenge: Base64URL, origin: WebOrigin, topOrigin: WebOrigin?
+    ) -> CollectedClientData {
+        CollectedClientData(
+            type: type, challenge: challenge.bytes, origin: origin.description, crossOrigin: topOrigin != nil,
+            topOrigin: topOrigin?.description)
+    }
+
+    /// Whether to ask for user verification, and whether it may be dropped if it fails
+    /// (WebAuthn L3 §6.2.3 and the `preferred` rule of §5.4.6).
+    static func userVerification(_ requirement: UserVerificationRequirement?, info: AuthenticatorInfo)
+        throws(WebAuthnClientError) -> (ask: Bool, required: Bool)
+    {
+        switch requirement ?? .preferred {
+        case .required:
+            guard info.supportsUserVerification else {
+                throw WebAuthnClientError(
+                    .notAllowed, "user verification is required and the authenticator cannot verify")
+            }
+            return (true, true)
+        case .discouraged:
+            return (false, false)
+        default:
+            return (info.supportsUserVerification, false)
+        }
+    }
+
+    /// Checks the challenge every ceremony needs.
+    static func check(challenge: Base64URL) throws(WebAuthnClientError) {
+        guard !challenge.bytes.isEmpty else {
+            throw WebAuthnClientError(.syntax, "challenge is empty")
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import WebAuthn
+
+extension SoftwareAuthenticator {
+    /// Makes a credential as CTAP 2.1 §6.1.2 describes.
+    ///
+    /// In order: the request is checked; the algorithm is the request's first that the profile
+    /// supports (step 3); the user acts (steps 11–14), and only then is an excluded credential
+    /// reported (step 10), leaving the store untouched; the key and ID are drawn (or derived from
+    /// ``seed``), sealed and stored; a discoverable credential replaces an older discoverable one
+    /// for the same RP ID and user handle (step 17); the attestation is `packed` self
+    /// attestation (WebAuthn L3 §8.2) when the profile self-attests and the client did not ask for
+    /// `none` first, else `none`.
+    public func makeCredential(_ request: MakeCredentialRequest) async throws(AuthenticatorError)
+        -> MakeCredentialResponse
+    {
+        try Self.check(clientDataHash: request.clientDataHash)
+        guard (1...64).contains(request.user.id.count) else {
+            throw AuthenticatorError(.invalidLength, "user.id is 1 to 64 bytes, not \(request.user.id.count)")
+        }
+        guard !request.rpID.isEmpty else {
+            throw AuthenticatorError(.missingParameter, "rp.id is empty")
+        }
+        guard
+            let algorithm = request.algorithms.lazy.compactMap(COSEAlgorithm.init(rawValue:))
+                .first(where: profile.algorithms.contains)
+        else {
+            let offered = request.algorithms.map(String.init).joined(separator: ", ")
+            let supported = profile.algorithms.map { String($0.rawValue) }.joined(separator: ", ")
+            throw AuthenticatorError(
+                .unsupportedAlgorithm, "none of the algorithms offered (\(offered)) is supported (\(supported))")
+        }
+        let gesture = try gesture(
+            presence: true, verification: request.userVerification, alwaysVerifies: profile.alwaysVerifiesUser)
+        for id in request.excludeList {
+            if let excluded = try await storing({ () async throws(StoreError) in try await store.credential(id: id) }),
+                excluded.rpID == request.rpID
+            {
+                throw AuthenticatorError(
+                    .credentialExcluded,
+                    "credential \(Base64URL.encode(id)) of the exclude list is on this authenticator")
+            }
+        }
+        let discoverable = request.residentKey || profile.alwaysDiscoverable
+        let stored = try await newCredential(for: request, algorithm: algorithm, discoverable: discoverable)
+        if discoverable {
+            try await removeReplaced(by: stored)
+        }
+        let authenticatorData = try makeAuthenticatorData(stored, gesture: gesture, hmacSecret: request.hmacSecret)
+        let attestationObject: AttestationObject
+        if profile.selfAttests, request.attestationFormatsPreference.first != AttestationFormat.none {
+            let key = try privateKey(of: stored)
+            let signature = try sign(authenticatorData, request.clientDataHash, with: key)
+            let statement = PackedAttestationStatement(algorithm: algorithm, signature: signature)
+            attestationObject = AttestationObject(
+                format: .packed, statement: statement.cbor, authenticatorData: authenticatorData)
+        } else {
+            attestationObject = AttestationObject(
+                format: .none, statement: .map([:]), authenticatorData: authenticatorData)
+        }
+        return MakeCredentialResponse(attestationObject: attestationObject, residentKey: discoverable)
+    }
+
+    /// Draws (or derives) the key, ID and PRF seeds, seals them and stores the record.
+    private func newCredential(for request: MakeCredentialRequest, algorithm: COSEAlgorithm, discoverable: Bool)
+        async throws(AuthenticatorError) -> StoredCredential
+    {
+        let existing =
+            seed == nil
+            ? 0
+            : try await storing { () async throws(StoreError) in
+                try await store.credentials(rpID: request.rpID).credentials.count { $0.userHandle == request.user.id }
+            }
+        let material: KeyMaterial
+        do {
+            if let given = keyMaterialForTesting {
+                material = try given(algorithm)
+            } else if let seed {
+                material = try seed.derive(
+                    rpID: request.rpID, userID: request.user.id, algorithm: algorithm, index: existing)
+            } else {
+                material = try KeyMaterial.random(algorithm)
+            }
+        } catch {
+            throw AuthenticatorError(.other, "could not make a key: \(error)")
+        }
+        let stored: StoredCredential
+        do {
+            stored = try StoredCredential(
+                id: material.credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
+                userDisplayName: request.user.displayName, privateKey: material.privateKey,
+                sealingKey: store.sealingKey,
+                profile: profile.name, backupEligible: profile.backedUp, backupState: profile.backedUp,
+                discoverable: discoverable, prfSecretWithUV: material.prfSecretWithUV,
+                prfSecretWithoutUV: material.prfSecretWithoutUV,
+                createdAt: now())
+        } catch {
+            throw AuthenticatorError(.other, "could not seal the new key: \(error)")
+        }
+        try await storing { () async throws(StoreError) in try await store.add(stored) }
+        return stored
+    }
+
+    /// Deletes the discoverable credentials a new one replaces (CTAP 2.1 §6.1.2 step 17). The new
+    /// one is stored first, so a crash in between leaves both rather than neither.
+    private func removeReplaced(by new: StoredCredential) async throws(AuthenticatorError) {
+        let listing = try await storing { () async throws(StoreError) in try await store.credentials(rpID: new.rpID) }
+        for old in listing.credentials where old.id != new.id && old.discoverable && old.userHandle == new.userHandle {
+            try await storing { () async throws(StoreError) in try await store.delete(id: old.id) }
+        }
+    }
+
+    /// The authenticator data of a new credential (WebAuthn L3 §6.1, §6.5.1).
+    private func makeAuthenticatorData(_ stored: StoredCredential, gesture: Gesture, hmacSecret: Bool)
+        throws(AuthenticatorError) -> AuthenticatorData
+    {
+        do {
+            let attested = try AttestedCredentialData(
+                aaguid: profile.aaguid, credentialID: stored.id, publicKey: stored.publicKey)
+            return AuthenticatorData(
+                rpIDHash: SHA256.hash(Array(stored.rpID.utf8)), flags: flags(gesture), signCount: stored.signCount,
+                attestedCredentialData: attested,
+                extensions: hmacSecret ? .map([.text("hmac-secret"): .bool(true)]) : nil)
+        } catch {
+            throw AuthenticatorError(.other, "could not encode the new credential: \(error)")
+        }
+    }
+
+    /// Opens a stored credential's private key.
+    func privateKey(of stored: StoredCredential) throws(AuthenticatorError) -> SigningKey {
+        do {
+            return try stored.privateKey(using: store.sealingKey)
+        } catch {
+            throw AuthenticatorError(
+                .other, "the key of credential \(Base64URL.encode(stored.id)) does not open: \(error)",
+                cause: StoreError(.corrupt, "a sealed key does not open under the store key"))
+        }
+    }
+}

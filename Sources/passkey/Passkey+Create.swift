@@ -1,0 +1,40 @@
+import ArgumentParser
+import PasskeyAuthenticator
+import WebAuthn
+
+extension Passkey {
+    /// `passkey create`: `navigator.credentials.create()` from a terminal.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a passkey from PublicKeyCredentialCreationOptionsJSON; print RegistrationResponseJSON.",
+            discussion: "A refusal prints nothing on standard output and one line on standard error that starts "
+                + "with the WebAuthn error: NotAllowedError, InvalidStateError, SecurityError, NotSupportedError "
+                + "or SyntaxError.")
+
+        @OptionGroup var authenticator: AuthenticatorOptions
+
+        @Option(
+            help: "The authenticator profile: \(AuthenticatorProfile.builtIn.keys.sorted().joined(separator: ", ")).")
+        var profile: String = AuthenticatorProfile.platform.name
+
+        func validate() throws {
+            guard AuthenticatorProfile.builtIn[profile] != nil else {
+                throw ValidationError(
+                    "unknown profile \"\(profile)\"; choose \(AuthenticatorProfile.builtIn.keys.sorted().joined(separator: " or "))"
+                )
+            }
+        }
+
+        func run() async throws {
+            let response = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                let options = try authenticator.decodeOptions(PublicKeyCredentialCreationOptionsJSON.self)
+                let (origin, topOrigin) = try authenticator.origins()
+                // validate() checked the name.
+                let software = try await authenticator.authenticator(profile: AuthenticatorProfile.builtIn[profile]!)
+                return try await WebAuthnClient(authenticator: software).create(
+                    options, origin: origin, topOrigin: topOrigin)
+            }
+            printWebAuthnJSON(response)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import PasskeyAuthenticator
+import WebAuthn
+
+extension Passkey {
+    /// `passkey get`: `navigator.credentials.get()` from a terminal.
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Sign with a passkey for PublicKeyCredentialRequestOptionsJSON; print AuthenticationResponseJSON.",
+            discussion: "With several matching passkeys, --credential or --user picks one; otherwise the most "
+                + "recently created is used. Refusals are reported as for create.")
+
+        @OptionGroup var authenticator: AuthenticatorOptions
+
+        @Option(help: "Use the passkey of this user (user.name) when several match.")
+        var user: String?
+
+        @Option(help: "Use this passkey (credential ID, base64url) when several match.")
+        var credential: String?
+
+        func validate() throws {
+            if user != nil, credential != nil {
+                throw ValidationError("--user and --credential each pick a passkey; give one of them")
+            }
+        }
+
+        func run() async throws {
+            let response = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                let options = try authenticator.decodeOptions(PublicKeyCredentialRequestOptionsJSON.self)
+                let (origin, topOrigin) = try authenticator.origins()
+                let software = try await authenticator.authenticator(profile: .platform, accountChoice: try choice())
+                return try await WebAuthnClient(authenticator: software).get(
+                    options, origin: origin, topOrigin: topOrigin)
+            }
+            printWebAuthnJSON(response)
+        }
+
+        private func choice() throws(WebAuthnClientError) -> AccountChoice {
+            if let user {
+                return .user(user)
+            }
+            if let credential {
+                do {
+                    return .credential(try Base64URL.decode(credential))
+                } catch {
+                    throw WebAuthnClientError(.syntax, "--credential: \(error.reason)")
+                }
+            }
+            return .mostRecent
+        }
+    }
+}

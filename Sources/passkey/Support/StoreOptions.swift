@@ -1,0 +1,120 @@
+public import ArgumentParser
+import Foundation
+public import PasskeyAuthenticator
+import WebAuthn
+
+/// Where the credential store is: `--store DIR`, else `$PASSKEY_STORE`, else
+/// `$XDG_DATA_HOME/passkey`, else `~/.local/share/passkey` (DESIGN.md); sealed under
+/// `$PASSKEY_PASSPHRASE` when set, else under the store's key file.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The credential store directory (default: $PASSKEY_STORE, then $XDG_DATA_HOME/passkey).")
+    var store: String?
+
+    /// The store's directory.
+    func directory() throws(WebAuthnClientError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        guard let directory = store ?? FileCredentialStore.defaultDirectory(environment: environment) else {
+            throw WebAuthnClientError(.notAllowed, "no credential store: pass --store DIR or set PASSKEY_STORE")
+        }
+        return directory
+    }
+
+    /// Opens the store.
+    func open() async throws(WebAuthnClientError) -> FileCredentialStore {
+        let directory = try directory()
+        do {
+            return try FileCredentialStore(
+                directory: directory,
+                passphrase: FileCredentialStore.passphrase(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            throw WebAuthnClientError(.notAllowed, "the credential store \(directory) cannot be opened: \(error)")
+        }
+    }
+}
+
+/// What both ceremonies take: the store, the origin, seeded mode and failure injection.
+struct AuthenticatorOptions: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "The caller's origin, e.g. https://example.com (http only on localhost or loopback).")
+    var origin: String
+
+    @Option(name: .customLong("top-origin"), help: "The top-level origin, for a call from a cross-origin iframe.")
+    var topOrigin: String?
+
+    @Option(help: "The options JSON file, or - for standard input (the default).")
+    var options: String = "-"
+
+    @Option(help: "Derive credential IDs and keys from this hex seed (default: $PASSKEY_SEED), for reproducible runs.")
+    var seed: String?
+
+    @Option(help: "Act out a failure: \(Simulation.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var simulate: Simulation?
+
+    /// The caller's origin and, for a cross-origin call, the top origin.
+    func origins() throws(WebAuthnClientError) -> (WebOrigin, WebOrigin?) {
+        func parse(_ text: String, _ option: String) throws(WebAuthnClientError) -> WebOrigin {
+            do {
+                return try WebOrigin(text)
+            } catch {
+                throw WebAuthnClientError(.security, "\(option): \(error.reason)")
+            }
+        }
+        return (
+            try parse(origin, "--origin"),
+            try topOrigin.map { (text) throws(WebAuthnClientError) in
+                try parse(text, "--top-origin")
+            }
+        )
+    }
+
+    /// Reads and decodes the options JSON.
+    func decodeOptions<Options: Decodable>(_ type: Options.Type) throws(WebAuthnClientError) -> Options {
+        let bytes: [UInt8]
+        do {
+            bytes = try Input.read(options)
+        } catch {
+            throw WebAuthnClientError(.syntax, "cannot read the options from \(options)")
+        }
+        do {
+            return try WebAuthnJSON.decode(type, from: bytes)
+        } catch {
+            throw WebAuthnClientError(.syntax, "the options are not valid JSON: \(error.reason)")
+        }
+    }
+
+    /// The software authenticator over the store, with this run's seed and simulation.
+    func authenticator(profile: AuthenticatorProfile, accountChoice: AccountChoice = .mostRecent)
+        async throws(WebAuthnClientError) -> SoftwareAuthenticator
+    {
+        var seeded: Seed?
+        if let hex = seed ?? ProcessInfo.processInfo.environment["PASSKEY_SEED"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            do {
+                seeded = try Seed(hex: hex)
+            } catch {
+                throw WebAuthnClientError(.syntax, "--seed / PASSKEY_SEED: \(error.reason)")
+            }
+        }
+        return SoftwareAuthenticator(
+            store: try await store.open(), profile: profile, seed: seeded, simulation: simulate,
+            accountChoice: accountChoice)
+    }
+}
+
+extension Simulation: ExpressibleByArgument {}
+
+/// Runs a ceremony command: a refusal prints one line starting with the WebAuthn error name
+/// and exits 1 (2 for malformed input), with nothing on standard output (DESIGN.md).
+func reportingRefusals<T>(_ body: () async throws(WebAuthnClientError) -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch {
+        printError(error.description)
+        throw ExitCode(error.name == .syntax ? 2 : 1)
+    }
+}
+
+/// Writes a WebAuthn JSON value to standard output, compact, on one line.
+func printWebAuthnJSON(_ value: some Encodable) {
+    FileHandle.standardOutput.write(Data(WebAuthnJSON.encode(value) + [UInt8(ascii: "\n")]))
+}

@@ -1,0 +1,177 @@
+import Foundation
+import PasskeyAuthenticator
+import Synchronization
+import Testing
+import WebAuthn
+
+@Suite struct SoftwareAuthenticatorTests {
+    @Test func platformProfileMakesASyncedPasskey() async throws {
+        let store = InMemoryCredentialStore()
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+        let (response, verified) = try await ceremony.register()
+        #expect(verified.format == .none)
+        #expect(verified.aaguid == .zero)
+        #expect(verified.signCount == 0)
+        #expect(verified.userVerified && verified.backupEligible && verified.backupState)
+        #expect(verified.algorithm == .es256)
+        #expect(response.authenticatorAttachment == .platform)
+        #expect(response.response.transports == [.hybrid, .internal])
+        #expect(response.response.publicKeyAlgorithm == -7)
+        #expect(response.response.publicKey != nil)
+
+        let stored = try #require(await store.credential(id: verified.credentialID))
+        let before = stored
+        for _ in 0..<3 {
+            let (_, assertion) = try await ceremony.authenticate(verified.record(userHandle: stored.userHandle))
+            #expect(assertion.signCount == 0)
+            #expect(assertion.userVerified && assertion.backupState)
+        }
+        #expect(try await store.credential(id: verified.credentialID) == before)
+    }
+
+    @Test func securityKeyCountsAndSelfAttestsWhenAsked() async throws {
+        let store = InMemoryCredentialStore()
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: .securityKey))
+        let (response, verified) = try await ceremony.register(
+            Ceremony.creationOptions(attestation: .direct, residentKey: .discouraged))
+        #expect(verified.format == .packed)
+        #expect(verified.attestationType == .`self`)
+        #expect(verified.aaguid == AuthenticatorProfile.securityKey.aaguid)
+        #expect(!verified.backupEligible && !verified.backupState)
+        #expect(response.authenticatorAttachment == .crossPlatform)
+        #expect(response.response.transports == [.usb])
+
+        var record = verified.record()
+        for expected in UInt32(1)...3 {
+            let (_, assertion) = try await ceremony.authenticate(
+                record, options: Ceremony.requestOptions(allow: [verified.credentialID]))
+            #expect(assertion.signCount == expected)
+            record.signCount = assertion.signCount
+        }
+        #expect(try await store.credential(id: verified.credentialID)?.signCount == 3)
+    }
+
+    @Test func securityKeyConveysNoneWhenTheRelyingPartyAsksForNone() async throws {
+        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey))
+        let (_, verified) = try await ceremony.register(
+            Ceremony.creationOptions(attestation: AttestationConveyancePreference.none))
+        #expect(verified.format == .none)
+        #expect(verified.aaguid == AuthenticatorProfile.securityKey.aaguid)
+    }
+
+    @Test func theFirstSupportedAlgorithmIsChosen() async throws {
+        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore()))
+        let options = Ceremony.creationOptions(algorithms: [.rs256, .eddsa, .es256])
+        let (response, verified) = try await ceremony.register(options)
+        #expect(verified.algorithm == .eddsa)
+        #expect(response.response.publicKeyAlgorithm == COSEAlgorithm.eddsa.rawValue)
+        let (_, assertion) = try await ceremony.authenticate(verified.record())
+        #expect(assertion.credentialID == verified.credentialID)
+    }
+
+    @Test func noSupportedAlgorithmIsNotSupportedError() async throws {
+        let store = InMemoryCredentialStore()
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+        await #expect(throws: WebAuthnClientError(.notSupported, "")) {
+            try await ceremony.register(Ceremony.creationOptions(algorithms: [.rs256, .es384]))
+        }
+        #expect(await store.all().credentials.isEmpty)
+    }
+
+    @Test func anExcludedCredentialIsInvalidStateAndTheStoreIsUntouched() async throws {
+        let store = InMemoryCredentialStore()
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+        let (_, first) = try await ceremony.register()
+        let before = await store.all()
+        await #expect(throws: WebAuthnClientError(.invalidState, "")) {
+            try await ceremony.register(
+                Ceremony.creationOptions(user: "bob", userID: Array("bob".utf8), exclude: [first.credentialID]))
+        }
+        #expect(await store.all() == before)
+    }
+
+    @Test func severalMatchesPickTheNewestUnlessAUserOrCredentialIsChosen() async throws {
+        let store = InMemoryCredentialStore()
+        let clock = SteppingClock()
+        let authenticator = SoftwareAuthenticator(store: store, now: clock.next)
+        let ceremony = Ceremony(authenticator)
+        let (_, alice) = try await ceremony.register(Ceremony.creationOptions(user: "alice", userID: Array("a".utf8)))
+        let (_, bob) = try await ceremony.register(Ceremony.creationOptions(user: "bob", userID: Array("b".utf8)))
+
+        let (newest, _) = try await ceremony.authenticate(bob.record())
+        #expect(newest.rawId.bytes == bob.credentialID)
+        #expect(newest.response.userHandle?.bytes == Array("b".utf8))
+
+        var choosing = authenticator
+        choosing.accountChoice = .user("alice")
+        let (chosen, _) = try await Ceremony(choosing).authenticate(alice.record())
+        #expect(chosen.rawId.bytes == alice.credentialID)
+
+        choosing.accountChoice = .credential(alice.credentialID)
+        let (byID, _) = try await Ceremony(choosing).authenticate(alice.record())
+        #expect(byID.rawId.bytes == alice.credentialID)
+
+        choosing.accountChoice = .user("carol")
+        await #expect(throws: WebAuthnClientError(.notAllowed, "")) {
+            try await Ceremony(choosing).authenticate(alice.record())
+        }
+    }
+
+    @Test func anAllowListLimitsTheChoiceAndAnUnknownOneIsNotAllowed() async throws {
+        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), now: SteppingClock().next))
+        let (_, first) = try await ceremony.register(Ceremony.creationOptions(user: "a", userID: [1]))
+        _ = try await ceremony.register(Ceremony.creationOptions(user: "b", userID: [2]))
+        let (response, _) = try await ceremony.authenticate(
+            first.record(), options: Ceremony.requestOptions(allow: [first.credentialID]))
+        #expect(response.rawId.bytes == first.credentialID)
+        await #expect(throws: WebAuthnClientError(.notAllowed, "")) {
+            try await ceremony.authenticate(first.record(), options: Ceremony.requestOptions(allow: [[9, 9, 9]]))
+        }
+    }
+
+    @Test func aNonDiscoverableCredentialNeedsAnAllowList() async throws {
+        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey))
+        let options = Ceremony.creationOptions(
+            residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
+        let (response, verified) = try await ceremony.register(options)
+        #expect(response.clientExtensionResults.credProps?.rk == false)
+        await #expect(throws: WebAuthnClientError(.notAllowed, "")) {
+            try await ceremony.authenticate(verified.record())
+        }
+        _ = try await ceremony.authenticate(
+            verified.record(), options: Ceremony.requestOptions(allow: [verified.credentialID]))
+    }
+
+    @Test func registeringTheSameUserAgainReplacesTheDiscoverableCredential() async throws {
+        let store = InMemoryCredentialStore()
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+        let (_, first) = try await ceremony.register()
+        let (_, second) = try await ceremony.register()
+        #expect(first.credentialID != second.credentialID)
+        #expect(await store.all().credentials.map(\.id) == [second.credentialID])
+    }
+
+    @Test func credPropsReportsADiscoverablePlatformCredential() async throws {
+        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore()))
+        let options = Ceremony.creationOptions(
+            residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
+        let (response, _) = try await ceremony.register(options)
+        #expect(response.clientExtensionResults.credProps?.rk == true)
+    }
+}
+
+/// A clock that moves one second per reading, so creation order is unambiguous.
+final class SteppingClock: Sendable {
+    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let ticks = Mutex(0)
+
+    var next: @Sendable () -> Date {
+        { [self] in
+            let tick = ticks.withLock {
+                $0 += 1
+                return $0
+            }
+            return start.addingTimeInterval(Double(tick))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import WebAuthn
+
+@testable import PasskeyAuthenticator
+
+/// The W3C L3 vectors `none-es256` and `packed-self-es256` made again through the software
+/// authenticator from their inputs (key, credential ID, AAGUID, flags, client data): the
+/// authenticator data must come out byte for byte, and the signatures, which ECDSA randomizes,
+/// must verify under the vector's public key.
+@Suite struct W3CVectorReproductionTests {
+    struct Vector: Decodable {
+        struct Registration: Decodable {
+            struct Inputs: Decodable {
+                let rp_id: String
+                let credential_id_hex: String
+                let aaguid_hex: String
+                let flags_hex: String
+                let credential_private_key_hex: String
+            }
+            struct Expected: Decodable {
+                let clientDataJSON_hex: String
+                let authenticatorData_hex: String
+            }
+            let inputs: Inputs
+            let expected: Expected
+        }
+        struct Authentication: Decodable {
+            struct Inputs: Decodable {
+                let flags_hex: String
+            }
+            struct Expected: Decodable {
+                let clientDataJSON_hex: String
+                let authenticatorData_hex: String
+            }
+            let inputs: Inputs
+            let expected: Expected
+        }
+        let attestation_format: String
+        let registration: Registration
+        let authentication: Authentication
+    }
+
+    static let root: URL = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("Vectors/w3c")
+    }()
+
+    @Test(arguments: ["none-es256.json", "packed-self-es256.json"])
+    func reproducedThroughTheAuthenticator(_ name: String) async throws {
+        let vector = try JSONDecoder().decode(
+            Vector.self, from: Data(contentsOf: Self.root.appendingPathComponent(name)))
+        let inputs = vector.registration.inputs
+        let registrationFlags = AuthenticatorFlags(rawValue: try Hex.decode(inputs.flags_hex)[0])
+        let assertionFlags = AuthenticatorFlags(rawValue: try Hex.decode(vector.authentication.inputs.flags_hex)[0])
+        let key = try SigningKey(rawRepresentation: Hex.decode(inputs.credential_private_key_hex), algorithm: .es256)
+        let credentialID = try Hex.decode(inputs.credential_id_hex)
+
+        // A profile built as a library user would: the vector's authenticator model and flags.
+        let profile = AuthenticatorProfile(
+            name: "w3c-vector", aaguid: try AAGUID(bytes: Hex.decode(inputs.aaguid_hex)), attachment: .platform,
+            transports: [.internal], algorithms: [.es256], alwaysDiscoverable: true, alwaysVerifiesUser: false,
+            backedUp: registrationFlags.contains(.backupState), countsSignatures: false,
+            selfAttests: vector.attestation_format == "packed")
+        let store = InMemoryCredentialStore()
+        var authenticator = SoftwareAuthenticator(store: store, profile: profile)
+        authenticator.keyMaterialForTesting = { _ in
+            KeyMaterial(
+                credentialID: credentialID, privateKey: key, prfSecretWithUV: .random(), prfSecretWithoutUV: .random())
+        }
+
+        let registrationClientData = try Hex.decode(vector.registration.expected.clientDataJSON_hex)
+        let made = try await authenticator.makeCredential(
+            MakeCredentialRequest(
+                clientDataHash: SHA256.hash(registrationClientData), rpID: inputs.rp_id,
+                user: .init(id: [1], name: "vector", displayName: "Vector"), algorithms: [-7],
+                userVerification: registrationFlags.contains(.userVerified),
+                attestationFormatsPreference: [AttestationFormat(rawValue: vector.attestation_format)]))
+        #expect(
+            made.attestationObject.authenticatorData.bytes
+                == (try Hex.decode(vector.registration.expected.authenticatorData_hex)))
+        let relyingParty = RelyingParty(id: inputs.rp_id)
+        let registered = try relyingParty.verifyRegistration(
+            clientDataJSON: registrationClientData, attestationObject: made.attestationObject.bytes,
+            challenge: try CollectedClientData(bytes: registrationClientData).challengeBytes)
+        #expect(registered.format.rawValue == vector.attestation_format)
+
+        // The vector's assertion may report BS differently from its registration.
+        var stored = try #require(await store.credential(id: credentialID))
+        stored.backupState = assertionFlags.contains(.backupState)
+        try await store.update(stored)
+
+        let assertionClientData = try Hex.decode(vector.authentication.expected.clientDataJSON_hex)
+        let asserted = try await authenticator.getAssertion(
+            GetAssertionRequest(
+                rpID: inputs.rp_id, clientDataHash: SHA256.hash(assertionClientData), allowList: [credentialID],
+                userVerification: assertionFlags.contains(.userVerified)))
+        #expect(
+            asserted.authenticatorData.bytes == (try Hex.decode(vector.authentication.expected.authenticatorData_hex)))
+        _ = try relyingParty.verifyAuthentication(
+            credentialID: asserted.credentialID, clientDataJSON: assertionClientData,
+            authenticatorData: asserted.authenticatorData.bytes, signature: asserted.signature,
+            userHandle: asserted.userHandle,
+            challenge: try CollectedClientData(bytes: assertionClientData).challengeBytes,
+            credential: registered.record())
+    }
+}
+
+extension CollectedClientData {
+    /// The challenge as bytes.
+    fileprivate var challengeBytes: [UInt8] {
+        get throws { try Base64URL.decode(challenge) }
+    }
+}
