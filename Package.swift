@@ -81,10 +81,11 @@ let package = Package(
         .testTarget(
             name: "Auth0PasskeysTests",
             dependencies: [
-                "Auth0Passkeys", "WebAuthn",
+                "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -12,8 +12,9 @@ import Synchronization
 ///   only `http` and `https` URLs are accepted, certificates are always verified (against the
 ///   system store or ``Configuration/caBundlePath``), and every transfer has a total and a connect
 ///   time limit.
-/// - `curl_easy_perform` blocks, so it runs on a Dispatch thread, never on Swift's cooperative
-///   pool; cancelling the awaiting task aborts the transfer from libcurl's progress callback.
+/// - `curl_easy_perform` blocks, so it runs on a Dispatch thread of its handle, never on Swift's
+///   cooperative pool; cancelling the awaiting task aborts the transfer from libcurl's progress
+///   callback, which libcurl calls at least once a second.
 ///
 /// One transport may be shared by any number of clients and tasks; sharing it shares its
 /// connections.
@@ -98,7 +99,7 @@ public final class CurlTransport: Sendable {
         let configuration = configuration
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                handle.queue.async {
                     let transfer = Transfer(
                         limit: configuration.maxResponseSize, cancellation: cancellation)
                     continuation.resume(
@@ -142,6 +143,10 @@ public final class CurlTransport: Sendable {
 /// `@unchecked Sendable`: the pool hands a handle to one transfer at a time, under its mutex.
 private final class EasyHandle: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
+    /// Where this handle's blocking transfers run: a serial queue, which libdispatch backs with a
+    /// thread of its own (overcommit), so blocked transfers never starve each other or the
+    /// width-limited global queues.
+    let queue = DispatchQueue(label: "Auth0Passkeys.CurlTransport")
 
     init() throws(TransportError) {
         guard let raw = curl_easy_init() else {
@@ -283,8 +288,9 @@ private final class Transfer {
     /// Appends one header line; a status line (`HTTP/…`) starts a new response (after a `100
     /// Continue` or an interim answer), so the headers collected so far are dropped.
     func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) {
-        var text = String(decoding: line, as: UTF8.self)
-        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        var bytes = line[...]
+        while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes.removeLast() }
+        let text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("HTTP/") {
             headers.removeAll()
         } else if let colon = text.firstIndex(of: ":") {

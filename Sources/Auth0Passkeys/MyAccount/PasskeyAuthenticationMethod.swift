@@ -83,7 +83,10 @@ public struct PasskeyAuthenticationMethod: Sendable, Hashable, Decodable {
             deviceType: try container.decode(DeviceType.self, forKey: .deviceType),
             isBackedUp: try container.decode(Bool.self, forKey: .backedUp))
         let created = try container.decode(String.self, forKey: .createdAt)
-        guard let createdAt = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(created) else {
+        // swift-foundation's style also reads a date without fractional seconds; the SDK's does not.
+        guard created.contains("."),
+            let createdAt = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(created)
+        else {
             throw DecodingError.dataCorruptedError(
                 forKey: .createdAt, in: container,
                 debugDescription: "format not recognized (ISO 8601 with fractional seconds expected)")
