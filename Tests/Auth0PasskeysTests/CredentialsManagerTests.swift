@@ -213,13 +213,12 @@ import WebAuthn
         #expect(try storage.entry(forKey: "https://login.example.com/me/::read:me") == Array("two".utf8))
         #expect(try storage.entry(forKey: "missing") == nil)
 
-        var info = stat()
-        #expect(stat(storage.directory, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(try mode(storage.directory) == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: storage.directory).sorted()
         #expect(names.count == 2)
         #expect(names.allSatisfy { $0.hasSuffix(".json") && !$0.contains("/") })
         for name in names {
-            #expect(stat(storage.directory + "/" + name, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            #expect(try mode(storage.directory + "/" + name) == 0o600)
         }
 
         try storage.deleteEntry(forKey: "credentials")
@@ -227,6 +226,11 @@ import WebAuthn
         #expect(try storage.entry(forKey: "credentials") == nil)
         try storage.deleteAllEntries()
         #expect(try FileManager.default.contentsOfDirectory(atPath: storage.directory).isEmpty)
+    }
+
+    func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
     }
 
     @Test func fileStorageUnderAManager() async throws {
