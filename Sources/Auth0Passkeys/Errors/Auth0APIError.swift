@@ -20,6 +20,10 @@ public protocol Auth0APIError: Error, Sendable, CustomStringConvertible {
     var statusCode: Int { get }
     /// The underlying error: a ``TransportError`` or a decoding error.
     var cause: (any Error)? { get }
+    /// The error code: Auth0's, or this library's `a0.sdk.internal_error.*`.
+    var code: AuthenticationError.Code { get }
+    /// The message, in words fit for a terminal.
+    var reason: String { get }
 
     /// Creates an error from an Auth0 error body.
     ///
@@ -31,6 +35,13 @@ public protocol Auth0APIError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Auth0APIError {
+    /// `<code> (HTTP <status>): <reason>`, then the cause when there is one.
+    public var description: String {
+        var text = "\(code) (HTTP \(statusCode)): \(reason)"
+        if let cause { text += " Cause: \(cause)" }
+        return text
+    }
+
     /// Whether the request never got a response because the network failed (spec §7.3).
     public var isNetworkError: Bool {
         (cause as? TransportError)?.isNetworkError ?? false

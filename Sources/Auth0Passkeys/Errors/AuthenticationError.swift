@@ -83,12 +83,6 @@ public struct AuthenticationError: Auth0APIError, Hashable {
         info["description"]?.stringValue ?? info["error_description"]?.stringValue
     }
 
-    public var description: String {
-        var text = "\(code) (HTTP \(statusCode)): \(reason)"
-        if let cause { text += " Cause: \(cause)" }
-        return text
-    }
-
     /// Multi-factor authentication is required (`mfa_required`, `a0.mfa_required`).
     public var isMultifactorRequired: Bool { isCode("mfa_required", "a0.mfa_required") }
     /// Multi-factor enrollment is required.

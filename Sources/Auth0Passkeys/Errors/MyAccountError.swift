@@ -67,12 +67,6 @@ public struct MyAccountError: Auth0APIError, Hashable {
         Self.sentence(detail.isEmpty ? title : "\(title): \(detail)")
     }
 
-    public var description: String {
-        var text = "\(code) (HTTP \(statusCode)): \(reason)"
-        if let cause { text += " Cause: \(cause)" }
-        return text
-    }
-
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
