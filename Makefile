@@ -55,12 +55,18 @@ demo: build
 	  --origin https://example.org --rp-id example.org \
 	  --public-key pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM
 
-## docs: build the DocC catalog from the library's symbol graph; a broken link fails the build
+## docs: build the DocC catalogs from the libraries' symbol graphs; a broken link fails the build
 docs: setup
 	@swift build --target WebAuthn --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
 	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs >/dev/null
 	docc convert Sources/WebAuthn/WebAuthn.docc --additional-symbol-graph-dir .build/symbol-graphs \
 	  --output-path .build/WebAuthn.doccarchive --warnings-as-errors
+	@swift build --target Auth0Passkeys --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all >/dev/null
+	@rm -rf .build/symbol-graphs-auth0 && mkdir -p .build/symbol-graphs-auth0 && \
+	  cp .build/symbol-graphs-all/Auth0Passkeys*.symbols.json .build/symbol-graphs-auth0/
+	docc convert Sources/Auth0Passkeys/Auth0Passkeys.docc --additional-symbol-graph-dir .build/symbol-graphs-auth0 \
+	  --output-path .build/Auth0Passkeys.doccarchive --warnings-as-errors
 
 ## lint: swift-format, strict
 lint:

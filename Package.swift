@@ -14,10 +14,18 @@ let package = Package(
     products: [
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "PasskeyAuthenticator", targets: ["PasskeyAuthenticator"]),
+        .library(name: "Auth0Passkeys", targets: ["Auth0Passkeys"]),
+        .library(name: "PasskeyTenant", targets: ["PasskeyTenant"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -50,6 +58,26 @@ let package = Package(
             dependencies: ["WebAuthn"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "Auth0Passkeys",
+            dependencies: ["WebAuthn", "CCurl", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PasskeyTenant",
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         /// Test support only (not a product): one process hammering a store, for the
         /// cross-process tests of `PasskeyAuthenticatorTests`.
         .executableTarget(
@@ -60,8 +88,9 @@ let package = Package(
         .executableTarget(
             name: "passkey",
             dependencies: [
-                "WebAuthn", "PasskeyAuthenticator",
+                "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -73,6 +102,28 @@ let package = Package(
         .testTarget(
             name: "PasskeyAuthenticatorTests",
             dependencies: ["PasskeyAuthenticator", "WebAuthn", "store-stress"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "Auth0PasskeysTests",
+            dependencies: [
+                "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyTenantTests",
+            dependencies: [
+                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

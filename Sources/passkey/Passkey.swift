@@ -10,6 +10,8 @@ struct Passkey: AsyncParsableCommand {
             + "A failed check prints one line on standard error that starts with the reason code "
             + "(wrong-origin, bad-signature, ...) and exits 1; input that does not parse exits 2.",
         version: "0.1.0",
-        subcommands: [Create.self, Get.self, List.self, Delete.self, Inspect.self, Verify.self, Bench.self]
+        subcommands: [
+            Create.self, Get.self, List.self, Delete.self, Inspect.self, Verify.self, Tenant.self, Bench.self,
+        ]
     )
 }

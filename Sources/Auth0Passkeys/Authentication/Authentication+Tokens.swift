@@ -1,0 +1,94 @@
+import FoundationEssentials
+import WebAuthn
+
+extension Authentication {
+    /// Exchanges a refresh token for new credentials: `POST /oauth/token` with
+    /// `grant_type=refresh_token` (spec §6.1). With an `audience`, this is the exchange for API
+    /// credentials (spec §6.4): ``APICredentials/init(_:)`` reads the answer.
+    ///
+    /// With an audience the scope gets `openid` when it lacks it; without one it is sent as
+    /// given. `refresh_token` may be absent from the answer (no rotation): keep the old one.
+    ///
+    /// ```swift
+    /// let myAccount = try await auth.renew(
+    ///     withRefreshToken: refreshToken, audience: "https://login.example.com/me/",
+    ///     scope: "create:me:authentication_methods").start()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - refreshToken: the refresh token.
+    ///   - audience: the API to get an access token for; the original audience when `nil`.
+    ///   - scope: the scopes to ask for; the original ones when `nil`.
+    /// - Returns: the request; it decodes ``Credentials``.
+    public func renew(
+        withRefreshToken refreshToken: String, audience: String? = nil, scope: String? = nil
+    ) -> Request<Credentials, AuthenticationError> {
+        let body = RefreshBody(
+            refreshToken: refreshToken, clientId: clientId, audience: audience,
+            scope: audience == nil ? scope : scope.map(Scope.includingOpenID))
+        return post("oauth/token", body, retryable: true, Self.credentials)
+    }
+
+    /// Revokes a refresh token: `POST /oauth/revoke` (spec §6.2). Revoking is idempotent, so it
+    /// is retried after a retryable failure.
+    ///
+    /// - Parameter refreshToken: the refresh token.
+    /// - Returns: the request; any success answers, whatever the body.
+    public func revoke(refreshToken: String) -> Request<Void, AuthenticationError> {
+        post(
+            "oauth/revoke", RevokeBody(token: refreshToken, clientId: clientId), retryable: true,
+            ResponseHandling.none(AuthenticationError.self))
+    }
+
+    /// The user's claims: `GET /userinfo` with `Authorization: <tokenType> <accessToken>`
+    /// (spec §6.3).
+    ///
+    /// - Parameters:
+    ///   - accessToken: an access token whose audience includes the tenant's userinfo endpoint.
+    ///   - tokenType: the authorization scheme; `Bearer` by default.
+    /// - Returns: the request; it decodes ``UserInfo`` (`sub` required).
+    public func userInfo(withAccessToken accessToken: String, tokenType: String = "Bearer") -> Request<
+        UserInfo, AuthenticationError
+    > {
+        Request(
+            client: client, method: .get, url: url + "userinfo",
+            headers: [(name: "Authorization", value: "\(tokenType) \(accessToken)")], retryable: true,
+            handle: ResponseHandling.json(UserInfo.self, AuthenticationError.self))
+    }
+
+    /// The tenant's signing keys: `GET /.well-known/jwks.json` (spec §6.5).
+    ///
+    /// - Returns: the request; it decodes ``JWKS``.
+    public func jwks() -> Request<JWKS, AuthenticationError> {
+        Request(
+            client: client, method: .get, url: url + ".well-known/jwks.json", retryable: true,
+            handle: ResponseHandling.json(JWKS.self, AuthenticationError.self))
+    }
+}
+
+/// `POST /oauth/token` with `grant_type=refresh_token` (spec §6.1).
+struct RefreshBody: Encodable {
+    let refreshToken: String
+    let grantType = "refresh_token"
+    let clientId: String
+    let audience: String?
+    let scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case refreshToken = "refresh_token"
+        case grantType = "grant_type"
+        case clientId = "client_id"
+        case audience, scope
+    }
+}
+
+/// `POST /oauth/revoke` (spec §6.2).
+struct RevokeBody: Encodable {
+    let token: String
+    let clientId: String
+
+    enum CodingKeys: String, CodingKey {
+        case token
+        case clientId = "client_id"
+    }
+}

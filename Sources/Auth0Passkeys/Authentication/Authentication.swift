@@ -1,0 +1,125 @@
+import FoundationEssentials
+public import Logging
+import WebAuthn
+
+/// Auth0's Authentication API for native passkey flows: signup and login challenges, the
+/// webauthn grant, refresh, revoke, user info and API credentials (spec §1–§3, §6), with the
+/// names and defaults of Auth0.swift.
+///
+/// Each method returns a ``Request``; nothing is sent until its `start()`.
+///
+/// Sign a new user up with a passkey:
+///
+/// ```swift
+/// let auth = Authentication(clientId: "k3S9pQ2vXc7LmN0aB1dE4fG6hJ8", domain: "login.example.com")
+/// let challenge = try await auth.passkeySignupChallenge(email: "ada@example.com").start()
+/// let passkey: some SignupPasskey = try await authenticator.register(
+///     provider.createCredentialRegistrationRequest(
+///         challenge: challenge.challengeData, name: challenge.userName, userID: challenge.userId))
+/// let credentials = try await auth.login(passkey: passkey, challenge: challenge).start()
+/// ```
+///
+/// Sign in with it later:
+///
+/// ```swift
+/// let challenge = try await auth.passkeyLoginChallenge().start()
+/// let passkey: some LoginPasskey = try await authenticator.assert(
+///     provider.createCredentialAssertionRequest(challenge: challenge.challengeData))
+/// let credentials = try await auth.login(passkey: passkey, challenge: challenge).start()
+/// ```
+///
+/// Every request carries `Content-Type: application/json` and `Auth0-Client` (spec §8). The
+/// challenge, user-info, JWKS, refresh and revoke requests are retried after a retryable failure
+/// (``RetryPolicy``); the webauthn grant never is, because its `auth_session` is single-use.
+public struct Authentication: Sendable {
+    /// The scope of the webauthn grant when the caller gives none: Auth0.swift 3's, which asks
+    /// for a refresh token.
+    public static let defaultScope = "openid profile email offline_access"
+
+    /// The application's client ID.
+    public let clientId: String
+    /// The tenant's base URL, ending in `/`.
+    public let url: String
+    let client: HTTPClient
+
+    /// Creates a client for a tenant domain, as Auth0.swift does: `https://` is put in front
+    /// unless the domain already begins with `https`.
+    ///
+    /// - Parameters:
+    ///   - clientId: the application's client ID.
+    ///   - domain: the tenant's (custom) domain, such as `login.example.com`.
+    ///   - transport: the HTTP transport; share one between clients to share connections.
+    ///   - retryPolicy: when to send a safe request again.
+    ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
+    ///   - logger: where to log requests (method, path, status, timing; redacted bodies at
+    ///     `trace`); nothing is logged by default.
+    public init(
+        clientId: String,
+        domain: String,
+        transport: CurlTransport = CurlTransport(),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
+        logger: Logger? = nil
+    ) {
+        self.init(
+            clientId: clientId, validatedURL: BaseURL.fromDomain(domain),
+            client: HTTPClient(
+                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+    }
+
+    /// Creates a client for an explicit base URL, such as a local tenant's
+    /// `http://127.0.0.1:8080`.
+    ///
+    /// - Parameters:
+    ///   - clientId: the application's client ID.
+    ///   - baseURL: `https://…`, or `http://…` to a loopback host only.
+    ///   - transport: the HTTP transport.
+    ///   - retryPolicy: when to send a safe request again.
+    ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
+    ///   - logger: where to log requests; nothing is logged by default.
+    /// - Throws: ``AuthenticationError/Code/invalidConfiguration`` for any other URL.
+    public init(
+        clientId: String,
+        baseURL: String,
+        transport: CurlTransport = CurlTransport(),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
+        logger: Logger? = nil
+    ) throws(AuthenticationError) {
+        try self.init(
+            clientId: clientId, baseURL: baseURL,
+            client: HTTPClient(
+                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+    }
+
+    /// Creates a client over any transport: the seam of the tests.
+    package init(clientId: String, baseURL: String, client: HTTPClient) throws(AuthenticationError) {
+        switch BaseURL.validated(baseURL) {
+        case .success(let url): self.init(clientId: clientId, validatedURL: url, client: client)
+        case .failure(let error): throw .invalidConfiguration(error.reason)
+        }
+    }
+
+    private init(clientId: String, validatedURL: String, client: HTTPClient) {
+        self.clientId = clientId
+        self.url = validatedURL
+        self.client = client
+    }
+
+    /// A POST of a JSON body to a path under the base URL.
+    func post<Value: Sendable>(
+        _ path: String, _ body: some Encodable, retryable: Bool,
+        _ handle: @escaping @Sendable (HTTPResponse) throws(AuthenticationError) -> Value
+    ) -> Request<Value, AuthenticationError> {
+        Request(
+            client: client, method: .post, url: url + path, body: JSONObject.members(of: body), retryable: retryable,
+            handle: handle)
+    }
+
+    /// Decodes a token response, counting `expires_in` from the moment it arrived.
+    static let credentials: @Sendable (HTTPResponse) throws(AuthenticationError) -> Credentials = {
+        response throws(AuthenticationError) in
+        let now = Date()
+        return try ResponseHandling.json(TokenResponse.self, AuthenticationError.self)(response).credentials(at: now)
+    }
+}

@@ -1,0 +1,54 @@
+import WebAuthn
+
+/// `authn_response`: a passkey as Auth0's SDK sends it in the webauthn grant and the My Account
+/// verify call (spec §3.2, §5.3). Binary members are unpadded base64url; `rawId` repeats `id`;
+/// `authenticatorAttachment` is omitted when unknown; no `transports`, no
+/// `clientExtensionResults`.
+struct AuthnResponseBody: Encodable {
+    struct Response: Encodable {
+        let clientDataJSON: Base64URL
+        var attestationObject: Base64URL? = nil
+        var authenticatorData: Base64URL? = nil
+        var signature: Base64URL? = nil
+        var userHandle: Base64URL? = nil
+    }
+
+    let id: Base64URL
+    let rawId: Base64URL
+    let type = "public-key"
+    let authenticatorAttachment: String?
+    let response: Response
+
+    private enum CodingKeys: String, CodingKey {
+        case id, rawId, type, authenticatorAttachment, response
+    }
+
+    /// `platform` or `cross-platform`; any other attachment is unknown to Auth0 and omitted.
+    private static func wireName(_ attachment: AuthenticatorAttachment?) -> String? {
+        guard let attachment, attachment == .platform || attachment == .crossPlatform else { return nil }
+        return attachment.rawValue
+    }
+
+    /// A new passkey: `response` has `clientDataJSON` and `attestationObject`.
+    init(_ passkey: some NewPasskey) {
+        id = Base64URL(Array(passkey.credentialID))
+        rawId = id
+        authenticatorAttachment = Self.wireName(passkey.attachment)
+        response = Response(
+            clientDataJSON: Base64URL(Array(passkey.rawClientDataJSON)),
+            attestationObject: Base64URL(Array(passkey.rawAttestationObject)))
+    }
+
+    /// An assertion: `response` has `clientDataJSON`, `authenticatorData`, `signature` and
+    /// `userHandle`.
+    init(_ passkey: some LoginPasskey) {
+        id = Base64URL(Array(passkey.credentialID))
+        rawId = id
+        authenticatorAttachment = Self.wireName(passkey.attachment)
+        response = Response(
+            clientDataJSON: Base64URL(Array(passkey.rawClientDataJSON)),
+            authenticatorData: Base64URL(Array(passkey.rawAuthenticatorData)),
+            signature: Base64URL(Array(passkey.signature)),
+            userHandle: Base64URL(Array(passkey.userID)))
+    }
+}

@@ -1,0 +1,424 @@
+package import FoundationEssentials
+public import WebAuthn
+
+/// Keeps a user's credentials, renews them with the refresh token when they are about to expire,
+/// exchanges the refresh token for API credentials, and revokes it on sign-out (spec §9, the
+/// semantics of Auth0.swift 3's `CredentialsManager`).
+///
+/// ```swift
+/// let manager = CredentialsManager(authentication: auth)
+/// try await manager.store(credentials: try await auth.login(passkey: passkey, challenge: challenge).start())
+///
+/// // Later, anywhere: valid for at least another minute, renewed if need be.
+/// let credentials = try await manager.credentials()
+///
+/// // A My Account token from the same refresh token.
+/// let myAccount = try await manager.apiCredentials(
+///     forAudience: "https://login.example.com/me/", scope: "create:me:authentication_methods")
+///
+/// try await manager.revoke()   // revoke the refresh token, then forget everything
+/// ```
+///
+/// ``credentials(withScope:minTTL:parameters:headers:)``, ``renew(parameters:headers:)``,
+/// ``apiCredentials(forAudience:scope:minTTL:parameters:headers:)`` and ``revoke(headers:)``
+/// run one at a time, in call order: when many tasks ask for credentials that need renewing,
+/// the first renews and the others get what it stored, so the refresh token is spent once.
+/// Nothing coordinates two managers (or processes) over one storage.
+public actor CredentialsManager {
+    /// The client that renews, exchanges and revokes.
+    public let authentication: Authentication
+    /// The key of the main credentials in the storage.
+    public let storeKey: String
+    private let storage: any CredentialsStorage
+    private let now: @Sendable () -> Date
+    /// The last queued operation; each new one waits for it.
+    private var tail: Task<Void, Never>?
+
+    /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - authentication: the client for the tenant the credentials come from.
+    ///   - storeKey: the key of the main credentials; `credentials` by default.
+    ///   - storage: where to keep the entries; files in the user's data directory by default.
+    public init(
+        authentication: Authentication, storeKey: String = "credentials",
+        storage: any CredentialsStorage = FileCredentialsStorage()
+    ) {
+        self.init(authentication: authentication, storeKey: storeKey, storage: storage, now: { Date() })
+    }
+
+    /// Creates a manager with an injected clock: the seam of the tests.
+    package init(
+        authentication: Authentication, storeKey: String, storage: any CredentialsStorage,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.authentication = authentication
+        self.storeKey = storeKey
+        self.storage = storage
+        self.now = now
+    }
+
+    // MARK: Storage
+
+    /// Stores credentials as the main entry.
+    ///
+    /// The renewing methods store what they get; call this only with the credentials of a login.
+    ///
+    /// - Parameter credentials: the credentials.
+    /// - Throws: ``CredentialsManagerError/Code/storeFailed``.
+    public func store(credentials: Credentials) throws(CredentialsManagerError) {
+        try save(StoredCredentials(credentials), forKey: storeKey)
+    }
+
+    /// Deletes the main entry; API credentials stay.
+    ///
+    /// - Throws: ``CredentialsManagerError/Code/clearFailed``.
+    public func clear() throws(CredentialsManagerError) {
+        try delete(storeKey)
+    }
+
+    /// Deletes the API credentials of one audience and scope.
+    ///
+    /// - Parameters:
+    ///   - audience: the API's audience.
+    ///   - scope: the scope they were asked with, or `nil`.
+    /// - Throws: ``CredentialsManagerError/Code/clearFailed``.
+    public func clear(forAudience audience: String, scope: String? = nil) throws(CredentialsManagerError) {
+        try delete(Self.apiKey(audience, scope))
+    }
+
+    /// Deletes every entry of the storage.
+    ///
+    /// - Throws: ``CredentialsManagerError/Code/clearFailed``.
+    public func clearAll() throws(CredentialsManagerError) {
+        do {
+            try storage.deleteAllEntries()
+        } catch {
+            throw CredentialsManagerError(.clearFailed, "The storage could not delete its entries.", cause: error)
+        }
+    }
+
+    /// Whether credentials are stored whose access token is valid for at least `minTTL` more
+    /// seconds. The refresh token does not count.
+    ///
+    /// - Parameter minTTL: the seconds the access token must still be valid.
+    /// - Returns: whether it is.
+    public func hasValid(minTTL: Int = 0) -> Bool {
+        guard let stored = load() else { return false }
+        return !willExpire(stored.expiresAt, within: minTTL)
+    }
+
+    /// Whether the stored credentials have a refresh token.
+    ///
+    /// - Returns: whether they can be renewed.
+    public func canRenew() -> Bool {
+        load()?.refreshToken != nil
+    }
+
+    /// The user of the stored ID token: its payload decoded, the signature not checked (the
+    /// token came from the tenant over TLS); `nil` when there is none or it does not decode.
+    public var user: UserInfo? {
+        guard let idToken = load()?.idToken else { return nil }
+        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = try? Base64URL.decode(String(parts[1])),
+            let claims = try? JSONDecoder().decode([String: JSONValue].self, from: Data(payload))
+        else { return nil }
+        return try? UserInfo(claims: claims)
+    }
+
+    // MARK: Renewal
+
+    /// Credentials valid for at least `minTTL` seconds: the stored ones, or new ones from the
+    /// refresh token, which are then stored (spec §9).
+    ///
+    /// The stored credentials are renewed when their access token expires within `minTTL`, or
+    /// when `scope` is given and differs from their scope (compared as sets, lower-cased; include
+    /// `openid` in `scope`). A renewal without a new refresh token keeps the old one.
+    ///
+    /// - Parameters:
+    ///   - scope: the scopes wanted, or `nil` to keep the stored ones.
+    ///   - minTTL: the seconds the access token must still be valid; 60 by default.
+    ///   - parameters: extra members of the refresh request.
+    ///   - headers: extra headers of the refresh request.
+    /// - Returns: the credentials.
+    /// - Throws: ``CredentialsManagerError`` with `noCredentials`, `noRefreshToken`,
+    ///   `renewFailed`, `largeMinTTL` (nothing stored) or `storeFailed`.
+    public func credentials(
+        withScope scope: String? = nil, minTTL: Int = 60, parameters: [String: JSONValue] = [:],
+        headers: [String: String] = [:]
+    ) async throws(CredentialsManagerError) -> Credentials {
+        try await serialized { () async throws(CredentialsManagerError) in
+            try await self.renewIfNeeded(
+                scope: scope, minTTL: minTTL, force: false, parameters: parameters, headers: headers)
+        }
+    }
+
+    /// Renews the credentials now, whatever their expiry, and stores them.
+    ///
+    /// - Parameters:
+    ///   - parameters: extra members of the refresh request.
+    ///   - headers: extra headers of the refresh request.
+    /// - Returns: the new credentials.
+    /// - Throws: ``CredentialsManagerError`` with `noCredentials`, `noRefreshToken`,
+    ///   `renewFailed` or `storeFailed`.
+    public func renew(
+        parameters: [String: JSONValue] = [:], headers: [String: String] = [:]
+    ) async throws(CredentialsManagerError) -> Credentials {
+        try await serialized { () async throws(CredentialsManagerError) in
+            try await self.renewIfNeeded(scope: nil, minTTL: 0, force: true, parameters: parameters, headers: headers)
+        }
+    }
+
+    /// Revokes the refresh token, then deletes the main entry (spec §9).
+    ///
+    /// Without stored credentials this succeeds and sends nothing; without a refresh token it
+    /// deletes the entry and sends nothing. When the revoke request fails the credentials are
+    /// kept, so the caller can try again.
+    ///
+    /// - Parameter headers: extra headers of the revoke request.
+    /// - Throws: ``CredentialsManagerError`` with `revokeFailed` or `clearFailed`.
+    public func revoke(headers: [String: String] = [:]) async throws(CredentialsManagerError) {
+        try await serialized { () async throws(CredentialsManagerError) in
+            try await self.revokeNow(headers: headers)
+        }
+    }
+
+    /// An access token for another API, from the stored refresh token (spec §6.4, §9).
+    ///
+    /// Stored API credentials for this audience and scope are returned while valid for `minTTL`
+    /// more seconds. Otherwise the refresh token is exchanged; the answer's ID token and refresh
+    /// token (when it has them) update the main entry, its access token becomes the API
+    /// credentials, and both are stored. Each audience and scope has its own entry:
+    /// `<audience>` or `<audience>::<scopes, sorted, joined by ::>`.
+    ///
+    /// - Parameters:
+    ///   - audience: the API's audience, such as `https://login.example.com/me/`.
+    ///   - scope: the scopes wanted (`openid` is added on the wire).
+    ///   - minTTL: the seconds the access token must still be valid; 60 by default.
+    ///   - parameters: extra members of the exchange request.
+    ///   - headers: extra headers of the exchange request.
+    /// - Returns: the API credentials.
+    /// - Throws: ``CredentialsManagerError`` with `noCredentials`, `noRefreshToken`,
+    ///   `apiExchangeFailed`, `largeMinTTL` or `storeFailed`.
+    public func apiCredentials(
+        forAudience audience: String, scope: String? = nil, minTTL: Int = 60, parameters: [String: JSONValue] = [:],
+        headers: [String: String] = [:]
+    ) async throws(CredentialsManagerError) -> APICredentials {
+        try await serialized { () async throws(CredentialsManagerError) in
+            try await self.exchange(
+                audience: audience, scope: scope, minTTL: minTTL, parameters: parameters, headers: headers)
+        }
+    }
+
+    // MARK: The operations
+
+    private func renewIfNeeded(
+        scope: String?, minTTL: Int, force: Bool, parameters: [String: JSONValue], headers: [String: String]
+    ) async throws(CredentialsManagerError) -> Credentials {
+        guard let stored = load() else { throw .noCredentials }
+        if !force && !willExpire(stored.expiresAt, within: minTTL) && !Self.scopeChanged(stored.scope, scope) {
+            return stored.credentials
+        }
+        guard let refreshToken = stored.refreshToken else { throw .noRefreshToken }
+        let renewed: Credentials
+        do {
+            renewed = try await authentication.renew(withRefreshToken: refreshToken, scope: scope)
+                .parameters(parameters).headers(headers).start()
+        } catch {
+            throw CredentialsManagerError(.renewFailed, "The credentials could not be renewed.", cause: error)
+        }
+        let credentials = Credentials(
+            accessToken: renewed.accessToken, tokenType: renewed.tokenType, idToken: renewed.idToken,
+            refreshToken: renewed.refreshToken ?? refreshToken, expiresAt: renewed.expiresAt, scope: renewed.scope,
+            recoveryCode: renewed.recoveryCode)
+        if willExpire(credentials.expiresAt, within: minTTL) {
+            throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(credentials.expiresAt))
+        }
+        try save(StoredCredentials(credentials), forKey: storeKey)
+        return credentials
+    }
+
+    private func revokeNow(headers: [String: String]) async throws(CredentialsManagerError) {
+        guard let stored = load() else { return }
+        if let refreshToken = stored.refreshToken {
+            do {
+                try await authentication.revoke(refreshToken: refreshToken).headers(headers).start()
+            } catch {
+                throw CredentialsManagerError(
+                    .revokeFailed, "The refresh token could not be revoked; the credentials are kept.", cause: error)
+            }
+        }
+        try delete(storeKey)
+    }
+
+    private func exchange(
+        audience: String, scope: String?, minTTL: Int, parameters: [String: JSONValue], headers: [String: String]
+    ) async throws(CredentialsManagerError) -> APICredentials {
+        let key = Self.apiKey(audience, scope)
+        if let bytes = try? storage.entry(forKey: key),
+            let stored = try? JSONDecoder().decode(APICredentials.self, from: Data(bytes)),
+            !willExpire(stored.expiresAt, within: minTTL), !Self.apiScopeChanged(stored.scope, scope)
+        {
+            return stored
+        }
+        guard let main = load() else { throw .noCredentials }
+        guard let refreshToken = main.refreshToken else { throw .noRefreshToken }
+        let exchanged: Credentials
+        do {
+            exchanged = try await authentication.renew(withRefreshToken: refreshToken, audience: audience, scope: scope)
+                .parameters(parameters).headers(headers).start()
+        } catch {
+            throw CredentialsManagerError(
+                .apiExchangeFailed, "The refresh token could not be exchanged for API credentials.", cause: error)
+        }
+        let api = APICredentials(exchanged)
+        if willExpire(api.expiresAt, within: minTTL) {
+            throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(api.expiresAt))
+        }
+        var updated = main
+        if !exchanged.idToken.isEmpty { updated.idToken = exchanged.idToken }
+        updated.refreshToken = exchanged.refreshToken ?? refreshToken
+        try save(updated, forKey: storeKey)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // APICredentials holds strings and a finite number: it always encodes.
+        try saveBytes(Array((try? encoder.encode(api)) ?? Data()), forKey: key)
+        return api
+    }
+
+    // MARK: Helpers
+
+    /// Runs `operation` after every operation queued before it.
+    private func serialized<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws(CredentialsManagerError) -> Value
+    ) async throws(CredentialsManagerError) -> Value {
+        let previous = tail
+        let task = Task { () async -> Result<Value, CredentialsManagerError> in
+            await previous?.value
+            do throws(CredentialsManagerError) {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
+            }
+        }
+        tail = Task { _ = await task.value }
+        return try await task.value.get()
+    }
+
+    private func load() -> StoredCredentials? {
+        guard let bytes = try? storage.entry(forKey: storeKey) else { return nil }
+        return try? JSONDecoder().decode(StoredCredentials.self, from: Data(bytes))
+    }
+
+    private func save(_ credentials: StoredCredentials, forKey key: String) throws(CredentialsManagerError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // StoredCredentials holds strings and finite numbers: it always encodes.
+        try saveBytes(Array((try? encoder.encode(credentials)) ?? Data()), forKey: key)
+    }
+
+    private func saveBytes(_ bytes: [UInt8], forKey key: String) throws(CredentialsManagerError) {
+        do {
+            try storage.setEntry(bytes, forKey: key)
+        } catch {
+            throw CredentialsManagerError(.storeFailed, "The storage could not save the credentials.", cause: error)
+        }
+    }
+
+    private func delete(_ key: String) throws(CredentialsManagerError) {
+        do {
+            try storage.deleteEntry(forKey: key)
+        } catch {
+            throw CredentialsManagerError(.clearFailed, "The storage could not delete the credentials.", cause: error)
+        }
+    }
+
+    private func willExpire(_ expiresAt: Date, within minTTL: Int) -> Bool {
+        expiresAt < now().addingTimeInterval(TimeInterval(minTTL))
+    }
+
+    private func lifetime(_ expiresAt: Date) -> Int {
+        Int(expiresAt.timeIntervalSince(now()))
+    }
+
+    /// Whether a renewal must change the scope: both known and different as sets.
+    static func scopeChanged(_ stored: String?, _ requested: String?) -> Bool {
+        guard let stored, let requested else { return false }
+        return Scope.values(stored) != Scope.values(requested)
+    }
+
+    /// As ``scopeChanged(_:_:)``, with a stored `openid` ignored when `requested` lacks it (the
+    /// exchange adds `openid` on the wire).
+    static func apiScopeChanged(_ stored: String, _ requested: String?) -> Bool {
+        guard let requested else { return false }
+        let wanted = Scope.values(requested)
+        var have = Scope.values(stored)
+        if !wanted.contains("openid") { have.remove("openid") }
+        return have != wanted
+    }
+
+    /// `<audience>`, or `<audience>::<scopes sorted, joined by ::>` (Auth0.swift 2.16+).
+    static func apiKey(_ audience: String, _ scope: String?) -> String {
+        guard let scope, !Scope.values(scope).isEmpty else { return audience }
+        return ([audience] + Scope.values(scope).sorted()).joined(separator: "::")
+    }
+}
+
+/// The main entry: credentials with their expiry as seconds since 1970.
+struct StoredCredentials: Codable, Sendable {
+    var accessToken: String
+    var tokenType: String
+    var idToken: String
+    var refreshToken: String?
+    var expiresAt: Date
+    var scope: String?
+    var recoveryCode: String?
+
+    init(_ credentials: Credentials) {
+        accessToken = credentials.accessToken
+        tokenType = credentials.tokenType
+        idToken = credentials.idToken
+        refreshToken = credentials.refreshToken
+        expiresAt = credentials.expiresAt
+        scope = credentials.scope
+        recoveryCode = credentials.recoveryCode
+    }
+
+    var credentials: Credentials {
+        Credentials(
+            accessToken: accessToken, tokenType: tokenType, idToken: idToken, refreshToken: refreshToken,
+            expiresAt: expiresAt, scope: scope, recoveryCode: recoveryCode)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case idToken = "id_token"
+        case refreshToken = "refresh_token"
+        case expiresAt = "expires_at"
+        case scope
+        case recoveryCode = "recovery_code"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        idToken = try container.decode(String.self, forKey: .idToken)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        expiresAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .expiresAt))
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        recoveryCode = try container.decodeIfPresent(String.self, forKey: .recoveryCode)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encode(tokenType, forKey: .tokenType)
+        try container.encode(idToken, forKey: .idToken)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encode(expiresAt.timeIntervalSince1970, forKey: .expiresAt)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encodeIfPresent(recoveryCode, forKey: .recoveryCode)
+    }
+}

@@ -1,0 +1,73 @@
+/// Why a ``CredentialsManager`` operation failed (spec §9). The underlying error, an
+/// ``AuthenticationError`` or a storage error, is in ``cause``.
+///
+/// Two errors are equal when their codes are equal.
+public struct CredentialsManagerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        /// Nothing is stored.
+        public static let noCredentials = Code(rawValue: "noCredentials")
+        /// The stored credentials need renewing but have no refresh token.
+        public static let noRefreshToken = Code(rawValue: "noRefreshToken")
+        /// The refresh request failed.
+        public static let renewFailed = Code(rawValue: "renewFailed")
+        /// The exchange of the refresh token for API credentials failed.
+        public static let apiExchangeFailed = Code(rawValue: "apiExchangeFailed")
+        /// The revoke request failed; the credentials are kept.
+        public static let revokeFailed = Code(rawValue: "revokeFailed")
+        /// The storage could not save.
+        public static let storeFailed = Code(rawValue: "storeFailed")
+        /// The storage could not delete.
+        public static let clearFailed = Code(rawValue: "clearFailed")
+        /// Even fresh credentials expire within the minimum time-to-live asked for.
+        public static let largeMinTTL = Code(rawValue: "largeMinTTL")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// Why, in words fit for a terminal; never a token.
+    public let reason: String
+    /// The underlying error.
+    public let cause: (any Error)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: what went wrong.
+    ///   - reason: why, in words.
+    ///   - cause: the underlying error.
+    public init(_ code: Code, _ reason: String, cause: (any Error)? = nil) {
+        self.code = code
+        self.reason = reason
+        self.cause = cause
+    }
+
+    static let noCredentials = Self(.noCredentials, "No credentials were found in the store.")
+    static let noRefreshToken = Self(
+        .noRefreshToken, "The stored credentials have no refresh token, so they cannot be renewed.")
+
+    static func largeMinTTL(minTTL: Int, lifetime: Int) -> Self {
+        Self(
+            .largeMinTTL,
+            "The minTTL requested (\(minTTL) s) is greater than the lifetime of the renewed access token "
+                + "(\(lifetime) s).")
+    }
+
+    public var description: String {
+        var text = "\(code): \(reason)"
+        if let cause { text += " Cause: \(cause)" }
+        return text
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,68 @@
+/// An HTTP exchange that produced no response: the request could not be sent, or the response
+/// could not be read in full.
+///
+/// It is the `cause` of an ``AuthenticationError`` or ``MyAccountError`` whose code is
+/// `a0.sdk.internal_error.plain` and whose status code is 0 (spec §7.3). The codes that mean "the
+/// network failed" (``Code/timedOut``, ``Code/cannotConnect``, ``Code/cannotResolveHost``,
+/// ``Code/connectionLost``) are the ones Auth0's SDK counts as network errors; only those are
+/// retried.
+///
+/// Two errors are equal when their codes are equal.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        /// No complete response within the configured time (the SDK's `URLError.timedOut`).
+        public static let timedOut = Code(rawValue: "timed-out")
+        /// The host refused or did not answer the connection (`cannotConnectToHost`).
+        public static let cannotConnect = Code(rawValue: "cannot-connect")
+        /// The host name did not resolve (`dnsLookupFailed`, `cannotFindHost`).
+        public static let cannotResolveHost = Code(rawValue: "cannot-resolve-host")
+        /// The connection broke before the whole response arrived, or the server closed it
+        /// without a response (`networkConnectionLost`).
+        public static let connectionLost = Code(rawValue: "connection-lost")
+        /// TLS failed: handshake, certificate verification, or the CA bundle.
+        public static let tls = Code(rawValue: "tls")
+        /// The URL's scheme is not `http` or `https`.
+        public static let unsupportedProtocol = Code(rawValue: "unsupported-protocol")
+        /// The response body was larger than the transport accepts.
+        public static let responseTooLarge = Code(rawValue: "response-too-large")
+        /// The task that awaited the exchange was cancelled.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// Any other failure of the HTTP library.
+        public static let other = Code(rawValue: "other")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The HTTP library's own words, such as libcurl's error buffer text.
+    public let reason: String
+
+    /// Creates a transport error.
+    ///
+    /// - Parameters:
+    ///   - code: what went wrong.
+    ///   - reason: the HTTP library's own words.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Whether the network failed, as Auth0's SDK counts it (spec §7.3 `isNetworkError`).
+    public var isNetworkError: Bool {
+        [.timedOut, .cannotConnect, .cannotResolveHost, .connectionLost].contains(code)
+    }
+
+    public var description: String { "\(code): \(reason)" }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,111 @@
+public import Logging
+import WebAuthn
+
+/// Auth0's My Account API (`https://DOMAIN/me/v1`): the signed-in user's own authentication
+/// methods, such as enrolling one more passkey (spec §5).
+///
+/// It needs an access token for the audience `https://DOMAIN/me/` with the scopes of the calls
+/// (`create:me:authentication_methods` to enroll, `read:…` to list, `delete:…` to delete), from
+/// the webauthn grant with that audience or from
+/// ``CredentialsManager/apiCredentials(forAudience:scope:minTTL:parameters:headers:)``.
+///
+/// ```swift
+/// let myAccount = MyAccount(token: apiCredentials.accessToken, domain: "login.example.com")
+/// let challenge = try await myAccount.authenticationMethods.passkeyEnrollmentChallenge().start()
+/// let passkey: some NewPasskey = try await authenticator.register(
+///     provider.createCredentialRegistrationRequest(
+///         challenge: challenge.challengeData, name: challenge.userName, userID: challenge.userId))
+/// let method = try await myAccount.authenticationMethods.enroll(passkey: passkey, challenge: challenge).start()
+/// ```
+///
+/// The description and mirror show no token.
+public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The API's base URL, `https://DOMAIN/me/v1`, without a final `/`.
+    public let url: String
+    /// The access token sent as `Authorization: <tokenType> <token>`.
+    public let token: String
+    /// The authorization scheme: `Bearer`.
+    public let tokenType: String
+    let client: HTTPClient
+
+    /// Creates a client for a tenant domain, as Auth0.swift does.
+    ///
+    /// - Parameters:
+    ///   - token: an access token for `https://DOMAIN/me/`.
+    ///   - domain: the tenant's (custom) domain; the same domain the token's audience names.
+    ///   - tokenType: the authorization scheme; `Bearer` by default.
+    ///   - transport: the HTTP transport.
+    ///   - retryPolicy: when to send a safe request again.
+    ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
+    ///   - logger: where to log requests; nothing is logged by default.
+    public init(
+        token: String, domain: String, tokenType: String = "Bearer", transport: CurlTransport = CurlTransport(),
+        retryPolicy: RetryPolicy = RetryPolicy(), clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
+        logger: Logger? = nil
+    ) {
+        self.init(
+            token: token, tokenType: tokenType, validatedURL: BaseURL.fromDomain(domain),
+            client: HTTPClient(
+                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+    }
+
+    /// Creates a client for an explicit tenant base URL, such as a local tenant's
+    /// `http://127.0.0.1:8080`; the API is at `<baseURL>/me/v1`.
+    ///
+    /// - Parameters:
+    ///   - token: an access token for `<baseURL>/me/`.
+    ///   - baseURL: `https://…`, or `http://…` to a loopback host only.
+    ///   - tokenType: the authorization scheme; `Bearer` by default.
+    ///   - transport: the HTTP transport.
+    ///   - retryPolicy: when to send a safe request again.
+    ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
+    ///   - logger: where to log requests; nothing is logged by default.
+    /// - Throws: ``MyAccountError`` with ``AuthenticationError/Code/invalidConfiguration`` for any
+    ///   other URL.
+    public init(
+        token: String, baseURL: String, tokenType: String = "Bearer", transport: CurlTransport = CurlTransport(),
+        retryPolicy: RetryPolicy = RetryPolicy(), clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
+        logger: Logger? = nil
+    ) throws(MyAccountError) {
+        try self.init(
+            token: token, tokenType: tokenType, baseURL: baseURL,
+            client: HTTPClient(
+                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+    }
+
+    /// Creates a client over any transport: the seam of the tests.
+    package init(token: String, tokenType: String = "Bearer", baseURL: String, client: HTTPClient)
+        throws(MyAccountError)
+    {
+        switch BaseURL.validated(baseURL) {
+        case .success(let url): self.init(token: token, tokenType: tokenType, validatedURL: url, client: client)
+        case .failure(let error): throw .invalidConfiguration(error.reason)
+        }
+    }
+
+    private init(token: String, tokenType: String, validatedURL: String, client: HTTPClient) {
+        self.url = validatedURL + "me/v1"
+        self.token = token
+        self.tokenType = tokenType
+        self.client = client
+    }
+
+    /// The authentication-methods calls.
+    public var authenticationMethods: MyAccountAuthenticationMethods {
+        MyAccountAuthenticationMethods(account: self)
+    }
+
+    /// A request to a path under ``url`` with the `Authorization` header.
+    func request<Value: Sendable>(
+        _ method: HTTPRequest.Method, _ path: String, body: [String: JSONValue]? = nil, retryable: Bool,
+        _ handle: @escaping @Sendable (HTTPResponse) throws(MyAccountError) -> Value
+    ) -> Request<Value, MyAccountError> {
+        Request(
+            client: client, method: method, url: url + path, body: body,
+            headers: [(name: "Authorization", value: "\(tokenType) \(token)")], retryable: retryable, handle: handle)
+    }
+
+    public var description: String { "MyAccount(url: \(url), token: <redacted>)" }
+
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}

@@ -1,0 +1,127 @@
+import FoundationEssentials
+import WebAuthn
+
+extension PasskeyTenant {
+    /// The ID of the pending method an enrollment challenge creates, as Auth0 names it.
+    public static let pendingPasskeyMethodID = "passkey|new"
+
+    /// The user a My Account token belongs to, checked for audience and scope.
+    private func myAccountUser(_ token: Secret?, scope: String) async throws(TenantError) -> TenantUser {
+        let claims = try await authorize(token, audiences: isMyAccount, scope: scope)
+        guard let user = try await store.user(id: claims.sub) else {
+            throw TenantError(.invalidToken, status: 401, "The token's user does not exist any more.")
+        }
+        return user
+    }
+
+    /// `POST /me/v1/authentication-methods`: opens a passkey enrollment for the token's user
+    /// (auth0-passkey-api.md §5.2).
+    ///
+    /// - Parameters:
+    ///   - accessToken: a My Account token with `create:me:authentication_methods`.
+    ///   - request: `{"type": "passkey"}`, maybe with the connection and identity.
+    /// - Returns: the pending method's ID (for the `Location` header) and the challenge.
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403), `invalid_request` for another
+    ///   type, connection or identity, `too_many_attempts` (429) for a locked-out user.
+    public func enrollmentChallenge(accessToken: Secret?, _ request: EnrollmentChallengeRequest)
+        async throws(TenantError) -> (methodID: String, challenge: CreationChallengeResponse)
+    {
+        let user = try await myAccountUser(accessToken, scope: "create:me:authentication_methods")
+        try await checkAttempts([.user(user.id)])
+        guard request.type == "passkey" else {
+            throw .invalidRequest("type: only passkey enrollment is supported")
+        }
+        let connection = try checkRealm(request.connection)
+        if let identity = request.identityUserID, identity != user.identityUserID, identity != user.id {
+            throw .invalidRequest("identity_user_id: not an identity of this user")
+        }
+        let excluded = request.useExcludeCredentials == true ? try await store.credentials(userID: user.id) : nil
+        let (secret, challenge) = try await openSession(
+            .enrollment, clientID: clientID, connection: connection, organization: nil, user: user)
+        return (
+            Self.pendingPasskeyMethodID,
+            CreationChallengeResponse(
+                authSession: secret, options: creationOptions(for: user, challenge: challenge, excluding: excluded))
+        )
+    }
+
+    /// `POST /me/v1/authentication-methods/{id}/verify`: verifies the registration and adds the
+    /// passkey to the token's user (auth0-passkey-api.md §5.3).
+    ///
+    /// - Parameters:
+    ///   - accessToken: a My Account token with `create:me:authentication_methods`.
+    ///   - methodID: the path's method ID, percent-decoded (`passkey|new`).
+    ///   - request: the `auth_session` and the registration response.
+    ///   - userAgent: the client's `User-Agent`, reported back as `user_agent`.
+    /// - Returns: the new authentication method.
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403), `not_found` (404) for another
+    ///   method ID, `invalid_grant` for a session that is unknown, used, expired or another
+    ///   user's, or a response that does not verify; `invalid_request` for a registered credential.
+    public func verifyEnrollment(
+        accessToken: Secret?, methodID: String, _ request: EnrollmentVerifyRequest, userAgent: String?
+    ) async throws(TenantError) -> AuthenticationMethod {
+        let user = try await myAccountUser(accessToken, scope: "create:me:authentication_methods")
+        try await checkAttempts([.user(user.id)])
+        return try await counting([.user(user.id)]) { () async throws(TenantError) -> AuthenticationMethod in
+            guard methodID == Self.pendingPasskeyMethodID else {
+                throw TenantError(.notFound, status: 404, "No pending authentication method \(methodID.prefix(100)).")
+            }
+            let session = try await takeSession(request.authSession)
+            guard session.kind == .enrollment, session.user?.id == user.id else {
+                throw .invalidGrant("The auth_session was not issued for this user's enrollment.")
+            }
+            let registration = try request.authnResponse.registrationResponse()
+            let verified: VerifiedRegistration
+            do throws(WebAuthnError) {
+                verified = try configuration.relyingParty.verifyRegistration(registration, challenge: session.challenge)
+            } catch {
+                throw refused(error)
+            }
+            let credential = TenantCredential.registered(
+                verified, userID: user.id, transports: registration.response.transports?.map(\.rawValue) ?? [],
+                userAgent: userAgent.map { String($0.prefix(256)) }, at: clock.now())
+            try await store.addCredential(credential)
+            return AuthenticationMethod(credential, user: user, relyingPartyID: configuration.relyingPartyID)
+        }
+    }
+
+    /// `GET /me/v1/authentication-methods` (auth0-passkey-api.md §5.5): the user's passkeys.
+    ///
+    /// - Parameters:
+    ///   - accessToken: a My Account token with `read:me:authentication_methods`.
+    ///   - type: the `type` filter, if any.
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403).
+    public func authenticationMethods(accessToken: Secret?, type: String? = nil) async throws(TenantError)
+        -> AuthenticationMethodList
+    {
+        let user = try await myAccountUser(accessToken, scope: "read:me:authentication_methods")
+        guard type == nil || type == "passkey" else { return AuthenticationMethodList(authenticationMethods: []) }
+        let methods = try await store.credentials(userID: user.id).map {
+            AuthenticationMethod($0, user: user, relyingPartyID: configuration.relyingPartyID)
+        }
+        return AuthenticationMethodList(authenticationMethods: methods)
+    }
+
+    /// `GET /me/v1/authentication-methods/{id}`: one of the user's passkeys.
+    ///
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403), `not_found` (404).
+    public func authenticationMethod(accessToken: Secret?, id: String) async throws(TenantError)
+        -> AuthenticationMethod
+    {
+        let user = try await myAccountUser(accessToken, scope: "read:me:authentication_methods")
+        guard let credential = try await store.credentials(userID: user.id).first(where: { $0.methodID == id }) else {
+            throw TenantError(.notFound, status: 404, "No authentication method \(id.prefix(100)).")
+        }
+        return AuthenticationMethod(credential, user: user, relyingPartyID: configuration.relyingPartyID)
+    }
+
+    /// `DELETE /me/v1/authentication-methods/{id}`: removes one of the user's passkeys.
+    ///
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403), `not_found` (404).
+    public func deleteAuthenticationMethod(accessToken: Secret?, id: String) async throws(TenantError) {
+        let user = try await myAccountUser(accessToken, scope: "delete:me:authentication_methods")
+        guard try await store.deleteCredential(methodID: id, userID: user.id) else {
+            throw TenantError(.notFound, status: 404, "No authentication method \(id.prefix(100)).")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import WebAuthn
+
+/// Turns every failure below it into a response in the shape of the API it belongs to, and logs
+/// each request's method, path and status (never a header or a body: they carry secrets).
+///
+/// The Authentication API answers `{"error", "error_description"}`; My Account answers
+/// `{"type", "status", "title", "detail"}` (auth0-passkey-api.md §7.1, §7.2). A refused bearer
+/// token also gets `WWW-Authenticate` (RFC 6750 §3); a lockout gets `Retry-After`.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = TenantRequestContext
+
+    /// The body shape of an API's errors.
+    enum Shape {
+        case authentication
+        case myAccount
+    }
+
+    let shape: Shape
+    /// The realm of `WWW-Authenticate`: the tenant's domain.
+    let realm: String
+    /// Where requests are logged; nil for a group whose requests the outer middleware logs.
+    let logger: Logger?
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as TenantError {
+            response = render(error)
+        } catch let error as any HTTPResponseError {
+            response = render(Self.tenantError(for: error.status))
+        } catch {
+            logger?.error("\(request.method) \(request.uri.path) failed: \(String(describing: type(of: error)))")
+            response = render(TenantError(.serverError, status: 500, "The tenant failed to answer."))
+        }
+        logger?.info("\(request.method) \(request.uri.path) \(response.status.code)")
+        return response
+    }
+
+    /// A Hummingbird error (no route, body too large) as a tenant error.
+    static func tenantError(for status: HTTPResponse.Status) -> TenantError {
+        switch status.code {
+        case 404: TenantError(.notFound, status: 404, "No such endpoint.")
+        case 413: TenantError(.payloadTooLarge, status: 413, "The request body is too large.")
+        case 400..<500: TenantError(.invalidRequest, status: status.code, status.reasonPhrase)
+        default: TenantError(.serverError, status: status.code, status.reasonPhrase)
+        }
+    }
+
+    /// The reason phrase of a status the tenant answers (RFC 9110 §15).
+    static func title(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        default: status < 500 ? "Client Error" : "Internal Server Error"
+        }
+    }
+
+    /// The response for `error`, in this API's shape.
+    func render(_ error: TenantError) -> Response {
+        let status = HTTPResponse.Status(code: error.status, reasonPhrase: Self.title(error.status))
+        var headers = HTTPFields()
+        if let wait = error.retryAfter {
+            headers[.retryAfter] = String(wait)
+        }
+        if error.code == .invalidToken || error.code == .insufficientScope {
+            let description = error.detail.filter { $0 != "\"" && $0 != "\\" }
+            headers[.wwwAuthenticate] =
+                #"Bearer realm="\#(realm)", error="\#(error.code)", error_description="\#(description)""#
+        }
+        switch shape {
+        case .authentication:
+            return TenantResponse.json(
+                OAuthError(error: error.code.rawValue, errorDescription: error.detail), status: status,
+                headers: headers)
+        case .myAccount:
+            return TenantResponse.json(
+                Problem(
+                    type: error.code.rawValue, status: error.status, title: Self.title(error.status),
+                    detail: error.detail),
+                status: status, headers: headers)
+        }
+    }
+}
+
+/// The Authentication API's error body (auth0-passkey-api.md §7.1).
+struct OAuthError: Codable {
+    var error: String
+    var errorDescription: String
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+}
+
+/// My Account's error body (auth0-passkey-api.md §7.2; RFC 9457).
+struct Problem: Codable {
+    var type: String
+    var status: Int
+    var title: String
+    var detail: String
+}

@@ -1,0 +1,18 @@
+public import FoundationEssentials
+
+/// What a refresh token grants: the user, client, scope and audience of the login that issued it.
+///
+/// Each use rotates it: the used token is marked and a new one of the same ``family`` issued; a
+/// marked token presented again revokes the whole family (refresh-token reuse detection).
+struct RefreshGrant: Sendable, Hashable {
+    var userID: String
+    var clientID: String
+    /// The granted scopes, `offline_access` among them.
+    var scope: [String]
+    /// The audience of the original grant, if one was asked for.
+    var audience: String?
+    var organization: String?
+    /// Every token rotated from one login shares a family.
+    var family: String
+    var expiresAt: Date
+}

@@ -1,0 +1,53 @@
+public import FoundationEssentials
+public import WebAuthn
+
+/// A passkey registered to a user: the credential record of WebAuthn L3 §4 plus what My Account
+/// reports about it (auth0-passkey-api.md §5.4).
+public struct TenantCredential: Sendable, Hashable {
+    /// The credential ID.
+    public var id: [UInt8]
+    /// My Account's authentication method ID, `passkey|dev_<hex>`.
+    public var methodID: String
+    /// The owner's user ID.
+    public var userID: String
+    /// The COSE_Key bytes received at registration.
+    public var publicKey: [UInt8]
+    /// The credential's algorithm.
+    public var algorithm: COSEAlgorithm
+    /// The signature counter last seen.
+    public var signCount: UInt32
+    /// BE at registration; never changes (WebAuthn L3 §6.1.3).
+    public var backupEligible: Bool
+    /// BS last seen.
+    public var backedUp: Bool
+    /// The authenticator model.
+    public var aaguid: AAGUID
+    /// The transports the client reported, if any.
+    public var transports: [String]
+    /// The `User-Agent` of the client that registered it, if known.
+    public var userAgent: String?
+    /// When it was registered.
+    public var createdAt: Date
+    /// When it last signed in.
+    public var lastAuthenticatedAt: Date?
+
+    /// The record the relying party verifies assertions with.
+    func record(userHandle: [UInt8]) -> CredentialRecord {
+        CredentialRecord(
+            id: id, publicKey: publicKey, signCount: signCount, backupEligible: backupEligible,
+            userHandle: userHandle)
+    }
+
+    /// The credential a verified registration describes.
+    static func registered(
+        _ registration: VerifiedRegistration, userID: String, transports: [String], userAgent: String?,
+        at time: Date
+    ) -> TenantCredential {
+        TenantCredential(
+            id: registration.credentialID, methodID: "passkey|dev_" + Hex.encode(SecureRandom.bytes(8)),
+            userID: userID, publicKey: registration.credentialPublicKey, algorithm: registration.algorithm,
+            signCount: registration.signCount, backupEligible: registration.backupEligible,
+            backedUp: registration.backupState, aaguid: registration.aaguid, transports: transports,
+            userAgent: userAgent, createdAt: time, lastAuthenticatedAt: nil)
+    }
+}

@@ -1,0 +1,34 @@
+public import FoundationEssentials
+import WebAuthn
+
+/// A user of the tenant's database connection: identifiers, profile and WebAuthn user handle.
+public struct TenantUser: Sendable, Hashable, Codable {
+    /// `auth0|<24 hex digits>`, the `sub` of the user's tokens.
+    public var id: String
+    /// The WebAuthn user handle (`user.id` of the creation options), 32 random bytes.
+    public var userHandle: [UInt8]
+    /// The profile given at signup.
+    public var profile: UserProfile
+    /// `user_metadata` given at signup.
+    public var metadata: [String: String]
+    /// When the user signed up.
+    public var createdAt: Date
+
+    /// The identity's ID without the `auth0|` prefix: My Account's `identity_user_id`.
+    public var identityUserID: String {
+        id.hasPrefix("auth0|") ? String(id.dropFirst("auth0|".count)) : id
+    }
+
+    /// The user-facing identifier, highest precedence first: email, phone number, username
+    /// (Auth0 docs: the creation options' `user.name`).
+    public var identifier: String {
+        profile.email ?? profile.phoneNumber ?? profile.username ?? id
+    }
+
+    /// A new user with a fresh ID and user handle.
+    static func new(profile: UserProfile, metadata: [String: String], at time: Date) -> TenantUser {
+        TenantUser(
+            id: "auth0|" + Hex.encode(SecureRandom.bytes(12)), userHandle: SecureRandom.bytes(32),
+            profile: profile, metadata: metadata, createdAt: time)
+    }
+}

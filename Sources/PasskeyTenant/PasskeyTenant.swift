@@ -1,0 +1,167 @@
+public import FoundationEssentials
+public import Logging
+import WebAuthn
+
+/// A local Auth0-compatible tenant: the passkey endpoints of the Authentication API, the token
+/// endpoint, My Account's passkey enrollment, JWKS and discovery, with every WebAuthn response
+/// verified by the core's ``RelyingParty`` (auth0-passkey-api.md; its §12 is the checklist).
+///
+/// The operations are plain async functions, so tests and benchmarks can drive a ceremony
+/// without HTTP; ``router()`` puts them behind Hummingbird, and ``run(host:port:tls:onStart:)``
+/// serves them until SIGINT or SIGTERM.
+///
+/// ```swift
+/// let tenant = try await PasskeyTenant(configuration: .init(), database: ":memory:")
+/// let challenge = try await tenant.signupChallenge(
+///     .init(clientID: tenant.clientID, userProfile: .init(email: "ada@example.com")))
+/// // ... the authenticator answers challenge.options ...
+/// let tokens = try await tenant.token(.init(
+///     grantType: TokenRequest.webAuthnGrant, clientID: tenant.clientID,
+///     authSession: challenge.authSession, authnResponse: .init(registration), scope: "openid"))
+/// ```
+public final class PasskeyTenant: Sendable {
+    /// The configuration, with the client ID resolved.
+    public let configuration: TenantConfiguration
+    let store: TenantStore
+    let signer: TokenSigner
+    let limiter: AttemptLimiter
+    let clock: TenantClock
+    let logger: Logger
+
+    /// Opens a tenant on a database, creating its schema, signing key and client ID on first use.
+    ///
+    /// - Parameters:
+    ///   - configuration: the tenant's domain, application, connection and limits.
+    ///   - database: a SQLite file path, or `:memory:`.
+    ///   - clock: where time is read; the system clock by default.
+    ///   - logger: where requests are logged (method, path, status; never a secret); none by default.
+    /// - Throws: `server_error` when the database cannot be opened.
+    public init(
+        configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
+        clock: TenantClock = .system,
+        logger: Logger = Logger(label: "passkey-tenant", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws(TenantError) {
+        let store = try TenantStore(path: database)
+        var configuration = configuration
+        if configuration.clientID == nil {
+            configuration.clientID = try await store.setting("client_id") { Self.newClientID() }
+        }
+        self.configuration = configuration
+        self.store = store
+        self.signer = try await TokenSigner.load(from: store)
+        self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock)
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The application's client ID.
+    public var clientID: String { configuration.clientID ?? "" }
+
+    /// The signing key's ID, as token headers and the JWKS carry it.
+    public var signingKeyID: String { signer.keyID }
+
+    /// 32 letters and digits, the form of an Auth0 client ID.
+    private static func newClientID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String(SecureRandom.bytes(32).map { alphabet[Int($0) % alphabet.count] })
+    }
+
+    // MARK: Checks shared by the endpoints
+
+    /// Refuses an unknown client ID (auth0-passkey-api.md §1.2: 401).
+    func checkClient(_ clientID: String) throws(TenantError) {
+        guard clientID == self.clientID else {
+            throw TenantError(.invalidClient, status: 401, "Unknown client: \(clientID.prefix(64))")
+        }
+    }
+
+    /// The connection a `realm` names; the tenant's one when absent.
+    func checkRealm(_ realm: String?) throws(TenantError) -> String {
+        guard let realm, realm != configuration.connection else { return configuration.connection }
+        throw .invalidRequest("Connection not found: \(realm.prefix(64))")
+    }
+
+    /// Refuses when `keys` are locked out.
+    func checkAttempts(_ keys: [AttemptLimiter.Key]) async throws(TenantError) {
+        if let wait = await limiter.retryAfter(keys) {
+            throw TenantError(
+                .tooManyAttempts, status: 429, "Too many failed attempts; try again later.", retryAfter: wait)
+        }
+    }
+
+    /// Runs `body`; a refusal counts as a failed attempt of `keys`.
+    func counting<T>(_ keys: [AttemptLimiter.Key], _ body: () async throws(TenantError) -> T) async throws(TenantError)
+        -> T
+    {
+        do {
+            return try await body()
+        } catch {
+            if error.countsAsFailedAttempt, !keys.isEmpty {
+                await limiter.recordFailure(keys)
+            }
+            throw error
+        }
+    }
+
+    /// Opens a session for a ceremony and returns its `auth_session` and challenge.
+    func openSession(
+        _ kind: PendingSession.Kind, clientID: String, connection: String, organization: String?, user: TenantUser?
+    ) async throws(TenantError) -> (Secret, [UInt8]) {
+        let secret = Secret.random()
+        let challenge = SecureRandom.bytes(32)
+        let session = PendingSession(
+            kind: kind, clientID: clientID, connection: connection, organization: organization, challenge: challenge,
+            user: user, expiresAt: clock.now().addingTimeInterval(configuration.sessionLifetime.seconds))
+        try await store.insertSession(session, digest: secret.digest)
+        return (secret, challenge)
+    }
+
+    /// Takes the session an `auth_session` names: once, and only before it expires.
+    func takeSession(_ secret: Secret?) async throws(TenantError) -> PendingSession {
+        guard let secret else { throw .invalidRequest("auth_session: missing") }
+        guard let session = try await store.takeSession(digest: secret.digest, at: clock.now()) else {
+            throw .invalidGrant("The auth_session is unknown, expired or already used.")
+        }
+        return session
+    }
+
+    /// The creation options for a signup or enrollment (auth0-passkey-api.md §1.2).
+    func creationOptions(
+        for user: TenantUser, challenge: [UInt8], excluding excluded: [TenantCredential]? = nil
+    ) -> PublicKeyCredentialCreationOptionsJSON {
+        PublicKeyCredentialCreationOptionsJSON(
+            rp: PublicKeyCredentialRpEntity(name: configuration.relyingPartyID, id: configuration.relyingPartyID),
+            user: PublicKeyCredentialUserEntityJSON(
+                id: Base64URL(user.userHandle), name: user.identifier,
+                displayName: user.profile.name ?? user.identifier),
+            challenge: Base64URL(challenge),
+            pubKeyCredParams: configuration.algorithms.map { PublicKeyCredentialParameters(alg: $0.rawValue) },
+            timeout: timeoutMilliseconds,
+            excludeCredentials: excluded.map { $0.map { PublicKeyCredentialDescriptorJSON(id: Base64URL($0.id)) } },
+            authenticatorSelection: AuthenticatorSelectionCriteria(
+                residentKey: .required, requireResidentKey: true, userVerification: userVerification))
+    }
+
+    /// `required` or `preferred`, per the connection.
+    var userVerification: UserVerificationRequirement {
+        configuration.requiresUserVerification ? .required : .preferred
+    }
+
+    /// The session lifetime, as the options' `timeout`.
+    var timeoutMilliseconds: UInt32 {
+        UInt32(clamping: Int(configuration.sessionLifetime.seconds * 1000))
+    }
+
+    /// A verification failure as the wire says it.
+    func refused(_ error: WebAuthnError) -> TenantError {
+        .invalidGrant("The passkey response does not verify (\(error.code)): \(error.reason)")
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions kept.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

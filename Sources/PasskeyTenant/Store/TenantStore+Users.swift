@@ -1,0 +1,176 @@
+import FoundationEssentials
+import GRDB
+import WebAuthn
+
+extension TenantStore {
+    /// The first of `profile`'s identifiers that already belongs to a user, if any.
+    func takenIdentifier(of profile: UserProfile) async throws(TenantError) -> String? {
+        try await read { db in try Self.takenIdentifier(of: profile, in: db) }
+    }
+
+    private static func takenIdentifier(of profile: UserProfile, in db: Database) throws -> String? {
+        let checks: [(String, String?)] = [
+            ("email", profile.email), ("phone_number", profile.phoneNumber), ("username", profile.username),
+        ]
+        for case (let column, let value?) in checks
+        where try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE \(column) = ?", arguments: [value]) == true {
+            return column
+        }
+        return nil
+    }
+
+    /// Stores a new user with their first passkey, in one transaction.
+    ///
+    /// - Throws: `invalid_request` when an identifier belongs to a user already, or the
+    ///   credential ID is registered already; nothing is stored then.
+    func createUser(_ user: TenantUser, credential: TenantCredential) async throws(TenantError) {
+        let profile = WebAuthnJSON.encode(user.profile)
+        let metadata = WebAuthnJSON.encode(user.metadata)
+        try await write { db in
+            if let column = try Self.takenIdentifier(of: user.profile, in: db) {
+                throw TenantError.invalidRequest("The user already exists (\(column) is taken).")
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, user_handle, email, phone_number, username, profile, metadata, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    user.id, Data(user.userHandle), user.profile.email, user.profile.phoneNumber,
+                    user.profile.username, String(decoding: profile, as: UTF8.self),
+                    String(decoding: metadata, as: UTF8.self), user.createdAt.storedValue,
+                ])
+            try Self.insert(credential, in: db)
+        }
+    }
+
+    /// Adds a passkey to an existing user.
+    ///
+    /// - Throws: `invalid_request` when the credential ID is registered already; `not_found` when
+    ///   the user is gone.
+    func addCredential(_ credential: TenantCredential) async throws(TenantError) {
+        try await write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [credential.userID]) == true
+            else {
+                throw TenantError(.notFound, status: 404, "The user does not exist.")
+            }
+            try Self.insert(credential, in: db)
+        }
+    }
+
+    private static func insert(_ credential: TenantCredential, in db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM credentials WHERE id = ?", arguments: [Data(credential.id)])
+            == true
+        {
+            throw TenantError.invalidRequest("The passkey is registered already (duplicate credential ID).")
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO credentials (id, method_id, user_id, public_key, algorithm, sign_count, backup_eligible,
+                    backed_up, aaguid, transports, user_agent, created_at, last_auth_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                """,
+            arguments: [
+                Data(credential.id), credential.methodID, credential.userID, Data(credential.publicKey),
+                credential.algorithm.rawValue, Int64(credential.signCount), credential.backupEligible,
+                credential.backedUp, credential.aaguid.description, credential.transports.joined(separator: " "),
+                credential.userAgent, credential.createdAt.storedValue,
+            ])
+    }
+
+    /// The user with this ID.
+    func user(id: String) async throws(TenantError) -> TenantUser? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user(from:))
+        }
+    }
+
+    /// The credential with this ID and its owner.
+    func credential(id: [UInt8]) async throws(TenantError) -> (TenantCredential, TenantUser)? {
+        try await read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM credentials WHERE id = ?", arguments: [Data(id)])
+            else { return nil }
+            let credential = try Self.credential(from: row)
+            guard
+                let owner = try Row.fetchOne(
+                    db, sql: "SELECT * FROM users WHERE id = ?", arguments: [credential.userID])
+            else { return nil }
+            return (credential, try Self.user(from: owner))
+        }
+    }
+
+    /// A user's passkeys, oldest first.
+    func credentials(userID: String) async throws(TenantError) -> [TenantCredential] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM credentials WHERE user_id = ? ORDER BY created_at, method_id",
+                arguments: [userID]
+            ).map(Self.credential(from:))
+        }
+    }
+
+    /// Stores what a verified assertion changed: the counter, BS, the time.
+    ///
+    /// The update only applies while the stored counter is the one the assertion was verified
+    /// against, so two concurrent assertions of one security key cannot both move it forward.
+    ///
+    /// - Returns: whether the update applied.
+    func recordAssertion(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
+    ) async throws(TenantError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE credentials SET sign_count = ?, backed_up = ?, last_auth_at = ?
+                    WHERE id = ? AND sign_count = ?
+                    """,
+                arguments: [
+                    Int64(signCount), backedUp, time.storedValue, Data(credentialID), Int64(previousSignCount),
+                ])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Deletes one of a user's passkeys.
+    ///
+    /// - Returns: whether there was such a passkey.
+    func deleteCredential(methodID: String, userID: String) async throws(TenantError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM credentials WHERE method_id = ? AND user_id = ?", arguments: [methodID, userID])
+            return db.changesCount == 1
+        }
+    }
+
+    // MARK: Rows
+
+    private static func user(from row: Row) throws -> TenantUser {
+        let profile: String = row["profile"]
+        let metadata: String = row["metadata"]
+        let handle: Data = row["user_handle"]
+        return TenantUser(
+            id: row["id"], userHandle: Array(handle),
+            profile: try JSONDecoder().decode(UserProfile.self, from: Data(profile.utf8)),
+            metadata: try JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)),
+            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+    }
+
+    private static func credential(from row: Row) throws -> TenantCredential {
+        let id: Data = row["id"]
+        let publicKey: Data = row["public_key"]
+        let algorithm: Int = row["algorithm"]
+        let signCount: Int64 = row["sign_count"]
+        let transports: String = row["transports"]
+        let lastAuth: Double? = row["last_auth_at"]
+        guard let coseAlgorithm = COSEAlgorithm(rawValue: algorithm), let count = UInt32(exactly: signCount) else {
+            throw TenantError(.serverError, status: 500, "corrupt credential row")
+        }
+        return TenantCredential(
+            id: Array(id), methodID: row["method_id"], userID: row["user_id"], publicKey: Array(publicKey),
+            algorithm: coseAlgorithm, signCount: count, backupEligible: row["backup_eligible"],
+            backedUp: row["backed_up"], aaguid: try AAGUID(uuidString: row["aaguid"]),
+            transports: transports.split(separator: " ").map(String.init), userAgent: row["user_agent"],
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            lastAuthenticatedAt: lastAuth.map(Date.init(timeIntervalSince1970:)))
+    }
+}

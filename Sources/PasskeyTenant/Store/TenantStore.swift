@@ -1,0 +1,131 @@
+import FoundationEssentials
+import GRDB
+import Glibc
+import WebAuthn
+
+/// The tenant's SQLite database (GRDB): users, credentials, pending sessions, refresh tokens and
+/// settings (the signing key, the generated client ID), created and upgraded by migrations.
+///
+/// Secrets are stored as SHA-256 digests only (`auth_session`, refresh tokens); the signing key is
+/// the one secret kept as is, since tokens must stay valid across restarts, so a database file is
+/// created with mode 0600. `:memory:` gives a database that lives as long as the value.
+struct TenantStore: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`,
+    /// and runs the migrations.
+    ///
+    /// - Throws: `server_error` when the file cannot be opened or migrated.
+    init(path: String) throws(TenantError) {
+        do {
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(5)
+            if path == ":memory:" {
+                writer = try DatabaseQueue(configuration: configuration)
+            } else {
+                writer = try DatabasePool(path: path, configuration: configuration)
+                chmod(path, 0o600)
+            }
+            try Self.migrator.migrate(writer)
+        } catch let error as TenantError {
+            throw error
+        } catch {
+            throw TenantError(.serverError, status: 500, "database \(path): \(error)")
+        }
+    }
+
+    /// The schema, one migration per change, never edited once released.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE TABLE users (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_handle BLOB NOT NULL UNIQUE,
+                        email TEXT UNIQUE COLLATE NOCASE,
+                        phone_number TEXT UNIQUE,
+                        username TEXT UNIQUE COLLATE NOCASE,
+                        profile TEXT NOT NULL,
+                        metadata TEXT NOT NULL,
+                        created_at REAL NOT NULL);
+                    CREATE TABLE credentials (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        method_id TEXT NOT NULL UNIQUE,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        public_key BLOB NOT NULL,
+                        algorithm INTEGER NOT NULL,
+                        sign_count INTEGER NOT NULL,
+                        backup_eligible BOOLEAN NOT NULL,
+                        backed_up BOOLEAN NOT NULL,
+                        aaguid TEXT NOT NULL,
+                        transports TEXT NOT NULL,
+                        user_agent TEXT,
+                        created_at REAL NOT NULL,
+                        last_auth_at REAL);
+                    CREATE INDEX credentials_user ON credentials(user_id);
+                    CREATE TABLE sessions (
+                        digest BLOB PRIMARY KEY NOT NULL,
+                        session TEXT NOT NULL,
+                        expires_at REAL NOT NULL);
+                    CREATE TABLE refresh_tokens (
+                        digest BLOB PRIMARY KEY NOT NULL,
+                        family TEXT NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        client_id TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        audience TEXT,
+                        organization TEXT,
+                        expires_at REAL NOT NULL,
+                        rotated BOOLEAN NOT NULL DEFAULT 0);
+                    CREATE INDEX refresh_tokens_family ON refresh_tokens(family);
+                    """)
+        }
+        return migrator
+    }
+
+    /// Runs a read, turning database faults into `server_error`.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
+        do {
+            return try await writer.read(body)
+        } catch let error as TenantError {
+            throw error
+        } catch {
+            throw TenantError(.serverError, status: 500, "database: \(error)")
+        }
+    }
+
+    /// Runs a write transaction; a `TenantError` thrown inside rolls it back and is rethrown as is.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as TenantError {
+            throw error
+        } catch {
+            throw TenantError(.serverError, status: 500, "database: \(error)")
+        }
+    }
+
+    // MARK: Settings
+
+    /// The stored value of `key`, or `make()`'s, stored now, when there is none.
+    func setting(_ key: String, orStore make: @escaping @Sendable () throws -> String) async throws(TenantError)
+        -> String
+    {
+        try await write { db in
+            if let value = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) {
+                return value
+            }
+            let value = try make()
+            try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?)", arguments: [key, value])
+            return value
+        }
+    }
+}
+
+extension Date {
+    /// Seconds since 1970, as the database stores instants.
+    var storedValue: Double { timeIntervalSince1970 }
+}

@@ -1,0 +1,128 @@
+public import FoundationEssentials
+public import WebAuthn
+
+/// What a local tenant is: its domain, its one application, its database connection and its APIs.
+///
+/// The defaults describe a tenant on `localhost`: the issuer is `https://localhost/`, the RP ID
+/// `localhost`, the accepted origin `https://localhost` (the origin a native app's passkey carries,
+/// `https://<rpId>`), the connection Auth0's default `Username-Password-Authentication`.
+public struct TenantConfiguration: Sendable {
+    /// The tenant's domain (`login.example.com`, or `host:port`): issuer `https://DOMAIN/`, My Account
+    /// audience `https://DOMAIN/me/` (auth0-passkey-api.md §0.1, §5.1, §6.5).
+    public var domain: String
+    /// The WebAuthn RP ID; by default the domain without its port.
+    public var relyingPartyID: String
+    /// Origins accepted in client data besides `https://<rpId>`.
+    public var additionalOrigins: [String]
+    /// The client ID of the tenant's one (native, public) application; nil for the one stored in
+    /// the database, generated when the database is created.
+    public var clientID: String?
+    /// The database connection's name, the `realm` of the Authentication API.
+    public var connection: String
+    /// The audience of the sample protected API (`GET /api/events`, scope `read:events`).
+    public var apiAudience: String
+    /// The identifiers every signup's `user_profile` must carry; Auth0's default is `email`.
+    public var requiredIdentifiers: Set<String>
+    /// Whether the connection requires user verification (`required`) or only prefers it.
+    public var requiresUserVerification: Bool
+    /// The credential algorithms offered in `pubKeyCredParams` and accepted at registration,
+    /// in Auth0's order (EdDSA, ES256, RS256).
+    public var algorithms: [COSEAlgorithm]
+    /// How long an `auth_session` (and its challenge) lives.
+    public var sessionLifetime: Duration
+    /// How long access tokens live (`expires_in`).
+    public var accessTokenLifetime: Duration
+    /// How long ID tokens live.
+    public var idTokenLifetime: Duration
+    /// How long a refresh token lives.
+    public var refreshTokenLifetime: Duration
+    /// The largest request body accepted.
+    public var maxBodySize: Int
+    /// When repeated failures lock a user or an address out.
+    public var attemptLimits: AttemptLimits
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - domain: the tenant's domain; `localhost` by default.
+    ///   - relyingPartyID: the RP ID; by default `domain` without a port.
+    ///   - additionalOrigins: origins accepted besides `https://<rpId>`.
+    ///   - clientID: the application's client ID; by default the database's.
+    ///   - connection: the database connection's name.
+    ///   - apiAudience: the sample API's audience; by default `https://DOMAIN/api/`.
+    ///   - requiresUserVerification: whether UV is required; Auth0's default is `preferred`.
+    public init(
+        domain: String = "localhost", relyingPartyID: String? = nil, additionalOrigins: [String] = [],
+        clientID: String? = nil, connection: String = "Username-Password-Authentication", apiAudience: String? = nil,
+        requiresUserVerification: Bool = false
+    ) {
+        self.domain = domain
+        self.relyingPartyID = relyingPartyID ?? Self.host(of: domain)
+        self.additionalOrigins = additionalOrigins
+        self.clientID = clientID
+        self.connection = connection
+        self.apiAudience = apiAudience ?? "https://\(domain)/api/"
+        self.requiresUserVerification = requiresUserVerification
+        self.requiredIdentifiers = ["email"]
+        self.algorithms = [.eddsa, .es256, .rs256]
+        self.sessionLifetime = .seconds(300)
+        self.accessTokenLifetime = .seconds(86_400)
+        self.idTokenLifetime = .seconds(36_000)
+        self.refreshTokenLifetime = .seconds(30 * 86_400)
+        self.maxBodySize = 64 * 1024
+        self.attemptLimits = AttemptLimits()
+    }
+
+    /// `https://DOMAIN/`, the `iss` of every token.
+    public var issuer: String { "https://\(domain)/" }
+
+    /// `https://DOMAIN/me/`, the My Account API's audience.
+    public var myAccountAudience: String { "https://\(domain)/me/" }
+
+    /// `https://DOMAIN/userinfo`, the audience of an access token asked for without one.
+    var userInfoAudience: String { "https://\(domain)/userinfo" }
+
+    /// The origins the relying party accepts: `https://<rpId>` first.
+    public var origins: [String] {
+        let native = "https://\(relyingPartyID)"
+        return [native] + additionalOrigins.filter { $0 != native }
+    }
+
+    /// The relying-party policy every ceremony is verified against.
+    var relyingParty: RelyingParty {
+        RelyingParty(
+            id: relyingPartyID, origins: origins, requireUserVerification: requiresUserVerification,
+            allowedAlgorithms: algorithms)
+    }
+
+    /// `login.example.com` from `login.example.com:8443`; an IPv6 literal keeps its brackets.
+    static func host(of domain: String) -> String {
+        if domain.hasPrefix("["), let close = domain.firstIndex(of: "]") {
+            return String(domain[...close])
+        }
+        return String(domain.split(separator: ":", maxSplits: 1).first ?? Substring(domain))
+    }
+}
+
+/// How many failures lock a user or a client address out, and for how long
+/// (Auth0's brute-force protection answers `too_many_attempts`, auth0-passkey-api.md §7.1).
+public struct AttemptLimits: Sendable {
+    /// Failures of one user allowed within ``window``.
+    public var perUser: Int
+    /// Failures from one address allowed within ``window``.
+    public var perAddress: Int
+    /// How far back failures count, and how long a lockout lasts.
+    public var window: Duration
+
+    /// Creates limits.
+    ///
+    /// - Parameters:
+    ///   - perUser: failures of one user allowed within `window`; 10 by default.
+    ///   - perAddress: failures from one address allowed within `window`; 100 by default.
+    ///   - window: how far back failures count; 5 minutes by default.
+    public init(perUser: Int = 10, perAddress: Int = 100, window: Duration = .seconds(300)) {
+        self.perUser = perUser
+        self.perAddress = perAddress
+        self.window = window
+    }
+}

@@ -1,0 +1,81 @@
+/// The one error type of `PasskeyTenant`: what a request did wrong, as the tenant answers it.
+///
+/// The Authentication API renders it as `{"error", "error_description"}` and My Account as
+/// `{"type", "status", "title", "detail"}` (auth0-passkey-api.md §7.1, §7.2); both carry the
+/// same ``code`` and HTTP ``status``. Every bad input is one of these, a 4xx: nothing a client sends
+/// makes the tenant answer 5xx.
+///
+/// Two errors are equal when their codes are equal; the detail is for people.
+public struct TenantError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as the wire's `error` (or My Account's `type`).
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        /// The body or a parameter is missing, malformed or not allowed (RFC 6749 §5.2).
+        public static let invalidRequest = Code(rawValue: "invalid_request")
+        /// The `auth_session`, the passkey response or the refresh token does not hold (RFC 6749 §5.2).
+        public static let invalidGrant = Code(rawValue: "invalid_grant")
+        /// The client ID is unknown (RFC 6749 §5.2).
+        public static let invalidClient = Code(rawValue: "invalid_client")
+        /// The grant type is not one the tenant knows (RFC 6749 §5.2).
+        public static let unsupportedGrantType = Code(rawValue: "unsupported_grant_type")
+        /// The audience or scope asked for is not granted.
+        public static let accessDenied = Code(rawValue: "access_denied")
+        /// Too many failures for one user or address (Auth0 brute-force protection).
+        public static let tooManyAttempts = Code(rawValue: "too_many_attempts")
+        /// The bearer token is missing, malformed, expired or for another audience (RFC 6750 §3.1).
+        public static let invalidToken = Code(rawValue: "invalid_token")
+        /// The bearer token lacks a scope the call needs (RFC 6750 §3.1).
+        public static let insufficientScope = Code(rawValue: "insufficient_scope")
+        /// No such resource.
+        public static let notFound = Code(rawValue: "not_found")
+        /// The body is not `application/json`.
+        public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
+        /// The body is larger than the tenant accepts.
+        public static let payloadTooLarge = Code(rawValue: "payload_too_large")
+        /// A fault of the tenant itself (its database); never caused by input.
+        public static let serverError = Code(rawValue: "server_error")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The HTTP status it is answered with.
+    public let status: Int
+    /// Why, in words for the client's developer. Never contains a secret.
+    public let detail: String
+    /// Seconds until a locked-out client may try again (`Retry-After`).
+    public let retryAfter: Int?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: what went wrong.
+    ///   - status: the HTTP status; by default 400.
+    ///   - detail: why; never a secret.
+    ///   - retryAfter: seconds until the client may try again, for 429.
+    public init(_ code: Code, status: Int = 400, _ detail: String, retryAfter: Int? = nil) {
+        self.code = code
+        self.status = status
+        self.detail = detail
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(code) (\(status)): \(detail)" }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// Whether the failure counts towards a lockout: every refusal of the client's input does;
+    /// the lockout itself and the tenant's own faults do not.
+    var countsAsFailedAttempt: Bool { status < 500 && code != .tooManyAttempts }
+
+    static func invalidRequest(_ detail: String) -> Self { Self(.invalidRequest, detail) }
+    static func invalidGrant(_ detail: String) -> Self { Self(.invalidGrant, detail) }
+}

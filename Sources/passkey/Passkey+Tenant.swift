@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PasskeyTenant
+
+extension Passkey {
+    /// `passkey tenant`: the local Auth0-compatible tenant.
+    struct Tenant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a local Auth0-compatible tenant.",
+            subcommands: [Serve.self]
+        )
+    }
+}
+
+extension Passkey.Tenant {
+    /// `passkey tenant serve`: serve the tenant until SIGINT or SIGTERM.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve a local Auth0-compatible tenant until SIGINT or SIGTERM.",
+            discussion: """
+                Answers Auth0's passkey signup and login, the token endpoint, My Account passkey enrollment,
+                userinfo, JWKS and discovery, verifying every WebAuthn response. Prints one line with the base
+                URL, client ID, connection and RP ID once it listens (JSON with --json). Users, passkeys and
+                the signing key live in a SQLite file, so a restart keeps them.
+                """
+        )
+
+        @Option(help: "The address to listen on.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port to listen on; 0 picks a free one.")
+        var port = 0
+
+        @Option(help: "The tenant's domain: the issuer is https://DOMAIN/.")
+        var domain = "localhost"
+
+        @Option(name: .customLong("rp-id"), help: "The WebAuthn RP ID; by default the domain without its port.")
+        var rpID: String?
+
+        @Option(help: "An origin to accept besides https://<rp-id> (repeatable).")
+        var origin: [String] = []
+
+        @Option(help: "The SQLite database file, or :memory:. Default: tenant.sqlite in the passkey store directory.")
+        var db: String?
+
+        @Option(name: .customLong("client-id"), help: "The application's client ID; by default the database's.")
+        var clientID: String?
+
+        @Option(help: "The audience of the sample API (GET /api/events); by default https://DOMAIN/api/.")
+        var audience: String?
+
+        @Flag(name: .customLong("require-uv"), help: "Require user verification (the connection's UV policy).")
+        var requireUV = false
+
+        @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain: serve HTTPS.")
+        var tlsCert: String?
+
+        @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
+        var tlsKey: String?
+
+        @Flag(help: "Print the start line as JSON.")
+        var json = false
+
+        @Flag(name: .shortAndLong, help: "Log each request (method, path, status) on standard error.")
+        var verbose = false
+
+        func validate() throws {
+            guard (tlsCert == nil) == (tlsKey == nil) else {
+                throw ValidationError("--tls-cert and --tls-key go together.")
+            }
+            guard (0...65535).contains(port) else {
+                throw ValidationError("--port must be between 0 and 65535.")
+            }
+        }
+
+        func run() async throws {
+            let configuration = TenantConfiguration(
+                domain: domain, relyingPartyID: rpID, additionalOrigins: origin, clientID: clientID,
+                apiAudience: audience, requiresUserVerification: requireUV)
+            var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
+            logger.logLevel = verbose ? .info : .warning
+            let tenant: PasskeyTenant
+            do {
+                tenant = try await PasskeyTenant(
+                    configuration: configuration, database: try databasePath(), logger: logger)
+            } catch let error as TenantError {
+                printError("tenant: \(error.detail)")
+                throw ExitCode(1)
+            }
+            let tls = tlsCert.flatMap { cert in tlsKey.map { TenantTLS(certificateChainPath: cert, privateKeyPath: $0) }
+            }
+            let json = json
+            try await tenant.run(host: host, port: port, tls: tls) { endpoint in
+                let line = StartLine(tenant: tenant, endpoint: endpoint)
+                FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
+            }
+        }
+
+        /// `--db`, else `tenant.sqlite` in the store directory (`$PASSKEY_STORE`, `$XDG_DATA_HOME/passkey`,
+        /// `~/.local/share/passkey`), created 0700 if missing.
+        private func databasePath() throws -> String {
+            if let db { return db }
+            let environment = ProcessInfo.processInfo.environment
+            let directory: String
+            if let store = environment["PASSKEY_STORE"], !store.isEmpty {
+                directory = store
+            } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+                directory = data + "/passkey"
+            } else if let home = environment["HOME"], !home.isEmpty {
+                directory = home + "/.local/share/passkey"
+            } else {
+                throw ValidationError("no store directory: set --db, PASSKEY_STORE or HOME")
+            }
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return directory + "/tenant.sqlite"
+        }
+    }
+
+    /// What `tenant serve` prints once it listens.
+    struct StartLine: Encodable {
+        let url: String
+        let domain: String
+        let issuer: String
+        let clientID: String
+        let connection: String
+        let rpID: String
+        let audience: String
+
+        init(tenant: PasskeyTenant, endpoint: TenantEndpoint) {
+            url = endpoint.baseURL
+            domain = tenant.configuration.domain
+            issuer = tenant.configuration.issuer
+            clientID = tenant.clientID
+            connection = tenant.configuration.connection
+            rpID = tenant.configuration.relyingPartyID
+            audience = tenant.configuration.apiAudience
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case url, domain, issuer, connection, audience
+            case clientID = "client_id"
+            case rpID = "rp_id"
+        }
+
+        var text: String {
+            "tenant listening on \(url) domain=\(domain) client_id=\(clientID) connection=\(connection) rp_id=\(rpID)"
+        }
+
+        var json: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // Strings only: always encodes.
+            return String(decoding: try! encoder.encode(self), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `passkey tenant serve` as a user runs it: one start line, requests answered, a clean exit on
+/// SIGTERM and SIGINT.
+@Suite struct TenantServeTests {
+    /// The built `passkey`, next to the test bundle.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passkey")
+    }
+
+    struct StartLine: Decodable {
+        let url: String
+        let clientID: String
+        let connection: String
+        let rpID: String
+        let domain: String
+
+        enum CodingKeys: String, CodingKey {
+            case url, connection, domain
+            case clientID = "client_id"
+            case rpID = "rp_id"
+        }
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesUntilASignal(signal: Int32) async throws {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = Self.executable
+        process.arguments = ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"]
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        var data = Data()
+        while !data.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data += chunk
+        }
+        let line = try JSONDecoder().decode(StartLine.self, from: data)
+        #expect(line.url.hasPrefix("http://127.0.0.1:"))
+        #expect(line.clientID == "cli-test")
+        #expect(line.connection == "Username-Password-Authentication")
+        #expect(line.rpID == "localhost")
+
+        var request = URLRequest(url: try #require(URL(string: line.url + "/passkey/challenge")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"client_id":"cli-test"}"#.utf8)
+        let (body, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("auth_session"))
+
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PasskeyAuthenticator
+import PasskeyTenant
+import Testing
+import WebAuthn
+
+/// A tenant reopened on the same database keeps its users, passkeys, client ID, refresh tokens
+/// and signing key.
+@Suite struct PersistenceTests {
+    @Test func aRestartKeepsEverything() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tenant-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tenant.sqlite").path
+        let first = try await TenantHarness(database: path)
+        let signup = try await first.router { http in try await first.signUp(http) }
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let clock = TestClock()
+        let second = try await PasskeyTenant(database: path, clock: clock.tenantClock)
+        #expect(second.clientID == first.clientID)
+        #expect(second.signingKeyID == first.tenant.signingKeyID)
+        let reopened = TenantHarness(tenant: second, clock: clock, device: first.device)
+        let (login, refreshed, userinfo) = try await reopened.router { http in
+            (
+                try await reopened.logIn(http),
+                try await reopened.refresh(http, try #require(signup.refreshToken)),
+                try await http.send(.get, "/userinfo", bearer: signup.accessToken.text)
+            )
+        }
+        #expect(try jwtClaims(login.idToken)["sub"] == jwtClaims(signup.idToken)["sub"])
+        #expect(refreshed.status == .ok)
+        #expect(userinfo.status == .ok)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InMemoryLogging
+import Logging
+import PasskeyAuthenticator
+import PasskeyTenant
+import Testing
+import WebAuthn
+
+/// Secrets never print: not in `description`, not in `dump`, not in the tenant's logs (STYLE §5).
+@Suite struct SecretRedactionTests {
+    @Test func aSecretShowsOnlyAFingerprint() {
+        let secret = Secret("super-secret-refresh-token")
+        #expect(!"\(secret)".contains("super"))
+        #expect(!String(reflecting: secret).contains("super"))
+        var dumped = ""
+        dump(secret, to: &dumped)
+        #expect(!dumped.contains("super"))
+        #expect(Secret("a").description != Secret("b").description)
+    }
+
+    @Test func aTracedSignupAndLoginLogNoSecret() async throws {
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "tenant-test", factory: { _ in logs })
+        logger.logLevel = .trace
+        let clock = TestClock()
+        let tenant = try await PasskeyTenant(clock: clock.tenantClock, logger: logger)
+        let harness = TenantHarness(tenant: tenant, clock: clock, device: TenantHarness.device())
+        let secrets = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let signup = try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration)
+            ).decode(TokenResponse.self)
+            let login = try await harness.logIn(http)
+            _ = try await http.send(.get, "/userinfo", bearer: login.accessToken.text)
+            _ = try await harness.refresh(http, try #require(login.refreshToken))
+            return [challenge.authSession, signup.accessToken, login.accessToken, try #require(login.refreshToken)]
+                + [signup.idToken, login.idToken].compactMap { $0 }
+        }
+        let entries = logs.entries
+        #expect(entries.count >= 5)
+        let text = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        for secret in secrets {
+            #expect(!text.contains(secret.text))
+        }
+    }
+}

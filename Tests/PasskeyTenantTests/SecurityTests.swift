@@ -1,0 +1,215 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PasskeyAuthenticator
+import PasskeyTenant
+import Testing
+import WebAuthn
+
+/// Responses an attacker or a broken authenticator sends: each refused with `invalid_grant`
+/// naming the failed check, and nothing stored (issue 4, "Security").
+@Suite struct SecurityTests {
+    /// Signs a user up, then returns a login challenge and the device's assertion for it.
+    private func loggingIn(_ harness: TenantHarness, _ http: any TestClientProtocol) async throws
+        -> (RequestChallengeResponse, AuthenticationResponseJSON)
+    {
+        let challenge = try await harness.loginChallenge(http)
+        return (challenge, try await harness.device.get(challenge.options, origin: TenantHarness.origin))
+    }
+
+    @Test func aReplayedAuthSessionIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let (first, replay) = try await harness.router { http in
+            _ = try await harness.signUp(http)
+            let (challenge, assertion) = try await loggingIn(harness, http)
+            let first = try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(assertion))
+            return (
+                first,
+                try await harness.grant(http, session: challenge.authSession, response: PasskeyResponse(assertion))
+            )
+        }
+        #expect(first.status == .ok)
+        #expect(replay.status == .badRequest)
+        #expect(replay.errorCode == "invalid_grant")
+    }
+
+    @Test func anExpiredAuthSessionIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            harness.clock.advance(by: 301)
+            return try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration))
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("expired") == true)
+    }
+
+    @Test func aResponseForAnotherChallengeIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in
+            _ = try await harness.signUp(http)
+            let (_, assertion) = try await loggingIn(harness, http)
+            let other = try await harness.loginChallenge(http)
+            return try await harness.grant(http, session: other.authSession, response: PasskeyResponse(assertion))
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("wrong-challenge") == true)
+    }
+
+    @Test func aResponseFromAnotherOriginIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let registration = try await harness.device.create(
+                challenge.options, origin: try WebOrigin("https://evil.localhost"))
+            let result = try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration))
+            // Nothing stored: the same email signs up afterwards.
+            _ = try await harness.signUp(http)
+            return result
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("wrong-origin") == true)
+    }
+
+    @Test func aCredentialScopedToAnotherRPIDIsRefused() async throws {
+        var configuration = TenantConfiguration()
+        configuration.additionalOrigins = ["https://app.localhost"]
+        let harness = try await TenantHarness(configuration: configuration)
+        let result = try await harness.router { http in
+            var challenge = try await harness.signupChallenge(http)
+            challenge.options.rp.id = "app.localhost"
+            let registration = try await harness.device.create(
+                challenge.options, origin: try WebOrigin("https://app.localhost"))
+            return try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration))
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("wrong-rp-id-hash") == true)
+    }
+
+    @Test func aClonedSecurityKeyWhoseCounterGoesBackIsRefused() async throws {
+        let harness = try await TenantHarness(profile: .securityKey)
+        let (newer, older) = try await harness.router { http in
+            _ = try await harness.signUp(http)
+            let (early, earlyAssertion) = try await loggingIn(harness, http)
+            let (late, lateAssertion) = try await loggingIn(harness, http)
+            let newer = try await harness.grant(
+                http, session: late.authSession, response: PasskeyResponse(lateAssertion))
+            let older = try await harness.grant(
+                http, session: early.authSession, response: PasskeyResponse(earlyAssertion))
+            return (newer, older)
+        }
+        #expect(newer.status == .ok)
+        #expect(older.errorCode == "invalid_grant")
+        #expect(older.json["error_description"]?.stringValue?.contains("sign-count-not-increased") == true)
+    }
+
+    @Test func userAsPasskeyWithUserBsHandleIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let bob = TenantHarness.device()
+        let result = try await harness.router { http in
+            _ = try await harness.signUp(http, email: "alice@example.com")
+            _ = try await harness.signUp(http, email: "bob@example.com", device: bob)
+            let bobs = try await bob.get(harness.loginChallenge(http).options, origin: TenantHarness.origin)
+            let (challenge, assertion) = try await loggingIn(harness, http)
+            var alices = assertion
+            alices.response.userHandle = bobs.response.userHandle
+            return try await harness.grant(http, session: challenge.authSession, response: PasskeyResponse(alices))
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("user-handle-mismatch") == true)
+    }
+
+    @Test func missingUserVerificationIsRefusedWhenTheConnectionRequiresIt() async throws {
+        // A device whose user verification fails, asked (against the options) only to prefer it.
+        let harness = try await TenantHarness(configuration: TenantConfiguration(requiresUserVerification: true))
+        let device = TenantHarness.device(simulation: .denyUV)
+        let result = try await harness.router { http in
+            var challenge = try await harness.signupChallenge(http)
+            #expect(challenge.options.authenticatorSelection?.userVerification == .required)
+            challenge.options.authenticatorSelection?.userVerification = .preferred
+            let registration = try await device.create(challenge.options, origin: TenantHarness.origin)
+            return try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration))
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("uv-required-but-not-set") == true)
+    }
+
+    @Test func aTamperedSignatureIsRefusedAndTheCounterKept() async throws {
+        let harness = try await TenantHarness(profile: .securityKey)
+        let (tampered, next) = try await harness.router { http in
+            _ = try await harness.signUp(http)
+            let (challenge, genuine) = try await loggingIn(harness, http)
+            var assertion = genuine
+            var signature = assertion.response.signature.bytes
+            signature[signature.count / 2] ^= 0x01
+            assertion.response.signature = Base64URL(signature)
+            let tampered = try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(assertion))
+            return (tampered, try await harness.logIn(http))
+        }
+        #expect(tampered.errorCode == "invalid_grant")
+        #expect(tampered.json["error_description"]?.stringValue?.contains("bad-signature") == true)
+        #expect(next.idToken != nil)
+    }
+
+    @Test func anAbsentUserIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let store = InMemoryCredentialStore()
+        let absent = WebAuthnClient(
+            authenticator: SoftwareAuthenticator(store: store, simulation: .noPresence))
+        let result = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let registration = try await absent.create(challenge.options, origin: TenantHarness.origin)
+            return try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration))
+        }
+        #expect(result.errorCode == "invalid_grant")
+        #expect(result.json["error_description"]?.stringValue?.contains("up-flag-missing") == true)
+    }
+
+    @Test func anUnknownCredentialIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let stranger = TenantHarness.device()
+        let result = try await harness.router { http in
+            let other = try await TenantHarness()
+            _ = try await other.router { otherHTTP in try await other.signUp(otherHTTP, device: stranger) }
+            let challenge = try await harness.loginChallenge(http)
+            let assertion = try await stranger.get(challenge.options, origin: TenantHarness.origin)
+            return try await harness.grant(http, session: challenge.authSession, response: PasskeyResponse(assertion))
+        }
+        #expect(result.errorCode == "invalid_grant")
+    }
+
+    @Test func aLoginResponseForASignupSessionIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in
+            _ = try await harness.signUp(http)
+            let (_, assertion) = try await loggingIn(harness, http)
+            let signup = try await harness.signupChallenge(http, email: "other@example.com")
+            return try await harness.grant(http, session: signup.authSession, response: PasskeyResponse(assertion))
+        }
+        #expect(result.status == .badRequest)
+        #expect(result.errorCode == "invalid_request")
+    }
+
+    @Test func aSessionOfAnotherConnectionIsRefused() async throws {
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            return try await http.send(
+                .post, "/oauth/token",
+                json: TokenRequest(
+                    grantType: TokenRequest.webAuthnGrant, clientID: harness.clientID,
+                    authSession: challenge.authSession, authnResponse: PasskeyResponse(registration), scope: "openid",
+                    organization: "org_other"))
+        }
+        #expect(result.errorCode == "invalid_grant")
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import WebAuthn
+
+/// One answer of the tenant, read whole.
+struct HTTPResult: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: [UInt8]
+
+    /// The body decoded as `type`.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(type, from: Data(body))
+    }
+
+    /// The body as a JSON object.
+    var json: [String: JSONValue] {
+        (try? JSONDecoder().decode([String: JSONValue].self, from: Data(body))) ?? [:]
+    }
+
+    /// The `error` (Authentication API) or `type` (My Account) of an error body.
+    var errorCode: String? {
+        json["error"]?.stringValue ?? json["type"]?.stringValue
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+extension TestClientProtocol {
+    /// Sends `body` as JSON.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, json body: some Encodable, bearer: String? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> HTTPResult {
+        let bytes = try JSONEncoder().encode(body)
+        return try await send(
+            method, uri, raw: String(decoding: bytes, as: UTF8.self), bearer: bearer, headers: headers)
+    }
+
+    /// Sends `raw` as the body, as `contentType`.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, raw: String? = nil, contentType: String? = "application/json",
+        bearer: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> HTTPResult {
+        var headers = headers
+        if let contentType { headers[.contentType] = contentType }
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        let response = try await executeRequest(
+            uri: uri, method: method, headers: headers, body: raw.map { ByteBuffer(string: $0) })
+        return HTTPResult(
+            status: response.status, headers: response.headers, body: Array(response.body.readableBytesView))
+    }
+}
+
+extension JSONValue {
+    /// The elements, when this is an array.
+    var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { items } else { nil }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PasskeyAuthenticator
+import PasskeyTenant
+import Testing
+import WebAuthn
+
+/// `POST /oauth/token` with the webauthn grant: signup and login with real passkeys
+/// (auth0-passkey-api.md §3, §12.3).
+@Suite struct WebAuthnGrantTests {
+    @Test func signupIssuesTokensAndStoresTheUser() async throws {
+        let harness = try await TenantHarness()
+        let tokens = try await harness.router { http in try await harness.signUp(http) }
+        #expect(tokens.tokenType == "Bearer")
+        #expect(tokens.expiresIn == 86_400)
+        #expect(tokens.scope == "openid profile email offline_access")
+        #expect(tokens.refreshToken != nil)
+        let id = try jwtClaims(tokens.idToken)
+        #expect(id["iss"] == .string("https://localhost/"))
+        #expect(id["aud"] == .string(harness.clientID))
+        #expect(id["email"] == .string("ada@example.com"))
+        #expect(id["email_verified"] == .bool(false))
+        #expect(id["sub"]?.stringValue?.hasPrefix("auth0|") == true)
+        let access = try jwtClaims(tokens.accessToken)
+        #expect(access["aud"] == .string("https://localhost/userinfo"))
+        #expect(access["azp"] == .string(harness.clientID))
+        #expect(access["sub"] == id["sub"])
+        #expect(access["exp"] == .number(1_800_000_000 + 86_400))
+    }
+
+    @Test func loginFindsTheUserByTheirPasskey() async throws {
+        let harness = try await TenantHarness()
+        let (signup, login) = try await harness.router { http in
+            (try await harness.signUp(http), try await harness.logIn(http, scope: "openid"))
+        }
+        #expect(try jwtClaims(login.idToken)["sub"] == jwtClaims(signup.idToken)["sub"])
+        #expect(login.scope == "openid")
+        #expect(login.refreshToken == nil)
+        #expect(try jwtClaims(login.idToken)["email"] == nil)
+    }
+
+    @Test func openidIsAlwaysGrantedAndUnknownScopesDropped() async throws {
+        let harness = try await TenantHarness()
+        let tokens = try await harness.router { http in
+            try await harness.signUp(http, scope: "email fly:to-the-moon")
+        }
+        #expect(tokens.scope == "openid email")
+        #expect(tokens.idToken != nil)
+    }
+
+    @Test func anAudienceGetsItsScopes() async throws {
+        let harness = try await TenantHarness()
+        let tokens = try await harness.router { http in
+            try await harness.signUp(http, scope: "openid read:events", audience: "https://localhost/api/")
+        }
+        #expect(tokens.scope == "openid read:events")
+        #expect(
+            try jwtClaims(tokens.accessToken)["aud"]
+                == .array([.string("https://localhost/api/"), .string("https://localhost/userinfo")]))
+    }
+
+    @Test func anUnknownAudienceIsDeniedAndNothingStored() async throws {
+        let harness = try await TenantHarness()
+        let (result, retry) = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let result = try await harness.grant(
+                http, session: challenge.authSession, response: PasskeyResponse(registration),
+                audience: "https://elsewhere.example/")
+            return (result, try await harness.signupChallenge(http))
+        }
+        #expect(result.status == .forbidden)
+        #expect(result.errorCode == "access_denied")
+        #expect(retry.options.user.name == "ada@example.com")
+    }
+
+    @Test func theSDKShapedBodiesAreAccepted() async throws {
+        // Exactly what Auth0.swift sends: no clientExtensionResults, no transports, `\/` escapes.
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in
+            let challenge = try await harness.signupChallenge(http)
+            let r = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let body =
+                #"{"authn_response":{"rawId":"\#(r.rawId.string)","type":"public-key","id":"\#(r.id)","#
+                + #""response":{"attestationObject":"\#(r.response.attestationObject.string)","#
+                + #""clientDataJSON":"\#(r.response.clientDataJSON.string)"}},"#
+                + #""scope":"openid read:events","audience":"https:\/\/localhost\/api\/","grant_type":"urn:okta:params:oauth:grant-type:webauthn","#
+                + #""auth_session":"\#(challenge.authSession.text)","client_id":"\#(harness.clientID)","#
+                + #""realm":"Username-Password-Authentication"}"#
+            let signup = try await http.send(.post, "/oauth/token", raw: body)
+            let login = try await harness.loginChallenge(http)
+            let a = try await harness.device.get(login.options, origin: TenantHarness.origin)
+            let loginBody =
+                #"{"client_id":"\#(harness.clientID)","grant_type":"urn:okta:params:oauth:grant-type:webauthn","#
+                + #""auth_session":"\#(login.authSession.text)","scope":"openid","authn_response":{"#
+                + #""id":"\#(a.id)","rawId":"\#(a.rawId.string)","type":"public-key","authenticatorAttachment":"platform","#
+                + #""response":{"clientDataJSON":"\#(a.response.clientDataJSON.string)","#
+                + #""authenticatorData":"\#(a.response.authenticatorData.string)","#
+                + #""signature":"\#(a.response.signature.string)","userHandle":"\#(a.response.userHandle?.string ?? "")"}}}"#
+            return (signup, try await http.send(.post, "/oauth/token", raw: loginBody))
+        }
+        #expect(result.0.status == .ok, "\(result.0.text)")
+        #expect(result.1.status == .ok, "\(result.1.text)")
+    }
+
+    @Test func aSecurityKeysCounterIsStoredAndChecked() async throws {
+        let harness = try await TenantHarness(profile: .securityKey)
+        try await harness.router { http in
+            _ = try await harness.signUp(http)
+            _ = try await harness.logIn(http)
+            _ = try await harness.logIn(http)
+        }
+    }
+}
