@@ -199,9 +199,9 @@ import WebAuthn
             try await Task.sleep(for: .seconds(5))
             return CannedServer.json(.ok, "{}")
         }
+        // Not timed (machines are noisy): a transfer that was not aborted would end with the
+        // server's 200 after 5 s, and `result` would then not be `cancelled`.
         try await server.run { url in
-            let clock = ContinuousClock()
-            let start = clock.now
             let task = Task {
                 try await CurlTransport().send(Auth0Passkeys.HTTPRequest(method: .get, url: url + "/slow"))
             }
@@ -209,7 +209,6 @@ import WebAuthn
             task.cancel()
             let result = await task.result
             #expect(throws: TransportError(.cancelled, "")) { try result.get() }
-            #expect(clock.now - start < .seconds(3))
         }
     }
 
