@@ -70,16 +70,8 @@ extension PasskeyTenant {
             guard session.kind == .enrollment, session.user?.id == user.id else {
                 throw .invalidGrant("The auth_session was not issued for this user's enrollment.")
             }
-            let registration = try request.authnResponse.registrationResponse()
-            let verified: VerifiedRegistration
-            do throws(WebAuthnError) {
-                verified = try configuration.relyingParty.verifyRegistration(registration, challenge: session.challenge)
-            } catch {
-                throw refused(error)
-            }
-            let credential = TenantCredential.registered(
-                verified, userID: user.id, transports: registration.response.transports?.map(\.rawValue) ?? [],
-                userAgent: userAgent.map { String($0.prefix(256)) }, at: clock.now())
+            let credential = try verifiedPasskey(
+                request.authnResponse, session: session, userID: user.id, userAgent: userAgent)
             try await store.addCredential(credential)
             return AuthenticationMethod(credential, user: user, relyingPartyID: configuration.relyingPartyID)
         }
