@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "passkey",
             dependencies: [
-                "WebAuthn", "PasskeyTenant",
+                "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

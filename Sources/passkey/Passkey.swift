@@ -10,6 +10,6 @@ struct Passkey: AsyncParsableCommand {
             + "A failed check prints one line on standard error that starts with the reason code "
             + "(wrong-origin, bad-signature, ...) and exits 1; input that does not parse exits 2.",
         version: "0.1.0",
-        subcommands: [Inspect.self, Verify.self, Tenant.self]
+        subcommands: [Inspect.self, Verify.self, Tenant.self, Bench.self]
     )
 }
