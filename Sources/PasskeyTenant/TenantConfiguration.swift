@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import WebAuthn
 
 /// What a local tenant is: its domain, its one application, its database connection and its APIs.

@@ -2,9 +2,19 @@ import ArgumentParser
 import Foundation
 
 extension Passkey {
-    /// `passkey bench`: throughput and scale, as ratios to baselines measured in the same run.
+    /// `passkey bench`: measurements, each as a ratio to a baseline measured in the same run.
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            abstract: "Measure the authenticator (the default) or the local tenant.",
+            subcommands: [AuthenticatorBench.self, TenantBench.self], defaultSubcommand: AuthenticatorBench.self)
+    }
+}
+
+extension Passkey.Bench {
+    /// `passkey bench [authenticator]`: throughput and scale of the authenticator and its store.
+    struct AuthenticatorBench: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "authenticator",
             abstract: "Measure ceremonies per second against raw OpenSSL and raw durable writes, and a large store.",
             discussion: "Each figure is measured alternately with its baseline (median of --rounds), so the ratio "
                 + "holds on a busy machine where absolute rates drift. Build with -c release for real figures.")

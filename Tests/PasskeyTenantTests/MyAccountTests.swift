@@ -128,6 +128,8 @@ import WebAuthn
             let userinfo = try await harness.signUp(http).accessToken.text
             let readOnly = try await harness.logIn(
                 http, scope: "openid read:me:authentication_methods", audience: "https://localhost/me")
+            let creator = try await myAccountToken(
+                harness, http, email: "b@example.com", device: TenantHarness.device())
             return (
                 try await http.send(.post, "/me/v1/authentication-methods", raw: #"{"type":"passkey"}"#),
                 try await http.send(
@@ -136,12 +138,10 @@ import WebAuthn
                     .post, "/me/v1/authentication-methods", raw: #"{"type":"passkey"}"#,
                     bearer: readOnly.accessToken.text),
                 try await http.send(
-                    .post, "/me/v1/authentication-methods", raw: #"{"type":"totp"}"#,
-                    bearer: try await myAccountToken(
-                        harness, http, email: "b@example.com", device: TenantHarness.device())),
+                    .post, "/me/v1/authentication-methods", raw: #"{"type":"totp"}"#, bearer: creator),
                 try await http.send(
                     .delete, "/me/v1/authentication-methods/passkey%7Cnope", bearer: readOnly.accessToken.text),
-                try await http.send(.post, "/me/v1/authentication-methods", raw: "{", bearer: readOnly.accessToken.text)
+                try await http.send(.post, "/me/v1/authentication-methods", raw: "{", bearer: creator)
             )
         }
         #expect(noToken.status == .unauthorized)
@@ -154,6 +154,22 @@ import WebAuthn
         #expect(unknownMethod.status == .forbidden)
         #expect(badBody.status == .badRequest)
         #expect(badBody.json["detail"] != nil)
+    }
+
+    @Test func theTokenIsCheckedBeforeTheBody() async throws {
+        let harness = try await TenantHarness()
+        let (unauthorized, oversize) = try await harness.router { http in
+            let token = try await myAccountToken(harness, http)
+            let padding = String(repeating: "a", count: 70 * 1024)
+            return (
+                try await http.send(.post, "/me/v1/authentication-methods/passkey%7Cnew/verify", raw: "{"),
+                try await http.send(
+                    .post, "/me/v1/authentication-methods", raw: #"{"type":"\#(padding)"}"#, bearer: token)
+            )
+        }
+        #expect(unauthorized.status == .unauthorized)
+        #expect(oversize.status == .contentTooLarge)
+        #expect(oversize.json["type"] == .string("payload_too_large"))
     }
 
     @Test func getAndDeleteAMethod() async throws {

@@ -64,7 +64,7 @@ import WebAuthn
         let result = try await harness.router { http in
             let challenge = try await harness.signupChallenge(http)
             let registration = try await harness.device.create(
-                challenge.options, origin: try WebOrigin("https://evil.localhost"))
+                challenge.options, origin: try WebOrigin("https://localhost:8443"))
             let result = try await harness.grant(
                 http, session: challenge.authSession, response: PasskeyResponse(registration))
             // Nothing stored: the same email signs up afterwards.

@@ -5,8 +5,11 @@ extension PasskeyTenant {
     /// The ID of the pending method an enrollment challenge creates, as Auth0 names it.
     public static let pendingPasskeyMethodID = "passkey|new"
 
+    /// The scope enrollment needs (auth0-passkey-api.md §5.1).
+    static let createMethodsScope = "create:me:authentication_methods"
+
     /// The user a My Account token belongs to, checked for audience and scope.
-    private func myAccountUser(_ token: Secret?, scope: String) async throws(TenantError) -> TenantUser {
+    func myAccountUser(_ token: Secret?, scope: String) async throws(TenantError) -> TenantUser {
         let claims = try await authorize(token, audiences: isMyAccount, scope: scope)
         guard let user = try await store.user(id: claims.sub) else {
             throw TenantError(.invalidToken, status: 401, "The token's user does not exist any more.")
@@ -26,7 +29,14 @@ extension PasskeyTenant {
     public func enrollmentChallenge(accessToken: Secret?, _ request: EnrollmentChallengeRequest)
         async throws(TenantError) -> (methodID: String, challenge: CreationChallengeResponse)
     {
-        let user = try await myAccountUser(accessToken, scope: "create:me:authentication_methods")
+        try await enrollmentChallenge(
+            for: myAccountUser(accessToken, scope: Self.createMethodsScope), request)
+    }
+
+    /// ``enrollmentChallenge(accessToken:_:)`` for a user already authorized.
+    func enrollmentChallenge(for user: TenantUser, _ request: EnrollmentChallengeRequest)
+        async throws(TenantError) -> (methodID: String, challenge: CreationChallengeResponse)
+    {
         try await checkAttempts([.user(user.id)])
         guard request.type == "passkey" else {
             throw .invalidRequest("type: only passkey enrollment is supported")
@@ -60,7 +70,15 @@ extension PasskeyTenant {
     public func verifyEnrollment(
         accessToken: Secret?, methodID: String, _ request: EnrollmentVerifyRequest, userAgent: String?
     ) async throws(TenantError) -> AuthenticationMethod {
-        let user = try await myAccountUser(accessToken, scope: "create:me:authentication_methods")
+        try await verifyEnrollment(
+            for: myAccountUser(accessToken, scope: Self.createMethodsScope), methodID: methodID, request,
+            userAgent: userAgent)
+    }
+
+    /// ``verifyEnrollment(accessToken:methodID:_:userAgent:)`` for a user already authorized.
+    func verifyEnrollment(
+        for user: TenantUser, methodID: String, _ request: EnrollmentVerifyRequest, userAgent: String?
+    ) async throws(TenantError) -> AuthenticationMethod {
         try await checkAttempts([.user(user.id)])
         return try await counting([.user(user.id)]) { () async throws(TenantError) -> AuthenticationMethod in
             guard methodID == Self.pendingPasskeyMethodID else {
@@ -70,16 +88,8 @@ extension PasskeyTenant {
             guard session.kind == .enrollment, session.user?.id == user.id else {
                 throw .invalidGrant("The auth_session was not issued for this user's enrollment.")
             }
-            let registration = try request.authnResponse.registrationResponse()
-            let verified: VerifiedRegistration
-            do throws(WebAuthnError) {
-                verified = try configuration.relyingParty.verifyRegistration(registration, challenge: session.challenge)
-            } catch {
-                throw refused(error)
-            }
-            let credential = TenantCredential.registered(
-                verified, userID: user.id, transports: registration.response.transports?.map(\.rawValue) ?? [],
-                userAgent: userAgent.map { String($0.prefix(256)) }, at: clock.now())
+            let credential = try verifiedPasskey(
+                request.authnResponse, session: session, userID: user.id, userAgent: userAgent)
             try await store.addCredential(credential)
             return AuthenticationMethod(credential, user: user, relyingPartyID: configuration.relyingPartyID)
         }

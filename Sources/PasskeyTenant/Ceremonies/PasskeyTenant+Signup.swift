@@ -40,22 +40,33 @@ extension PasskeyTenant {
         return CreationChallengeResponse(authSession: secret, options: creationOptions(for: user, challenge: challenge))
     }
 
-    /// The webauthn grant for a signup session: verifies the registration, stores the user with
-    /// the passkey, and issues tokens (auth0-passkey-api.md §3.4).
-    func completeSignup(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
-        guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
+    /// Verifies a registration against its session and returns the credential to store
+    /// (WebAuthn L3 §7.1); checking that the credential ID is new is the store's.
+    ///
+    /// - Throws: `invalid_request` for a response that is not a registration; `invalid_grant`
+    ///   naming the check that failed.
+    func verifiedPasskey(
+        _ response: PasskeyResponse, session: PendingSession, userID: String, userAgent: String?
+    ) throws(TenantError) -> TenantCredential {
         let registration = try response.registrationResponse()
-        guard let user = session.user else { throw .invalidGrant("The auth_session carries no user.") }
-        let (scopes, audience) = try grantedScopes(request.scope, audience: request.audience)
         let verified: VerifiedRegistration
         do throws(WebAuthnError) {
             verified = try configuration.relyingParty.verifyRegistration(registration, challenge: session.challenge)
         } catch {
             throw refused(error)
         }
-        let credential = TenantCredential.registered(
-            verified, userID: user.id, transports: registration.response.transports?.map(\.rawValue) ?? [],
-            userAgent: nil, at: clock.now())
+        return TenantCredential.registered(
+            verified, userID: userID, transports: registration.response.transports?.map(\.rawValue) ?? [],
+            userAgent: userAgent.map { String($0.prefix(256)) }, at: clock.now())
+    }
+
+    /// The webauthn grant for a signup session: verifies the registration, stores the user with
+    /// the passkey, and issues tokens (auth0-passkey-api.md §3.4).
+    func completeSignup(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
+        guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
+        guard let user = session.user else { throw .invalidGrant("The auth_session carries no user.") }
+        let (scopes, audience) = try grantedScopes(request.scope, audience: request.audience)
+        let credential = try verifiedPasskey(response, session: session, userID: user.id, userAgent: nil)
         try await store.createUser(user, credential: credential)
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience, organization: session.organization, refresh: nil)

@@ -48,15 +48,16 @@ extension PasskeyTenant {
         let methods = group.add(
             middleware: ErrorMiddleware(shape: .myAccount, realm: configuration.domain, logger: nil))
         methods.post("authentication-methods") { request, _ in
+            let user = try await self.myAccountUser(Self.bearer(request), scope: Self.createMethodsScope)
             let body = try await self.decode(EnrollmentChallengeRequest.self, request)
-            let (id, challenge) = try await self.enrollmentChallenge(accessToken: Self.bearer(request), body)
+            let (id, challenge) = try await self.enrollmentChallenge(for: user, body)
             return TenantResponse.json(challenge, status: .accepted, headers: [.location: self.methodURL(id)])
         }
         methods.post("authentication-methods/:id/verify") { request, context in
+            let user = try await self.myAccountUser(Self.bearer(request), scope: Self.createMethodsScope)
             let body = try await self.decode(EnrollmentVerifyRequest.self, request)
             let method = try await self.verifyEnrollment(
-                accessToken: Self.bearer(request), methodID: Self.methodID(context), body,
-                userAgent: request.headers[.userAgent])
+                for: user, methodID: Self.methodID(context), body, userAgent: request.headers[.userAgent])
             return TenantResponse.json(method, status: .created, headers: [.location: self.methodURL(method.id)])
         }
         methods.get("authentication-methods") { request, _ in

@@ -1,7 +1,7 @@
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-public import NIOCore
+import NIOCore
 import NIOSSL
 
 /// Where a TLS server finds its certificate chain and private key (PEM files).

@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import PasskeyAuthenticator
+import PasskeyTenant
+import WebAuthn
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Passkey.Bench {
+    /// `passkey bench tenant`: registrations and logins per second, in process and over HTTP.
+    struct TenantBench: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tenant",
+            abstract: "Registrations and logins verified per second by the local tenant.",
+            discussion: """
+                In process (challenge, response, tokens; no HTTP), then over HTTP on loopback with K concurrent
+                clients. Prints the RS256 ceiling measured in the same run (signatures per second divided by the
+                tokens a login signs) and each login rate's ratio to it.
+                """
+        )
+
+        @Option(help: "Seconds each measurement runs.")
+        var seconds = 3.0
+
+        @Option(name: .customLong("clients"), help: "Concurrent HTTP clients (K).")
+        var clients = 4
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            guard seconds > 0, clients > 0 else { throw ValidationError("--seconds and --clients are positive.") }
+        }
+
+        func run() async throws {
+            let tenant = try await PasskeyTenant()
+            let signs = try await rate(seconds) { try await tenant.signSampleToken() }
+            let ceiling = signs / Double(PasskeyTenant.tokensSignedPerLogin)
+            var index = 0
+            // A fresh device each time, so the authenticator's store does not grow with the run.
+            let registrations = try await rate(seconds) {
+                index += 1
+                try await TenantCeremonies(tenant: tenant, device: Self.newDevice()).signUp(
+                    email: "bench\(index)@example.com")
+            }
+            let device = Self.newDevice()
+            let ceremonies = TenantCeremonies(tenant: tenant, device: device)
+            try await ceremonies.signUp(email: "login@example.com")
+            let logins = try await rate(seconds) { try await ceremonies.logIn() }
+            let overHTTP = try await httpLogins(tenant: tenant, device: device)
+            let result = Result(
+                rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
+                loginsPerSecond: logins, httpLoginsPerSecond: overHTTP, httpClients: clients,
+                ratioInProcess: logins / ceiling, ratioOverHTTP: overHTTP / ceiling)
+            if json {
+                printJSON(result)
+            } else {
+                print(result.text)
+            }
+        }
+
+        /// A software authenticator (platform profile) with an empty in-memory store.
+        private static func newDevice() -> WebAuthnClient {
+            WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
+        }
+
+        /// Runs `body` over and over for `seconds`, and returns how many times per second it ran.
+        private func rate(_ seconds: Double, _ body: () async throws -> Void) async throws -> Double {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let end = start + .seconds(seconds)
+            var count = 0
+            while clock.now < end {
+                try await body()
+                count += 1
+            }
+            return Double(count) / (clock.now - start).seconds
+        }
+
+        /// Logins per second over HTTP on loopback with `clients` concurrent clients.
+        private func httpLogins(tenant: PasskeyTenant, device: WebAuthnClient) async throws -> Double {
+            let (stream, continuation) = AsyncStream.makeStream(of: TenantEndpoint.self)
+            let server = Task { try await tenant.run(port: 0) { continuation.yield($0) } }
+            defer { server.cancel() }
+            var endpoints = stream.makeAsyncIterator()
+            guard let endpoint = await endpoints.next() else { throw CLIError.unrecognized("the tenant did not start") }
+            let http = HTTPCeremonies(baseURL: endpoint.baseURL, clientID: tenant.clientID, device: device)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let end = start + .seconds(seconds)
+            let count = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<clients {
+                    group.addTask {
+                        var done = 0
+                        while clock.now < end {
+                            try await http.logIn()
+                            done += 1
+                        }
+                        return done
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            return Double(count) / (clock.now - start).seconds
+        }
+
+        /// What `bench tenant` prints.
+        struct Result: Encodable {
+            let rs256SignsPerSecond: Double
+            let ceilingLoginsPerSecond: Double
+            let registrationsPerSecond: Double
+            let loginsPerSecond: Double
+            let httpLoginsPerSecond: Double
+            let httpClients: Int
+            let ratioInProcess: Double
+            let ratioOverHTTP: Double
+
+            var text: String {
+                func f(_ value: Double) -> String { String(format: "%.1f", value) }
+                return """
+                    RS256 signatures/s        \(f(rs256SignsPerSecond))
+                    ceiling logins/s          \(f(ceilingLoginsPerSecond))  (signatures/s ÷ \(PasskeyTenant.tokensSignedPerLogin) tokens per login)
+                    registrations/s (in proc) \(f(registrationsPerSecond))
+                    logins/s (in process)     \(f(loginsPerSecond))  ratio \(String(format: "%.2f", ratioInProcess))
+                    logins/s (HTTP, K=\(httpClients))     \(f(httpLoginsPerSecond))  ratio \(String(format: "%.2f", ratioOverHTTP))
+                    """
+            }
+        }
+    }
+}
+
+/// The tenant's ceremonies driven in process: challenge, the device's response, tokens.
+struct TenantCeremonies {
+    let tenant: PasskeyTenant
+    let device: WebAuthnClient
+    static let origin = try! WebOrigin("https://localhost")  // A constant, valid origin.
+
+    func signUp(email: String) async throws {
+        let challenge = try await tenant.signupChallenge(
+            SignupChallengeRequest(clientID: tenant.clientID, userProfile: UserProfile(email: email)))
+        let registration = try await device.create(challenge.options, origin: Self.origin)
+        _ = try await tenant.token(
+            TokenRequest(
+                grantType: TokenRequest.webAuthnGrant, clientID: tenant.clientID, authSession: challenge.authSession,
+                authnResponse: PasskeyResponse(registration), scope: "openid profile email"))
+    }
+
+    func logIn() async throws {
+        let challenge = try await tenant.loginChallenge(LoginChallengeRequest(clientID: tenant.clientID))
+        let assertion = try await device.get(challenge.options, origin: Self.origin)
+        _ = try await tenant.token(
+            TokenRequest(
+                grantType: TokenRequest.webAuthnGrant, clientID: tenant.clientID, authSession: challenge.authSession,
+                authnResponse: PasskeyResponse(assertion), scope: "openid profile email"))
+    }
+}
+
+/// The login ceremony over HTTP, as a client of the tenant.
+struct HTTPCeremonies: Sendable {
+    let baseURL: String
+    let clientID: String
+    let device: WebAuthnClient
+
+    func logIn() async throws {
+        let challenge = try await post(
+            "/passkey/challenge", LoginChallengeRequest(clientID: clientID), as: RequestChallengeResponse.self)
+        let assertion = try await device.get(challenge.options, origin: TenantCeremonies.origin)
+        _ = try await post(
+            "/oauth/token",
+            TokenRequest(
+                grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: challenge.authSession,
+                authnResponse: PasskeyResponse(assertion), scope: "openid profile email"),
+            as: TokenResponse.self)
+    }
+
+    private func post<Answer: Decodable>(_ path: String, _ body: some Encodable, as type: Answer.Type) async throws
+        -> Answer
+    {
+        var request = URLRequest(url: URL(string: baseURL + path)!)  // baseURL is the tenant's own.
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(WebAuthnJSON.encode(body))
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw CLIError.unrecognized("\(path): \(String(decoding: data, as: UTF8.self))")
+        }
+        return try JSONDecoder().decode(type, from: data)
+    }
+}
