@@ -34,7 +34,9 @@ struct PRFEvaluation {
             var silent = request
             silent.userPresence = false
             silent.userVerification = false
-            chosen = try await client.getAssertion(silent, dropVerificationOnFailure: false).credentialID
+            chosen = try await client.asking { () async throws(AuthenticatorError) in
+                try await client.authenticator.getAssertion(silent)
+            }.credentialID
             request.allowList = chosen.map { [$0] } ?? request.allowList
         }
         guard let values = chosen.flatMap({ byCredential[$0] }) ?? inputs.eval else {

@@ -42,7 +42,9 @@ extension WebAuthnClient {
             excludeList: (options.excludeCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
             residentKey: residentKey, userVerification: verification.ask, hmacSecret: prf != nil,
             attestationFormatsPreference: Self.attestationFormats(options))
-        let response = try await makeCredential(request, dropVerificationOnFailure: !verification.required)
+        let response = try await asking(
+            request, droppingVerification: !verification.required, \.userVerification,
+            authenticator.makeCredential)
         let attestationObject = Self.conveyed(response.attestationObject, options.attestation)
         let credential = response.credential
         let publicKey = try? credential.publicKey
@@ -57,24 +59,6 @@ extension WebAuthnClient {
                 attestationObject: Base64URL(attestationObject.bytes)),
             authenticatorAttachment: info.attachment,
             clientExtensionResults: Self.creationExtensionResults(options.extensions, response))
-    }
-
-    /// Asks for the credential, retrying without user verification when it was only preferred
-    /// and failed (WebAuthn L3 §5.4.6 `preferred`).
-    private func makeCredential(_ request: MakeCredentialRequest, dropVerificationOnFailure: Bool)
-        async throws(WebAuthnClientError) -> MakeCredentialResponse
-    {
-        do {
-            return try await authenticator.makeCredential(request)
-        } catch  where error.code == .uvInvalid && dropVerificationOnFailure {
-            var request = request
-            request.userVerification = false
-            return try await asking { () async throws(AuthenticatorError) in
-                try await authenticator.makeCredential(request)
-            }
-        } catch {
-            throw WebAuthnClientError(error)
-        }
     }
 
     /// The algorithms to offer: the `public-key` entries in order, or ES256 and RS256 when the

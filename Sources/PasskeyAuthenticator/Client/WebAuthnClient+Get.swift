@@ -30,7 +30,9 @@ extension WebAuthnClient {
         if let inputs = options.extensions?.prf {
             prf = try await PRFEvaluation(inputs, request: &request, client: self)
         }
-        let response = try await getAssertion(request, dropVerificationOnFailure: !verification.required)
+        let response = try await asking(
+            request, droppingVerification: !verification.required, \.userVerification,
+            authenticator.getAssertion)
         var extensionResults = AuthenticationExtensionsClientOutputsJSON()
         if let prf {
             extensionResults.prf = try prf.results(response.authenticatorData)
@@ -43,23 +45,5 @@ extension WebAuthnClient {
                 signature: Base64URL(response.signature),
                 userHandle: response.userHandle.map { Base64URL($0) }),
             authenticatorAttachment: response.attachment ?? info.attachment, clientExtensionResults: extensionResults)
-    }
-
-    /// Asks for the assertion, retrying without user verification when it was only preferred
-    /// and failed (WebAuthn L3 §5.4.6 `preferred`).
-    func getAssertion(_ request: GetAssertionRequest, dropVerificationOnFailure: Bool)
-        async throws(WebAuthnClientError) -> GetAssertionResponse
-    {
-        do {
-            return try await authenticator.getAssertion(request)
-        } catch  where error.code == .uvInvalid && dropVerificationOnFailure {
-            var request = request
-            request.userVerification = false
-            return try await asking { () async throws(AuthenticatorError) in
-                try await authenticator.getAssertion(request)
-            }
-        } catch {
-            throw WebAuthnClientError(error)
-        }
     }
 }

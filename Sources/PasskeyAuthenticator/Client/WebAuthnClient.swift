@@ -34,6 +34,23 @@ public struct WebAuthnClient: Sendable {
         }
     }
 
+    /// Asks the authenticator, and when user verification was only preferred and failed
+    /// (`CTAP2_ERR_UV_INVALID`), asks again without it (WebAuthn L3 §5.4.6 `preferred`).
+    func asking<Request, Response>(
+        _ request: Request, droppingVerification: Bool, _ userVerification: WritableKeyPath<Request, Bool>,
+        _ call: (Request) async throws(AuthenticatorError) -> Response
+    ) async throws(WebAuthnClientError) -> Response {
+        do {
+            return try await call(request)
+        } catch  where error.code == .uvInvalid && droppingVerification {
+            var request = request
+            request[keyPath: userVerification] = false
+            return try await asking { () async throws(AuthenticatorError) in try await call(request) }
+        } catch {
+            throw WebAuthnClientError(error)
+        }
+    }
+
     /// The client data of a ceremony (WebAuthn L3 §5.8.1), for a same-origin caller or, with a
     /// top origin, a cross-origin iframe.
     static func clientData(

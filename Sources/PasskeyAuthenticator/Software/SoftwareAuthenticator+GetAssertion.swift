@@ -16,9 +16,6 @@ extension SoftwareAuthenticator {
         let gesture = try gesture(
             presence: request.userPresence, verification: request.userVerification,
             alwaysVerifies: behaviour.alwaysVerifiesUser)
-        var flags = flags(gesture).subtracting([.backupEligible, .backupState])
-        if stored.backupEligible { flags.insert(.backupEligible) }
-        if stored.backupState { flags.insert(.backupState) }
         let key = try privateKey(of: stored)
         let signCount =
             behaviour.countsSignatures
@@ -26,7 +23,7 @@ extension SoftwareAuthenticator {
             : 0
         let extensions = try hmacSecretOutput(request.hmacSecret, stored, userVerified: gesture.userVerified)
         let authenticatorData = AuthenticatorData(
-            rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags, signCount: signCount,
+            rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags(gesture, stored), signCount: signCount,
             extensions: extensions.map { .map([.text("hmac-secret"): .bytes($0)]) })
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,
@@ -71,23 +68,23 @@ extension SoftwareAuthenticator {
         -> StoredCredential
     {
         var candidates: [CredentialSummary] = []
+        var allowed: [[UInt8]: StoredCredential] = [:]
         var problems: [StoreError] = []
         if request.allowList.isEmpty {
             candidates = try await storing { () async throws(StoreError) in
                 try await store.summaries(rpID: request.rpID)
             }.filter(\.discoverable)
         } else {
-            var allowed: [StoredCredential] = []
             for id in request.allowList {
                 do {
                     if let stored = try await store.credential(id: id), stored.rpID == request.rpID {
-                        allowed.append(stored)
+                        allowed[stored.id] = stored
                     }
                 } catch {
                     problems.append(error)
                 }
             }
-            candidates = StoreListing(credentials: allowed).credentials.map(CredentialSummary.init)
+            candidates = StoreListing(credentials: Array(allowed.values)).credentials.map(CredentialSummary.init)
         }
         let chosen: CredentialSummary?
         switch accountChoice {
@@ -108,6 +105,9 @@ extension SoftwareAuthenticator {
                     cause: problem)
             }
             throw AuthenticatorError(.noCredentials, noMatchReason(request, candidates: candidates.count))
+        }
+        if let stored = allowed[chosen.id] {
+            return stored
         }
         let stored = try await storing { () async throws(StoreError) in try await store.credential(id: chosen.id) }
         guard let stored else {

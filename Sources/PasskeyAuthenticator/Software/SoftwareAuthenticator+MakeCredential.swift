@@ -41,14 +41,13 @@ extension SoftwareAuthenticator {
             }
         }
         let discoverable = request.residentKey || profile.alwaysDiscoverable
-        let stored = try await newCredential(for: request, algorithm: algorithm, discoverable: discoverable)
+        let (stored, key) = try await newCredential(for: request, algorithm: algorithm, discoverable: discoverable)
         if discoverable {
             try await removeReplaced(by: stored)
         }
         let authenticatorData = try makeAuthenticatorData(stored, gesture: gesture, hmacSecret: request.hmacSecret)
         let attestationObject: AttestationObject
         if profile.selfAttests, request.attestationFormatsPreference.first != AttestationFormat.none {
-            let key = try privateKey(of: stored)
             let signature = try sign(authenticatorData, request.clientDataHash, with: key)
             let statement = PackedAttestationStatement(algorithm: algorithm, signature: signature)
             attestationObject = AttestationObject(
@@ -60,9 +59,10 @@ extension SoftwareAuthenticator {
         return MakeCredentialResponse(attestationObject: attestationObject, residentKey: discoverable)
     }
 
-    /// Draws (or derives) the key, ID and PRF seeds, seals them and stores the record.
+    /// Draws (or derives) the key, ID and PRF seeds, seals them and stores the record; returns
+    /// the record and the key, which attestation signs with.
     private func newCredential(for request: MakeCredentialRequest, algorithm: COSEAlgorithm, discoverable: Bool)
-        async throws(AuthenticatorError) -> StoredCredential
+        async throws(AuthenticatorError) -> (StoredCredential, SigningKey)
     {
         let existing =
             seed == nil
@@ -97,7 +97,7 @@ extension SoftwareAuthenticator {
             throw AuthenticatorError(.other, "could not seal the new key: \(error)")
         }
         try await storing { () async throws(StoreError) in try await store.add(stored) }
-        return stored
+        return (stored, material.privateKey)
     }
 
     /// Deletes the discoverable credentials a new one replaces (CTAP 2.1 §6.1.2 step 17). The new
@@ -117,7 +117,8 @@ extension SoftwareAuthenticator {
             let attested = try AttestedCredentialData(
                 aaguid: profile.aaguid, credentialID: stored.id, publicKey: stored.publicKey)
             return AuthenticatorData(
-                rpIDHash: SHA256.hash(Array(stored.rpID.utf8)), flags: flags(gesture), signCount: stored.signCount,
+                rpIDHash: SHA256.hash(Array(stored.rpID.utf8)), flags: flags(gesture, stored),
+                signCount: stored.signCount,
                 attestedCredentialData: attested,
                 extensions: hmacSecret ? .map([.text("hmac-secret"): .bool(true)]) : nil)
         } catch {

@@ -113,12 +113,13 @@ public struct SoftwareAuthenticator: Authenticator {
         return signature
     }
 
-    /// The flags of authenticator data for a gesture and this profile.
-    func flags(_ gesture: Gesture) -> AuthenticatorFlags {
+    /// The flags of authenticator data: UP and UV from the gesture, BE and BS the credential's.
+    func flags(_ gesture: Gesture, _ stored: StoredCredential) -> AuthenticatorFlags {
         var flags: AuthenticatorFlags = []
         if gesture.userPresent { flags.insert(.userPresent) }
         if gesture.userVerified { flags.insert(.userVerified) }
-        if profile.backedUp { flags.formUnion([.backupEligible, .backupState]) }
+        if stored.backupEligible { flags.insert(.backupEligible) }
+        if stored.backupState { flags.insert(.backupState) }
         return flags
     }
 
