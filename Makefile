@@ -43,19 +43,10 @@ interop-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
 	  $(VENV)/bin/python -m pytest -q Tests/Interop
 
-## demo: the main job: decode and verify the W3C "packed ES256" vector (Examples/w3c-packed-es256)
+## demo: the whole story against a local tenant (signup, login, My Account enrollment, API, logout)
 demo: build
-	@bin="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey"; cd Examples/w3c-packed-es256 && \
-	echo "== passkey inspect registration.json" && "$$bin" inspect registration.json && \
-	echo && echo "== passkey verify registration (packed attestation, chained to the W3C test root)" && \
-	"$$bin" verify registration --response registration.json --challenge wRhKX934BF4T3Ef1S2H1pla2ZrWQGPFthw6SVumVIBI \
-	  --origin https://example.org --rp-id example.org --trust-anchor attestation-root.pem && \
-	echo && echo "== passkey verify authentication (the assertion, with the key just registered)" && \
-	"$$bin" verify authentication --response authentication.json --challenge sRBvpGpXvvF4FRHAVX3ImKA0E9Xw8X0kRjDBlMfhrbU \
-	  --origin https://example.org --rp-id example.org \
-	  --public-key pQECAyYgASFYIBzyfyXaWRIIpCOcLjJPEE9YVSVHmint7t2DD0jneurlIlggWeS32mwBBuIGzjkMk6uYoVpew4h-V_DMK-zoA7kgxCM
+	@"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" demo
 
-## docs: build the DocC catalogs from the libraries' symbol graphs; a broken link fails the build
 docs: setup
 	@swift build --target WebAuthn --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
 	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs >/dev/null

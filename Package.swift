@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "passkey",
             dependencies: [
-                "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant",
+                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

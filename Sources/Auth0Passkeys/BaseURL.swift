@@ -1,6 +1,6 @@
 /// The base URL of an Auth0 tenant, built from a domain as Auth0's SDK builds it, or given
 /// explicitly for a local tenant (spec §0.1).
-enum BaseURL {
+package enum BaseURL {
     /// `https://` in front unless the text already begins with `https`, and a final `/`.
     static func fromDomain(_ domain: String) -> String {
         let url = domain.hasPrefix("https") ? domain : "https://" + domain
@@ -11,7 +11,7 @@ enum BaseURL {
     /// (`localhost`, `127.0.0.0/8`, `[::1]`); with a final `/`.
     ///
     /// - Returns: the URL, or `nil` with the reason it is refused.
-    static func validated(_ text: String) -> Result<String, BaseURLError> {
+    package static func validated(_ text: String) -> Result<String, BaseURLError> {
         let parts = text.split(separator: "://", maxSplits: 1)
         guard parts.count == 2, let scheme = parts.first?.lowercased(), scheme == "https" || scheme == "http" else {
             return .failure(
@@ -36,6 +36,6 @@ enum BaseURL {
 }
 
 /// A base URL that a client refuses.
-struct BaseURLError: Error {
-    let reason: String
+package struct BaseURLError: Error {
+    package let reason: String
 }

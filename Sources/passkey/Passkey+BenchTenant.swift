@@ -81,12 +81,8 @@ extension Passkey.Bench {
 
         /// Logins per second over HTTP on loopback with `clients` concurrent clients.
         private func httpLogins(tenant: PasskeyTenant, device: WebAuthnClient) async throws -> Double {
-            let (stream, continuation) = AsyncStream.makeStream(of: TenantEndpoint.self)
-            let server = Task { try await tenant.run(port: 0) { continuation.yield($0) } }
-            defer { server.cancel() }
-            var endpoints = stream.makeAsyncIterator()
-            guard let endpoint = await endpoints.next() else { throw CLIError.unrecognized("the tenant did not start") }
-            let http = HTTPCeremonies(baseURL: endpoint.baseURL, clientID: tenant.clientID, device: device)
+            let served = try await ServedTenant.start(tenant)
+            let http = HTTPCeremonies(baseURL: served.endpoint.baseURL, clientID: tenant.clientID, device: device)
             let clock = ContinuousClock()
             let start = clock.now
             let end = start + .seconds(seconds)
@@ -103,6 +99,7 @@ extension Passkey.Bench {
                 }
                 return try await group.reduce(0, +)
             }
+            await served.stop()
             return Double(count) / (clock.now - start).seconds
         }
 

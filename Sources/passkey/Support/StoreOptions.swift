@@ -87,17 +87,22 @@ struct AuthenticatorOptions: ParsableArguments {
     func authenticator(profile: AuthenticatorProfile, accountChoice: AccountChoice = .mostRecent)
         async throws(WebAuthnClientError) -> SoftwareAuthenticator
     {
-        var seeded: Seed?
-        if let hex = seed ?? ProcessInfo.processInfo.environment["PASSKEY_SEED"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            do {
-                seeded = try Seed(hex: hex)
-            } catch {
-                throw WebAuthnClientError(.syntax, "--seed / PASSKEY_SEED: \(error.reason)")
-            }
-        }
-        return SoftwareAuthenticator(
-            store: try await store.open(), profile: profile, seed: seeded, simulation: simulate,
+        SoftwareAuthenticator(
+            store: try await store.open(), profile: profile, seed: try Seed(option: seed), simulation: simulate,
             accountChoice: accountChoice)
+    }
+}
+
+extension Seed {
+    /// The seed of `--seed HEX`, else of `$PASSKEY_SEED`, else none.
+    init?(option hex: String?) throws(WebAuthnClientError) {
+        guard let hex = hex ?? ProcessInfo.processInfo.environment["PASSKEY_SEED"].flatMap({ $0.isEmpty ? nil : $0 })
+        else { return nil }
+        do {
+            try self.init(hex: hex)
+        } catch {
+            throw WebAuthnClientError(.syntax, "--seed / PASSKEY_SEED: \(error.reason)")
+        }
     }
 }
 

@@ -1,0 +1,135 @@
+import Auth0Passkeys
+import PasskeyAuthenticator
+import WebAuthn
+
+/// Why an Auth0 command failed, in the words a terminal user needs: which step, the Auth0 (or
+/// WebAuthn, or transport) error code and description, and what to do about it. It prints as one
+/// line on standard error, or as `{"error": {…}}` with `--json`, and the command exits 1.
+///
+/// Built from the library's typed errors; a token never appears in any of them (the libraries'
+/// errors carry none).
+struct FlowFailure: Error, Encodable, CustomStringConvertible {
+    /// The command that failed: `signup`, `login`, `enroll`, ….
+    var step: String
+    /// Auth0's `error` (`invalid_grant`, …), a WebAuthn error name (`NotAllowedError`, …), a
+    /// transport code (`cannot-connect`, …) or this tool's own (`not_logged_in`, …).
+    let code: String
+    /// What went wrong.
+    let description: String
+    /// The HTTP status, when a server answered.
+    var status: Int?
+    /// What to do about it.
+    let hint: String
+
+    init(step: String, code: String, description: String, status: Int? = nil, hint: String) {
+        self.step = step
+        self.code = code
+        self.description = description
+        self.status = status
+        self.hint = hint
+    }
+
+    /// `signup failed: invalid_client (HTTP 401): Unknown client. — check --client-id …`
+    var line: String {
+        let status = status.map { " (HTTP \($0))" } ?? ""
+        return "\(step) failed: \(code)\(status): \(description) — \(hint)"
+    }
+
+    /// A failure from any error a flow throws.
+    init(step: String, _ error: any Error) {
+        switch error {
+        case let failure as FlowFailure:
+            self = failure
+            self.step = step
+        case let error as AuthenticationError:
+            self.init(step: step, api: error)
+        case let error as MyAccountError:
+            self.init(step: step, api: error)
+        case let error as CredentialsManagerError:
+            self.init(step: step, session: error)
+        case let error as WebAuthnClientError:
+            self.init(step: step, device: error)
+        default:
+            self.init(step: step, code: "error", description: "\(error)", hint: "run again with -v for the HTTP trace")
+        }
+    }
+
+    /// An answer (or no answer) from the Authentication or My Account API (spec §7).
+    private init(step: String, api error: some Auth0APIError) {
+        if let transport = error.cause as? TransportError {
+            self.init(
+                step: step, code: transport.code.rawValue, description: "no answer from the tenant: \(transport.reason)",
+                hint: "is the tenant running, and are --domain / --base-url (AUTH0_DOMAIN, AUTH0_BASE_URL) right?")
+            return
+        }
+        let code = error.code
+        let reason = error.reason
+        let hint: String
+        switch (code.rawValue, error.statusCode) {
+        case ("a0.sdk.internal_error.invalid_configuration", _):
+            hint = "give --domain, or --base-url https://… (plain http only to a loopback address)"
+        case ("invalid_client", _), ("unauthorized_client", _):
+            hint = "check --client-id (AUTH0_CLIENT_ID): the tenant does not know this application"
+        case ("too_many_attempts", _):
+            hint = "the tenant locked further attempts for a while; wait, then try again"
+        case ("invalid_grant", _) where reason.contains("wrong-origin"):
+            hint = "the tenant does not accept this origin: drop --origin, or configure the tenant with it"
+        case ("invalid_grant", _) where reason.contains("refresh token") || reason.contains("refresh_token"):
+            hint = "the session was revoked or has expired: run `passkey login`"
+        case ("invalid_grant", _):
+            hint = "the tenant refused the passkey; run again with -v for the HTTP trace"
+        case ("invalid_request", _) where reason.lowercased().contains("exist"):
+            hint = "that identifier is taken: sign up with another one, or run `passkey login`"
+        case (_, 401), (_, 403):
+            hint = "the token was refused: run `passkey login` again"
+        case (_, 500...599):
+            hint = "the tenant failed; try again later"
+        default:
+            hint = "run again with -v for the HTTP trace"
+        }
+        self.init(
+            step: step, code: code.rawValue, description: reason,
+            status: error.statusCode == 0 ? nil : error.statusCode, hint: hint)
+    }
+
+    /// The stored session could not give what was asked (spec §9).
+    private init(step: String, session error: CredentialsManagerError) {
+        if let cause = error.cause, cause is AuthenticationError || cause is MyAccountError {
+            self.init(step: step, cause)
+            return
+        }
+        switch error.code {
+        case .noCredentials:
+            self.init(
+                step: step, code: "not_logged_in", description: "there is no session with this tenant",
+                hint: "run `passkey login` (or `passkey signup`)")
+        case .noRefreshToken:
+            self.init(
+                step: step, code: "no_refresh_token", description: "the session has no refresh token to renew with",
+                hint: "log in again with a scope that includes offline_access")
+        default:
+            self.init(
+                step: step, code: error.code.rawValue, description: error.cause.map { "\(error.reason) \($0)" }
+                    ?? error.reason, hint: "check the session directory (--sessions, PASSKEY_SESSIONS)")
+        }
+    }
+
+    /// The authenticator or the WebAuthn client refused (WebAuthn L3 §5.1.3, §5.1.4: the
+    /// DOMException names).
+    private init(step: String, device error: WebAuthnClientError) {
+        let hint: String
+        switch error.name {
+        case .invalidState:
+            hint = "this store already holds a passkey for the account: use another store (--store DIR)"
+        case .security:
+            hint = "the origin may not use the tenant's RP ID: drop --origin or fix it"
+        case .notSupported:
+            hint = "the authenticator supports none of the tenant's algorithms"
+        case .syntax:
+            hint = "the tenant's options are malformed"
+        default:
+            hint = "the ceremony did not complete: no passkey response went to the tenant and nothing was stored"
+        }
+        self.init(step: step, code: error.name.rawValue, description: error.message, hint: hint)
+    }
+}

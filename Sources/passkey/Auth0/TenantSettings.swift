@@ -1,0 +1,49 @@
+import Auth0Passkeys
+
+/// The resolved settings of the tenant an Auth0 command talks to.
+struct TenantSettings: Sendable {
+    /// The application's client ID.
+    let clientID: String
+    /// `--base-url` when given, else `https://DOMAIN/`: where the requests go.
+    let baseURL: String
+    /// The tenant's domain when one was given; the My Account audience is `https://DOMAIN/me/`.
+    let domain: String?
+    let connection: String?
+    let audience: String?
+    let scope: String
+    let organization: String?
+    /// The directory of this tenant's and application's session: one per client ID and base URL,
+    /// so that two tenants never share tokens.
+    let sessionDirectory: String
+
+    /// - Throws: ``FlowFailure`` when the client ID, or both the domain and the base URL, are missing.
+    init(_ values: [TenantSetting: String], sessionsDirectory: String) throws(FlowFailure) {
+        guard let clientID = values[.clientID] else {
+            throw FlowFailure(
+                step: "config", code: "no_client_id", description: "no client ID is configured",
+                hint: "pass --client-id, set AUTH0_CLIENT_ID, or run `passkey config set client-id ID`")
+        }
+        let domain = values[.domain]
+        guard let baseURL = values[.baseURL] ?? domain.map({ $0.hasPrefix("https") ? $0 : "https://" + $0 }) else {
+            throw FlowFailure(
+                step: "config", code: "no_tenant", description: "no tenant is configured",
+                hint: "pass --domain (or --base-url), set AUTH0_DOMAIN, or run `passkey config set domain DOMAIN`")
+        }
+        self.clientID = clientID
+        self.baseURL = baseURL
+        self.domain = domain
+        connection = values[.connection]
+        audience = values[.audience]
+        scope = values[.scope] ?? Authentication.defaultScope
+        organization = values[.organization]
+        sessionDirectory = sessionsDirectory + "/" + Self.directoryName(clientID: clientID, baseURL: baseURL)
+    }
+
+    /// `<client ID>@<host[:port][/path]>`, with every character outside `[A-Za-z0-9._@-]` as `_`.
+    static func directoryName(clientID: String, baseURL: String) -> String {
+        let host = baseURL.split(separator: "://", maxSplits: 1).last.map(String.init) ?? baseURL
+        let trimmed = host.hasSuffix("/") ? String(host.dropLast()) : host
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-")
+        return String((clientID + "@" + trimmed).map { allowed.contains($0) ? $0 : "_" })
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import Auth0Passkeys
+import Foundation
+import Logging
+import PasskeyAuthenticator
+import PasskeyTenant
+import WebAuthn
+
+/// The steps of `passkey demo`, each a call of the same flows the CLI commands run, against a
+/// served tenant, with two devices (authenticator stores) and one session.
+final class DemoScript {
+    /// The number of the step under way.
+    final class Steps {
+        var current = 0
+    }
+
+    let served: ServedTenant
+    let directory: String
+    let flows: Auth0Flows
+    let device: DeviceOptions
+    let steps = Steps()
+
+    init(served: ServedTenant, directory: String, verbose: Bool) throws {
+        self.served = served
+        self.directory = directory
+        var logger: Logger?
+        if verbose {
+            logger = Logger(label: "passkey-demo", factory: { StreamLogHandler.standardError(label: $0) })
+            logger?.logLevel = .trace
+        }
+        let settings = try TenantSettings(
+            [.clientID: served.tenant.clientID, .baseURL: served.endpoint.baseURL],
+            sessionsDirectory: directory + "/sessions")
+        flows = try Auth0Flows(settings: settings, logger: logger)
+        device = try DeviceOptions.parse([])
+    }
+
+    var phone: String { directory + "/phone" }
+    var laptop: String { directory + "/laptop" }
+
+    func run() async throws {
+        let configuration = served.tenant.configuration
+        print(
+            """
+            A local Auth0-compatible tenant listens on \(served.endpoint.baseURL)
+              client ID \(served.tenant.clientID), RP ID \(configuration.relyingPartyID), issuer \(configuration.issuer)
+            Two devices: a phone (authenticator store \(phone)) and a laptop (\(laptop)).
+            """)
+        let phoneStore = try FileCredentialStore(directory: phone)
+        let laptopStore = try FileCredentialStore(directory: laptop)
+
+        let signup = try await step(
+            "Sign up ada@example.com with a new passkey",
+            "The app asks POST /passkey/register for a challenge; the phone's platform authenticator creates a "
+                + "passkey with the origin https://\(configuration.relyingPartyID), as an iPhone app's would; the "
+                + "webauthn grant at POST /oauth/token verifies the attestation, creates the user and returns tokens."
+        ) {
+            try await flows.signUp(
+                SignupProfile(email: "ada@example.com", name: "Ada Lovelace"), device: device, store: phoneStore,
+                showTokens: false)
+        }
+        try await step(
+            "Decode the attestation the tenant verified",
+            "The registration response (passkey inspect): client data, then the attestation object with the "
+                + "authenticator data, its flags and the credential's COSE public key."
+        ) { try InspectedInput(WebAuthnJSON.encode(signup.response)).report() }
+        try await step(
+            "Log in with the passkey",
+            "POST /passkey/challenge gives a challenge with no allow list; the phone signs it with the discoverable "
+                + "passkey, and the webauthn grant checks the signature, the origin and the user handle."
+        ) { try await flows.logIn(choice: .mostRecent, device: device, store: phoneStore, showTokens: false) }
+        try await step(
+            "Decode the ID token",
+            "An RS256 JWT signed with the key at /.well-known/jwks.json; the claims name the user."
+        ) { try Self.decodedJWT(try await flows.manager.credentials().idToken) }
+        try await step(
+            "Enroll a second passkey from the laptop through My Account",
+            "The refresh token is exchanged for a My Account token (audience https://\(configuration.domain)/me/, "
+                + "scope create:me:authentication_methods); the enrollment challenge excludes the phone's passkey, "
+                + "so the laptop makes the new one; the tenant verifies it. Then the laptop logs in with it."
+        ) {
+            let enrolled = try await flows.enroll(device: device, store: laptopStore)
+            let login = try await flows.logIn(
+                choice: .mostRecent, device: device, store: laptopStore, showTokens: false)
+            return enrolled.text + "\n" + login.text
+        }
+        try await step(
+            "List the user's passkeys",
+            "GET /me/v1/authentication-methods?type=passkey with a token of scope read:me:authentication_methods."
+        ) { try await flows.methods(type: "passkey") }
+        try await step(
+            "Renew the tokens",
+            "The refresh token is spent at POST /oauth/token (grant refresh_token) and rotated; the session keeps "
+                + "the new tokens."
+        ) {
+            let before = try await flows.manager.credentials()
+            let after = try await flows.manager.renew()
+            guard after.accessToken != before.accessToken, after.refreshToken != before.refreshToken else {
+                throw FlowFailure(
+                    step: "renew", code: "not_renewed", description: "the tenant returned the same tokens",
+                    hint: "the tenant should rotate the refresh token")
+            }
+            return "New access token valid until \(SessionReport.timestamp(after.expiresAt)); the refresh token rotated."
+        }
+        try await step(
+            "Call the sample protected API",
+            "GET /api/events with a token for \(configuration.apiAudience) and scope read:events, exchanged from the "
+                + "refresh token."
+        ) {
+            try await flows.api(
+                method: "GET", url: served.endpoint.baseURL + "/api/events", audience: configuration.apiAudience,
+                scope: "read:events", body: nil)
+        }
+        try await step(
+            "Log out and revoke the refresh token",
+            "POST /oauth/revoke, then the session is forgotten; the revoked refresh token no longer renews."
+        ) {
+            guard let refreshToken = try await flows.manager.credentials().refreshToken else {
+                throw CredentialsManagerError(.noRefreshToken, "The session has no refresh token.")
+            }
+            let logout = try await flows.logout(revoke: true)
+            do {
+                _ = try await flows.authentication.renew(withRefreshToken: refreshToken).start()
+            } catch let error as AuthenticationError where error.code == .invalidGrant {
+                return logout.text + "\nThe revoked refresh token is refused: \(error.code): \(error.reason)"
+            }
+            throw FlowFailure(
+                step: "logout", code: "not_revoked", description: "the revoked refresh token still renews",
+                hint: "the tenant should refuse it")
+        }
+    }
+
+    /// What `--keep` prints: how to go on by hand.
+    var continuation: String {
+        let configuration = served.tenant.configuration
+        return """
+
+            The tenant keeps running at \(served.endpoint.baseURL) until Ctrl-C (then its files are removed).
+            Go on by hand in another terminal:
+              export AUTH0_BASE_URL=\(served.endpoint.baseURL) AUTH0_CLIENT_ID=\(served.tenant.clientID)
+              export PASSKEY_STORE=\(phone) PASSKEY_SESSIONS=\(directory)/sessions
+              passkey login
+              passkey whoami --refresh
+              passkey methods
+              passkey api --audience \(configuration.apiAudience) --scope read:events GET \(served.endpoint.baseURL)/api/events
+              passkey signup --email grace@example.com
+              passkey logout --revoke
+            """
+    }
+
+    /// Runs one step: prints its number, title and explanation, then what `body` returns.
+    @discardableResult
+    private func step<Value>(_ title: String, _ explanation: String, _ body: () async throws -> Value)
+        async throws -> Value
+    {
+        steps.current += 1
+        print("\n[\(steps.current)] \(title)\n" + Self.wrapped(explanation, indent: "    ") + "\n")
+        let value = try await body()
+        let text: String =
+            switch value {
+            case let output as any FlowOutput: output.text
+            case let report as Report: report.text
+            default: "\(value)"
+            }
+        print(text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+        return value
+    }
+
+    /// The header and claims of a JWT, pretty-printed (RFC 7519 §7.2: decoded, not verified).
+    static func decodedJWT(_ token: String) throws -> String {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw CLIError.unrecognized("the ID token is not a JWT") }
+        return try parts.prefix(2).map { part in
+            let object = try JSONSerialization.jsonObject(with: Data(try Base64URL.decode(String(part))))
+            let pretty = try JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            return String(decoding: pretty, as: UTF8.self)
+        }.joined(separator: "\n")
+    }
+
+    /// `text` broken into lines of at most 100 characters, each after `indent`.
+    static func wrapped(_ text: String, indent: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + word.count + 1 > 100 - indent.count {
+                lines.append(indent + line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(indent + line) }
+        return lines.joined(separator: "\n")
+    }
+}

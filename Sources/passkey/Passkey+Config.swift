@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+
+extension TenantSetting: ExpressibleByArgument {}
+
+extension Passkey {
+    /// `passkey config`: the tenant settings the Auth0 commands read last (after flags and `AUTH0_*`).
+    struct Config: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read and write the config file of the Auth0 commands.",
+            discussion: """
+                Settings: \(TenantSetting.allCases.map { "\($0.rawValue) (\($0.environmentVariable)): \($0.meaning)" }.joined(separator: "; ")). \
+                A flag wins over the environment, which wins over this file ($PASSKEY_CONFIG, else \
+                $XDG_CONFIG_HOME/passkey/config.json, else ~/.config/passkey/config.json).
+                """,
+            subcommands: [Set.self, Get.self, Unset.self, List.self])
+
+        /// Runs `body` on the config file; a failure is one line and exit 1.
+        static func editing(_ body: (inout ConfigFile) throws(FlowFailure) -> Void) throws {
+            do {
+                var file = try ConfigFile(path: ConfigFile.path(environment: ProcessInfo.processInfo.environment))
+                try body(&file)
+            } catch {
+                printError(error.line)
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+extension Passkey.Config {
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a setting.")
+
+        @Argument(help: "The setting: \(TenantSetting.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var setting: TenantSetting
+
+        @Argument(help: "Its value.")
+        var value: String
+
+        func run() throws {
+            try Passkey.Config.editing { (file) throws(FlowFailure) in
+                file[setting] = value
+                try file.save()
+            }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a setting from the file (exit 1 if unset).")
+
+        @Argument(help: "The setting.")
+        var setting: TenantSetting
+
+        func run() throws {
+            var found: String?
+            try Passkey.Config.editing { file in found = file[setting] }
+            guard let found else { throw ExitCode(1) }
+            print(found)
+        }
+    }
+
+    struct Unset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a setting.")
+
+        @Argument(help: "The setting.")
+        var setting: TenantSetting
+
+        func run() throws {
+            try Passkey.Config.editing { (file) throws(FlowFailure) in
+                file[setting] = nil
+                try file.save()
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the file's path and every setting, with the environment variables that override them.")
+
+        func run() throws {
+            let environment = ProcessInfo.processInfo.environment
+            try Passkey.Config.editing { file in
+                print("# \(file.path)")
+                for setting in TenantSetting.allCases {
+                    let overridden = environment[setting.environmentVariable].map { _ in
+                        "  (overridden by \(setting.environmentVariable))"
+                    }
+                    print("\(setting.rawValue) = \(file[setting] ?? "")\(overridden ?? "")")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import PasskeyAuthenticator
+import WebAuthn
+
+extension Passkey {
+    /// `passkey login`: sign in with a passkey of the store, as an app's "Sign in" button does.
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log in with a passkey (Auth0 native passkey login).",
+            discussion: """
+                Asks the tenant for a login challenge, signs it with a discoverable passkey of the store (with \
+                several, --user or --credential picks one, else the most recently created is used and named), \
+                exchanges the assertion for tokens and keeps them as the session.
+                """)
+
+        @OptionGroup var auth0: Auth0Options
+        @OptionGroup var device: DeviceOptions
+
+        @Option(help: "Use the passkey of this user (its account name) when several match.")
+        var user: String?
+
+        @Option(help: "Use this passkey (credential ID, base64url).")
+        var credential: String?
+
+        @Flag(name: .customLong("show-tokens"), help: "Print the tokens.")
+        var showTokens = false
+
+        func validate() throws {
+            if user != nil, credential != nil {
+                throw ValidationError("--user and --credential each pick a passkey; give one of them")
+            }
+            if let credential, (try? Base64URL.decode(credential)) == nil {
+                throw ValidationError("--credential is a credential ID in base64url")
+            }
+        }
+
+        func run() async throws {
+            // validate() checked the credential ID.
+            let choice: AccountChoice =
+                user.map { .user($0) } ?? credential.map { .credential(try! Base64URL.decode($0)) } ?? .mostRecent
+            try await runningFlow("login", auth0) { flows in
+                try await flows.logIn(
+                    choice: choice, device: device, store: try await auth0.store.open(),
+                    showTokens: showTokens || auth0.json)
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+extension Passkey {
+    /// `passkey token`: a valid access token, for scripts.
+    struct Token: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a valid access token, renewing it if need be.",
+            discussion: """
+                For scripts: curl -H "Authorization: Bearer $(passkey token)" URL. The session's token, renewed \
+                when it expires within a minute; with --audience, a token for that API exchanged from the refresh \
+                token (and kept until it expires). --scope asks for those scopes.
+                """)
+
+        @OptionGroup var auth0: Auth0Options
+
+        func run() async throws {
+            try await runningFlow("token", auth0) { flows in
+                try await flows.token(audience: auth0.audience, scope: auth0.scope)
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PasskeyTenant
+
+/// A tenant served over HTTP on a free loopback port from inside this process: what
+/// `passkey demo` and the benchmarks talk to with the real libcurl client.
+struct ServedTenant {
+    let tenant: PasskeyTenant
+    let endpoint: TenantEndpoint
+    private let server: Task<Void, any Error>
+
+    /// Starts serving `tenant` and returns once it listens.
+    ///
+    /// - Throws: when the server stopped before it listened.
+    static func start(_ tenant: PasskeyTenant) async throws -> ServedTenant {
+        let (started, continuation) = AsyncStream.makeStream(of: TenantEndpoint.self)
+        let server = Task {
+            defer { continuation.finish() }
+            try await tenant.run(port: 0) { continuation.yield($0) }
+        }
+        var endpoints = started.makeAsyncIterator()
+        guard let endpoint = await endpoints.next() else {
+            _ = try await server.value
+            throw CLIError.unrecognized("the tenant stopped before it listened")
+        }
+        return ServedTenant(tenant: tenant, endpoint: endpoint, server: server)
+    }
+
+    /// Waits until the server stops (on SIGINT or SIGTERM).
+    func wait() async throws {
+        try await server.value
+    }
+
+    /// Stops the server and waits for it.
+    func stop() async {
+        server.cancel()
+        _ = try? await server.value
+    }
+}
+
+/// A directory of its own under `/dev/shm` when `memory` and it exists (no disk flushes), else
+/// under the system's temporary directory; removed by ``remove()``.
+struct ScratchDirectory {
+    let path: String
+
+    init(_ prefix: String, memory: Bool = false) throws {
+        let temporary = NSTemporaryDirectory()
+        let parent =
+            memory && FileManager.default.fileExists(atPath: "/dev/shm")
+            ? "/dev/shm" : temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary
+        var template = Array((parent + "/" + prefix + "-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CLIError.unrecognized("cannot create a directory in \(parent)")
+        }
+        path = String(cString: made)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
