@@ -8,8 +8,8 @@ extension Passkey {
             discussion: """
                 Exchanges the session's refresh token for a My Account token (audience https://DOMAIN/me/, scope \
                 create:me:authentication_methods), asks for an enrollment challenge, creates the passkey and has \
-                the tenant verify it. The tenant excludes the user's passkeys, so enroll into another store \
-                (--store DIR), as a second device would.
+                the tenant verify it. An authenticator keeps one passkey per account, so enroll into another \
+                store (--store DIR), as a second device would; a store that holds one of the user's passkeys is refused.
                 """)
 
         @OptionGroup var auth0: Auth0Options

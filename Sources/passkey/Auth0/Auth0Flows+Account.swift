@@ -141,7 +141,7 @@ extension Auth0Flows {
     /// `audience`, one for that API from the refresh token (spec §6.4, §9).
     func token(audience: String?, scope: String?) async throws -> TokenOutcome {
         if let audience {
-            let api = try await manager.apiCredentials(forAudience: audience, scope: scope)
+            let api = try await apiCredentials(audience: audience, scope: scope)
             return TokenOutcome(
                 accessToken: api.accessToken, tokenType: api.tokenType,
                 expiresAt: SessionReport.timestamp(api.expiresAt), scope: api.scope, audience: audience)

@@ -72,10 +72,19 @@ struct Auth0Flows: Sendable {
         return url.port.map { "\(host):\($0)" } ?? host
     }
 
+    /// API credentials for `audience` from the session's refresh token (spec §6.4, §9).
+    ///
+    /// The exchange also asks for `profile email`: the ``CredentialsManager`` keeps the ID token it
+    /// brings as the session's, which would otherwise lose the user's name and email.
+    func apiCredentials(audience: String, scope: String?) async throws -> APICredentials {
+        try await manager.apiCredentials(
+            forAudience: audience, scope: (["openid profile email"] + [scope].compactMap { $0 }).joined(separator: " "))
+    }
+
     /// A My Account client with a token for `scope`, from the session's refresh token (spec §5.1, §9).
     func myAccount(scope: String) async throws -> MyAccount {
         let audience = "https://\(try await domain())/me/"
-        let token = try await manager.apiCredentials(forAudience: audience, scope: scope)
+        let token = try await apiCredentials(audience: audience, scope: scope)
         return try MyAccount(
             token: token.accessToken, baseURL: settings.baseURL, tokenType: token.tokenType, transport: transport,
             logger: logger)

@@ -49,6 +49,8 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             self.init(step: step, session: error)
         case let error as WebAuthnClientError:
             self.init(step: step, device: error)
+        case let error as StoreError:
+            self.init(step: step, store: error)
         default:
             self.init(step: step, code: "error", description: "\(error)", hint: "run again with -v for the HTTP trace")
         }
@@ -117,6 +119,10 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
     /// The authenticator or the WebAuthn client refused (WebAuthn L3 §5.1.3, §5.1.4: the
     /// DOMException names).
     private init(step: String, device error: WebAuthnClientError) {
+        if let store = error.authenticatorError?.cause {
+            self.init(step: step, store: store)
+            return
+        }
         let hint: String
         switch error.name {
         case .invalidState:
@@ -131,5 +137,23 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             hint = "the ceremony did not complete: no passkey response went to the tenant and nothing was stored"
         }
         self.init(step: step, code: error.name.rawValue, description: error.message, hint: hint)
+    }
+
+    /// The authenticator store failed; its files are left as they are.
+    private init(step: String, store error: StoreError) {
+        let hint: String
+        switch error.code {
+        case .corrupt:
+            hint = "that store file is damaged and was left as it is: restore it, or delete it (`passkey delete ID`)"
+        case .diskFull:
+            hint = "free some space; every committed passkey is intact"
+        case .wrongPassphrase:
+            hint = "set PASSKEY_PASSPHRASE to the store's passphrase"
+        case .locked:
+            hint = "another passkey process holds the store; try again"
+        default:
+            hint = "check the store directory (--store, PASSKEY_STORE)"
+        }
+        self.init(step: step, code: "store-\(error.code.rawValue)", description: error.description, hint: hint)
     }
 }

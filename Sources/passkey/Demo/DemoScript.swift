@@ -76,8 +76,8 @@ final class DemoScript {
         try await step(
             "Enroll a second passkey from the laptop through My Account",
             "The refresh token is exchanged for a My Account token (audience https://\(configuration.domain)/me/, "
-                + "scope create:me:authentication_methods); the enrollment challenge excludes the phone's passkey, "
-                + "so the laptop makes the new one; the tenant verifies it. Then the laptop logs in with it."
+                + "scope create:me:authentication_methods); a new passkey of the same account would replace "
+                + "the phone's (CTAP 2.1 §6.1.2), so the laptop makes it; the tenant verifies it. Then the laptop logs in with it."
         ) {
             let enrolled = try await flows.enroll(device: device, store: laptopStore)
             let login = try await flows.logIn(

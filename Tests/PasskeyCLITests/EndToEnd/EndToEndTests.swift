@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// The built `passkey` driving the built `passkey tenant serve`, as a user does from a terminal:
+/// signup, login, two users in one store, enrollment, methods, token, api, logout with
+/// revocation, and a restarted tenant.
+@Suite(.serialized) struct EndToEndTests {
+    @Test func theLifeOfTwoUsersInOneStore() throws {
+        let terminal = try Terminal()
+        var tenant = try CLITenant(database: terminal.database)
+        terminal.use(tenant)
+
+        let ada = try terminal.passkey("signup", "--email", "ada@example.com", "--name", "Ada Lovelace")
+        #expect(ada.status == 0, "\(ada)")
+        #expect(ada.stdout.hasPrefix("Signed up ada@example.com (auth0|"))
+        #expect(ada.stdout.contains("for localhost") && ada.stdout.contains("access token valid until"))
+        #expect(!ada.stdout.contains("eyJ"), "no token without --show-tokens")
+        let bob = try terminal.passkey("signup", "--email", "bob@example.com", "--json")
+        #expect(bob.status == 0, "\(bob)")
+        let bobSession = try #require(try bob.json()["session"] as? [String: Any])
+        let bobTokens = try #require(bobSession["tokens"] as? [String: Any])
+        #expect((bobTokens["access_token"] as? String)?.hasPrefix("eyJ") == true)
+        #expect(terminal.storeFiles().count == 2)
+
+        // Two passkeys for localhost and no selector: the most recent, named.
+        let recent = try terminal.passkey("login")
+        #expect(recent.status == 0, "\(recent)")
+        #expect(recent.stdout.hasPrefix("Logged in as bob@example.com"))
+        #expect(recent.stdout.contains("holds 2 passkeys for localhost; the most recent (bob@example.com) was used"))
+        let chosen = try terminal.passkey("login", "--user", "ada@example.com")
+        #expect(chosen.stdout.hasPrefix("Logged in as ada@example.com"), "\(chosen)")
+        let whoami = try terminal.passkey("whoami", "--json")
+        #expect(try whoami.json()["email"] as? String == "ada@example.com")
+        #expect(try whoami.json()["source"] as? String == "id_token")
+        let userinfo = try terminal.passkey("whoami", "--refresh", "--json")
+        #expect(try userinfo.json()["source"] as? String == "userinfo")
+        #expect(try userinfo.json()["sub"] as? String == (try whoami.json()["sub"] as? String))
+
+        // The phone already holds Ada's passkey; a second one comes from the laptop.
+        let sameDevice = try terminal.passkey("enroll")
+        #expect(sameDevice.status == 1 && sameDevice.stderr.contains("already_enrolled_here"), "\(sameDevice)")
+        #expect(terminal.storeFiles().count == 2)
+        let enrolled = try terminal.passkey("enroll", "--store", terminal.home + "/laptop")
+        #expect(enrolled.status == 0, "\(enrolled)")
+        #expect(enrolled.stdout.hasPrefix("Enrolled passkey ") && enrolled.stdout.contains("ada@example.com"))
+        let methods = try terminal.passkey("methods", "--json")
+        let listed = try #require(try methods.json()["methods"] as? [[String: Any]])
+        #expect(listed.count == 2 && listed.allSatisfy { $0["type"] as? String == "passkey" })
+        let fromLaptop = try terminal.passkey("login", "--store", terminal.home + "/laptop")
+        #expect(fromLaptop.stdout.hasPrefix("Logged in as ada@example.com"), "\(fromLaptop)")
+
+        // A token for scripts, and the sample API with a token for its audience.
+        let token = try terminal.passkey("token")
+        #expect(token.status == 0 && token.stdout.hasPrefix("eyJ") && token.stdout.split(separator: "\n").count == 1)
+        let refused = try terminal.passkey("api", "GET", tenant.url + "/api/events")
+        #expect(refused.status == 1 && refused.stderr.contains("invalid_token (HTTP 401)"), "\(refused)")
+        let events = try terminal.passkey(
+            "api", "--audience", "https://localhost/api/", "--scope", "read:events", "GET", tenant.url + "/api/events")
+        #expect(events.status == 0, "\(events)")
+        let sub = try #require(try whoami.json()["sub"] as? String)
+        #expect(events.stdout.contains("\"events\"") && events.stdout.contains(sub))
+
+        // Logout with revocation: the session is gone, and so is the refresh token at the tenant.
+        let logout = try terminal.passkey("logout", "--revoke")
+        #expect(logout.status == 0 && logout.stdout.contains("revoked"), "\(logout)")
+        #expect(terminal.sessionFiles().isEmpty)
+        let afterLogout = try terminal.passkey("token")
+        #expect(afterLogout.status == 1 && afterLogout.stdout.isEmpty)
+        #expect(afterLogout.errorLines.count == 1)
+        #expect(afterLogout.stderr.hasPrefix("token failed: not_logged_in") && afterLogout.stderr.contains("passkey login"))
+
+        // The tenant restarts on the same database and port: users and passkeys remain.
+        tenant.stop()
+        tenant = try CLITenant(database: terminal.database, port: tenant.port)
+        let again = try terminal.passkey("login", "--user", "bob@example.com")
+        #expect(again.status == 0 && again.stdout.hasPrefix("Logged in as bob@example.com"), "\(again)")
+        let laptopAgain = try terminal.passkey("login", "--store", terminal.home + "/laptop")
+        #expect(laptopAgain.stdout.hasPrefix("Logged in as ada@example.com"), "\(laptopAgain)")
+        tenant.stop()
+    }
+
+    /// Flags win over the environment, which wins over the config file.
+    @Test func configurationPrecedence() throws {
+        let terminal = try Terminal()
+        let tenant = try CLITenant(database: terminal.database)
+        #expect(try terminal.passkey("config", "set", "base-url", tenant.url).status == 0)
+        #expect(try terminal.passkey("config", "set", "client-id", "not-this-one").status == 0)
+        #expect(try terminal.passkey("config", "get", "client-id").stdout == "not-this-one\n")
+
+        let fromFile = try terminal.passkey("signup", "--email", "ada@example.com")
+        #expect(fromFile.status == 1 && fromFile.stderr.contains("invalid_client (HTTP 401)"), "\(fromFile)")
+        #expect(fromFile.stderr.contains("--client-id"))
+
+        terminal.environment["AUTH0_CLIENT_ID"] = tenant.clientID
+        let fromEnvironment = try terminal.passkey("signup", "--email", "ada@example.com")
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
+
+        let fromFlag = try terminal.passkey("login", "--client-id", "wrong")
+        #expect(fromFlag.status == 1 && fromFlag.stderr.contains("invalid_client"), "\(fromFlag)")
+        #expect(try terminal.passkey("login", "--client-id", tenant.clientID).status == 0)
+
+        #expect(try terminal.passkey("config", "unset", "base-url").status == 0)
+        let unconfigured = try terminal.passkey("whoami")
+        #expect(unconfigured.status == 1 && unconfigured.stderr.contains("no_tenant"), "\(unconfigured)")
+        tenant.stop()
+    }
+
+    /// `-v` shows the HTTP exchanges, with every secret redacted.
+    @Test func verboseTraceRedactsSecrets() throws {
+        let terminal = try Terminal()
+        let tenant = try CLITenant(database: terminal.database)
+        terminal.use(tenant)
+        let signup = try terminal.passkey("signup", "--email", "ada@example.com", "-v", "--show-tokens")
+        #expect(signup.status == 0, "\(signup)")
+        #expect(signup.stderr.contains("/passkey/register") && signup.stderr.contains("/oauth/token"))
+        #expect(signup.stderr.contains("<redacted>"))
+        let tokens = signup.stdout.split(separator: "\n").filter { $0.hasPrefix("access_token") || $0.hasPrefix("id_token") || $0.hasPrefix("refresh_token") }
+        #expect(tokens.count == 3)
+        for line in tokens {
+            let token = try #require(line.split(separator: " ").last)
+            #expect(token.count > 20 && !signup.stderr.contains(token))
+        }
+        tenant.stop()
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A user's terminal: a home directory of its own under the system's temporary directory, the
+/// environment the CLI reads (`AUTH0_*`, `PASSKEY_STORE`, XDG directories), and the tenant it is
+/// pointed at. Removed when released.
+final class Terminal {
+    let home: String
+    var environment: [String: String]
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/passkey-e2e-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        home = String(cString: made)
+        environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": home,
+            "XDG_CONFIG_HOME": home + "/.config",
+            "XDG_DATA_HOME": home + "/.local/share",
+            "PASSKEY_STORE": home + "/phone",
+        ]
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: home) }
+
+    /// Points the CLI at `tenant` through the environment, as a user's shell profile would.
+    func use(_ tenant: CLITenant) {
+        environment["AUTH0_BASE_URL"] = tenant.url
+        environment["AUTH0_CLIENT_ID"] = tenant.clientID
+    }
+
+    /// Runs `passkey arguments…`.
+    @discardableResult
+    func passkey(_ arguments: String...) throws -> CLIResult {
+        try CLIProcess.run(arguments, environment: environment)
+    }
+
+    /// The tenant database's path for this terminal.
+    var database: String { home + "/tenant.sqlite" }
+
+    /// The files of the session directories (`$XDG_DATA_HOME/auth0-passkeys/<tenant>/…`), with
+    /// their contents.
+    func sessionFiles() -> [String: Data] {
+        files(under: home + "/.local/share/auth0-passkeys")
+    }
+
+    /// The credential files of an authenticator store, with their contents.
+    func storeFiles(_ store: String? = nil) -> [String: Data] {
+        files(under: (store ?? home + "/phone") + "/credentials")
+    }
+
+    private func files(under directory: String) -> [String: Data] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [:] }
+        var files: [String: Data] = [:]
+        for case let path as String in enumerator {
+            var isDirectory: ObjCBool = false
+            let full = directory + "/" + path
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                let data = FileManager.default.contents(atPath: full)
+            {
+                files[path] = data
+            }
+        }
+        return files
+    }
+}
