@@ -5,8 +5,9 @@ extension Passkey {
     /// `passkey bench`: measurements, each as a ratio to a baseline measured in the same run.
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure the authenticator (the default) or the local tenant.",
-            subcommands: [AuthenticatorBench.self, TenantBench.self], defaultSubcommand: AuthenticatorBench.self)
+            abstract: "Measure the authenticator (the default), the local tenant, or signup and login end to end.",
+            subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self],
+            defaultSubcommand: AuthenticatorBench.self)
     }
 }
 

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Auth0Passkeys
+import Foundation
+import PasskeyAuthenticator
+import PasskeyTenant
+
+extension Passkey.Bench {
+    /// `passkey bench e2e`: virtual users sign up, then log in, through the CLI's own flows.
+    struct EndToEndBench: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "e2e",
+            abstract: "Signups and logins per second end to end, against the tenant's RS256 ceiling.",
+            discussion: """
+                Serves a local tenant on a loopback port (database in a scratch directory, on /dev/shm when there \
+                is one), then N virtual users, K at a time, each with an authenticator store and a session \
+                directory of its own, sign up and then log in through the same code as `passkey signup` and \
+                `passkey login`: libcurl, the software authenticator over its file store, the CredentialsManager \
+                over its files. The tenant's ceiling (RS256 signatures per second ÷ 2 tokens per login) is \
+                measured in the same run, before and after; the ratio uses their mean.
+                """)
+
+        @Option(help: "Virtual users (N).")
+        var users = 200
+
+        @Option(help: "Users in flight at once (K).")
+        var concurrency = 4
+
+        @Option(help: "Seconds each ceiling measurement runs.")
+        var seconds = 2.0
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            guard users > 0, concurrency > 0, seconds > 0 else {
+                throw ValidationError("--users, --concurrency and --seconds are positive")
+            }
+        }
+
+        func run() async throws {
+            let scratch = try ScratchDirectory("passkey-bench-e2e", memory: true)
+            defer { scratch.remove() }
+            let tenant = try await PasskeyTenant(database: scratch.path + "/tenant.sqlite")
+            let served = try await ServedTenant.start(tenant)
+            let ceilingBefore = try await ceiling(tenant)
+            let transport = CurlTransport()
+            let device = try DeviceOptions.parse([])
+            let virtualUsers = try (0..<users).map { index in
+                try VirtualUser(
+                    index: index, directory: scratch.path, baseURL: served.endpoint.baseURL, clientID: tenant.clientID,
+                    transport: transport)
+            }
+            let signups = try await phase(virtualUsers) { user in
+                _ = try await user.flows.signUp(
+                    SignupProfile(email: "user\(user.index)@example.com"), device: device, store: user.store,
+                    showTokens: false)
+            }
+            let logins = try await phase(virtualUsers) { user in
+                _ = try await user.flows.logIn(choice: .mostRecent, device: device, store: user.store, showTokens: false)
+            }
+            let ceilingAfter = try await ceiling(tenant)
+            await served.stop()
+            let ceiling = (ceilingBefore + ceilingAfter) / 2
+            let result = Result(
+                users: users, concurrency: concurrency, ceilingLoginsPerSecond: ceiling, signups: signups,
+                logins: logins, loginRatio: logins.perSecond / ceiling)
+            if json {
+                printJSON(result)
+            } else {
+                print(result.text)
+            }
+        }
+
+        /// The tenant's logins-per-second ceiling: RS256 signatures per second ÷ tokens per login.
+        private func ceiling(_ tenant: PasskeyTenant) async throws -> Double {
+            try await Throughput.rate(seconds: seconds) { try await tenant.signSampleToken() }
+                / Double(PasskeyTenant.tokensSignedPerLogin)
+        }
+
+        /// Runs `body` once per user, `concurrency` at a time; the rate and latencies.
+        private func phase(_ users: [VirtualUser], _ body: @escaping @Sendable (VirtualUser) async throws -> Void)
+            async throws -> Phase
+        {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let workers = min(concurrency, users.count)
+            let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+                // Worker w takes users w, w + K, w + 2K, …: equal shares, no shared counter.
+                for worker in 0..<workers {
+                    group.addTask {
+                        var times: [Double] = []
+                        for index in stride(from: worker, to: users.count, by: workers) {
+                            let begun = clock.now
+                            try await body(users[index])
+                            times.append((clock.now - begun).seconds * 1000)
+                        }
+                        return times
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }.sorted()
+            }
+            let elapsed = (clock.now - start).seconds
+            return Phase(
+                perSecond: Double(users.count) / elapsed, p50: Throughput.percentile(latencies, 50),
+                p99: Throughput.percentile(latencies, 99))
+        }
+
+        /// One user with a device (authenticator store) and a session directory of its own.
+        struct VirtualUser: Sendable {
+            let index: Int
+            let flows: Auth0Flows
+            let store: FileCredentialStore
+
+            init(index: Int, directory: String, baseURL: String, clientID: String, transport: CurlTransport) throws {
+                self.index = index
+                let home = directory + "/user\(index)"
+                flows = try Auth0Flows(
+                    settings: TenantSettings(
+                        [.clientID: clientID, .baseURL: baseURL], sessionsDirectory: home + "/sessions"),
+                    transport: transport)
+                store = try FileCredentialStore(directory: home + "/store")
+            }
+        }
+
+        struct Phase: Encodable {
+            let perSecond: Double
+            let p50: Double
+            let p99: Double
+
+            enum CodingKeys: String, CodingKey {
+                case perSecond = "per_second"
+                case p50 = "p50_ms"
+                case p99 = "p99_ms"
+            }
+        }
+
+        /// What `bench e2e` prints.
+        struct Result: Encodable {
+            let users: Int
+            let concurrency: Int
+            let ceilingLoginsPerSecond: Double
+            let signups: Phase
+            let logins: Phase
+            let loginRatio: Double
+
+            enum CodingKeys: String, CodingKey {
+                case users, concurrency, signups, logins
+                case ceilingLoginsPerSecond = "ceiling_logins_per_second"
+                case loginRatio = "login_ratio_to_ceiling"
+            }
+
+            var text: String {
+                func f(_ value: Double) -> String { String(format: "%.1f", value) }
+                func ms(_ phase: Phase) -> String { "p50 \(f(phase.p50)) ms  p99 \(f(phase.p99)) ms" }
+                return """
+                    users \(users), concurrency \(concurrency)
+                    tenant ceiling logins/s   \(f(ceilingLoginsPerSecond))  (RS256 signatures/s ÷ \(PasskeyTenant.tokensSignedPerLogin))
+                    signups/s                 \(f(signups.perSecond))  \(ms(signups))
+                    logins/s                  \(f(logins.perSecond))  \(ms(logins))  ratio \(String(format: "%.2f", loginRatio)) (target 0.5)
+                    """
+            }
+        }
+    }
+}
