@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyCLITests",
             dependencies: [
-                "passkey", "WebAuthn",
+                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

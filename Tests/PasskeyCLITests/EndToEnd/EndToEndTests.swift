@@ -79,6 +79,21 @@ import Testing
         tenant.stop()
     }
 
+    /// `passkey demo` (`make demo`): every step, exit 0, nothing left behind.
+    @Test func theDemoRunsEveryStepAndLeavesNothing() throws {
+        let terminal = try Terminal()
+        terminal.environment["TMPDIR"] = terminal.home
+        let demo = try terminal.passkey("demo")
+        #expect(demo.status == 0, "\(demo)")
+        for step in 1...9 {
+            #expect(demo.stdout.contains("\n[\(step)] "))
+        }
+        #expect(demo.stdout.contains("All 9 steps succeeded"))
+        #expect(demo.stdout.contains("The revoked refresh token is refused: invalid_grant"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: terminal.home)
+        #expect(left.allSatisfy { !$0.hasPrefix("passkey-demo") }, "\(left)")
+    }
+
     /// Flags win over the environment, which wins over the config file.
     @Test func configurationPrecedence() throws {
         let terminal = try Terminal()
