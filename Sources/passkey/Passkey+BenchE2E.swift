@@ -56,7 +56,8 @@ extension Passkey.Bench {
                     showTokens: false)
             }
             let logins = try await phase(virtualUsers) { user in
-                _ = try await user.flows.logIn(choice: .mostRecent, device: device, store: user.store, showTokens: false)
+                _ = try await user.flows.logIn(
+                    choice: .mostRecent, device: device, store: user.store, showTokens: false)
             }
             let ceilingAfter = try await ceiling(tenant)
             await served.stop()

@@ -62,7 +62,9 @@ import WebAuthn
         #expect(
             TenantSettings.directoryName(clientID: "abc", baseURL: "http://127.0.0.1:8080/")
                 == "abc@127.0.0.1_8080")
-        #expect(TenantSettings.directoryName(clientID: "a/b", baseURL: "https://login.example.com") == "a_b@login.example.com")
+        #expect(
+            TenantSettings.directoryName(clientID: "a/b", baseURL: "https://login.example.com")
+                == "a_b@login.example.com")
         #expect(TenantSettings.directoryName(clientID: "x", baseURL: "https://t.example/../..") == "x@t.example_.._..")
     }
 
@@ -72,8 +74,9 @@ import WebAuthn
             AuthenticationError(
                 info: ["error": .string("invalid_client"), "error_description": .string("Unknown client.")],
                 statusCode: 401))
-        #expect(client.line == "login failed: invalid_client (HTTP 401): Unknown client. — "
-            + "check --client-id (AUTH0_CLIENT_ID): the tenant does not know this application")
+        #expect(
+            client.line == "login failed: invalid_client (HTTP 401): Unknown client. — "
+                + "check --client-id (AUTH0_CLIENT_ID): the tenant does not know this application")
 
         let down = FlowFailure(
             step: "signup",
@@ -87,7 +90,8 @@ import WebAuthn
                 .renewFailed, "The credentials could not be renewed.",
                 cause: AuthenticationError(
                     info: [
-                        "error": .string("invalid_grant"), "error_description": .string("Unknown or invalid refresh token."),
+                        "error": .string("invalid_grant"),
+                        "error_description": .string("Unknown or invalid refresh token."),
                     ], statusCode: 403)))
         #expect(revoked.line.hasPrefix("token failed: invalid_grant (HTTP 403): Unknown or invalid refresh token."))
         #expect(revoked.hint.contains("passkey login"))

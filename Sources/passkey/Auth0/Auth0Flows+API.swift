@@ -10,7 +10,9 @@ struct APIOutcome: Encodable {
 
     init(status: Int, body: [UInt8]) {
         self.status = status
-        self.body = (try? JSONDecoder().decode(JSONValue.self, from: Data(body))) ?? .string(String(decoding: body, as: UTF8.self))
+        self.body =
+            (try? JSONDecoder().decode(JSONValue.self, from: Data(body)))
+            ?? .string(String(decoding: body, as: UTF8.self))
         rawBody = String(decoding: body, as: UTF8.self)
     }
 

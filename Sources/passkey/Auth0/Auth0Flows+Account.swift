@@ -40,8 +40,11 @@ struct MethodsOutcome: Encodable {
     var text: String {
         guard !methods.isEmpty else { return "No authentication methods." }
         return methods.map { method in
-            [method.type, method.id, method.keyID.map { "key \($0)" }, method.rpID, method.deviceType, method.createdAt]
-                .compactMap { $0 }.joined(separator: "  ")
+            [
+                method.type, method.id, method.keyID.map { "key \($0)" }, method.rpID, method.deviceType,
+                method.createdAt,
+            ]
+            .compactMap { $0 }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
 }
@@ -79,8 +82,10 @@ struct WhoamiOutcome: Encodable {
             ("sub", sub), ("email", email), ("email_verified", emailVerified.map(String.init)), ("name", name),
             ("nickname", nickname), ("phone_number", phoneNumber), ("username", username), ("from", source),
         ]
-        return fields.compactMap { label, value in value.map { "\(label.padding(toLength: 15, withPad: " ", startingAt: 0))\($0)" } }
-            .joined(separator: "\n")
+        return fields.compactMap { label, value in
+            value.map { "\(label.padding(toLength: 15, withPad: " ", startingAt: 0))\($0)" }
+        }
+        .joined(separator: "\n")
     }
 }
 
@@ -115,7 +120,8 @@ struct LogoutOutcome: Encodable {
 
     var text: String {
         guard hadSession else { return "No session to log out of." }
-        return revoked ? "Logged out; the refresh token was revoked." : "Logged out (the refresh token was not revoked)."
+        return revoked
+            ? "Logged out; the refresh token was revoked." : "Logged out (the refresh token was not revoked)."
     }
 }
 

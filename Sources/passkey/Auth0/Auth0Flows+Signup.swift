@@ -67,7 +67,7 @@ extension Auth0Flows {
     ) async throws -> Value {
         do {
             return try await body()
-        } catch where (400..<500).contains(error.statusCode) {
+        } catch  where (400..<500).contains(error.statusCode) {
             try? await store.delete(id: Array(credentialID))
             throw error
         }

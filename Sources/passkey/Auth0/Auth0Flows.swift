@@ -52,7 +52,9 @@ struct Auth0Flows: Sendable {
 
     /// The user of the stored session, from its ID token.
     func storedUser() async throws -> UserInfo {
-        guard let user = await manager.user else { throw CredentialsManagerError(.noCredentials, "No credentials were found in the store.") }
+        guard let user = await manager.user else {
+            throw CredentialsManagerError(.noCredentials, "No credentials were found in the store.")
+        }
         return user
     }
 

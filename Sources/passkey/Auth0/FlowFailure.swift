@@ -60,7 +60,8 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
     private init(step: String, api error: some Auth0APIError) {
         if let transport = error.cause as? TransportError {
             self.init(
-                step: step, code: transport.code.rawValue, description: "no answer from the tenant: \(transport.reason)",
+                step: step, code: transport.code.rawValue,
+                description: "no answer from the tenant: \(transport.reason)",
                 hint: "is the tenant running, and are --domain / --base-url (AUTH0_DOMAIN, AUTH0_BASE_URL) right?")
             return
         }
@@ -111,7 +112,8 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
                 hint: "log in again with a scope that includes offline_access")
         default:
             self.init(
-                step: step, code: error.code.rawValue, description: error.cause.map { "\(error.reason) \($0)" }
+                step: step, code: error.code.rawValue,
+                description: error.cause.map { "\(error.reason) \($0)" }
                     ?? error.reason, hint: "check the session directory (--sessions, PASSKEY_SESSIONS)")
         }
     }

@@ -100,7 +100,8 @@ final class DemoScript {
                     step: "renew", code: "not_renewed", description: "the tenant returned the same tokens",
                     hint: "the tenant should rotate the refresh token")
             }
-            return "New access token valid until \(SessionReport.timestamp(after.expiresAt)); the refresh token rotated."
+            return
+                "New access token valid until \(SessionReport.timestamp(after.expiresAt)); the refresh token rotated."
         }
         try await step(
             "Call the sample protected API",

@@ -67,7 +67,8 @@ import Testing
         let afterLogout = try terminal.passkey("token")
         #expect(afterLogout.status == 1 && afterLogout.stdout.isEmpty)
         #expect(afterLogout.errorLines.count == 1)
-        #expect(afterLogout.stderr.hasPrefix("token failed: not_logged_in") && afterLogout.stderr.contains("passkey login"))
+        #expect(
+            afterLogout.stderr.hasPrefix("token failed: not_logged_in") && afterLogout.stderr.contains("passkey login"))
 
         // The tenant restarts on the same database and port: users and passkeys remain.
         tenant.stop()
@@ -129,7 +130,9 @@ import Testing
         #expect(signup.status == 0, "\(signup)")
         #expect(signup.stderr.contains("/passkey/register") && signup.stderr.contains("/oauth/token"))
         #expect(signup.stderr.contains("<redacted>"))
-        let tokens = signup.stdout.split(separator: "\n").filter { $0.hasPrefix("access_token") || $0.hasPrefix("id_token") || $0.hasPrefix("refresh_token") }
+        let tokens = signup.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("access_token") || $0.hasPrefix("id_token") || $0.hasPrefix("refresh_token")
+        }
         #expect(tokens.count == 3)
         for line in tokens {
             let token = try #require(line.split(separator: " ").last)
