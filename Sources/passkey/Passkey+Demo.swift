@@ -43,6 +43,7 @@ extension Passkey {
                 return
             }
             print(script.continuation)
+            fflush(nil)  // all streams: the steps show as they happen, even through a pipe
             try await served.wait()
         }
     }

@@ -164,6 +164,7 @@ final class DemoScript {
             default: "\(value)"
             }
         print(text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+        fflush(nil)  // all streams: the steps show as they happen, even through a pipe
         return value
     }
 

@@ -95,6 +95,40 @@ import Testing
         #expect(left.allSatisfy { !$0.hasPrefix("passkey-demo") }, "\(left)")
     }
 
+    /// `passkey demo --keep`: the tenant stays up, the printed exports work, Ctrl-C ends it cleanly.
+    @Test func theKeptDemoCanBeContinuedByHand() throws {
+        let terminal = try Terminal()
+        terminal.environment["TMPDIR"] = terminal.home
+        let demo = Process()
+        demo.executableURL = CLIProcess.executable
+        demo.arguments = ["demo", "--keep"]
+        demo.environment = terminal.environment
+        let output = Pipe()
+        demo.standardOutput = output
+        try demo.run()
+        defer { if demo.isRunning { demo.terminate() } }
+        var printed = ""
+        while !printed.contains("passkey logout --revoke\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        for line in printed.split(separator: "\n") where line.hasPrefix("  export ") {
+            for assignment in line.dropFirst("  export ".count).split(separator: " ") {
+                let parts = assignment.split(separator: "=", maxSplits: 1)
+                terminal.environment[String(parts[0])] = String(parts[1])
+            }
+        }
+        #expect(terminal.environment["AUTH0_BASE_URL"] != nil && terminal.environment["PASSKEY_SESSIONS"] != nil)
+        let login = try terminal.passkey("login")
+        #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as ada@example.com"), "\(login)")
+        kill(demo.processIdentifier, SIGINT)
+        demo.waitUntilExit()
+        #expect(demo.terminationReason == .exit && demo.terminationStatus == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: terminal.home)
+        #expect(left.allSatisfy { !$0.hasPrefix("passkey-demo") }, "\(left)")
+    }
+
     /// Flags win over the environment, which wins over the config file.
     @Test func configurationPrecedence() throws {
         let terminal = try Terminal()
