@@ -13,24 +13,14 @@ extension Passkey {
 
         @OptionGroup var authenticator: AuthenticatorOptions
 
-        @Option(
-            help: "The authenticator profile: \(AuthenticatorProfile.builtIn.keys.sorted().joined(separator: ", ")).")
-        var profile: String = AuthenticatorProfile.platform.name
-
-        func validate() throws {
-            guard AuthenticatorProfile.builtIn[profile] != nil else {
-                throw ValidationError(
-                    "unknown profile \"\(profile)\"; choose \(AuthenticatorProfile.builtIn.keys.sorted().joined(separator: " or "))"
-                )
-            }
-        }
+        @Option(help: "The authenticator profile.")
+        var profile: AuthenticatorProfile = .platform
 
         func run() async throws {
             let response = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 let options = try authenticator.decodeOptions(PublicKeyCredentialCreationOptionsJSON.self)
                 let (origin, topOrigin) = try authenticator.origins()
-                // validate() checked the name.
-                let software = try await authenticator.authenticator(profile: AuthenticatorProfile.builtIn[profile]!)
+                let software = try await authenticator.authenticator(profile: profile)
                 return try await WebAuthnClient(authenticator: software).create(
                     options, origin: origin, topOrigin: topOrigin)
             }

@@ -253,7 +253,7 @@ struct CLIRun {
     /// after starting it, unless it has exited.
     init(_ arguments: [String], killAfter: Duration? = nil) throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = CLIProcess.executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         let output = Pipe()
@@ -272,11 +272,6 @@ struct CLIRun {
         standardError = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         status = process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
-    }
-
-    /// `passkey`, built next to the test bundle by `swift build --build-tests`.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passkey")
     }
 }
 

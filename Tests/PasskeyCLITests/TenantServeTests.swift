@@ -8,11 +8,6 @@ import Testing
 /// `passkey tenant serve` as a user runs it: one start line, requests answered, a clean exit on
 /// SIGTERM and SIGINT.
 @Suite struct TenantServeTests {
-    /// The built `passkey`, next to the test bundle.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passkey")
-    }
-
     struct StartLine: Decodable {
         let url: String
         let clientID: String
@@ -31,7 +26,7 @@ import Testing
     func servesUntilASignal(signal: Int32) async throws {
         let process = Process()
         let output = Pipe()
-        process.executableURL = Self.executable
+        process.executableURL = CLIProcess.executable
         process.arguments = ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"]
         process.standardOutput = output
         try process.run()

@@ -70,7 +70,13 @@ struct Auth0Options: ParsableArguments {
     }
 
     /// A logger that writes the redacted HTTP trace to standard error with `-v`, else nothing.
-    var logger: Logger? {
+    var logger: Logger? { Logger.httpTrace(verbose) }
+}
+
+extension Logger {
+    /// With `verbose`, a logger that writes the Auth0 clients' trace (method, path, status,
+    /// bodies with every secret redacted) to standard error; else none.
+    static func httpTrace(_ verbose: Bool) -> Logger? {
         guard verbose else { return nil }
         var logger = Logger(label: "passkey", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .trace

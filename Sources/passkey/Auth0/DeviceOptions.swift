@@ -9,23 +9,14 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "The origin in the client data (default: https://<rpId>, a native app's).")
     var origin: String?
 
-    @Option(
-        help: "The authenticator profile: \(AuthenticatorProfile.builtIn.keys.sorted().joined(separator: ", ")).")
-    var profile: String = AuthenticatorProfile.platform.name
+    @Option(help: "The authenticator profile.")
+    var profile: AuthenticatorProfile = .platform
 
     @Option(help: "Derive credential IDs and keys from this hex seed (default: $PASSKEY_SEED).")
     var seed: String?
 
     @Option(help: "Act out a failure: \(Simulation.allCases.map(\.rawValue).joined(separator: ", ")).")
     var simulate: Simulation?
-
-    func validate() throws {
-        guard AuthenticatorProfile.builtIn[profile] != nil else {
-            throw ValidationError(
-                "unknown profile \"\(profile)\"; choose \(AuthenticatorProfile.builtIn.keys.sorted().joined(separator: " or "))"
-            )
-        }
-    }
 
     /// The origin for a ceremony with `rpID`.
     func origin(rpID: String) throws(WebAuthnClientError) -> WebOrigin {
@@ -41,9 +32,8 @@ struct DeviceOptions: ParsableArguments {
     func authenticator(store: any CredentialStore, accountChoice: AccountChoice = .mostRecent)
         throws(WebAuthnClientError) -> SoftwareAuthenticator
     {
-        // validate() checked the name.
         SoftwareAuthenticator(
-            store: store, profile: AuthenticatorProfile.builtIn[profile]!, seed: try Seed(option: seed),
+            store: store, profile: profile, seed: try Seed(option: seed),
             simulation: simulate, accountChoice: accountChoice)
     }
 }

@@ -23,15 +23,10 @@ final class DemoScript {
     init(served: ServedTenant, directory: String, verbose: Bool) throws {
         self.served = served
         self.directory = directory
-        var logger: Logger?
-        if verbose {
-            logger = Logger(label: "passkey-demo", factory: { StreamLogHandler.standardError(label: $0) })
-            logger?.logLevel = .trace
-        }
         let settings = try TenantSettings(
             [.clientID: served.tenant.clientID, .baseURL: served.endpoint.baseURL],
             sessionsDirectory: directory + "/sessions")
-        flows = try Auth0Flows(settings: settings, logger: logger)
+        flows = try Auth0Flows(settings: settings, logger: .httpTrace(verbose))
         device = try DeviceOptions.parse([])
     }
 
