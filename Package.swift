@@ -48,6 +48,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        /// Blocking system work kept off the concurrency pool: the durable file commit and the
+        /// executor on a thread of its own (not a product; `package` API only).
+        .target(
+            name: "BlockingIO",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "WebAuthn",
             dependencies: ["CCBOR", "CCrypto", "CPSL"],
@@ -55,12 +61,12 @@ let package = Package(
         ),
         .target(
             name: "PasskeyAuthenticator",
-            dependencies: ["WebAuthn"],
+            dependencies: ["WebAuthn", "BlockingIO"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Auth0Passkeys",
-            dependencies: ["WebAuthn", "CCurl", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["WebAuthn", "BlockingIO", "CCurl", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,3 +1,4 @@
+import BlockingIO
 import Glibc
 import WebAuthn
 
@@ -128,23 +129,6 @@ final class FileDescriptor: Sendable {
             throw StoreError(.corrupt, "grew beyond the \(limit) bytes a store file may be", file: path)
         }
         return Array(bytes.prefix(count))
-    }
-
-    /// Writes all of `bytes` at the current offset, retrying short writes.
-    ///
-    /// - Throws: `StoreError` with `disk-full` for `ENOSPC`, or the system's reason.
-    func writeAll(_ bytes: [UInt8]) throws(StoreError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(rawValue, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count < 0 {
-                guard errno == EINTR else { throw Self.systemError("write", path) }
-                continue
-            }
-            written += count
-        }
     }
 
     /// Reads up to `count` bytes at `offset` (`pread`, retried until `count` or the end of the
@@ -368,31 +352,25 @@ final class FileDescriptor: Sendable {
         return true
     }
 
-    /// Replaces `name` in this directory with `bytes`, atomically and durably: a new file made
-    /// with `O_CREAT | O_EXCL` and mode 0600 is written in full, `fsync`ed and renamed over
-    /// `name`, then the directory is `fsync`ed so the rename itself survives a crash
-    /// (DESIGN.md: The file-backed store).
+    /// Replaces `name` in this directory with `bytes`, atomically and durably, through the
+    /// package's one durable commit (``DurableFile``): temporary file, `fsync`, `rename`, `fsync`
+    /// of the directory (DESIGN.md: The file-backed store).
     ///
     /// On any failure the temporary file is removed and `name` keeps its previous content.
     ///
     /// - Throws: `StoreError` with `disk-full` for `ENOSPC`, or the system's reason.
     func replace(_ name: String, with bytes: [UInt8]) throws(StoreError) {
-        let temporary = Self.temporaryPrefix + Base64URL.encode(SecureRandom.bytes(12))
         do {
-            let file = try FileDescriptor(opening: temporary, in: self, .writeOnly, options: .exclusive)
-            try file.writeAll(bytes)
-            try file.sync()
-            try rename(temporary, to: name)
+            try DurableFile.replace(name, inDirectory: rawValue, path: path, with: bytes)
         } catch {
-            _ = try? remove(temporary)
-            throw error
+            throw StoreError(
+                error.isDiskFull ? .diskFull : .io, "\(error.operation): \(error.reason)", file: error.path)
         }
-        try sync()
     }
 
     /// The prefix of ``replace(_:with:)``'s temporary files; entries with it are ignored by
     /// readers and removed under the exclusive lock, when no writer can be using them.
-    static let temporaryPrefix = ".tmp-"
+    static let temporaryPrefix = DurableFile.temporaryPrefix
 
     // MARK: Errors
 
