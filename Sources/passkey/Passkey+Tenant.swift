@@ -101,15 +101,7 @@ extension Passkey.Tenant {
         /// `~/.local/share/passkey`), created 0700 if missing.
         private func databasePath() throws -> String {
             if let db { return db }
-            let environment = ProcessInfo.processInfo.environment
-            let directory: String
-            if let store = environment["PASSKEY_STORE"], !store.isEmpty {
-                directory = store
-            } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
-                directory = data + "/passkey"
-            } else if let home = environment["HOME"], !home.isEmpty {
-                directory = home + "/.local/share/passkey"
-            } else {
+            guard let directory = StoreOptions.defaultDirectory(environment: ProcessInfo.processInfo.environment) else {
                 throw ValidationError("no store directory: set --db, PASSKEY_STORE or HOME")
             }
             try FileManager.default.createDirectory(

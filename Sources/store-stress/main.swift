@@ -18,10 +18,11 @@ func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-func makeCredential(_ id: [UInt8], rpID: String, store: some CredentialStore) throws -> StoredCredential {
+func makeCredential(_ id: [UInt8], rpID: String, store: some CredentialStore) async throws -> StoredCredential {
     try StoredCredential(
         id: id, rpID: rpID, userHandle: Array(id.prefix(8)), userName: "user-\(Base64URL.encode(id.prefix(6)))",
-        userDisplayName: "User", privateKey: SigningKey.generate(.es256), sealingKey: store.sealingKey,
+        userDisplayName: "User",
+        key: await store.makeKey(CredentialKeyRequest(credentialID: id, rpID: rpID, algorithm: .es256)),
         profile: "platform", backupEligible: true, backupState: true, discoverable: true, createdAt: Date())
 }
 
@@ -54,10 +55,10 @@ let arguments = CommandLine.arguments
 let clock = ContinuousClock()
 switch arguments.dropFirst().first {
 case "hammer" where arguments.count == 6:
-    let store = try FileCredentialStore(directory: arguments[2])
+    let store = try await FileCredentialStore(directory: arguments[2])
     for _ in 0..<Int(arguments[3])! {
         let id = SecureRandom.bytes(16)
-        try await store.add(makeCredential(id, rpID: "stress.example", store: store))
+        try await store.add(await makeCredential(id, rpID: "stress.example", store: store))
         emit("added \(Base64URL.encode(id))")
     }
     let shared = try Base64URL.decode(arguments[5])
@@ -67,13 +68,13 @@ case "hammer" where arguments.count == 6:
 case "bench" where arguments.count == 4:
     let count = Int(arguments[3])!
     var store: FileCredentialStore?
-    let opening = try clock.measure { store = try FileCredentialStore(directory: arguments[2]) }
+    let opening = try await clock.measure { store = try await FileCredentialStore(directory: arguments[2]) }
     emit(String(format: "open before fill: %.1f ms", milliseconds(opening)))
     let existing = try await store!.all().credentials.count
     if existing < count {
         let filling = try await clock.measure {
             for index in existing..<count {
-                try await store!.add(makeCredential(SecureRandom.bytes(16), rpID: benchRP(index), store: store!))
+                try await store!.add(await makeCredential(SecureRandom.bytes(16), rpID: benchRP(index), store: store!))
             }
         }
         emit(
@@ -91,7 +92,7 @@ case "bench" where arguments.count == 4:
     emit(String(format: "fresh process, start to exit: %.1f ms", milliseconds(clock.now - start)))
 case "probe" where arguments.count == 3:
     var opened: FileCredentialStore?
-    let opening = try clock.measure { opened = try FileCredentialStore(directory: arguments[2]) }
+    let opening = try await clock.measure { opened = try await FileCredentialStore(directory: arguments[2]) }
     let store = opened!
     var big: [CredentialSummary] = []
     let indexing = try await clock.measure { big = try await store.summaries(rpID: "example.com") }
@@ -119,20 +120,20 @@ case "probe" where arguments.count == 3:
     }
     emit("VmRSS after the lookups: \(residentMegabytes())")
     // Another instance changes the store: this one reads only the journal's new record.
-    let other = try FileCredentialStore(directory: arguments[2])
+    let other = try await FileCredentialStore(directory: arguments[2])
     var times: [Double] = []
     for round in 0..<50 {
         let id = SecureRandom.bytes(16)
-        try await other.add(makeCredential(id, rpID: "rp\(round).example", store: other))
+        try await other.add(await makeCredential(id, rpID: "rp\(round).example", store: other))
         times.append(
             milliseconds(try await clock.measure { _ = try await store.summaries(rpID: "rp\(round).example") }))
         try await other.delete(id: id)
     }
     emit("summaries(rpID:) of a small RP after another instance's add: \(percentiles(times))")
 case "unlock" where arguments.count == 4:
-    _ = try FileCredentialStore(directory: arguments[2], passphrase: Passphrase(arguments[3]))
-    let opening = try clock.measure {
-        _ = try FileCredentialStore(directory: arguments[2], passphrase: Passphrase(arguments[3]))
+    _ = try await FileCredentialStore(directory: arguments[2], passphrase: Passphrase(arguments[3]))
+    let opening = try await clock.measure {
+        _ = try await FileCredentialStore(directory: arguments[2], passphrase: Passphrase(arguments[3]))
     }
     emit("unlock: \(milliseconds(opening)) ms")
 default:

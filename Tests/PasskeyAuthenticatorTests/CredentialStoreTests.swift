@@ -9,11 +9,11 @@ import WebAuthn
     func addGetListUpdateDelete(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try kind.open(in: directory)
+        let store = try await kind.open(in: directory)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let oldest = try makeCredential(in: store, createdAt: start)
-        let newest = try makeCredential(in: store, createdAt: start + 2, withPRF: true)
-        let other = try makeCredential(in: store, rpID: "other.example", createdAt: start + 1)
+        let oldest = try await makeCredential(in: store, createdAt: start)
+        let newest = try await makeCredential(in: store, createdAt: start + 2)
+        let other = try await makeCredential(in: store, rpID: "other.example", createdAt: start + 1)
         for credential in [oldest, newest, other] {
             try await store.add(credential)
         }
@@ -44,31 +44,41 @@ import WebAuthn
     func storedKeysSignAndPRFSeedsOpen(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try kind.open(in: directory)
+        let store = try await kind.open(in: directory)
         for algorithm in [COSEAlgorithm.es256, .eddsa] {
-            let credential = try makeCredential(in: store, key: SigningKey.generate(algorithm), withPRF: true)
+            let credential = try await makeCredential(in: store, key: SigningKey.generate(algorithm))
             try await store.add(credential)
             let stored = try #require(try await store.credential(id: credential.id))
-            let key = try stored.privateKey(using: store.sealingKey)
-            let signature = try key.signature(for: [1, 2, 3])
             #expect(stored.algorithm == algorithm)
-            #expect(try stored.publicKey.isValidSignature(signature, for: [1, 2, 3]))
-            #expect(try stored.prfSecret(userVerified: true, using: store.sealingKey) != nil)
-            #expect(try stored.prfSecret(userVerified: false, using: store.sealingKey) != nil)
+            #expect(try await signs(store, with: stored))
+            let salt = SecureRandom.bytes(32)
+            let withUV = try #require(try await store.hmacSecret([salt], with: stored, userVerified: true))
+            let withoutUV = try #require(try await store.hmacSecret([salt], with: stored, userVerified: false))
+            #expect(withUV.map(\.count) == [32] && withoutUV.map(\.count) == [32])
+            #expect(withUV != withoutUV, "the two seeds differ (CTAP 2.1 §12.5)")
+            #expect(try await store.hmacSecret([salt], with: stored, userVerified: true) == withUV)
         }
-        let plain = try makeCredential(in: store)
-        #expect(try plain.prfSecret(userVerified: true, using: store.sealingKey) == nil)
+        // A record without seeds (made before the store kept them) has no hmac-secret output.
+        let made = try await store.makeKey(CredentialKeyRequest(credentialID: [7], rpID: "example.com", algorithm: .es256))
+        let plain = try StoredCredential(
+            id: [7], rpID: "example.com", userHandle: [1], userName: "a", userDisplayName: "A",
+            key: CredentialKey(algorithm: .es256, publicKey: made.publicKey, privateKeyBlob: made.privateKeyBlob),
+            profile: "platform", backupEligible: true, backupState: true, discoverable: true, createdAt: Date())
+        #expect(try await store.hmacSecret([SecureRandom.bytes(32)], with: plain, userVerified: true) == nil)
     }
 
     @Test(arguments: StoreKind.allCases)
     func summariesListOneRPNewestFirstTiesByID(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try kind.open(in: directory)
+        let store = try await kind.open(in: directory)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let oldest = try makeCredential(in: store, createdAt: start)
-        let tied = try (0..<3).map { _ in try makeCredential(in: store, createdAt: start + 5) }
-        let other = try makeCredential(in: store, rpID: "other.example", createdAt: start + 9)
+        let oldest = try await makeCredential(in: store, createdAt: start)
+        var tied: [StoredCredential] = []
+        for _ in 0..<3 {
+            tied.append(try await makeCredential(in: store, createdAt: start + 5))
+        }
+        let other = try await makeCredential(in: store, rpID: "other.example", createdAt: start + 9)
         for credential in [oldest, other] + tied {
             try await store.add(credential)
         }
@@ -91,10 +101,10 @@ import WebAuthn
     func duplicateIDIsRefusedAndTheStoreIsUnchanged(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try kind.open(in: directory)
-        let original = try makeCredential(in: store)
+        let store = try await kind.open(in: directory)
+        let original = try await makeCredential(in: store)
         try await store.add(original)
-        let impostor = try makeCredential(in: store, id: original.id, rpID: "evil.example")
+        let impostor = try await makeCredential(in: store, id: original.id, rpID: "evil.example")
         await #expect(throws: StoreError(.duplicate, "")) { try await store.add(impostor) }
         #expect(try await store.credential(id: original.id) == original)
         #expect(try await store.all() == StoreListing(credentials: [original]))
@@ -105,8 +115,8 @@ import WebAuthn
     func incrementCounterStrictlyIncreases(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try kind.open(in: directory)
-        let credential = try makeCredential(in: store)
+        let store = try await kind.open(in: directory)
+        let credential = try await makeCredential(in: store)
         try await store.add(credential)
         var values: [UInt32] = []
         for _ in 0..<5 {
@@ -120,8 +130,8 @@ import WebAuthn
     func aCredentialSealedUnderAnotherKeyIsRefused(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try kind.open(in: directory)
-        let foreign = try makeCredential(in: InMemoryCredentialStore())
+        let store = try await kind.open(in: directory)
+        let foreign = try await makeCredential(in: InMemoryCredentialStore())
         await #expect(throws: StoreError(.invalidCredential, "")) { try await store.add(foreign) }
         #expect(try await store.all().credentials.isEmpty)
     }

@@ -10,8 +10,8 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let store = try FileCredentialStore(directory: path)
-        let shared = try makeCredential(in: store, rpID: "stress.example")
+        let store = try await FileCredentialStore(directory: path)
+        let shared = try await makeCredential(in: store, rpID: "stress.example")
         try await store.add(shared)
         let (children, adds, increments) = (4, 10, 25)
 
@@ -41,17 +41,17 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let first = try FileCredentialStore(directory: path)
-        let shared = try makeCredential(in: first)
+        let first = try await FileCredentialStore(directory: path)
+        let shared = try await makeCredential(in: first)
         try await first.add(shared)
         let counters = try await withThrowingTaskGroup(of: [UInt32].self) { group in
             for _ in 0..<4 {
-                let store = try FileCredentialStore(directory: path)
+                let store = try await FileCredentialStore(directory: path)
                 group.addTask {
                     var values: [UInt32] = []
                     for _ in 0..<20 {
                         values.append(try await store.incrementCounter(id: shared.id))
-                        try await store.add(try makeCredential(in: store))
+                        try await store.add(try await makeCredential(in: store))
                     }
                     return values
                 }
@@ -66,12 +66,12 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let shared = try makeCredential(in: try FileCredentialStore(directory: path))
+        let shared = try await makeCredential(in: try await FileCredentialStore(directory: path))
         let process = try StressProcess(path, adds: 100_000, increments: 0, sharedID: shared.id)
         let reported = try process.kill(afterLines: 15)
         #expect(reported.count >= 15)
 
-        let store = try FileCredentialStore(directory: path)
+        let store = try await FileCredentialStore(directory: path)
         let listing = try await store.all()
         #expect(listing.problems.isEmpty)
         for line in reported {
@@ -91,11 +91,11 @@ import WebAuthn
         let mount = try TinyFileSystem(at: directory.appending("tiny"))
         defer { mount.unmount() }
         let path = mount.path + "/store"
-        let store = try FileCredentialStore(directory: path)
+        let store = try await FileCredentialStore(directory: path)
         var stored: [StoredCredential] = []
         var failure: StoreError?
         for _ in 0..<64 {
-            let credential = try makeCredential(in: store)
+            let credential = try await makeCredential(in: store)
             do {
                 try await store.add(credential)
                 stored.append(credential)
@@ -113,8 +113,8 @@ import WebAuthn
         )
 
         try await store.delete(id: stored[0].id)
-        try await store.add(try makeCredential(in: store))
-        let reopened = try FileCredentialStore(directory: path)
+        try await store.add(try await makeCredential(in: store))
+        let reopened = try await FileCredentialStore(directory: path)
         #expect(try await reopened.all().credentials.count == stored.count)
     }
 }

@@ -18,9 +18,9 @@ import WebAuthn
         init() async throws {
             directory = try TemporaryDirectory()
             path = directory.appending("store")
-            store = try FileCredentialStore(directory: path)
-            a = try makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000))
-            b = try makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_001))
+            store = try await FileCredentialStore(directory: path)
+            a = try await makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+            b = try await makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_001))
             try await store.add(a)
             try await store.add(b)
         }
@@ -61,14 +61,14 @@ import WebAuthn
     func aJournalTornMidRecordLosesNothing(cut: Int) async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let reader = try FileCredentialStore(directory: fixture.path)
+        let reader = try await FileCredentialStore(directory: fixture.path)
         #expect(try await reader.summaries(rpID: "example.com").count == 2)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.journal))
         try bytes.dropLast(cut).write(to: URL(fileURLWithPath: fixture.journal))
 
         #expect(try await reader.summaries(rpID: "example.com").map(\.id) == [fixture.b.id, fixture.a.id])
         #expect(try await fixture.summariesInANewInstance() == [fixture.b.id, fixture.a.id])
-        let c = try makeCredential(in: fixture.store)
+        let c = try await makeCredential(in: fixture.store)
         try await fixture.store.add(c)
         #expect(try await fixture.summariesInANewInstance() == [c.id, fixture.b.id, fixture.a.id])
     }
@@ -86,9 +86,9 @@ import WebAuthn
     @Test func aFileTheJournalLacksIsReadAndIndexed() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let reader = try FileCredentialStore(directory: fixture.path)
+        let reader = try await FileCredentialStore(directory: fixture.path)
         #expect(try await reader.summaries(rpID: "example.com").count == 2)
-        let c = try makeCredential(in: fixture.store)
+        let c = try await makeCredential(in: fixture.store)
         try await fixture.asIfKilledBeforeIndexing { try await fixture.store.add(c) }
 
         #expect(try await reader.summaries(rpID: "example.com").map(\.id) == [c.id, fixture.b.id, fixture.a.id])
@@ -100,7 +100,7 @@ import WebAuthn
     @Test func anEntryWhoseFileIsGoneIsDropped() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let reader = try FileCredentialStore(directory: fixture.path)
+        let reader = try await FileCredentialStore(directory: fixture.path)
         #expect(try await reader.summaries(rpID: "example.com").count == 2)
         try await fixture.asIfKilledBeforeIndexing { try await fixture.store.delete(id: fixture.b.id) }
 
@@ -129,7 +129,7 @@ import WebAuthn
         try await fixture.asIfKilledBeforeIndexing {
             try Data("{ not a credential".utf8).write(to: URL(fileURLWithPath: garbage))
         }
-        for reader in [fixture.store, try FileCredentialStore(directory: fixture.path)] {
+        for reader in [fixture.store, try await FileCredentialStore(directory: fixture.path)] {
             #expect(try await reader.summaries(rpID: "example.com").count == 2)
             let listing = try await reader.credentials(rpID: "other.example")
             #expect(listing.credentials.isEmpty)
@@ -137,16 +137,16 @@ import WebAuthn
             #expect(try await reader.credentials(rpID: "example.com").credentials.count == 2)
         }
         try FileManager.default.removeItem(atPath: garbage)
-        try await fixture.store.add(try makeCredential(in: fixture.store))
+        try await fixture.store.add(try await makeCredential(in: fixture.store))
         #expect(try await FileCredentialStore(directory: fixture.path).credentials(rpID: "x").problems.isEmpty)
     }
 
     @Test func twoInstancesSeeEachOthersAddsAndDeletes() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let second = try FileCredentialStore(directory: fixture.path)
+        let second = try await FileCredentialStore(directory: fixture.path)
         #expect(try await second.summaries(rpID: "example.com").count == 2)
-        let c = try makeCredential(in: second, rpID: "other.example")
+        let c = try await makeCredential(in: second, rpID: "other.example")
         try await second.add(c)
         try await fixture.store.delete(id: fixture.a.id)
         #expect(try await fixture.store.summaries(rpID: "other.example") == [CredentialSummary(c)])
@@ -172,12 +172,12 @@ import WebAuthn
     @Test func aJournalGrownPastItsCredentialsIsCompacted() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let reader = try FileCredentialStore(directory: fixture.path)
+        let reader = try await FileCredentialStore(directory: fixture.path)
         #expect(try await reader.summaries(rpID: "example.com").count == 2)
         var sizes = [try Data(contentsOf: URL(fileURLWithPath: fixture.journal)).count]
         var kept: [StoredCredential] = []
         for round in 0..<60 {
-            let credential = try makeCredential(in: fixture.store)
+            let credential = try await makeCredential(in: fixture.store)
             try await fixture.store.add(credential)
             if round % 20 == 0 {
                 kept.append(credential)

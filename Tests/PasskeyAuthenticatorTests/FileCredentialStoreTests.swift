@@ -10,18 +10,18 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let store = try FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
-        let credential = try makeCredential(in: store)
+        let store = try await FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
+        let credential = try await makeCredential(in: store)
         try await store.add(credential)
 
-        #expect(throws: StoreError(.wrongPassphrase, "")) {
-            try FileCredentialStore(directory: path, passphrase: Passphrase("wrong horse"))
+        await #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try await FileCredentialStore(directory: path, passphrase: Passphrase("wrong horse"))
         }
-        let missing = #expect(throws: StoreError(.wrongPassphrase, "")) { try FileCredentialStore(directory: path) }
+        let missing = await #expect(throws: StoreError(.wrongPassphrase, "")) { try await FileCredentialStore(directory: path) }
         #expect(missing?.description.contains("horse") == false)
-        let reopened = try FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
+        let reopened = try await FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
         let stored = try #require(try await reopened.credential(id: credential.id))
-        #expect(try stored.privateKey(using: reopened.sealingKey).publicKey == stored.publicKey)
+        #expect(try await signs(reopened, with: stored))
         #expect(!FileManager.default.fileExists(atPath: path + "/store.key"))
     }
 
@@ -29,34 +29,34 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let store = try FileCredentialStore(directory: path)
-        let credential = try makeCredential(in: store)
+        let store = try await FileCredentialStore(directory: path)
+        let credential = try await makeCredential(in: store)
         try await store.add(credential)
-        let reopened = try FileCredentialStore(directory: path)
+        let reopened = try await FileCredentialStore(directory: path)
         let stored = try #require(try await reopened.credential(id: credential.id))
-        _ = try stored.privateKey(using: reopened.sealingKey)
-        #expect(throws: StoreError(.wrongPassphrase, "")) {
-            try FileCredentialStore(directory: path, passphrase: Passphrase("anything"))
+        #expect(try await signs(reopened, with: stored))
+        await #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try await FileCredentialStore(directory: path, passphrase: Passphrase("anything"))
         }
     }
 
-    @Test func aReplacedKeyFileIsReportedAsCorrupt() throws {
+    @Test func aReplacedKeyFileIsReportedAsCorrupt() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        _ = try FileCredentialStore(directory: path)
+        _ = try await FileCredentialStore(directory: path)
         try Data(SecureRandom.bytes(32)).write(to: URL(fileURLWithPath: path + "/store.key"))
-        let error = #expect(throws: StoreError(.corrupt, "")) { try FileCredentialStore(directory: path) }
+        let error = await #expect(throws: StoreError(.corrupt, "")) { try await FileCredentialStore(directory: path) }
         #expect(error?.file == path + "/store.key")
     }
 
-    @Test func newerFormatIsReportedAsUnsupported() throws {
+    @Test func newerFormatIsReportedAsUnsupported() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        _ = try FileCredentialStore(directory: path)
+        _ = try await FileCredentialStore(directory: path)
         try Data(#"{"version": 2, "somethingNew": true}"#.utf8).write(to: URL(fileURLWithPath: path + "/store.json"))
-        #expect(throws: StoreError(.unsupportedVersion, "")) { try FileCredentialStore(directory: path) }
+        await #expect(throws: StoreError(.unsupportedVersion, "")) { try await FileCredentialStore(directory: path) }
     }
 
     // MARK: Permissions and secrets on disk
@@ -65,8 +65,8 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("nested/store")
-        let store = try FileCredentialStore(directory: path)
-        try await store.add(try makeCredential(in: store))
+        let store = try await FileCredentialStore(directory: path)
+        try await store.add(try await makeCredential(in: store))
         _ = try await store.incrementCounter(id: try #require(try await store.all().credentials.first).id)
         #expect(try permissions(path) == 0o700)
         #expect(try permissions(path + "/credentials") == 0o700)
@@ -81,13 +81,13 @@ import WebAuthn
         }
     }
 
-    @Test func aLooseExistingDirectoryIsTightened() throws {
+    @Test func aLooseExistingDirectoryIsTightened() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         chmod(path, 0o755)
-        _ = try FileCredentialStore(directory: path)
+        _ = try await FileCredentialStore(directory: path)
         #expect(try permissions(path) == 0o700)
     }
 
@@ -97,12 +97,12 @@ import WebAuthn
         defer { directory.remove() }
         let path = directory.appending("store")
         let passphrase = "hunter2-\(UUID().uuidString)"
-        let store = try FileCredentialStore(directory: path, passphrase: withPassphrase ? Passphrase(passphrase) : nil)
+        let store = try await FileCredentialStore(directory: path, passphrase: withPassphrase ? Passphrase(passphrase) : nil)
         let raw = try rawPrivateKey(algorithm)
         let key = try SigningKey(rawRepresentation: raw, algorithm: algorithm)
         let pkcs8 = try exportedPKCS8(key)
         #expect(contains(pkcs8, raw), "the seam should give the key's real PKCS#8")
-        let credential = try makeCredential(in: store, key: key, withPRF: true)
+        let credential = try await makeCredential(in: store, key: key)
         try await store.add(credential)
         _ = try await store.incrementCounter(id: credential.id)
 
@@ -120,7 +120,8 @@ import WebAuthn
                 #expect(!contains(file.bytes, needle), "\(file.path) holds the \(name)")
             }
         }
-        #expect(try credential.privateKey(using: store.sealingKey).publicKey == key.publicKey)
+        #expect(try credential.publicKey == key.publicKey)
+        #expect(try await signs(store, with: credential))
     }
 
     // MARK: Corruption and crashes
@@ -129,12 +130,12 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let store = try FileCredentialStore(directory: path)
-        let good = try makeCredential(in: store)
-        let garbage = try makeCredential(in: store)
-        let truncated = try makeCredential(in: store)
-        let tampered = try makeCredential(in: store)
-        let swapped = try makeCredential(in: store)
+        let store = try await FileCredentialStore(directory: path)
+        let good = try await makeCredential(in: store)
+        let garbage = try await makeCredential(in: store)
+        let truncated = try await makeCredential(in: store)
+        let tampered = try await makeCredential(in: store)
+        let swapped = try await makeCredential(in: store)
         for credential in [good, garbage, truncated, tampered, swapped] {
             try await store.add(credential)
         }
@@ -150,9 +151,9 @@ import WebAuthn
             sealed[sealed.count / 2] ^= 0x01
             credential["sealedPrivateKey"] = Base64URL.encode(sealed)
         }
-        try editJSON(files[swapped.id]!) { $0["sealedPrivateKey"] = Base64URL.encode(good.sealedPrivateKey) }
+        try editJSON(files[swapped.id]!) { $0["sealedPrivateKey"] = Base64URL.encode(good.privateKeyBlob) }
 
-        for reader in [store, try FileCredentialStore(directory: path)] {
+        for reader in [store, try await FileCredentialStore(directory: path)] {
             for (id, file) in files {
                 let error = await #expect(throws: StoreError(.corrupt, "")) { try await reader.credential(id: id) }
                 #expect(error?.file == file)
@@ -164,9 +165,9 @@ import WebAuthn
                 #expect(Set(listing.problems.compactMap(\.file)) == Set(files.values))
                 #expect(listing.problems.allSatisfy { $0.code == .corrupt })
             }
-            #expect(try await reader.credential(id: good.id)?.sealedPrivateKey == good.sealedPrivateKey)
+            #expect(try await reader.credential(id: good.id)?.privateKeyBlob == good.privateKeyBlob)
             _ = try await reader.incrementCounter(id: good.id)
-            _ = try good.privateKey(using: reader.sealingKey).signature(for: [1])
+            #expect(try await signs(reader, with: good))
         }
         #expect(try await store.credential(id: good.id)?.signCount == 2)
     }
@@ -175,8 +176,8 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let store = try FileCredentialStore(directory: path)
-        let credential = try makeCredential(in: store)
+        let store = try await FileCredentialStore(directory: path)
+        let credential = try await makeCredential(in: store)
         try await store.add(credential)
         // What a writer killed between open(O_EXCL) and rename leaves behind.
         let leftovers = [
@@ -190,7 +191,7 @@ import WebAuthn
         #expect(try await store.all() == StoreListing(credentials: [credential]))
         #expect(try await store.credential(id: credential.id) == credential)
 
-        let reopened = try FileCredentialStore(directory: path)
+        let reopened = try await FileCredentialStore(directory: path)
         for leftover in leftovers {
             #expect(!FileManager.default.fileExists(atPath: leftover))
         }
@@ -203,13 +204,13 @@ import WebAuthn
         let path = directory.appending("store")
         let credential: StoredCredential
         do {
-            let store = try FileCredentialStore(directory: path)
-            credential = try makeCredential(in: store)
+            let store = try await FileCredentialStore(directory: path)
+            credential = try await makeCredential(in: store)
             try await store.add(credential)
             #expect(try await store.incrementCounter(id: credential.id) == 1)
             #expect(try await store.incrementCounter(id: credential.id) == 2)
         }
-        let reopened = try FileCredentialStore(directory: path)
+        let reopened = try await FileCredentialStore(directory: path)
         #expect(try await reopened.credential(id: credential.id)?.signCount == 2)
         #expect(try await reopened.incrementCounter(id: credential.id) == 3)
     }
@@ -218,10 +219,10 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let writer = try FileCredentialStore(directory: path)
-        let credential = try makeCredential(in: writer)
+        let writer = try await FileCredentialStore(directory: path)
+        let credential = try await makeCredential(in: writer)
         try await writer.add(credential)
-        let reader = try FileCredentialStore(directory: path)
+        let reader = try await FileCredentialStore(directory: path)
         let before = try snapshot(path)
         _ = try await reader.credential(id: credential.id)
         _ = try await reader.credential(id: SecureRandom.bytes(16))
@@ -237,10 +238,10 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let first = try FileCredentialStore(directory: path)
-        let second = try FileCredentialStore(directory: path)
+        let first = try await FileCredentialStore(directory: path)
+        let second = try await FileCredentialStore(directory: path)
         #expect(try await second.credentials(rpID: "example.com").credentials.isEmpty)
-        let credential = try makeCredential(in: first)
+        let credential = try await makeCredential(in: first)
         try await first.add(credential)
         #expect(try await second.credentials(rpID: "example.com").credentials == [credential])
         try await second.delete(id: credential.id)
@@ -251,16 +252,16 @@ import WebAuthn
     @Test func anIDTooLongForAFileNameIsRefused() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try FileCredentialStore(directory: directory.appending("store"))
-        let long = try makeCredential(in: store, id: SecureRandom.bytes(187))
+        let store = try await FileCredentialStore(directory: directory.appending("store"))
+        let long = try await makeCredential(in: store, id: SecureRandom.bytes(187))
         await #expect(throws: StoreError(.invalidCredential, "")) { try await store.add(long) }
-        try await store.add(try makeCredential(in: store, id: SecureRandom.bytes(186)))
+        try await store.add(try await makeCredential(in: store, id: SecureRandom.bytes(186)))
     }
 
     @Test func anIDNoFileCanBeNamedAfterIsNotFound() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try FileCredentialStore(directory: directory.appending("store"))
+        let store = try await FileCredentialStore(directory: directory.appending("store"))
         let long = SecureRandom.bytes(300)
         #expect(try await store.credential(id: long) == nil)
         #expect(try await store.credential(id: []) == nil)
@@ -272,13 +273,13 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("store")
-        let store = try FileCredentialStore(directory: path, lockTimeout: .milliseconds(50))
+        let store = try await FileCredentialStore(directory: path, lockTimeout: .milliseconds(50))
         let holder = open(path + "/.lock", O_RDWR)
         defer { close(holder) }
         #expect(flock(holder, LOCK_EX) == 0)
         let error = await #expect(throws: StoreError(.locked, "")) { try await store.all() }
         #expect(error?.file == path + "/.lock")
-        await #expect(throws: StoreError(.locked, "")) { try await store.add(try makeCredential(in: store)) }
+        await #expect(throws: StoreError(.locked, "")) { try await store.add(try await makeCredential(in: store)) }
         flock(holder, LOCK_UN)
         #expect(try await store.all().credentials.isEmpty)
     }

@@ -4,9 +4,9 @@ import Testing
 import WebAuthn
 
 @Suite struct StoredCredentialTests {
-    @Test func jsonRoundTripIsExactAndUsesBase64URL() throws {
+    @Test func jsonRoundTripIsExactAndUsesBase64URL() async throws {
         let store = InMemoryCredentialStore()
-        let credential = try makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000.1234567))
+        let credential = try await makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000.1234567))
         let json = try JSONEncoder().encode(credential)
         #expect(try JSONDecoder().decode(StoredCredential.self, from: json) == credential)
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
@@ -15,14 +15,14 @@ import WebAuthn
         #expect(object["publicKey"] as? String == Base64URL.encode(credential.publicKeySPKI))
     }
 
-    @Test func descriptionAndDumpShowNoSealedBytes() throws {
+    @Test func descriptionAndDumpShowNoSealedBytes() async throws {
         let store = InMemoryCredentialStore()
-        let credential = try makeCredential(in: store, withPRF: true)
+        let credential = try await makeCredential(in: store)
         var dumped = ""
         dump(credential, to: &dumped)
         let sealed = [
-            credential.sealedPrivateKey, try #require(credential.sealedPRFSecretWithUV),
-            try #require(credential.sealedPRFSecretWithoutUV),
+            credential.privateKeyBlob, try #require(credential.prfSeedBlobWithUV),
+            try #require(credential.prfSeedBlobWithoutUV),
         ]
         for text in [credential.description, String(reflecting: credential), dumped] {
             #expect(text.contains(Base64URL.encode(credential.id)))
@@ -36,18 +36,17 @@ import WebAuthn
 
     /// The associated data binds a sealed key to its record: moved into another record (another
     /// ID, or the same ID under another RP), it does not open.
-    @Test func aSealedKeyDoesNotOpenInAnotherRecord() throws {
+    @Test func aSealedKeyDoesNotOpenInAnotherRecord() async throws {
         let store = InMemoryCredentialStore()
-        let donor = try makeCredential(in: store)
-        let recipient = try makeCredential(in: store)
-        let sameIDOtherRP = try makeCredential(in: store, id: donor.id, rpID: "other.example")
+        let donor = try await makeCredential(in: store)
+        let recipient = try await makeCredential(in: store)
+        let sameIDOtherRP = try await makeCredential(in: store, id: donor.id, rpID: "other.example")
         for target in [recipient, sameIDOtherRP] {
-            let swapped = try transplant(donor.sealedPrivateKey, into: target)
-            #expect(throws: WebAuthnError(.decryptionFailed, "")) { try swapped.privateKey(using: store.sealingKey) }
+            let swapped = try transplant(donor.privateKeyBlob, into: target)
+            await #expect(throws: StoreError(.corrupt, "")) { try await store.sign([1], with: swapped) }
         }
-        #expect(throws: WebAuthnError(.decryptionFailed, "")) {
-            try donor.privateKey(using: InMemoryCredentialStore().sealingKey)
-        }
+        await #expect(throws: StoreError(.corrupt, "")) { try await InMemoryCredentialStore().sign([1], with: donor) }
+        #expect(try await signs(store, with: donor))
     }
 
     @Test func passphrasesNeverPrint() {
@@ -57,21 +56,6 @@ import WebAuthn
         for text in [passphrase.description, String(reflecting: passphrase), dumped, "\(passphrase)"] {
             #expect(!text.contains("horse"))
         }
-    }
-
-    @Test func environmentGivesPassphraseAndDirectory() {
-        #expect(FileCredentialStore.passphrase(environment: [:]) == nil)
-        #expect(FileCredentialStore.passphrase(environment: ["PASSKEY_PASSPHRASE": ""]) == nil)
-        #expect(FileCredentialStore.passphrase(environment: ["PASSKEY_PASSPHRASE": "x"]) != nil)
-        let home = ["HOME": "/home/a"]
-        #expect(FileCredentialStore.defaultDirectory(environment: home) == "/home/a/.local/share/passkey")
-        #expect(
-            FileCredentialStore.defaultDirectory(environment: home.merging(["XDG_DATA_HOME": "/d"]) { $1 })
-                == "/d/passkey")
-        #expect(
-            FileCredentialStore.defaultDirectory(
-                environment: ["PASSKEY_STORE": "/s", "XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/s")
-        #expect(FileCredentialStore.defaultDirectory(environment: [:]) == nil)
     }
 
     private func transplant(_ sealedKey: [UInt8], into credential: StoredCredential) throws -> StoredCredential {

@@ -106,12 +106,55 @@ public enum HMACSecret {
         return try output(for: input, sharedSecret: sharedSecret, credRandom: credRandom)
     }
 
+    /// The first half of the authenticator's processing, for an authenticator whose store keeps
+    /// `CredRandom` (``CredentialStore/hmacSecret(_:with:userVerified:)``): the shared secret
+    /// agreed with the platform, `saltAuth` checked, and the salts decrypted.
+    ///
+    /// - Parameters:
+    ///   - input: the request's `hmac-secret` input.
+    ///   - keyAgreementKey: the authenticator's key-agreement key.
+    /// - Returns: one or two 32-byte salts, and the shared secret to encrypt the outputs with
+    ///   (``output(_:sharedSecret:)``).
+    /// - Throws: as ``output(for:keyAgreementKey:credRandom:)``.
+    public static func salts(of input: HMACSecretInput, keyAgreementKey: KeyAgreementPrivateKey)
+        throws(AuthenticatorError) -> (salts: [[UInt8]], sharedSecret: PINUVAuthSharedSecret)
+    {
+        let sharedSecret = try input.pinUVAuthProtocol.decapsulate(peer: input.keyAgreement, using: keyAgreementKey)
+        return (try salts(of: input, sharedSecret: sharedSecret), sharedSecret)
+    }
+
+    /// The second half: the outputs `HMAC-SHA-256(CredRandom, salt)`, concatenated and encrypted
+    /// with the shared secret.
+    ///
+    /// - Parameters:
+    ///   - outputs: one output per salt, 32 bytes each.
+    ///   - sharedSecret: the secret ``salts(of:keyAgreementKey:)`` returned.
+    /// - Returns: the `hmac-secret` value of the response's extensions.
+    /// - Throws: ``AuthenticatorError`` when encryption fails.
+    public static func output(_ outputs: [[UInt8]], sharedSecret: PINUVAuthSharedSecret) throws(AuthenticatorError)
+        -> [UInt8]
+    {
+        try output(outputs, sharedSecret: sharedSecret, iv: nil)
+    }
+
     /// Test seam: ``output(for:keyAgreementKey:credRandom:)`` with the key agreement done and, for
     /// protocol two, the IV chosen.
     package static func output(
         for input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret, credRandom: SymmetricKey,
         iv: [UInt8]? = nil
     ) throws(AuthenticatorError) -> [UInt8] {
+        var salts = try salts(of: input, sharedSecret: sharedSecret)
+        defer { for index in salts.indices { secureZero(&salts[index]) } }
+        let outputs = credRandom.withUnsafeBytes { credRandom in
+            salts.map { HMACSHA256.authenticationCode(for: $0, key: credRandom) }
+        }
+        return try output(outputs, sharedSecret: sharedSecret, iv: iv)
+    }
+
+    /// Checks `saltAuth` and decrypts the salts (§12.5: `saltEnc` holds one or two 32-byte salts).
+    private static func salts(of input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret)
+        throws(AuthenticatorError) -> [[UInt8]]
+    {
         guard sharedSecret.verify(input.saltAuth, for: input.saltEnc) else {
             throw AuthenticatorError(.pinAuthInvalid, "hmac-secret saltAuth does not authenticate saltEnc")
         }
@@ -120,12 +163,15 @@ public enum HMACSecret {
         guard salts.count == saltLength || salts.count == 2 * saltLength else {
             throw AuthenticatorError(.invalidLength, "hmac-secret salts are 32 or 64 bytes, not \(salts.count)")
         }
-        var outputs = credRandom.withUnsafeBytes { credRandom in
-            HMACSHA256.authenticationCode(for: salts.prefix(saltLength), key: credRandom)
-                + (salts.count > saltLength
-                    ? HMACSHA256.authenticationCode(for: salts.suffix(saltLength), key: credRandom) : [])
-        }
-        defer { secureZero(&outputs) }
-        return if let iv { try sharedSecret.encrypt(outputs, iv: iv) } else { try sharedSecret.encrypt(outputs) }
+        return stride(from: 0, to: salts.count, by: saltLength).map { Array(salts[$0..<$0 + saltLength]) }
+    }
+
+    /// Encrypts the concatenated outputs, with the IV chosen in tests.
+    private static func output(_ outputs: [[UInt8]], sharedSecret: PINUVAuthSharedSecret, iv: [UInt8]?)
+        throws(AuthenticatorError) -> [UInt8]
+    {
+        var joined = outputs.flatMap { $0 }
+        defer { secureZero(&joined) }
+        return if let iv { try sharedSecret.encrypt(joined, iv: iv) } else { try sharedSecret.encrypt(joined) }
     }
 }

@@ -18,10 +18,8 @@ package struct KeyMaterial: Sendable {
         self.prfSecretWithoutUV = prfSecretWithoutUV
     }
 
-    /// Fresh random material (a 16-byte ID, as platform authenticators use).
-    static func random(_ algorithm: COSEAlgorithm) throws(WebAuthnError) -> KeyMaterial {
-        KeyMaterial(
-            credentialID: SecureRandom.bytes(16), privateKey: try SigningKey.generate(algorithm),
-            prfSecretWithUV: .random(), prfSecretWithoutUV: .random())
+    /// The secrets, as a store takes them in (``CredentialKeyRequest/importing``).
+    var secrets: CredentialSecrets {
+        CredentialSecrets(privateKey: privateKey, prfSeedWithUV: prfSecretWithUV, prfSeedWithoutUV: prfSecretWithoutUV)
     }
 }

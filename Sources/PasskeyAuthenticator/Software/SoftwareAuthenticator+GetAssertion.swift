@@ -16,38 +16,35 @@ extension SoftwareAuthenticator {
         let gesture = try gesture(
             presence: request.userPresence, verification: request.userVerification,
             alwaysVerifies: behaviour.alwaysVerifiesUser)
-        let key = try privateKey(of: stored)
         let signCount =
             behaviour.countsSignatures
             ? try await storing { () async throws(StoreError) in try await store.incrementCounter(id: stored.id) }
             : 0
-        let extensions = try hmacSecretOutput(request.hmacSecret, stored, userVerified: gesture.userVerified)
+        let extensions = try await hmacSecretOutput(request.hmacSecret, stored, userVerified: gesture.userVerified)
         let authenticatorData = AuthenticatorData(
             rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags(gesture, stored), signCount: signCount,
             extensions: extensions.map { .map([.text("hmac-secret"): .bytes($0)]) })
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,
-            signature: try sign(authenticatorData, request.clientDataHash, with: key), userHandle: stored.userHandle,
+            signature: try await sign(authenticatorData, request.clientDataHash, with: stored),
+            userHandle: stored.userHandle,
             attachment: behaviour.attachment == profile.attachment ? nil : behaviour.attachment)
     }
 
-    /// The hmac-secret output (CTAP 2.1 §12.5) from the credential's `CredRandomWithUV` or
-    /// `CredRandomWithoutUV`, as the user was verified or not; `nil` when not asked for or when
-    /// the credential has no seeds.
+    /// The hmac-secret output (CTAP 2.1 §12.5): the salts read with the shared secret, their
+    /// HMACs under the credential's `CredRandomWithUV` or `CredRandomWithoutUV` computed by the
+    /// store, as the user was verified or not; `nil` when not asked for or when the credential
+    /// has no seeds.
     private func hmacSecretOutput(_ input: HMACSecretInput?, _ stored: StoredCredential, userVerified: Bool)
-        throws(AuthenticatorError) -> [UInt8]?
+        async throws(AuthenticatorError) -> [UInt8]?
     {
         guard let input else { return nil }
-        let credRandom: SymmetricKey?
-        do {
-            credRandom = try stored.prfSecret(userVerified: userVerified, using: store.sealingKey)
-        } catch {
-            throw AuthenticatorError(
-                .other, "the hmac-secret seed of \(Base64URL.encode(stored.id)) does not open: \(error)",
-                cause: StoreError(.corrupt, "a sealed seed does not open under the store key"))
+        let (salts, sharedSecret) = try HMACSecret.salts(of: input, keyAgreementKey: keyAgreementKey.key)
+        let outputs = try await storing { () async throws(StoreError) in
+            try await store.hmacSecret(salts, with: stored, userVerified: userVerified)
         }
-        guard let credRandom else { return nil }
-        return try HMACSecret.output(for: input, keyAgreementKey: keyAgreementKey.key, credRandom: credRandom)
+        guard let outputs else { return nil }
+        return try HMACSecret.output(outputs, sharedSecret: sharedSecret)
     }
 
     /// The profile a stored credential behaves by: this authenticator's when the names agree,

@@ -41,14 +41,14 @@ extension SoftwareAuthenticator {
             }
         }
         let discoverable = request.residentKey || profile.alwaysDiscoverable
-        let (stored, key) = try await newCredential(for: request, algorithm: algorithm, discoverable: discoverable)
+        let stored = try await newCredential(for: request, algorithm: algorithm, discoverable: discoverable)
         if discoverable {
             try await removeReplaced(by: stored)
         }
         let authenticatorData = try makeAuthenticatorData(stored, gesture: gesture, hmacSecret: request.hmacSecret)
         let attestationObject: AttestationObject
         if profile.selfAttests, request.attestationFormatsPreference.first != AttestationFormat.none {
-            let signature = try sign(authenticatorData, request.clientDataHash, with: key)
+            let signature = try await sign(authenticatorData, request.clientDataHash, with: stored)
             let statement = PackedAttestationStatement(algorithm: algorithm, signature: signature)
             attestationObject = AttestationObject(
                 format: .packed, statement: statement.cbor, authenticatorData: authenticatorData)
@@ -59,45 +59,47 @@ extension SoftwareAuthenticator {
         return MakeCredentialResponse(attestationObject: attestationObject, residentKey: discoverable)
     }
 
-    /// Draws (or derives) the key, ID and PRF seeds, seals them and stores the record; returns
-    /// the record and the key, which attestation signs with.
+    /// Draws (or derives) the credential ID, has the store make the key and PRF seeds (or take in
+    /// the derived ones), and stores the record.
     private func newCredential(for request: MakeCredentialRequest, algorithm: COSEAlgorithm, discoverable: Bool)
-        async throws(AuthenticatorError) -> (StoredCredential, SigningKey)
+        async throws(AuthenticatorError) -> StoredCredential
     {
-        let existing =
-            seed == nil
-            ? 0
-            : try await storing { () async throws(StoreError) in
-                try await store.summaries(rpID: request.rpID).count { $0.userHandle == request.user.id }
-            }
-        let material: KeyMaterial
+        let material: KeyMaterial?
         do {
             if let given = keyMaterialForTesting {
                 material = try given(algorithm)
             } else if let seed {
+                let existing = try await storing { () async throws(StoreError) in
+                    try await store.summaries(rpID: request.rpID).count { $0.userHandle == request.user.id }
+                }
                 material = try seed.derive(
                     rpID: request.rpID, userID: request.user.id, algorithm: algorithm, index: existing)
             } else {
-                material = try KeyMaterial.random(algorithm)
+                material = nil
             }
+        } catch let error as AuthenticatorError {
+            throw error
         } catch {
-            throw AuthenticatorError(.other, "could not make a key: \(error)")
+            throw AuthenticatorError(.other, "could not derive a key: \(error)")
+        }
+        let credentialID = material?.credentialID ?? SecureRandom.bytes(16)  // 16 bytes, as platforms use
+        let key = try await storing { () async throws(StoreError) in
+            try await store.makeKey(
+                CredentialKeyRequest(
+                    credentialID: credentialID, rpID: request.rpID, algorithm: algorithm, importing: material?.secrets))
         }
         let stored: StoredCredential
         do {
             stored = try StoredCredential(
-                id: material.credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
-                userDisplayName: request.user.displayName, privateKey: material.privateKey,
-                sealingKey: store.sealingKey,
-                profile: profile.name, backupEligible: profile.backedUp, backupState: profile.backedUp,
-                discoverable: discoverable, prfSecretWithUV: material.prfSecretWithUV,
-                prfSecretWithoutUV: material.prfSecretWithoutUV,
+                id: credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
+                userDisplayName: request.user.displayName, key: key, profile: profile.name,
+                backupEligible: profile.backedUp, backupState: profile.backedUp, discoverable: discoverable,
                 createdAt: now())
         } catch {
-            throw AuthenticatorError(.other, "could not seal the new key: \(error)")
+            throw AuthenticatorError(.other, "could not record the new key: \(error)")
         }
         try await storing { () async throws(StoreError) in try await store.add(stored) }
-        return (stored, material.privateKey)
+        return stored
     }
 
     /// Deletes the discoverable credentials a new one replaces (CTAP 2.1 §6.1.2 step 17). The new
@@ -123,19 +125,6 @@ extension SoftwareAuthenticator {
                 extensions: hmacSecret ? .map([.text("hmac-secret"): .bool(true)]) : nil)
         } catch {
             throw AuthenticatorError(.other, "could not encode the new credential: \(error)")
-        }
-    }
-
-    /// Opens a stored credential's private key, or takes it from ``openedKeys``.
-    func privateKey(of stored: StoredCredential) throws(AuthenticatorError) -> SigningKey {
-        try openedKeys.key(sealed: stored.sealedPrivateKey) { () throws(AuthenticatorError) in
-            do {
-                return try stored.privateKey(using: store.sealingKey)
-            } catch {
-                throw AuthenticatorError(
-                    .other, "the key of credential \(Base64URL.encode(stored.id)) does not open: \(error)",
-                    cause: StoreError(.corrupt, "a sealed key does not open under the store key"))
-            }
         }
     }
 }

@@ -27,8 +27,6 @@ public struct SoftwareAuthenticator: Authenticator {
     public var now: @Sendable () -> Date
     /// Gives the material of the next credentials, in tests that reproduce published vectors.
     package var keyMaterialForTesting: (@Sendable (COSEAlgorithm) throws(WebAuthnError) -> KeyMaterial)?
-    /// The keys this authenticator (and its copies) opened lately.
-    let openedKeys = OpenedKeys()
     /// The key-agreement key of hmac-secret, made on first use (a token makes one at power-up).
     let keyAgreementKey = LazyKeyAgreementKey()
 
@@ -96,16 +94,13 @@ public struct SoftwareAuthenticator: Authenticator {
         }
     }
 
-    /// Signs `authenticatorData ‖ clientDataHash` (WebAuthn L3 §6.3.3 step 11), breaking the
-    /// signature when ``simulation`` says so.
-    func sign(_ authenticatorData: AuthenticatorData, _ clientDataHash: [UInt8], with key: SigningKey)
-        throws(AuthenticatorError) -> [UInt8]
+    /// Has the store sign `authenticatorData ‖ clientDataHash` with the credential's key
+    /// (WebAuthn L3 §6.3.3 step 11), breaking the signature when ``simulation`` says so.
+    func sign(_ authenticatorData: AuthenticatorData, _ clientDataHash: [UInt8], with credential: StoredCredential)
+        async throws(AuthenticatorError) -> [UInt8]
     {
-        var signature: [UInt8]
-        do {
-            signature = try key.signature(for: authenticatorData.bytes + clientDataHash)
-        } catch {
-            throw AuthenticatorError(.other, "signing failed: \(error)")
+        var signature = try await storing { () async throws(StoreError) in
+            try await store.sign(authenticatorData.bytes + clientDataHash, with: credential)
         }
         if simulation == .bogusSignature {
             signature[signature.count / 2] ^= 0x01

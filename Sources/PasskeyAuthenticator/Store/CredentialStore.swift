@@ -1,21 +1,63 @@
 public import WebAuthn
 
-/// Where an authenticator keeps its credentials (DESIGN.md: The file-backed store).
+/// Where an authenticator keeps its credentials and their keys (DESIGN.md: The file-backed store).
 ///
-/// Every operation is `async` because a store does I/O (STYLE §4); implementations are actors.
-/// Secrets inside a ``StoredCredential`` are sealed under ``sealingKey``, which the store owns:
-/// an authenticator seals a new key with it before ``add(_:)`` and opens a stored one with it
-/// before signing.
+/// Every operation is `async` because a store does I/O (STYLE §4); implementations are actors,
+/// and one whose calls block (files, an HSM session) runs them off the concurrency pool.
+///
+/// The store has custody of every secret: it makes a new credential's key pair and hmac-secret
+/// seeds (``makeKey(_:)``), hands back only the public key and opaque blobs (``CredentialKey``),
+/// and signs and computes hmac-secret outputs itself (``sign(_:with:)``,
+/// ``hmacSecret(_:with:userVerified:)``). No requirement hands a private or sealing key out, so a
+/// store whose keys live in an HSM, a TPM or a token implements it as the software stores do:
+/// ``InMemoryCredentialStore`` and ``FileCredentialStore`` seal the secrets with AES-256-GCM
+/// under a store key that never leaves them.
 public protocol CredentialStore: Sendable {
-    /// The key every sealed field of this store's credentials is sealed under.
-    var sealingKey: SymmetricKey { get }
+    // MARK: Keys
+
+    /// Makes the key pair and hmac-secret seeds of a new credential, or takes in the ones the
+    /// request brings, and keeps them in the store's custody.
+    ///
+    /// Nothing is recorded yet: the authenticator then ``add(_:)``s a ``StoredCredential`` that
+    /// holds the returned blobs.
+    ///
+    /// - Parameter request: the credential ID, RP ID and algorithm, and any secrets to take in.
+    /// - Returns: the public key and the blobs to record.
+    /// - Throws: `StoreError` with `unsupported` for an algorithm, or an import, the store cannot
+    ///   do, or an I/O code.
+    func makeKey(_ request: CredentialKeyRequest) async throws(StoreError) -> CredentialKey
+
+    /// Signs `message` with a stored credential's private key (WebAuthn L3 §6.3.3 step 11: the
+    /// caller passes `authenticatorData ‖ clientDataHash`).
+    ///
+    /// - Parameters:
+    ///   - message: the bytes to sign.
+    ///   - credential: the credential, as this store returned it.
+    /// - Returns: the signature in WebAuthn's form for the algorithm (DER for ECDSA).
+    /// - Throws: `StoreError` with `corrupt` when the credential's blob is not one of this store's
+    ///   for this credential, or an I/O code.
+    func sign(_ message: [UInt8], with credential: StoredCredential) async throws(StoreError) -> [UInt8]
+
+    /// `HMAC-SHA-256(CredRandom, salt)` for each salt, with the credential's seed for requests
+    /// that verified the user or for the others (CTAP 2.1 §12.5, the hmac-secret extension).
+    ///
+    /// - Parameters:
+    ///   - salts: one or two 32-byte salts.
+    ///   - credential: the credential.
+    ///   - userVerified: whether the request verified the user.
+    /// - Returns: one output per salt, or `nil` when the credential has no seeds.
+    /// - Throws: `StoreError` with `corrupt` when the seed's blob does not open, or an I/O code.
+    func hmacSecret(_ salts: [[UInt8]], with credential: StoredCredential, userVerified: Bool)
+        async throws(StoreError) -> [[UInt8]]?
+
+    // MARK: Records
 
     /// Stores a new credential.
     ///
-    /// - Parameter credential: the record, sealed under ``sealingKey``.
+    /// - Parameter credential: the record, holding blobs this store made.
     /// - Throws: `StoreError` with `duplicate` when a credential with its ID exists (the store is
-    ///   then unchanged), `invalid-credential` when its sealed fields do not open under
-    ///   ``sealingKey``, or an I/O code.
+    ///   then unchanged), `invalid-credential` when its blobs are not this store's for it, or an
+    ///   I/O code.
     func add(_ credential: StoredCredential) async throws(StoreError)
 
     /// Looks a credential up by ID.
@@ -55,7 +97,7 @@ public protocol CredentialStore: Sendable {
     ///
     /// - Parameter credential: the new version.
     /// - Throws: `StoreError` with `not-found` when no credential has its ID, `invalid-credential`
-    ///   when its sealed fields do not open, or an I/O code.
+    ///   when its blobs are not this store's for it, or an I/O code.
     func update(_ credential: StoredCredential) async throws(StoreError)
 
     /// Deletes a credential.

@@ -9,7 +9,7 @@ extension FileCredentialStore {
         let root: FileDescriptor
         let credentials: FileDescriptor
         let lock: FileDescriptor
-        let sealingKey: SymmetricKey
+        let keys: SealedKeys
 
         /// The largest credential file read, far above a real one (about 1 KiB).
         static let fileSizeLimit = 64 * 1024
@@ -54,7 +54,7 @@ extension FileCredentialStore {
                     file: path)
             }
             do {
-                try credential.checkSealedFields(using: sealingKey)
+                try keys.check(credential)
             } catch {
                 throw StoreError(.corrupt, "\(error.reason) (tampered, or from another store)", file: path)
             }

@@ -1,3 +1,4 @@
+import BlockingIO
 import FoundationEssentials
 public import WebAuthn
 
@@ -42,9 +43,12 @@ public import WebAuthn
 /// - Ownership: a directory owned by another user is refused (`insecure`); one of ours with group
 ///   or other permission bits is tightened to 0700, as is a looser `store.key` to 0600.
 public actor FileCredentialStore: CredentialStore {
-    public nonisolated let sealingKey: SymmetricKey
     /// The store's directory.
     public nonisolated let directory: String
+    /// The custody of the secrets, under the store key.
+    private let keys: SealedKeys
+    /// Where the actor's code runs: a queue of its own, off the concurrency pool.
+    private let executor: BlockingExecutor
 
     private let files: Files
     private let lockTimeout: Duration
@@ -58,11 +62,11 @@ public actor FileCredentialStore: CredentialStore {
 
     /// Opens the store in `directory`, making it if it does not exist.
     ///
-    /// With a passphrase this runs scrypt (N = 2^15, r = 8, p = 1: about 70 ms and 32 MiB)
-    /// synchronously, once per instance; keep one instance per process rather than one per call.
-    /// When the index journal does not describe the credentials directory (a writer was killed,
-    /// or the store predates the journal), this rebuilds it, reading the credential files it
-    /// lacks.
+    /// With a passphrase this runs scrypt (N = 2^15, r = 8, p = 1: about 70 ms and 32 MiB), once
+    /// per instance; keep one instance per process rather than one per call. When the index
+    /// journal does not describe the credentials directory (a writer was killed, or the store
+    /// predates the journal), this rebuilds it, reading the credential files it lacks. All of it
+    /// runs on the store's own executor, off the concurrency pool.
     ///
     /// - Parameters:
     ///   - directory: the store's path.
@@ -73,37 +77,85 @@ public actor FileCredentialStore: CredentialStore {
     ///   store, or one for a key-file store), `unsupported-version`, `corrupt` naming
     ///   `store.json` or `store.key`, `insecure`, `locked`, `disk-full` or `io`.
     public init(directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10))
-        throws(StoreError)
+        async throws(StoreError)
     {
-        try FileDescriptor.makeDirectories(directory)
-        let root = try FileDescriptor(opening: directory, .directory)
-        let status = try root.status()
-        guard status.owner == FileDescriptor.currentUser else {
-            throw StoreError(.insecure, "belongs to user \(status.owner), not to this user", file: directory)
+        let executor = BlockingExecutor(label: "FileCredentialStore \(directory)")
+        let opened = try await executor.run { () throws(StoreError) in
+            try Opened(directory: directory, passphrase: passphrase, lockTimeout: lockTimeout)
         }
-        if status.permissions & 0o077 != 0 {
-            try root.setPermissions(0o700)
-        }
-        let lockFile = try FileDescriptor(opening: ".lock", in: root, .readWrite, options: .create)
-        try lockFile.lock(exclusive: true, timeout: lockTimeout)
-        defer { lockFile.unlock() }
-        let lockSize = try lockFile.status().size
-        if lockSize < LockState.byteCount {
-            // Reserve the state's bytes now, so no later change can fail to count itself.
-            try lockFile.write([UInt8](repeating: 0, count: LockState.byteCount - lockSize), at: lockSize)
-        }
-        try root.makeDirectory("credentials")
-        let credentialsDirectory = try FileDescriptor(opening: "credentials", in: root, .directory)
-        try Self.removeTemporaryFiles(in: root)
-
-        self.sealingKey = try Self.storeKey(root: root, credentials: credentialsDirectory, passphrase: passphrase)
         self.directory = directory
-        self.files = Files(root: root, credentials: credentialsDirectory, lock: lockFile, sealingKey: sealingKey)
+        self.executor = executor
+        self.keys = opened.files.keys
+        self.files = opened.files
         self.lockTimeout = lockTimeout
-        (self.index, self.observed) = try Self.repairIndex(files)
+        self.index = opened.index
+        self.observed = opened.observed
     }
 
-    // MARK: CredentialStore
+    /// What opening a store finds: its files, and the index when opening had to rebuild it.
+    private struct Opened: @unchecked Sendable {  // Built on the executor, then handed to `init` once.
+        let files: Files
+        let index: Index?
+        let observed: Observation?
+
+        /// Opens, checks and, when needed, repairs the store, under the exclusive lock.
+        init(directory: String, passphrase: Passphrase?, lockTimeout: Duration) throws(StoreError) {
+            try FileDescriptor.makeDirectories(directory)
+            let root = try FileDescriptor(opening: directory, .directory)
+            let status = try root.status()
+            guard status.owner == FileDescriptor.currentUser else {
+                throw StoreError(.insecure, "belongs to user \(status.owner), not to this user", file: directory)
+            }
+            if status.permissions & 0o077 != 0 {
+                try root.setPermissions(0o700)
+            }
+            let lockFile = try FileDescriptor(opening: ".lock", in: root, .readWrite, options: .create)
+            try lockFile.lock(exclusive: true, timeout: lockTimeout)
+            defer { lockFile.unlock() }
+            let lockSize = try lockFile.status().size
+            if lockSize < LockState.byteCount {
+                // Reserve the state's bytes now, so no later change can fail to count itself.
+                try lockFile.write([UInt8](repeating: 0, count: LockState.byteCount - lockSize), at: lockSize)
+            }
+            try root.makeDirectory("credentials")
+            let credentialsDirectory = try FileDescriptor(opening: "credentials", in: root, .directory)
+            try FileCredentialStore.removeTemporaryFiles(in: root)
+            let keys = SealedKeys(
+                storeKey: try FileCredentialStore.storeKey(
+                    root: root, credentials: credentialsDirectory, passphrase: passphrase))
+            files = Files(root: root, credentials: credentialsDirectory, lock: lockFile, keys: keys)
+            (index, observed) = try FileCredentialStore.repairIndex(files)
+        }
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    // MARK: Keys
+
+    public nonisolated func makeKey(_ request: CredentialKeyRequest) throws(StoreError) -> CredentialKey {
+        guard Self.fileName(request.credentialID) != nil else {
+            throw StoreError(
+                .invalidCredential,
+                "a credential ID must be 1 to \(Self.maximumIDLength) bytes, not \(request.credentialID.count)")
+        }
+        return try keys.makeKey(request)
+    }
+
+    public nonisolated func sign(_ message: [UInt8], with credential: StoredCredential) throws(StoreError)
+        -> [UInt8]
+    {
+        try keys.sign(message, with: credential)
+    }
+
+    public nonisolated func hmacSecret(_ salts: [[UInt8]], with credential: StoredCredential, userVerified: Bool)
+        throws(StoreError) -> [[UInt8]]?
+    {
+        try keys.hmacSecret(salts, with: credential, userVerified: userVerified)
+    }
+
+    // MARK: Records
 
     public func add(_ credential: StoredCredential) throws(StoreError) {
         let name = try fileName(checking: credential)
@@ -201,37 +253,6 @@ public actor FileCredentialStore: CredentialStore {
             try files.credentials.replace(name, with: try Self.encode(credential))
             return (credential.signCount, .unindexed)
         }
-    }
-
-    // MARK: Environment
-
-    /// The passphrase the environment gives, from `PASSKEY_PASSPHRASE` when set and not empty.
-    ///
-    /// - Parameter environment: the process environment (`ProcessInfo.processInfo.environment`).
-    /// - Returns: the passphrase, or `nil` for a key-file store.
-    public static func passphrase(environment: [String: String]) -> Passphrase? {
-        guard let text = environment["PASSKEY_PASSPHRASE"], !text.isEmpty else {
-            return nil
-        }
-        return Passphrase(text)
-    }
-
-    /// The default store directory: `$PASSKEY_STORE`, else `$XDG_DATA_HOME/passkey`, else
-    /// `$HOME/.local/share/passkey` (DESIGN.md: Generic WebAuthn in and out).
-    ///
-    /// - Parameter environment: the process environment.
-    /// - Returns: the directory, or `nil` when none of the variables is set.
-    public static func defaultDirectory(environment: [String: String]) -> String? {
-        if let store = environment["PASSKEY_STORE"], !store.isEmpty {
-            return store
-        }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
-            return data + "/passkey"
-        }
-        if let home = environment["HOME"], !home.isEmpty {
-            return home + "/.local/share/passkey"
-        }
-        return nil
     }
 
     // MARK: Locking
@@ -364,7 +385,7 @@ public actor FileCredentialStore: CredentialStore {
                 "a credential ID must be 1 to \(Self.maximumIDLength) bytes, not \(credential.id.count)")
         }
         do {
-            try credential.checkSealedFields(using: sealingKey)
+            try keys.check(credential)
         } catch {
             throw StoreError(.invalidCredential, "\(credential): \(error.reason)")
         }

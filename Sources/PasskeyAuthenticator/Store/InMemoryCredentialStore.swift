@@ -2,17 +2,34 @@ public import WebAuthn
 
 /// A credential store that lives and dies with the process, for tests and one-shot runs.
 ///
-/// It follows the same contract as ``FileCredentialStore``, with a fresh random sealing key.
+/// It follows the same contract as ``FileCredentialStore``: secrets sealed under a store key
+/// (here a fresh random one) that never leaves it.
 public actor InMemoryCredentialStore: CredentialStore {
-    public nonisolated let sealingKey: SymmetricKey
+    private let keys = SealedKeys(storeKey: .random())
     private var credentialsByID: [[UInt8]: StoredCredential] = [:]
 
     /// Makes an empty store.
-    ///
-    /// - Parameter sealingKey: the key credentials are sealed under; a random one by default.
-    public init(sealingKey: SymmetricKey = .random()) {
-        self.sealingKey = sealingKey
+    public init() {}
+
+    // Keys: the custody is immutable and thread-safe, so these run on the caller's executor.
+
+    public nonisolated func makeKey(_ request: CredentialKeyRequest) throws(StoreError) -> CredentialKey {
+        try keys.makeKey(request)
     }
+
+    public nonisolated func sign(_ message: [UInt8], with credential: StoredCredential) throws(StoreError)
+        -> [UInt8]
+    {
+        try keys.sign(message, with: credential)
+    }
+
+    public nonisolated func hmacSecret(_ salts: [[UInt8]], with credential: StoredCredential, userVerified: Bool)
+        throws(StoreError) -> [[UInt8]]?
+    {
+        try keys.hmacSecret(salts, with: credential, userVerified: userVerified)
+    }
+
+    // Records
 
     public func add(_ credential: StoredCredential) throws(StoreError) {
         try check(credential)
@@ -68,7 +85,7 @@ public actor InMemoryCredentialStore: CredentialStore {
 
     private func check(_ credential: StoredCredential) throws(StoreError) {
         do {
-            try credential.checkSealedFields(using: sealingKey)
+            try keys.check(credential)
         } catch {
             throw StoreError(.invalidCredential, "\(credential): \(error.reason)")
         }

@@ -1,7 +1,6 @@
 /// A store passphrase that never prints (STYLE §5).
 ///
-/// The library never reads the environment; the CLI builds one with
-/// ``FileCredentialStore/passphrase(environment:)`` from `PASSKEY_PASSPHRASE`.
+/// The library never reads the environment; the CLI builds one from `PASSKEY_PASSPHRASE`.
 public struct Passphrase: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The passphrase's UTF-8 bytes, as scrypt takes them.
     let bytes: [UInt8]

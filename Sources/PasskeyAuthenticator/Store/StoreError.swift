@@ -35,8 +35,11 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The store directory belongs to another user.
         public static let insecure = Code(rawValue: "insecure")
         /// A credential the caller passed in cannot be stored as it is (an ID too long for a file
-        /// name, or a sealed key that does not open under this store's key).
+        /// name, or a blob that is not this store's for it).
         public static let invalidCredential = Code(rawValue: "invalid-credential")
+        /// The store cannot do what was asked: an algorithm it has no keys for, or taking in a key
+        /// when its keys can only be made inside it (an HSM).
+        public static let unsupported = Code(rawValue: "unsupported")
         /// The signature counter is at `UInt32.max` and cannot increase (WebAuthn L3 §6.1.1).
         public static let counterExhausted = Code(rawValue: "counter-exhausted")
     }

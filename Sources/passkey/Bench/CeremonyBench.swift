@@ -53,7 +53,7 @@ struct CeremonyBench {
             memory.create, against: rawSign)
 
         let platform = try await Rig(
-            store: FileCredentialStore(directory: scratch + "/platform"), profile: .platform, origin: origin)
+            store: await FileCredentialStore(directory: scratch + "/platform"), profile: .platform, origin: origin)
         try await pair(
             "file-get-platform", "get, file store, platform profile", baseline: "raw-es256-sign", target: 0.7,
             platform.get, against: rawSign)
@@ -62,7 +62,7 @@ struct CeremonyBench {
             target: nil, platform.create, against: rawReplace)
 
         let securityKey = try await Rig(
-            store: FileCredentialStore(directory: scratch + "/security-key"), profile: .securityKey, origin: origin)
+            store: await FileCredentialStore(directory: scratch + "/security-key"), profile: .securityKey, origin: origin)
         try await pair(
             "file-get-security-key", "get, file store, security-key (durable counter)",
             baseline: "raw-durable-replace", target: 0.5, securityKey.get, against: rawReplace)

@@ -11,14 +11,14 @@ struct LargeStoreBench {
     let lookups = 2000
 
     func figures(progress: (String) -> Void) async throws -> [BenchFigure] {
-        let store = try FileCredentialStore(directory: directory)
+        let store = try await FileCredentialStore(directory: directory)
         let existing = try await store.all().credentials.count
         if existing < count {
             progress("filling a \(count)-credential store in \(directory) (kept for later runs)")
             try await fill(store, from: existing)
         }
         progress("looking up in the \(count)-credential store")
-        let reopened = try FileCredentialStore(directory: directory)
+        let reopened = try await FileCredentialStore(directory: directory)
         let clock = ContinuousClock()
         let opening = try await clock.measure { _ = try await reopened.credentials(rpID: Self.rpID(0)) }
         let ids = try await reopened.all().credentials.map(\.id)
@@ -53,15 +53,16 @@ struct LargeStoreBench {
     }
 
     private func fill(_ store: FileCredentialStore, from start: Int) async throws {
-        let key = try SigningKey.generate(.es256)
+        let secrets = try CredentialSecrets.random(.es256)  // one key for all: filling measures the store
         for index in start..<count {
             let id = SecureRandom.bytes(16)
+            let key = try await store.makeKey(
+                CredentialKeyRequest(credentialID: id, rpID: Self.rpID(index), algorithm: .es256, importing: secrets))
             try await store.add(
                 StoredCredential(
                     id: id, rpID: Self.rpID(index), userHandle: Array("user-\(index)".utf8), userName: "user\(index)",
-                    userDisplayName: "User \(index)", privateKey: key, sealingKey: store.sealingKey,
-                    profile: "platform", backupEligible: true, backupState: true, discoverable: true,
-                    createdAt: Date()))
+                    userDisplayName: "User \(index)", key: key, profile: "platform", backupEligible: true,
+                    backupState: true, discoverable: true, createdAt: Date()))
         }
     }
 

@@ -12,8 +12,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The store's directory.
     func directory() throws(WebAuthnClientError) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        guard let directory = store ?? FileCredentialStore.defaultDirectory(environment: environment) else {
+        guard let directory = store ?? Self.defaultDirectory(environment: ProcessInfo.processInfo.environment) else {
             throw WebAuthnClientError(.notAllowed, "no credential store: pass --store DIR or set PASSKEY_STORE")
         }
         return directory
@@ -23,12 +22,42 @@ struct StoreOptions: ParsableArguments {
     func open() async throws(WebAuthnClientError) -> FileCredentialStore {
         let directory = try directory()
         do {
-            return try FileCredentialStore(
-                directory: directory,
-                passphrase: FileCredentialStore.passphrase(environment: ProcessInfo.processInfo.environment))
+            return try await FileCredentialStore(
+                directory: directory, passphrase: Self.passphrase(environment: ProcessInfo.processInfo.environment))
         } catch {
             throw WebAuthnClientError(.notAllowed, "the credential store \(directory) cannot be opened: \(error)")
         }
+    }
+}
+
+extension StoreOptions {
+    /// The default store directory: `$PASSKEY_STORE`, else `$XDG_DATA_HOME/passkey`, else
+    /// `$HOME/.local/share/passkey` (DESIGN.md: Generic WebAuthn in and out).
+    ///
+    /// - Parameter environment: the process environment.
+    /// - Returns: the directory, or `nil` when none of the variables is set.
+    static func defaultDirectory(environment: [String: String]) -> String? {
+        if let store = environment["PASSKEY_STORE"], !store.isEmpty {
+            return store
+        }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            return data + "/passkey"
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return home + "/.local/share/passkey"
+        }
+        return nil
+    }
+
+    /// The store passphrase, from `PASSKEY_PASSPHRASE` when set and not empty; `nil` for a
+    /// key-file store.
+    ///
+    /// - Parameter environment: the process environment.
+    static func passphrase(environment: [String: String]) -> Passphrase? {
+        guard let text = environment["PASSKEY_PASSPHRASE"], !text.isEmpty else {
+            return nil
+        }
+        return Passphrase(text)
     }
 }
 

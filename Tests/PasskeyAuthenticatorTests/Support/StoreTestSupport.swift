@@ -32,25 +32,34 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func open(in directory: TemporaryDirectory) throws -> any CredentialStore {
+    func open(in directory: TemporaryDirectory) async throws -> any CredentialStore {
         switch self {
         case .inMemory: InMemoryCredentialStore()
-        case .file: try FileCredentialStore(directory: directory.appending("store"))
+        case .file: try await FileCredentialStore(directory: directory.appending("store"))
         }
     }
 }
 
-/// A platform-profile credential sealed under `store`'s key.
+/// A platform-profile credential whose key `store` made (or took in, when `key` is given).
 func makeCredential(
     in store: some CredentialStore, id: [UInt8] = SecureRandom.bytes(16), rpID: String = "example.com",
-    key: SigningKey? = nil, createdAt: Date = Date(), withPRF: Bool = false
-) throws -> StoredCredential {
-    try StoredCredential(
+    key: SigningKey? = nil, createdAt: Date = Date()
+) async throws -> StoredCredential {
+    let secrets = key.map { CredentialSecrets(privateKey: $0, prfSeedWithUV: .random(), prfSeedWithoutUV: .random()) }
+    return try StoredCredential(
         id: id, rpID: rpID, userHandle: SecureRandom.bytes(16), userName: "alice@\(rpID)",
-        userDisplayName: "Alice", privateKey: key ?? SigningKey.generate(.es256), sealingKey: store.sealingKey,
-        profile: "platform", backupEligible: true, backupState: true, discoverable: true,
-        prfSecretWithUV: withPRF ? .random() : nil, prfSecretWithoutUV: withPRF ? .random() : nil,
-        createdAt: createdAt)
+        userDisplayName: "Alice",
+        key: await store.makeKey(
+            CredentialKeyRequest(
+                credentialID: id, rpID: rpID, algorithm: key?.algorithm ?? .es256, importing: secrets)),
+        profile: "platform", backupEligible: true, backupState: true, discoverable: true, createdAt: createdAt)
+}
+
+/// Whether `store` signs with `credential`'s key: a signature it makes over a random message
+/// verifies with the credential's public key.
+func signs(_ store: some CredentialStore, with credential: StoredCredential) async throws -> Bool {
+    let message = SecureRandom.bytes(32)
+    return try credential.publicKey.isValidSignature(try await store.sign(message, with: credential), for: message)
 }
 
 /// Every regular file below `path`, recursively, as (path, bytes).

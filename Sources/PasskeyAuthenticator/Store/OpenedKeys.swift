@@ -1,14 +1,13 @@
 import Synchronization
 import WebAuthn
 
-/// The private keys an authenticator has opened recently, so that a process signing with the
+/// The private keys a software store has opened recently, so that a process signing with the
 /// same credential many times (a test suite, a benchmark) unseals and parses each key once, as a
 /// platform authenticator keeps its keys in its secure element rather than unsealing per use.
 ///
 /// Keys are found by their sealed bytes, which bind the credential ID and RP ID (see
-/// ``StoredCredential``), so a replaced or tampered record is never served a stale key. At most
-/// ``capacity`` keys are kept; the oldest goes first. Shared by the copies of one
-/// ``SoftwareAuthenticator``.
+/// ``SealedKeys``), so a replaced or tampered record is never served a stale key. At most
+/// ``capacity`` keys are kept; the oldest goes first.
 final class OpenedKeys: Sendable {
     /// How many keys are kept.
     let capacity: Int
@@ -24,7 +23,7 @@ final class OpenedKeys: Sendable {
     }
 
     /// The key sealed as `sealed`, opened by `open` on first use.
-    func key(sealed: [UInt8], open: () throws(AuthenticatorError) -> SigningKey) throws(AuthenticatorError)
+    func key(sealed: [UInt8], open: () throws(StoreError) -> SigningKey) throws(StoreError)
         -> SigningKey
     {
         if let key = state.withLock({ $0.keys[sealed] }) {
