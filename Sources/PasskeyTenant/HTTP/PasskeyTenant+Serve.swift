@@ -78,4 +78,40 @@ extension PasskeyTenant {
     ) async throws {
         try await application(host: host, port: port, tls: tls, onStart: onStart).runService()
     }
+
+    /// Serves the tenant while `body` runs, then stops it: a test suite's tenant on a free
+    /// loopback port, reached with the real HTTP client.
+    ///
+    /// ```swift
+    /// let tenant = try await PasskeyTenant(configuration: TenantConfiguration(), database: ":memory:")
+    /// try await tenant.serving { endpoint in
+    ///     let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+    ///     // sign virtual users up and in
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - host: the address to bind; loopback by default.
+    ///   - port: the port; 0 picks a free one.
+    ///   - body: what to do while the tenant listens, given where.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or the server's error when it stops before it listens.
+    public func serving<Value: Sendable>(
+        host: String = "127.0.0.1", port: Int = 0, _ body: @Sendable (TenantEndpoint) async throws -> Value
+    ) async throws -> Value {
+        let (started, continuation) = AsyncStream.makeStream(of: TenantEndpoint.self)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { continuation.finish() }
+                try await self.run(host: host, port: port) { continuation.yield($0) }
+            }
+            var endpoints = started.makeAsyncIterator()
+            guard let endpoint = await endpoints.next() else {
+                try await group.next()
+                throw TenantError(.serverError, status: 500, "the tenant stopped before it listened")
+            }
+            defer { group.cancelAll() }
+            return try await body(endpoint)
+        }
+    }
 }
