@@ -251,8 +251,10 @@ final class FileDescriptor: Sendable {
     /// Takes an advisory lock on the file (`flock`), waiting at most `timeout`.
     ///
     /// `flock` locks belong to the open file description, so two descriptors of one file contend
-    /// even within one process. The wait polls with `LOCK_NB` and a short sleep so that it can
-    /// give up.
+    /// even within one process. The wait polls with `LOCK_NB` and a growing sleep so that it can
+    /// give up: `flock` has no timed form, and interrupting a blocked one needs a signal handler,
+    /// which a library must not install. The store calls this on its own executor's thread
+    /// (``BlockingExecutor``), so the wait holds no thread of the concurrency pool.
     ///
     /// - Parameters:
     ///   - exclusive: an exclusive (writer) lock rather than a shared (reader) one.
