@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PasskeyAuthenticator", targets: ["PasskeyAuthenticator"]),
         .library(name: "Auth0Passkeys", targets: ["Auth0Passkeys"]),
         .library(name: "PasskeyTenant", targets: ["PasskeyTenant"]),
+        .library(name: "PasskeyKit", targets: ["PasskeyKit"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -84,6 +85,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PasskeyKit",
+            dependencies: [
+                "Auth0Passkeys", "PasskeyAuthenticator", "WebAuthn", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         /// Test support only (not a product): one process hammering a store, for the
         /// cross-process tests of `PasskeyAuthenticatorTests`.
         .executableTarget(
@@ -94,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "passkey",
             dependencies: [
-                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant",
+                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -130,6 +138,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyKitTests",
+            dependencies: ["PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,76 @@
+import Auth0Passkeys
+import PasskeyAuthenticator
+import WebAuthn
+
+extension VirtualUser {
+    /// Enrolls another passkey for the signed-in user through My Account (auth0-passkey-api.md
+    /// §5): a My Account token from the session's refresh token, the enrollment challenge, a new
+    /// passkey from `device`, and its verification. A passkey the tenant refuses is deleted again.
+    ///
+    /// An authenticator keeps one discoverable passkey per account and RP ID: a new one replaces
+    /// the old (CTAP 2.1 §6.1.2 step 17), which the tenant would still list. So a device that
+    /// holds a passkey of this user is refused before anything is made: enroll from another one.
+    ///
+    /// - Parameter device: the device to make the new passkey on.
+    /// - Returns: the tenant's authentication method and the registration.
+    /// - Throws: ``VirtualUserError`` with `alreadyEnrolledHere`, `MyAccountError`,
+    ///   `CredentialsManagerError` (no session to take a token from), `WebAuthnClientError`.
+    @discardableResult
+    public func enroll(from device: VirtualDevice) async throws -> EnrollmentResult {
+        _ = try await storedUser()
+        let account = try await myAccount(scope: Self.enrollScope)
+        let challenge = try await account.authenticationMethods.passkeyEnrollmentChallenge(
+            connection: tenant.connection
+        ).start()
+        let held = try await device.store.summaries(rpID: challenge.relyingPartyId)
+        if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
+            throw VirtualUserError(
+                .alreadyEnrolledHere,
+                "this device already holds a passkey of the user for \(challenge.relyingPartyId)")
+        }
+        let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
+        let method = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
+            () async throws(MyAccountError) in
+            try await account.authenticationMethods.enroll(passkey: registration, challenge: challenge).start()
+        }
+        return EnrollmentResult(method: method, registration: registration)
+    }
+
+    /// The user's authentication methods, through My Account (auth0-passkey-api.md §5.5).
+    ///
+    /// - Parameter type: only methods of this type (`passkey`), or all.
+    /// - Returns: the methods.
+    /// - Throws: `MyAccountError`, `CredentialsManagerError` or ``VirtualUserError``.
+    public func authenticationMethods(type: String? = nil) async throws -> [AuthenticationMethod] {
+        let account = try await myAccount(scope: Self.readMethodsScope)
+        return try await account.authenticationMethods.getAuthenticationMethods(type: type).start()
+    }
+
+    /// A My Account client with a token for `scope`, from the session's refresh token
+    /// (auth0-passkey-api.md §5.1, §9); the audience is `https://DOMAIN/me/`.
+    ///
+    /// - Parameter scope: the My Account scopes the calls need.
+    /// - Returns: the client.
+    /// - Throws: `CredentialsManagerError`, ``VirtualUserError`` with `noDomain`.
+    public func myAccount(scope: String) async throws -> MyAccount {
+        let audience = "https://\(try await domain())/me/"
+        let token = try await apiCredentials(audience: audience, scope: scope)
+        return try MyAccount(
+            token: token.accessToken, baseURL: tenant.baseURL, tokenType: token.tokenType,
+            transport: tenant.transport, logger: tenant.logger)
+    }
+
+    /// The tenant's domain: the configured one, else the host of the session's ID-token issuer
+    /// (`iss` is `https://DOMAIN/`, OpenID Connect Core §2).
+    func domain() async throws -> String {
+        if let domain = tenant.domain {
+            return domain
+        }
+        let user = try await storedUser()
+        guard let issuer = user.customClaims["iss"]?.stringValue, let url = URL(string: issuer), let host = url.host
+        else {
+            throw VirtualUserError(.noDomain, "the session's ID token names no issuer")
+        }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+}
