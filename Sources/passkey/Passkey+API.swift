@@ -1,4 +1,6 @@
 import ArgumentParser
+import Auth0Passkeys
+import PasskeyKit
 
 extension Passkey {
     /// `passkey api`: call a protected API with the session's access token.
@@ -23,9 +25,22 @@ extension Passkey {
         var data: String?
 
         func run() async throws {
-            try await runningFlow("api", auth0) { flows in
-                try await flows.api(
-                    method: method, url: url, audience: auth0.audience, scope: auth0.scope, body: data)
+            try await runningFlow("api", auth0) { user in
+                guard let verb = HTTPRequest.Method(rawValue: method.uppercased()) else {
+                    throw FlowFailure(
+                        step: "api", code: "bad_method", description: "\(method) is not one of GET, POST, PATCH, DELETE",
+                        hint: "use GET, POST, PATCH or DELETE")
+                }
+                let response: HTTPResponse
+                do {
+                    response = try await user.callAPI(
+                        verb, url, audience: auth0.audience, scope: auth0.scope, body: data.map { Array($0.utf8) })
+                } catch let error as TransportError {
+                    throw FlowFailure(
+                        step: "api", code: error.code.rawValue, description: "no answer from \(url): \(error.reason)",
+                        hint: "is the API running and the URL right?")
+                }
+                return try APIOutcome(checking: response)
             }
         }
     }

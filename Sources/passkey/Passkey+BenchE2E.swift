@@ -2,10 +2,11 @@ import ArgumentParser
 import Auth0Passkeys
 import Foundation
 import PasskeyAuthenticator
+import PasskeyKit
 import PasskeyTenant
 
 extension Passkey.Bench {
-    /// `passkey bench e2e`: virtual users sign up, then log in, through the CLI's own flows.
+    /// `passkey bench e2e`: virtual users (PasskeyKit) sign up, then log in, as the CLI's commands do.
     struct EndToEndBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "e2e",
@@ -13,9 +14,9 @@ extension Passkey.Bench {
             discussion: """
                 Serves a local tenant on a loopback port (database in a scratch directory, on /dev/shm when there \
                 is one), then N virtual users, K at a time, each with an authenticator store and a session \
-                directory of its own, sign up and then log in through the same code as `passkey signup` and \
-                `passkey login`: libcurl, the software authenticator over its file store, the CredentialsManager \
-                over its files. The tenant's ceiling (RS256 signatures per second ÷ 2 tokens per login) is \
+                directory of its own, sign up and then log in through the same virtual-user flows as `passkey \
+                signup` and `passkey login`: libcurl, the software authenticator over its file store, the \
+                CredentialsManager over its files. The tenant's ceiling (RS256 signatures per second ÷ 2 tokens per login) is \
                 measured in the same run, before and after; the ratio uses their mean.
                 """)
 
@@ -43,22 +44,19 @@ extension Passkey.Bench {
             let tenant = try await PasskeyTenant(database: scratch.path + "/tenant.sqlite")
             let served = try await ServedTenant.start(tenant)
             let ceilingBefore = try await ceiling(tenant)
-            let transport = CurlTransport()
-            let device = try DeviceOptions.parse([])
-            let virtualUsers = try (0..<users).map { index in
-                try VirtualUser(
-                    index: index, directory: scratch.path, baseURL: served.endpoint.baseURL, clientID: tenant.clientID,
-                    transport: transport)
+            let connection = try Tenant(clientID: tenant.clientID, baseURL: served.endpoint.baseURL)
+            var virtualUsers: [VirtualUser] = []
+            for index in 0..<users {
+                let home = scratch.path + "/user\(index)"
+                virtualUsers.append(
+                    VirtualUser(
+                        tenant: connection, device: VirtualDevice(store: try await FileCredentialStore(directory: home)),
+                        session: FileCredentialsStorage(directory: home + "/session")))
             }
-            let signups = try await phase(virtualUsers) { user in
-                _ = try await user.flows.signUp(
-                    SignupProfile(email: "user\(user.index)@example.com"), device: device, store: user.store,
-                    showTokens: false)
+            let signups = try await phase(virtualUsers) { index, user in
+                try await user.signUp(email: "user\(index)@example.com")
             }
-            let logins = try await phase(virtualUsers) { user in
-                _ = try await user.flows.logIn(
-                    choice: .mostRecent, device: device, store: user.store, showTokens: false)
-            }
+            let logins = try await phase(virtualUsers) { _, user in try await user.logIn() }
             let ceilingAfter = try await ceiling(tenant)
             await served.stop()
             let ceiling = (ceilingBefore + ceilingAfter) / 2
@@ -79,8 +77,9 @@ extension Passkey.Bench {
         }
 
         /// Runs `body` once per user, `concurrency` at a time; the rate and latencies.
-        private func phase(_ users: [VirtualUser], _ body: @escaping @Sendable (VirtualUser) async throws -> Void)
-            async throws -> Phase
+        private func phase(
+            _ users: [VirtualUser], _ body: @escaping @Sendable (Int, VirtualUser) async throws -> some Sendable
+        ) async throws -> Phase
         {
             let clock = ContinuousClock()
             let start = clock.now
@@ -92,7 +91,7 @@ extension Passkey.Bench {
                         var times: [Double] = []
                         for index in stride(from: worker, to: users.count, by: workers) {
                             let begun = clock.now
-                            try await body(users[index])
+                            _ = try await body(index, users[index])
                             times.append((clock.now - begun).seconds * 1000)
                         }
                         return times
@@ -104,23 +103,6 @@ extension Passkey.Bench {
             return Phase(
                 perSecond: Double(users.count) / elapsed, p50: Throughput.percentile(latencies, 50),
                 p99: Throughput.percentile(latencies, 99))
-        }
-
-        /// One user with a device (authenticator store) and a session directory of its own.
-        struct VirtualUser: Sendable {
-            let index: Int
-            let flows: Auth0Flows
-            let store: FileCredentialStore
-
-            init(index: Int, directory: String, baseURL: String, clientID: String, transport: CurlTransport) throws {
-                self.index = index
-                let home = directory + "/user\(index)"
-                flows = try Auth0Flows(
-                    settings: TenantSettings(
-                        [.clientID: clientID, .baseURL: baseURL], sessionsDirectory: home + "/sessions"),
-                    transport: transport)
-                store = try FileCredentialStore(directory: home + "/store")
-            }
         }
 
         struct Phase: Encodable {

@@ -1,12 +1,10 @@
 import ArgumentParser
 import Foundation
 import PasskeyAuthenticator
+import PasskeyKit
 import PasskeyTenant
 import WebAuthn
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension Passkey.Bench {
     /// `passkey bench tenant`: registrations and logins per second, in process and over HTTP.
@@ -42,14 +40,16 @@ extension Passkey.Bench {
             // A fresh device each time, so the authenticator's store does not grow with the run.
             let registrations = try await rate(seconds) {
                 index += 1
-                try await TenantCeremonies(tenant: tenant, device: Self.newDevice()).signUp(
+                let device = WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
+                try await TenantCeremonies(tenant: tenant, device: device).signUp(
                     email: "bench\(index)@example.com")
             }
-            let device = Self.newDevice()
-            let ceremonies = TenantCeremonies(tenant: tenant, device: device)
+            let store = InMemoryCredentialStore()
+            let ceremonies = TenantCeremonies(
+                tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store)))
             try await ceremonies.signUp(email: "login@example.com")
             let logins = try await rate(seconds) { try await ceremonies.logIn() }
-            let overHTTP = try await httpLogins(tenant: tenant, device: device)
+            let overHTTP = try await httpLogins(tenant: tenant, device: VirtualDevice(store: store))
             let result = Result(
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
                 loginsPerSecond: logins, httpLoginsPerSecond: overHTTP, httpClients: clients,
@@ -59,11 +59,6 @@ extension Passkey.Bench {
             } else {
                 print(result.text)
             }
-        }
-
-        /// A software authenticator (platform profile) with an empty in-memory store.
-        private static func newDevice() -> WebAuthnClient {
-            WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
         }
 
         /// Runs `body` over and over for `seconds`, and returns how many times per second it ran.
@@ -79,19 +74,22 @@ extension Passkey.Bench {
             return Double(count) / (clock.now - start).seconds
         }
 
-        /// Logins per second over HTTP on loopback with `clients` concurrent clients.
-        private func httpLogins(tenant: PasskeyTenant, device: WebAuthnClient) async throws -> Double {
+        /// Logins per second over HTTP on loopback with `clients` concurrent clients: virtual users
+        /// (PasskeyKit) over libcurl, as an app's users, each with a session of its own and the same
+        /// device.
+        private func httpLogins(tenant: PasskeyTenant, device: VirtualDevice) async throws -> Double {
             let served = try await ServedTenant.start(tenant)
-            let http = HTTPCeremonies(baseURL: served.endpoint.baseURL, clientID: tenant.clientID, device: device)
+            let connection = try Tenant(clientID: tenant.clientID, baseURL: served.endpoint.baseURL)
             let clock = ContinuousClock()
             let start = clock.now
             let end = start + .seconds(seconds)
             let count = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<clients {
+                    let user = VirtualUser(tenant: connection, device: device)
                     group.addTask {
                         var done = 0
                         while clock.now < end {
-                            try await http.logIn()
+                            try await user.logIn()
                             done += 1
                         }
                         return done
@@ -151,38 +149,5 @@ struct TenantCeremonies {
             TokenRequest(
                 grantType: TokenRequest.webAuthnGrant, clientID: tenant.clientID, authSession: challenge.authSession,
                 authnResponse: PasskeyResponse(assertion), scope: "openid profile email"))
-    }
-}
-
-/// The login ceremony over HTTP, as a client of the tenant.
-struct HTTPCeremonies: Sendable {
-    let baseURL: String
-    let clientID: String
-    let device: WebAuthnClient
-
-    func logIn() async throws {
-        let challenge = try await post(
-            "/passkey/challenge", LoginChallengeRequest(clientID: clientID), as: RequestChallengeResponse.self)
-        let assertion = try await device.get(challenge.options, origin: TenantCeremonies.origin)
-        _ = try await post(
-            "/oauth/token",
-            TokenRequest(
-                grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: challenge.authSession,
-                authnResponse: PasskeyResponse(assertion), scope: "openid profile email"),
-            as: TokenResponse.self)
-    }
-
-    private func post<Answer: Decodable>(_ path: String, _ body: some Encodable, as type: Answer.Type) async throws
-        -> Answer
-    {
-        var request = URLRequest(url: URL(string: baseURL + path)!)  // baseURL is the tenant's own.
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(WebAuthnJSON.encode(body))
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw CLIError.unrecognized("\(path): \(String(decoding: data, as: UTF8.self))")
-        }
-        return try JSONDecoder().decode(type, from: data)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 
 extension Passkey {
     /// `passkey enroll`: add a passkey to the signed-in user's account through My Account.
@@ -16,8 +17,9 @@ extension Passkey {
         @OptionGroup var device: DeviceOptions
 
         func run() async throws {
-            try await runningFlow("enroll", auth0) { flows in
-                try await flows.enroll(device: device, store: try await auth0.store.open())
+            try await runningFlow("enroll", auth0) { user in
+                let result = try await user.enroll(from: try await device.device(store: auth0.store.open()))
+                return EnrollOutcome(result, user: try await user.storedUser())
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 import PasskeyAuthenticator
 import WebAuthn
 
@@ -38,10 +39,10 @@ extension Passkey {
             // validate() checked the credential ID.
             let choice: AccountChoice =
                 user.map { .user($0) } ?? credential.map { .credential(try! Base64URL.decode($0)) } ?? .mostRecent
-            try await runningFlow("login", auth0) { flows in
-                try await flows.logIn(
-                    choice: choice, device: device, store: try await auth0.store.open(),
-                    showTokens: showTokens || auth0.json)
+            try await runningFlow("login", auth0) { user in
+                let result = try await user.logIn(
+                    choosing: choice, on: try await device.device(store: auth0.store.open()))
+                return LoginOutcome(result, choice: choice, showTokens: showTokens || auth0.json)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 
 extension Passkey {
     /// `passkey logout`: end the session.
@@ -12,7 +13,7 @@ extension Passkey {
         var revoke = false
 
         func run() async throws {
-            try await runningFlow("logout", auth0) { flows in try await flows.logout(revoke: revoke) }
+            try await runningFlow("logout", auth0) { user in LogoutOutcome(try await user.logOut(revoke: revoke)) }
         }
     }
 }

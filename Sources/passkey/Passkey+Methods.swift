@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 
 extension Passkey {
     /// `passkey methods`: the signed-in user's authentication methods.
@@ -12,7 +13,9 @@ extension Passkey {
         var type: String?
 
         func run() async throws {
-            try await runningFlow("methods", auth0) { flows in try await flows.methods(type: type) }
+            try await runningFlow("methods", auth0) { user in
+                MethodsOutcome(methods: try await user.authenticationMethods(type: type).map(MethodsOutcome.Method.init))
+            }
         }
     }
 }

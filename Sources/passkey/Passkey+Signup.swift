@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 
 extension Passkey {
     /// `passkey signup`: sign a new user up with a new passkey, as an app's "Sign up" button does.
@@ -37,11 +38,11 @@ extension Passkey {
         }
 
         func run() async throws {
-            let profile = SignupProfile(email: email, name: name, phoneNumber: phone, username: username)
-            try await runningFlow("signup", auth0) { flows in
-                try await flows.signUp(
-                    profile, device: device, store: try await auth0.store.open(),
-                    showTokens: showTokens || auth0.json)
+            try await runningFlow("signup", auth0) { user in
+                let result = try await user.signUp(
+                    email: email, name: name, phone: phone, username: username,
+                    on: try await device.device(store: auth0.store.open()))
+                return SignupOutcome(result, showTokens: showTokens || auth0.json)
             }
         }
     }

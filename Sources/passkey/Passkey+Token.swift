@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 
 extension Passkey {
     /// `passkey token`: a valid access token, for scripts.
@@ -14,8 +15,12 @@ extension Passkey {
         @OptionGroup var auth0: Auth0Options
 
         func run() async throws {
-            try await runningFlow("token", auth0) { flows in
-                try await flows.token(audience: auth0.audience, scope: auth0.scope)
+            try await runningFlow("token", auth0) { user in
+                if let audience = auth0.audience {
+                    TokenOutcome(try await user.apiCredentials(audience: audience, scope: auth0.scope), audience: audience)
+                } else {
+                    TokenOutcome(try await user.credentials(withScope: auth0.scope), audience: nil)
+                }
             }
         }
     }

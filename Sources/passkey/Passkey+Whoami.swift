@@ -1,4 +1,5 @@
 import ArgumentParser
+import PasskeyKit
 
 extension Passkey {
     /// `passkey whoami`: the signed-in user.
@@ -12,7 +13,11 @@ extension Passkey {
         var refresh = false
 
         func run() async throws {
-            try await runningFlow("whoami", auth0) { flows in try await flows.whoami(refresh: refresh) }
+            try await runningFlow("whoami", auth0) { user in
+                refresh
+                    ? WhoamiOutcome(try await user.userInfo(), source: "userinfo")
+                    : WhoamiOutcome(try await user.storedUser(), source: "id_token")
+            }
         }
     }
 }

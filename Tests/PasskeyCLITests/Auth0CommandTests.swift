@@ -44,9 +44,8 @@ import WebAuthn
         }
         #expect(noTenant?.code == "no_tenant")
         let http = #expect(throws: FlowFailure.self) {
-            try Auth0Flows(
-                settings: try Auth0Options.parse(["--client-id", "x", "--base-url", "http://example.com"])
-                    .settings(environment: none))
+            try Auth0Options.parse(["--client-id", "x", "--base-url", "http://example.com"])
+                .settings(environment: none).user(logger: nil)
         }
         #expect(http?.code == "a0.sdk.internal_error.invalid_configuration")
     }
@@ -112,10 +111,24 @@ import WebAuthn
         #expect(!corrupt.line.contains("\n"))
     }
 
+    @Test func theEnvironmentGivesTheStoreDirectoryAndPassphrase() {
+        #expect(StoreOptions.passphrase(environment: [:]) == nil)
+        #expect(StoreOptions.passphrase(environment: ["PASSKEY_PASSPHRASE": ""]) == nil)
+        #expect(StoreOptions.passphrase(environment: ["PASSKEY_PASSPHRASE": "x"]) != nil)
+        let home = ["HOME": "/home/a"]
+        #expect(StoreOptions.defaultDirectory(environment: home) == "/home/a/.local/share/passkey")
+        #expect(
+            StoreOptions.defaultDirectory(environment: home.merging(["XDG_DATA_HOME": "/d"]) { $1 }) == "/d/passkey")
+        #expect(
+            StoreOptions.defaultDirectory(environment: ["PASSKEY_STORE": "/s", "XDG_DATA_HOME": "/d", "HOME": "/h"])
+                == "/s")
+        #expect(StoreOptions.defaultDirectory(environment: [:]) == nil)
+    }
+
     @Test func theBearerChallengeNamesTheError() {
-        let parsed = Auth0Flows.bearerError(
+        let parsed = APIOutcome.bearerError(
             #"Bearer realm="api", error="insufficient_scope", error_description="read:events is required""#)
         #expect(parsed?.code == "insufficient_scope" && parsed?.description == "read:events is required")
-        #expect(Auth0Flows.bearerError(#"Bearer realm="api""#) == nil)
+        #expect(APIOutcome.bearerError(#"Bearer realm="api""#) == nil)
     }
 }

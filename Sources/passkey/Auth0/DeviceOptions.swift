@@ -1,5 +1,6 @@
 import ArgumentParser
 import PasskeyAuthenticator
+import PasskeyKit
 import WebAuthn
 
 /// What the commands that make or use a passkey take: the origin (a native app's
@@ -18,22 +19,15 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "Act out a failure: \(Simulation.allCases.map(\.rawValue).joined(separator: ", ")).")
     var simulate: Simulation?
 
-    /// The origin for a ceremony with `rpID`.
-    func origin(rpID: String) throws(WebAuthnClientError) -> WebOrigin {
-        let text = origin ?? "https://" + rpID
+    /// The device these options describe, over `store`.
+    func device(store: any CredentialStore) throws(WebAuthnClientError) -> VirtualDevice {
+        let webOrigin: WebOrigin?
         do {
-            return try WebOrigin(text)
+            webOrigin = try origin.map(WebOrigin.init)
         } catch {
-            throw WebAuthnClientError(.security, "\(text) is not an origin: \(error.reason)")
+            throw WebAuthnClientError(.security, "\(origin ?? "") is not an origin: \(error.reason)")
         }
-    }
-
-    /// The software authenticator over `store`.
-    func authenticator(store: any CredentialStore, accountChoice: AccountChoice = .mostRecent)
-        throws(WebAuthnClientError) -> SoftwareAuthenticator
-    {
-        SoftwareAuthenticator(
-            store: store, profile: profile, seed: try Seed(option: seed),
-            simulation: simulate, accountChoice: accountChoice)
+        return VirtualDevice(
+            store: store, profile: profile, seed: try Seed(option: seed), simulation: simulate, origin: webOrigin)
     }
 }

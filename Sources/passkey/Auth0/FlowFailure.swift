@@ -1,5 +1,6 @@
 import Auth0Passkeys
 import PasskeyAuthenticator
+import PasskeyKit
 import WebAuthn
 
 /// Why an Auth0 command failed, in the words a terminal user needs: which step, the Auth0 (or
@@ -51,6 +52,12 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             self.init(step: step, device: error)
         case let error as StoreError:
             self.init(step: step, store: error)
+        case let error as VirtualUserError:
+            self.init(step: step, user: error)
+        case let error as TransportError:
+            self.init(
+                step: step, code: error.code.rawValue, description: "no answer: \(error.reason)",
+                hint: "is the server running, and the URL right?")
         default:
             self.init(step: step, code: "error", description: "\(error)", hint: "run again with -v for the HTTP trace")
         }
@@ -139,6 +146,18 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             hint = "the ceremony did not complete: no passkey response went to the tenant and nothing was stored"
         }
         self.init(step: step, code: error.name.rawValue, description: error.message, hint: hint)
+    }
+
+    /// A virtual user's flow stopped on a condition of its own.
+    private init(step: String, user error: VirtualUserError) {
+        let hint =
+            switch error.code {
+            case .alreadyEnrolledHere: "enroll from another device: --store DIR of another store"
+            case .noDomain: "pass --domain"
+            case .refusedURL: "a bearer token goes only over https (or http to a loopback address)"
+            default: "run again with -v for the HTTP trace"
+            }
+        self.init(step: step, code: error.code.rawValue, description: error.reason, hint: hint)
     }
 
     /// The authenticator store failed; its files are left as they are.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PasskeyKit
 
 /// What an Auth0 command prints on success: text for people, JSON with `--json`.
 protocol FlowOutput: Encodable {
@@ -15,15 +16,15 @@ extension TokenOutcome: FlowOutput {}
 extension LogoutOutcome: FlowOutput {}
 extension APIOutcome: FlowOutput {}
 
-/// Runs an Auth0 command: resolves the settings, runs `body` with the flows, and prints its
-/// outcome. Any failure is one line on standard error (`{"error": …}` on standard output with
-/// `--json`) and exit status 1.
+/// Runs an Auth0 command: resolves the settings, runs `body` with the virtual user of the
+/// session they name, and prints its outcome. Any failure is one line on standard error
+/// (`{"error": …}` on standard output with `--json`) and exit status 1.
 func runningFlow(
-    _ step: String, _ options: Auth0Options, _ body: (Auth0Flows) async throws -> some FlowOutput
+    _ step: String, _ options: Auth0Options, _ body: (VirtualUser) async throws -> some FlowOutput
 ) async throws {
     do {
-        let flows = try Auth0Flows(settings: try options.settings(), logger: options.logger)
-        let outcome = try await body(flows)
+        let user = try options.settings().user(logger: options.logger)
+        let outcome = try await body(user)
         if options.json {
             printJSON(outcome)
         } else {

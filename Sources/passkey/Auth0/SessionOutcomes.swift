@@ -1,8 +1,8 @@
 import Auth0Passkeys
 import Foundation
-import WebAuthn
+import PasskeyKit
 
-/// What `passkey methods` reports: the user's authentication methods (spec §5.5).
+/// What `passkey methods` reports: the user's authentication methods (auth0-passkey-api.md §5.5).
 struct MethodsOutcome: Encodable {
     struct Method: Encodable {
         let id: String
@@ -104,6 +104,24 @@ struct TokenOutcome: Encodable {
         case expiresAt = "expires_at"
     }
 
+    /// The session's access token.
+    init(_ credentials: Credentials, audience: String?) {
+        accessToken = credentials.accessToken
+        tokenType = credentials.tokenType
+        expiresAt = SessionReport.timestamp(credentials.expiresAt)
+        scope = credentials.scope
+        self.audience = audience
+    }
+
+    /// An access token for another API.
+    init(_ credentials: APICredentials, audience: String) {
+        accessToken = credentials.accessToken
+        tokenType = credentials.tokenType
+        expiresAt = SessionReport.timestamp(credentials.expiresAt)
+        scope = credentials.scope
+        self.audience = audience
+    }
+
     /// The token alone, for `$(passkey token)`.
     var text: String { accessToken }
 }
@@ -112,6 +130,11 @@ struct TokenOutcome: Encodable {
 struct LogoutOutcome: Encodable {
     let hadSession: Bool
     let revoked: Bool
+
+    init(_ result: LogOutResult) {
+        hadSession = result.hadSession
+        revoked = result.revoked
+    }
 
     enum CodingKeys: String, CodingKey {
         case revoked
@@ -122,53 +145,5 @@ struct LogoutOutcome: Encodable {
         guard hadSession else { return "No session to log out of." }
         return revoked
             ? "Logged out; the refresh token was revoked." : "Logged out (the refresh token was not revoked)."
-    }
-}
-
-extension Auth0Flows {
-    /// The user's authentication methods through My Account (spec §5.5).
-    func methods(type: String?) async throws -> MethodsOutcome {
-        let account = try await myAccount(scope: Self.readMethodsScope)
-        let methods = try await account.authenticationMethods.getAuthenticationMethods(type: type).start()
-        return MethodsOutcome(methods: methods.map(MethodsOutcome.Method.init))
-    }
-
-    /// The signed-in user: from the stored ID token, or from `/userinfo` (spec §6.3) when `refresh`.
-    func whoami(refresh: Bool) async throws -> WhoamiOutcome {
-        guard refresh else { return WhoamiOutcome(try await storedUser(), source: "id_token") }
-        let credentials = try await manager.credentials()
-        let user = try await authentication.userInfo(
-            withAccessToken: credentials.accessToken, tokenType: credentials.tokenType
-        ).start()
-        return WhoamiOutcome(user, source: "userinfo")
-    }
-
-    /// A valid access token: the session's, renewed when it expires within a minute, or with an
-    /// `audience`, one for that API from the refresh token (spec §6.4, §9).
-    func token(audience: String?, scope: String?) async throws -> TokenOutcome {
-        if let audience {
-            let api = try await apiCredentials(audience: audience, scope: scope)
-            return TokenOutcome(
-                accessToken: api.accessToken, tokenType: api.tokenType,
-                expiresAt: SessionReport.timestamp(api.expiresAt), scope: api.scope, audience: audience)
-        }
-        let credentials = try await manager.credentials(withScope: scope)
-        return TokenOutcome(
-            accessToken: credentials.accessToken, tokenType: credentials.tokenType,
-            expiresAt: SessionReport.timestamp(credentials.expiresAt), scope: credentials.scope,
-            audience: settings.audience)
-    }
-
-    /// Ends the session: with `revoke`, the refresh token is revoked first (spec §6.2) and the
-    /// session is kept when that fails, so it can be tried again; then every entry is deleted.
-    func logout(revoke: Bool) async throws -> LogoutOutcome {
-        let hadSession = await manager.user != nil
-        let canRenew = await manager.canRenew()
-        let revoked = revoke && hadSession && canRenew
-        if revoke {
-            try await manager.revoke()
-        }
-        try await manager.clearAll()
-        return LogoutOutcome(hadSession: hadSession, revoked: revoked)
     }
 }

@@ -1,4 +1,6 @@
 import Auth0Passkeys
+import Logging
+import PasskeyKit
 
 /// The resolved settings of the tenant an Auth0 command talks to.
 struct TenantSettings: Sendable {
@@ -37,6 +39,32 @@ struct TenantSettings: Sendable {
         scope = values[.scope] ?? Authentication.defaultScope
         organization = values[.organization]
         sessionDirectory = sessionsDirectory + "/" + Self.directoryName(clientID: clientID, baseURL: baseURL)
+    }
+
+    /// The tenant these settings name, its requests going through `transport`.
+    ///
+    /// - Throws: ``FlowFailure`` when the base URL is not one a client may use.
+    func tenant(transport: any HTTPTransport = CurlTransport(), logger: Logger?) throws(FlowFailure) -> Tenant {
+        var tenant: Tenant
+        do {
+            tenant = try Tenant(
+                clientID: clientID, baseURL: baseURL, domain: domain, transport: transport, logger: logger)
+        } catch {
+            throw FlowFailure(step: "config", error)
+        }
+        tenant.connection = connection
+        tenant.audience = audience
+        tenant.scope = scope
+        tenant.organization = organization
+        return tenant
+    }
+
+    /// The user of this tenant's session, kept in files under ``sessionDirectory``; with no device
+    /// of its own (the commands that make or use a passkey name theirs).
+    func user(transport: any HTTPTransport = CurlTransport(), logger: Logger?) throws(FlowFailure) -> VirtualUser {
+        VirtualUser(
+            tenant: try tenant(transport: transport, logger: logger), device: nil,
+            session: FileCredentialsStorage(directory: sessionDirectory))
     }
 
     /// `<client ID>@<host[:port][/path]>`, with every character outside `[A-Za-z0-9._@-]` as `_`.

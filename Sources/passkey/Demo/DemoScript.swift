@@ -3,11 +3,12 @@ import Auth0Passkeys
 import Foundation
 import Logging
 import PasskeyAuthenticator
+import PasskeyKit
 import PasskeyTenant
 import WebAuthn
 
-/// The steps of `passkey demo`, each a call of the same flows the CLI commands run, against a
-/// served tenant, with two devices (authenticator stores) and one session.
+/// The steps of `passkey demo`, each a call of the same virtual-user flows the CLI commands run
+/// (PasskeyKit), against a served tenant, with two devices (authenticator stores) and one session.
 final class DemoScript {
     /// The number of the step under way.
     final class Steps {
@@ -16,8 +17,7 @@ final class DemoScript {
 
     let served: ServedTenant
     let directory: String
-    let flows: Auth0Flows
-    let device: DeviceOptions
+    let user: VirtualUser
     let steps = Steps()
 
     init(served: ServedTenant, directory: String, verbose: Bool) throws {
@@ -26,8 +26,7 @@ final class DemoScript {
         let settings = try TenantSettings(
             [.clientID: served.tenant.clientID, .baseURL: served.endpoint.baseURL],
             sessionsDirectory: directory + "/sessions")
-        flows = try Auth0Flows(settings: settings, logger: .httpTrace(verbose))
-        device = try DeviceOptions.parse([])
+        user = try settings.user(logger: .httpTrace(verbose))
     }
 
     var phone: String { directory + "/phone" }
@@ -41,8 +40,8 @@ final class DemoScript {
               client ID \(served.tenant.clientID), RP ID \(configuration.relyingPartyID), issuer \(configuration.issuer)
             Two devices: a phone (authenticator store \(phone)) and a laptop (\(laptop)).
             """)
-        let phoneStore = try FileCredentialStore(directory: phone)
-        let laptopStore = try FileCredentialStore(directory: laptop)
+        let phoneDevice = VirtualDevice(store: try await FileCredentialStore(directory: phone))
+        let laptopDevice = VirtualDevice(store: try await FileCredentialStore(directory: laptop))
 
         let signup = try await step(
             "Sign up ada@example.com with a new passkey",
@@ -50,9 +49,8 @@ final class DemoScript {
                 + "passkey with the origin https://\(configuration.relyingPartyID), as an iPhone app's would; the "
                 + "webauthn grant at POST /oauth/token verifies the attestation, creates the user and returns tokens."
         ) {
-            try await flows.signUp(
-                SignupProfile(email: "ada@example.com", name: "Ada Lovelace"), device: device, store: phoneStore,
-                showTokens: false)
+            SignupOutcome(
+                try await user.signUp(email: "ada@example.com", name: "Ada Lovelace", on: phoneDevice), showTokens: false)
         }
         try await step(
             "Decode the attestation the tenant verified",
@@ -63,33 +61,35 @@ final class DemoScript {
             "Log in with the passkey",
             "POST /passkey/challenge gives a challenge with no allow list; the phone signs it with the discoverable "
                 + "passkey, and the webauthn grant checks the signature, the origin and the user handle."
-        ) { try await flows.logIn(choice: .mostRecent, device: device, store: phoneStore, showTokens: false) }
+        ) { LoginOutcome(try await user.logIn(on: phoneDevice), choice: .mostRecent, showTokens: false) }
         try await step(
             "Decode the ID token",
             "An RS256 JWT signed with the key at /.well-known/jwks.json; the claims name the user."
-        ) { try Self.decodedJWT(try await flows.manager.credentials().idToken) }
+        ) { try Self.decodedJWT(try await user.credentials().idToken) }
         try await step(
             "Enroll a second passkey from the laptop through My Account",
             "The refresh token is exchanged for a My Account token (audience https://\(configuration.domain)/me/, "
                 + "scope create:me:authentication_methods); a new passkey of the same account would replace "
                 + "the phone's (CTAP 2.1 §6.1.2), so the laptop makes it; the tenant verifies it. Then the laptop logs in with it."
         ) {
-            let enrolled = try await flows.enroll(device: device, store: laptopStore)
-            let login = try await flows.logIn(
-                choice: .mostRecent, device: device, store: laptopStore, showTokens: false)
+            let enrolled = EnrollOutcome(try await user.enroll(from: laptopDevice), user: try await user.storedUser())
+            let login = LoginOutcome(try await user.logIn(on: laptopDevice), choice: .mostRecent, showTokens: false)
             return enrolled.text + "\n" + login.text
         }
         try await step(
             "List the user's passkeys",
             "GET /me/v1/authentication-methods?type=passkey with a token of scope read:me:authentication_methods."
-        ) { try await flows.methods(type: "passkey") }
+        ) {
+            MethodsOutcome(
+                methods: try await user.authenticationMethods(type: "passkey").map(MethodsOutcome.Method.init))
+        }
         try await step(
             "Renew the tokens",
             "The refresh token is spent at POST /oauth/token (grant refresh_token) and rotated; the session keeps "
                 + "the new tokens."
         ) {
-            let before = try await flows.manager.credentials()
-            let after = try await flows.manager.renew()
+            let before = try await user.credentials()
+            let after = try await user.credentialsManager.renew()
             guard after.accessToken != before.accessToken, after.refreshToken != before.refreshToken else {
                 throw FlowFailure(
                     step: "renew", code: "not_renewed", description: "the tenant returned the same tokens",
@@ -103,20 +103,21 @@ final class DemoScript {
             "GET /api/events with a token for \(configuration.apiAudience) and scope read:events, exchanged from the "
                 + "refresh token."
         ) {
-            try await flows.api(
-                method: "GET", url: served.endpoint.baseURL + "/api/events", audience: configuration.apiAudience,
-                scope: "read:events", body: nil)
+            try APIOutcome(
+                checking: try await user.callAPI(
+                    .get, served.endpoint.baseURL + "/api/events", audience: configuration.apiAudience,
+                    scope: "read:events"))
         }
         try await step(
             "Log out and revoke the refresh token",
             "POST /oauth/revoke, then the session is forgotten; the revoked refresh token no longer renews."
         ) {
-            guard let refreshToken = try await flows.manager.credentials().refreshToken else {
+            guard let refreshToken = try await user.credentials().refreshToken else {
                 throw CredentialsManagerError(.noRefreshToken, "The session has no refresh token.")
             }
-            let logout = try await flows.logout(revoke: true)
+            let logout = LogoutOutcome(try await user.logOut(revoke: true))
             do {
-                _ = try await flows.authentication.renew(withRefreshToken: refreshToken).start()
+                _ = try await user.tenant.authentication.renew(withRefreshToken: refreshToken).start()
             } catch let error as AuthenticationError where error.code == .invalidGrant {
                 return logout.text + "\nThe revoked refresh token is refused: \(error.code): \(error.reason)"
             }
