@@ -46,7 +46,7 @@ extension Auth0Flows {
         let token = try await token(audience: audience, scope: scope)
         var headers = [(name: "Authorization", value: "\(token.tokenType) \(token.accessToken)")]
         if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
-        let client = HTTPClient(transport: transport.httpTransport, clientInfo: nil, logger: logger)
+        let client = HTTPClient(transport: transport, clientInfo: nil, logger: logger)
         let response: HTTPResponse
         do {
             response = try await client.perform(
