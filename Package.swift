@@ -121,6 +121,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// Public API only (`packageAccess: false`): the extension points, implemented as a user
+        /// outside the package would.
+        .testTarget(
+            name: "ExtensionPointTests",
+            dependencies: [
+                "Auth0Passkeys", "PasskeyAuthenticator", "WebAuthn", "PasskeyTenant",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            packageAccess: false,
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PasskeyTenantTests",
             dependencies: [
