@@ -248,6 +248,45 @@ import WebAuthn
         #expect(text.contains(#""expires_at":"#) && text.contains(#""refresh_token":"v1.Mr5-refresh-opaque""#))
     }
 
+    /// A main entry exactly as the manager wrote it before `Credentials` became its own stored
+    /// form (the keys of the former `StoredCredentials` mirror, `expires_at` in seconds since 1970).
+    static let entryInTheFormerFormat = """
+        {"access_token":"AT-0","token_type":"Bearer","id_token":"\(Fixtures.idToken)",\
+        "refresh_token":"RT-0","expires_at":4102444800.25,"scope":"openid profile","recovery_code":"RC-0"}
+        """
+
+    @Test func anEntryInTheFormerFormatLoads() async throws {
+        let directory = try TemporaryDirectory()
+        let storage = FileCredentialsStorage(directory: directory.path)
+        try storage.setEntry(Array(Self.entryInTheFormerFormat.utf8), forKey: "credentials")
+        let answer = ScriptedTransport(json: Fixtures.tokens())
+        let manager = try manager(answer, storage: storage)
+        let credentials = try await manager.credentials()
+        #expect(
+            credentials
+                == Credentials(
+                    accessToken: "AT-0", tokenType: "Bearer", idToken: Fixtures.idToken, refreshToken: "RT-0",
+                    expiresAt: Date(timeIntervalSince1970: 4_102_444_800.25), scope: "openid profile",
+                    recoveryCode: "RC-0"))
+        #expect(await manager.user?.sub == "auth0|ada")
+        #expect(answer.requests.isEmpty)
+    }
+
+    @Test func storedEntriesKeepTheFormerFormat() async throws {
+        let storage = InMemoryCredentialsStorage()
+        let manager = try manager(ScriptedTransport(json: "{}"), storage: storage)
+        try await manager.store(
+            credentials: Credentials(
+                accessToken: "AT-0", tokenType: "Bearer", idToken: "ID-0",
+                expiresAt: Date(timeIntervalSince1970: 4_102_444_800.25)))
+        let written = #"{"access_token":"AT-0","expires_at":4102444800.25,"id_token":"ID-0","token_type":"Bearer"}"#
+        #expect(storage.entry(forKey: "credentials") == Array(written.utf8))
+        let stored = Credentials(
+            accessToken: "AT-0", tokenType: "Bearer", idToken: "ID-0", refreshToken: "RT-0",
+            expiresAt: Date(timeIntervalSince1970: 4_102_444_800.25), scope: "openid", recoveryCode: "RC-0")
+        #expect(try JSONDecoder().decode(Credentials.self, from: JSONEncoder().encode(stored)) == stored)
+    }
+
     @Test func anUnwritableStorageFailsTheStore() async throws {
         let directory = try TemporaryDirectory()
         #expect(chmod(directory.path, 0o500) == 0)

@@ -119,10 +119,6 @@ public struct Authentication: Sendable {
             handle: handle)
     }
 
-    /// Decodes a token response, counting `expires_in` from the moment it arrived.
-    static let credentials: @Sendable (HTTPResponse) throws(AuthenticationError) -> Credentials = {
-        response throws(AuthenticationError) in
-        let now = Date()
-        return try ResponseHandling.json(TokenResponse.self, AuthenticationError.self)(response).credentials(at: now)
-    }
+    /// Decodes a token response as it arrives, so that `expires_in` counts from that moment.
+    static let credentials = ResponseHandling.json(Credentials.self, AuthenticationError.self)
 }
