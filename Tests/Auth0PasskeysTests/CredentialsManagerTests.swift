@@ -1,5 +1,7 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
+import Synchronization
 import Testing
 import WebAuthn
 
@@ -287,6 +289,25 @@ import WebAuthn
         #expect(try JSONDecoder().decode(Credentials.self, from: JSONEncoder().encode(stored)) == stored)
     }
 
+    @Test func storageCallsRunOffTheConcurrencyPool() async throws {
+        // More managers than the pool has threads, each blocked in its storage until all are:
+        // on the pool they could not all get there, and the waits would time out.
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let storage = GatedStorage()
+        let managers = try (0..<count).map { _ in try manager(ScriptedTransport(json: "{}"), storage: storage) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for manager in managers {
+                group.addTask { try await manager.store(credentials: credentials(expiresIn: 60)) }
+            }
+            while storage.waiting < count && storage.timeouts == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            storage.open(count)
+            try await group.waitForAll()
+        }
+        #expect(storage.timeouts == 0)
+    }
+
     @Test func anUnwritableStorageFailsTheStore() async throws {
         let directory = try TemporaryDirectory()
         #expect(chmod(directory.path, 0o500) == 0)
@@ -299,6 +320,34 @@ import WebAuthn
         }
         #expect(error?.code == .storeFailed && error?.cause is CredentialsStorageError)
     }
+}
+
+/// A storage whose writes wait at a gate, up to five seconds each, counting the waits that timed
+/// out.
+final class GatedStorage: CredentialsStorage {
+    private let gate = DispatchSemaphore(value: 0)
+    private let counts = Mutex<(waiting: Int, timeouts: Int)>((0, 0))
+
+    var waiting: Int { counts.withLock { $0.waiting } }
+    var timeouts: Int { counts.withLock { $0.timeouts } }
+
+    /// Lets `count` writes through.
+    func open(_ count: Int) {
+        for _ in 0..<count { gate.signal() }
+    }
+
+    func entry(forKey key: String) -> [UInt8]? { nil }
+
+    func setEntry(_ value: [UInt8], forKey key: String) {
+        counts.withLock { $0.waiting += 1 }
+        if gate.wait(timeout: .now() + 5) == .timedOut {
+            counts.withLock { $0.timeouts += 1 }
+        }
+    }
+
+    func deleteEntry(forKey key: String) {}
+
+    func deleteAllEntries() {}
 }
 
 /// A fresh directory under the system's temporary directory, removed with the value.

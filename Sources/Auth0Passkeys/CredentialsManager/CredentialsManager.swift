@@ -1,3 +1,4 @@
+import BlockingIO
 package import FoundationEssentials
 public import WebAuthn
 
@@ -24,12 +25,23 @@ public import WebAuthn
 /// run one at a time, in call order: when many tasks ask for credentials that need renewing,
 /// the first renews and the others get what it stored, so the refresh token is spent once.
 /// Nothing coordinates two managers (or processes) over one storage.
+///
+/// The storage is synchronous and may block (``FileCredentialsStorage`` `fsync`s every write), so
+/// the manager runs its isolated code, and with it every storage call, on a serial executor of
+/// its own, whose dispatch queue has a thread of its own, never on Swift's concurrency pool: a
+/// blocked storage stalls this manager only, not every task of the process. An executor rather
+/// than hopping to a queue around each call, because a hop would suspend the actor and let
+/// another call in between a load and the save that follows it; with the executor each
+/// synchronous method stays one uninterrupted step. The network calls are not isolated to the
+/// manager and run on the pool as usual.
 public actor CredentialsManager {
     /// The client that renews, exchanges and revokes.
     public let authentication: Authentication
     /// The key of the main credentials in the storage.
     public let storeKey: String
     private let storage: any CredentialsStorage
+    /// Where the isolated code, and so every storage call, runs.
+    private let executor = BlockingExecutor(label: "Auth0Passkeys.CredentialsManager")
     private let now: @Sendable () -> Date
     /// The last queued operation; each new one waits for it.
     private var tail: Task<Void, Never>?
@@ -56,6 +68,11 @@ public actor CredentialsManager {
         self.storeKey = storeKey
         self.storage = storage
         self.now = now
+    }
+
+    /// The manager's own serial executor (see ``CredentialsManager``).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
     }
 
     // MARK: Storage

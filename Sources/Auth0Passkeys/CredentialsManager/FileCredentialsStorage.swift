@@ -11,6 +11,9 @@ import WebAuthn
 ///   (`O_CREAT | O_EXCL`, 0600) is written and `fsync`ed, renamed over the entry, and the
 ///   directory is `fsync`ed; a crash at any instant leaves the old entry or the new one, never a
 ///   torn one. A crashed writer may leave a `.tmp-…` file, which is never read.
+/// - Blocking: every method makes blocking system calls (`fsync` above all). A
+///   ``CredentialsManager`` calls them on a thread of its own, off Swift's concurrency pool;
+///   code that calls them directly from a task should do the same.
 /// - The default directory is `$XDG_DATA_HOME/auth0-passkeys`, else
 ///   `~/.local/share/auth0-passkeys`.
 ///
