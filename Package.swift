@@ -129,6 +129,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// Public API only (`packageAccess: false`): the extension points, implemented as a user
+        /// outside the package would.
+        .testTarget(
+            name: "ExtensionPointTests",
+            dependencies: [
+                "Auth0Passkeys", "PasskeyAuthenticator", "WebAuthn", "PasskeyTenant", "PasskeyKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            packageAccess: false,
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PasskeyTenantTests",
             dependencies: [

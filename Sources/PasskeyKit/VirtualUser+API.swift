@@ -1,4 +1,4 @@
-import Auth0Passkeys
+public import Auth0Passkeys
 
 extension VirtualUser {
     /// Calls a protected API with the session's access token, or with `audience`, a token for

@@ -1,5 +1,6 @@
-import Auth0Passkeys
-import PasskeyAuthenticator
+public import Auth0Passkeys
+import FoundationEssentials
+public import PasskeyAuthenticator
 import WebAuthn
 
 extension VirtualUser {

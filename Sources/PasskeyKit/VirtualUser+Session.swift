@@ -1,4 +1,4 @@
-import Auth0Passkeys
+public import Auth0Passkeys
 
 extension VirtualUser {
     /// The session's credentials, renewed with the refresh token when the access token expires
@@ -54,7 +54,8 @@ extension VirtualUser {
     @discardableResult
     public func logOut(revoke: Bool) async throws(CredentialsManagerError) -> LogOutResult {
         let hadSession = await credentialsManager.user != nil
-        let revoked = revoke && hadSession && (await credentialsManager.canRenew())
+        let canRenew = await credentialsManager.canRenew()
+        let revoked = revoke && hadSession && canRenew
         if revoke {
             try await credentialsManager.revoke()
         }

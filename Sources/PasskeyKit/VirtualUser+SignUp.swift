@@ -1,5 +1,5 @@
-import Auth0Passkeys
-import PasskeyAuthenticator
+public import Auth0Passkeys
+public import PasskeyAuthenticator
 import WebAuthn
 
 extension VirtualUser {

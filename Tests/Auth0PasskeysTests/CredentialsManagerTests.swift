@@ -1,5 +1,7 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
+import Synchronization
 import Testing
 import WebAuthn
 
@@ -248,6 +250,64 @@ import WebAuthn
         #expect(text.contains(#""expires_at":"#) && text.contains(#""refresh_token":"v1.Mr5-refresh-opaque""#))
     }
 
+    /// A main entry exactly as the manager wrote it before `Credentials` became its own stored
+    /// form (the keys of the former `StoredCredentials` mirror, `expires_at` in seconds since 1970).
+    static let entryInTheFormerFormat = """
+        {"access_token":"AT-0","token_type":"Bearer","id_token":"\(Fixtures.idToken)",\
+        "refresh_token":"RT-0","expires_at":4102444800.25,"scope":"openid profile","recovery_code":"RC-0"}
+        """
+
+    @Test func anEntryInTheFormerFormatLoads() async throws {
+        let directory = try TemporaryDirectory()
+        let storage = FileCredentialsStorage(directory: directory.path)
+        try storage.setEntry(Array(Self.entryInTheFormerFormat.utf8), forKey: "credentials")
+        let answer = ScriptedTransport(json: Fixtures.tokens())
+        let manager = try manager(answer, storage: storage)
+        let credentials = try await manager.credentials()
+        #expect(
+            credentials
+                == Credentials(
+                    accessToken: "AT-0", tokenType: "Bearer", idToken: Fixtures.idToken, refreshToken: "RT-0",
+                    expiresAt: Date(timeIntervalSince1970: 4_102_444_800.25), scope: "openid profile",
+                    recoveryCode: "RC-0"))
+        #expect(await manager.user?.sub == "auth0|ada")
+        #expect(answer.requests.isEmpty)
+    }
+
+    @Test func storedEntriesKeepTheFormerFormat() async throws {
+        let storage = InMemoryCredentialsStorage()
+        let manager = try manager(ScriptedTransport(json: "{}"), storage: storage)
+        try await manager.store(
+            credentials: Credentials(
+                accessToken: "AT-0", tokenType: "Bearer", idToken: "ID-0",
+                expiresAt: Date(timeIntervalSince1970: 4_102_444_800.25)))
+        let written = #"{"access_token":"AT-0","expires_at":4102444800.25,"id_token":"ID-0","token_type":"Bearer"}"#
+        #expect(storage.entry(forKey: "credentials") == Array(written.utf8))
+        let stored = Credentials(
+            accessToken: "AT-0", tokenType: "Bearer", idToken: "ID-0", refreshToken: "RT-0",
+            expiresAt: Date(timeIntervalSince1970: 4_102_444_800.25), scope: "openid", recoveryCode: "RC-0")
+        #expect(try JSONDecoder().decode(Credentials.self, from: JSONEncoder().encode(stored)) == stored)
+    }
+
+    @Test func storageCallsRunOffTheConcurrencyPool() async throws {
+        // More managers than the pool has threads, each blocked in its storage until all are:
+        // on the pool they could not all get there, and the waits would time out.
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        let storage = GatedStorage()
+        let managers = try (0..<count).map { _ in try manager(ScriptedTransport(json: "{}"), storage: storage) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for manager in managers {
+                group.addTask { try await manager.store(credentials: credentials(expiresIn: 60)) }
+            }
+            while storage.waiting < count && storage.timeouts == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            storage.open(count)
+            try await group.waitForAll()
+        }
+        #expect(storage.timeouts == 0)
+    }
+
     @Test func anUnwritableStorageFailsTheStore() async throws {
         let directory = try TemporaryDirectory()
         #expect(chmod(directory.path, 0o500) == 0)
@@ -260,6 +320,34 @@ import WebAuthn
         }
         #expect(error?.code == .storeFailed && error?.cause is CredentialsStorageError)
     }
+}
+
+/// A storage whose writes wait at a gate, up to five seconds each, counting the waits that timed
+/// out.
+final class GatedStorage: CredentialsStorage {
+    private let gate = DispatchSemaphore(value: 0)
+    private let counts = Mutex<(waiting: Int, timeouts: Int)>((0, 0))
+
+    var waiting: Int { counts.withLock { $0.waiting } }
+    var timeouts: Int { counts.withLock { $0.timeouts } }
+
+    /// Lets `count` writes through.
+    func open(_ count: Int) {
+        for _ in 0..<count { gate.signal() }
+    }
+
+    func entry(forKey key: String) -> [UInt8]? { nil }
+
+    func setEntry(_ value: [UInt8], forKey key: String) {
+        counts.withLock { $0.waiting += 1 }
+        if gate.wait(timeout: .now() + 5) == .timedOut {
+            counts.withLock { $0.timeouts += 1 }
+        }
+    }
+
+    func deleteEntry(forKey key: String) {}
+
+    func deleteAllEntries() {}
 }
 
 /// A fresh directory under the system's temporary directory, removed with the value.

@@ -63,7 +63,7 @@ import WebAuthn
     }
 
     @Test func noAuth0ClientHeaderWhenDisabled() async throws {
-        let client = HTTPClient(transport: signupAnswer.transport, clientInfo: nil)
+        let client = HTTPClient(transport: signupAnswer, clientInfo: nil)
         let auth = try Authentication(clientId: "c", baseURL: "https://login.example.com", client: client)
         _ = try await auth.passkeySignupChallenge().start()
         #expect(signupAnswer.requests[0].header("Auth0-Client") == nil)

@@ -253,7 +253,11 @@ import WebAuthn
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await FileCredentialStore(directory: directory.appending("store"))
-        let long = try await makeCredential(in: store, id: SecureRandom.bytes(187))
+        // Refused before a key is made, and when a record made elsewhere is added.
+        await #expect(throws: StoreError(.invalidCredential, "")) {
+            try await makeCredential(in: store, id: SecureRandom.bytes(187))
+        }
+        let long = try await makeCredential(in: InMemoryCredentialStore(), id: SecureRandom.bytes(187))
         await #expect(throws: StoreError(.invalidCredential, "")) { try await store.add(long) }
         try await store.add(try await makeCredential(in: store, id: SecureRandom.bytes(186)))
     }

@@ -1,6 +1,7 @@
 // The code of the article "Testing with virtual users" (Sources/PasskeyKit/PasskeyKit.docc),
 // between the markers; DocumentationTests checks that the article shows exactly this.
 // snippet.begin
+import Auth0Passkeys
 import PasskeyAuthenticator
 import PasskeyKit
 import PasskeyTenant

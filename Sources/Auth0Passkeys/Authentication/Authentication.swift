@@ -48,7 +48,8 @@ public struct Authentication: Sendable {
     /// - Parameters:
     ///   - clientId: the application's client ID.
     ///   - domain: the tenant's (custom) domain, such as `login.example.com`.
-    ///   - transport: the HTTP transport; share one between clients to share connections.
+    ///   - transport: what sends each request: a ``CurlTransport`` by default (share one between
+    ///     clients to share its connections), or any other ``HTTPTransport``.
     ///   - retryPolicy: when to send a safe request again.
     ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
     ///   - logger: where to log requests (method, path, status, timing; redacted bodies at
@@ -56,7 +57,7 @@ public struct Authentication: Sendable {
     public init(
         clientId: String,
         domain: String,
-        transport: CurlTransport = CurlTransport(),
+        transport: any HTTPTransport = CurlTransport(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
         logger: Logger? = nil
@@ -64,7 +65,7 @@ public struct Authentication: Sendable {
         self.init(
             clientId: clientId, validatedURL: BaseURL.fromDomain(domain),
             client: HTTPClient(
-                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+                transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
 
     /// Creates a client for an explicit base URL, such as a local tenant's
@@ -73,7 +74,8 @@ public struct Authentication: Sendable {
     /// - Parameters:
     ///   - clientId: the application's client ID.
     ///   - baseURL: `https://…`, or `http://…` to a loopback host only.
-    ///   - transport: the HTTP transport.
+    ///   - transport: what sends each request: a ``CurlTransport`` by default, or any other
+    ///     ``HTTPTransport``.
     ///   - retryPolicy: when to send a safe request again.
     ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
     ///   - logger: where to log requests; nothing is logged by default.
@@ -81,7 +83,7 @@ public struct Authentication: Sendable {
     public init(
         clientId: String,
         baseURL: String,
-        transport: CurlTransport = CurlTransport(),
+        transport: any HTTPTransport = CurlTransport(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
         logger: Logger? = nil
@@ -89,10 +91,11 @@ public struct Authentication: Sendable {
         try self.init(
             clientId: clientId, baseURL: baseURL,
             client: HTTPClient(
-                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+                transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
 
-    /// Creates a client over any transport: the seam of the tests.
+    /// Creates a client over a prepared ``HTTPClient`` (its retry waits and jitter injected): the
+    /// seam of the tests.
     package init(clientId: String, baseURL: String, client: HTTPClient) throws(AuthenticationError) {
         switch BaseURL.validated(baseURL) {
         case .success(let url): self.init(clientId: clientId, validatedURL: url, client: client)
@@ -116,10 +119,6 @@ public struct Authentication: Sendable {
             handle: handle)
     }
 
-    /// Decodes a token response, counting `expires_in` from the moment it arrived.
-    static let credentials: @Sendable (HTTPResponse) throws(AuthenticationError) -> Credentials = {
-        response throws(AuthenticationError) in
-        let now = Date()
-        return try ResponseHandling.json(TokenResponse.self, AuthenticationError.self)(response).credentials(at: now)
-    }
+    /// Decodes a token response as it arrives, so that `expires_in` counts from that moment.
+    static let credentials = ResponseHandling.json(Credentials.self, AuthenticationError.self)
 }

@@ -3,16 +3,29 @@ public import FoundationEssentials
 /// The tokens an Auth0 token request returns (spec §3.5): from the webauthn grant of a passkey
 /// signup or login, or from a refresh.
 ///
+/// It is `Codable` in two forms. It decodes a token response:
+///
 /// ```
 /// { "access_token": "…", "token_type": "Bearer", "expires_in": 86400, "id_token": "…",
 ///   "refresh_token": "…", "scope": "openid profile email offline_access" }
 /// ```
 ///
-/// Decoding is as lenient as the SDK: every member is optional (a missing token reads as `""`, a
-/// missing `expires_in` as "expired now"), and `expires_in` may be a number or a numeric string.
+/// as leniently as the SDK: every member is optional (a missing token reads as `""`, a missing
+/// or non-finite `expires_in` as "expired now"), and `expires_in`, counted from the moment of
+/// decoding, may be a number or a numeric string. It encodes, and decodes again, the stored form a
+/// ``CredentialsManager`` keeps, where the expiry is absolute:
+///
+/// ```
+/// { "access_token": "…", "token_type": "Bearer", "id_token": "…", "refresh_token": "…",
+///   "expires_at": 1767225600.5, "scope": "…", "recovery_code": "…" }
+/// ```
+///
+/// `expires_at` is seconds since 1970; `refresh_token`, `scope` and `recovery_code` are omitted
+/// when `nil`. An object with `expires_at` is read as the stored form, whose other three
+/// members are then required; any other object as a token response.
 ///
 /// The description and mirror show no token.
-public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `access_token`.
     public let accessToken: String
     /// `token_type`: `Bearer`, or `DPoP` for a DPoP-bound token.
@@ -51,52 +64,67 @@ public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomRe
         self.recoveryCode = recoveryCode
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case idToken = "id_token"
+        case refreshToken = "refresh_token"
+        case expiresIn = "expires_in"
+        case expiresAt = "expires_at"
+        case scope
+        case recoveryCode = "recovery_code"
+    }
+
+    /// Decodes the stored form (with `expires_at`) or a token response (see ``Credentials``).
+    ///
+    /// - Parameter decoder: the decoder.
+    /// - Throws: `DecodingError` when the value is not an object, or when a stored form lacks
+    ///   `access_token`, `token_type` or `id_token` or has a member of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.expiresAt) {
+            accessToken = try container.decode(String.self, forKey: .accessToken)
+            tokenType = try container.decode(String.self, forKey: .tokenType)
+            idToken = try container.decode(String.self, forKey: .idToken)
+            refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+            expiresAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .expiresAt))
+            scope = try container.decodeIfPresent(String.self, forKey: .scope)
+            recoveryCode = try container.decodeIfPresent(String.self, forKey: .recoveryCode)
+        } else {
+            let now = Date()
+            accessToken = container.lenient(String.self, .accessToken) ?? ""
+            tokenType = container.lenient(String.self, .tokenType) ?? ""
+            idToken = container.lenient(String.self, .idToken) ?? ""
+            refreshToken = container.lenient(String.self, .refreshToken)
+            scope = container.lenient(String.self, .scope)
+            recoveryCode = container.lenient(String.self, .recoveryCode)
+            let expiresIn =
+                container.lenient(Double.self, .expiresIn)
+                ?? container.lenient(String.self, .expiresIn).flatMap(Double.init)
+            // `"inf"` and `"nan"` parse as numbers, but no token lives forever.
+            expiresAt = now.addingTimeInterval(expiresIn.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+        }
+    }
+
+    /// Encodes the stored form: `expires_at` as seconds since 1970, `nil` members omitted.
+    ///
+    /// - Parameter encoder: the encoder.
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encode(tokenType, forKey: .tokenType)
+        try container.encode(idToken, forKey: .idToken)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encode(expiresAt.timeIntervalSince1970, forKey: .expiresAt)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encodeIfPresent(recoveryCode, forKey: .recoveryCode)
+    }
+
     public var description: String {
         "Credentials(tokenType: \(tokenType), expiresAt: \(expiresAt), scope: \(scope ?? "nil"), "
             + "accessToken: <redacted>, idToken: <redacted>, refreshToken: \(refreshToken == nil ? "nil" : "<redacted>"))"
     }
 
     public var customMirror: Mirror { Mirror(self, children: []) }
-}
-
-/// A token response as sent (spec §3.5), before `expires_in` becomes a date.
-struct TokenResponse: Decodable, Sendable {
-    let accessToken: String?
-    let tokenType: String?
-    let idToken: String?
-    let refreshToken: String?
-    let expiresIn: Double?
-    let scope: String?
-    let recoveryCode: String?
-
-    private enum Keys: String, CodingKey {
-        case accessToken = "access_token"
-        case tokenType = "token_type"
-        case idToken = "id_token"
-        case refreshToken = "refresh_token"
-        case expiresIn = "expires_in"
-        case scope
-        case recoveryCode = "recovery_code"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        accessToken = container.lenient(String.self, .accessToken)
-        tokenType = container.lenient(String.self, .tokenType)
-        idToken = container.lenient(String.self, .idToken)
-        refreshToken = container.lenient(String.self, .refreshToken)
-        scope = container.lenient(String.self, .scope)
-        recoveryCode = container.lenient(String.self, .recoveryCode)
-        expiresIn =
-            container.lenient(Double.self, .expiresIn)
-            ?? container.lenient(String.self, .expiresIn).flatMap(Double.init)
-    }
-
-    /// The credentials, with `expires_in` counted from `now`.
-    func credentials(at now: Date) -> Credentials {
-        Credentials(
-            accessToken: accessToken ?? "", tokenType: tokenType ?? "", idToken: idToken ?? "",
-            refreshToken: refreshToken, expiresAt: now.addingTimeInterval(expiresIn ?? 0), scope: scope,
-            recoveryCode: recoveryCode)
-    }
 }

@@ -1,3 +1,4 @@
+import BlockingIO
 package import FoundationEssentials
 public import WebAuthn
 
@@ -24,12 +25,23 @@ public import WebAuthn
 /// run one at a time, in call order: when many tasks ask for credentials that need renewing,
 /// the first renews and the others get what it stored, so the refresh token is spent once.
 /// Nothing coordinates two managers (or processes) over one storage.
+///
+/// The storage is synchronous and may block (``FileCredentialsStorage`` `fsync`s every write), so
+/// the manager runs its isolated code, and with it every storage call, on a serial executor of
+/// its own, whose dispatch queue has a thread of its own, never on Swift's concurrency pool: a
+/// blocked storage stalls this manager only, not every task of the process. An executor rather
+/// than hopping to a queue around each call, because a hop would suspend the actor and let
+/// another call in between a load and the save that follows it; with the executor each
+/// synchronous method stays one uninterrupted step. The network calls are not isolated to the
+/// manager and run on the pool as usual.
 public actor CredentialsManager {
     /// The client that renews, exchanges and revokes.
     public let authentication: Authentication
     /// The key of the main credentials in the storage.
     public let storeKey: String
     private let storage: any CredentialsStorage
+    /// Where the isolated code, and so every storage call, runs.
+    private let executor = BlockingExecutor(label: "Auth0Passkeys.CredentialsManager")
     private let now: @Sendable () -> Date
     /// The last queued operation; each new one waits for it.
     private var tail: Task<Void, Never>?
@@ -58,6 +70,11 @@ public actor CredentialsManager {
         self.now = now
     }
 
+    /// The manager's own serial executor (see ``CredentialsManager``).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
     // MARK: Storage
 
     /// Stores credentials as the main entry.
@@ -67,7 +84,7 @@ public actor CredentialsManager {
     /// - Parameter credentials: the credentials.
     /// - Throws: ``CredentialsManagerError/Code/storeFailed``.
     public func store(credentials: Credentials) throws(CredentialsManagerError) {
-        try save(StoredCredentials(credentials), forKey: storeKey)
+        try save(credentials, forKey: storeKey)
     }
 
     /// Deletes the main entry; API credentials stay.
@@ -217,7 +234,7 @@ public actor CredentialsManager {
     ) async throws(CredentialsManagerError) -> Credentials {
         guard let stored = load() else { throw .noCredentials }
         if !force && !willExpire(stored.expiresAt, within: minTTL) && !Self.scopeChanged(stored.scope, scope) {
-            return stored.credentials
+            return stored
         }
         guard let refreshToken = stored.refreshToken else { throw .noRefreshToken }
         let renewed: Credentials
@@ -234,7 +251,7 @@ public actor CredentialsManager {
         if willExpire(credentials.expiresAt, within: minTTL) {
             throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(credentials.expiresAt))
         }
-        try save(StoredCredentials(credentials), forKey: storeKey)
+        try save(credentials, forKey: storeKey)
         return credentials
     }
 
@@ -275,14 +292,13 @@ public actor CredentialsManager {
         if willExpire(api.expiresAt, within: minTTL) {
             throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(api.expiresAt))
         }
-        var updated = main
-        if !exchanged.idToken.isEmpty { updated.idToken = exchanged.idToken }
-        updated.refreshToken = exchanged.refreshToken ?? refreshToken
+        let updated = Credentials(
+            accessToken: main.accessToken, tokenType: main.tokenType,
+            idToken: exchanged.idToken.isEmpty ? main.idToken : exchanged.idToken,
+            refreshToken: exchanged.refreshToken ?? refreshToken, expiresAt: main.expiresAt, scope: main.scope,
+            recoveryCode: main.recoveryCode)
         try save(updated, forKey: storeKey)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // APICredentials holds strings and a finite number: it always encodes.
-        try saveBytes(Array((try? encoder.encode(api)) ?? Data()), forKey: key)
+        try save(api, forKey: key)
         return api
     }
 
@@ -305,21 +321,26 @@ public actor CredentialsManager {
         return try await task.value.get()
     }
 
-    private func load() -> StoredCredentials? {
+    /// The main entry in its stored form (``Credentials/encode(to:)``); `nil` when missing or
+    /// unreadable.
+    private func load() -> Credentials? {
         guard let bytes = try? storage.entry(forKey: storeKey) else { return nil }
-        return try? JSONDecoder().decode(StoredCredentials.self, from: Data(bytes))
+        return try? JSONDecoder().decode(Credentials.self, from: Data(bytes))
     }
 
-    private func save(_ credentials: StoredCredentials, forKey key: String) throws(CredentialsManagerError) {
+    /// Stores the JSON of `value` (keys sorted) under `key`.
+    private func save(_ value: some Encodable, forKey key: String) throws(CredentialsManagerError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        // StoredCredentials holds strings and finite numbers: it always encodes.
-        try saveBytes(Array((try? encoder.encode(credentials)) ?? Data()), forKey: key)
-    }
-
-    private func saveBytes(_ bytes: [UInt8], forKey key: String) throws(CredentialsManagerError) {
+        let bytes: Data
         do {
-            try storage.setEntry(bytes, forKey: key)
+            bytes = try encoder.encode(value)
+        } catch {
+            // Only a non-finite expiry fails to encode; writing nothing would lose the entry.
+            throw CredentialsManagerError(.storeFailed, "The credentials could not be encoded.", cause: error)
+        }
+        do {
+            try storage.setEntry(Array(bytes), forKey: key)
         } catch {
             throw CredentialsManagerError(.storeFailed, "The storage could not save the credentials.", cause: error)
         }
@@ -361,64 +382,5 @@ public actor CredentialsManager {
     static func apiKey(_ audience: String, _ scope: String?) -> String {
         guard let scope, !Scope.values(scope).isEmpty else { return audience }
         return ([audience] + Scope.values(scope).sorted()).joined(separator: "::")
-    }
-}
-
-/// The main entry: credentials with their expiry as seconds since 1970.
-struct StoredCredentials: Codable, Sendable {
-    var accessToken: String
-    var tokenType: String
-    var idToken: String
-    var refreshToken: String?
-    var expiresAt: Date
-    var scope: String?
-    var recoveryCode: String?
-
-    init(_ credentials: Credentials) {
-        accessToken = credentials.accessToken
-        tokenType = credentials.tokenType
-        idToken = credentials.idToken
-        refreshToken = credentials.refreshToken
-        expiresAt = credentials.expiresAt
-        scope = credentials.scope
-        recoveryCode = credentials.recoveryCode
-    }
-
-    var credentials: Credentials {
-        Credentials(
-            accessToken: accessToken, tokenType: tokenType, idToken: idToken, refreshToken: refreshToken,
-            expiresAt: expiresAt, scope: scope, recoveryCode: recoveryCode)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case tokenType = "token_type"
-        case idToken = "id_token"
-        case refreshToken = "refresh_token"
-        case expiresAt = "expires_at"
-        case scope
-        case recoveryCode = "recovery_code"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        accessToken = try container.decode(String.self, forKey: .accessToken)
-        tokenType = try container.decode(String.self, forKey: .tokenType)
-        idToken = try container.decode(String.self, forKey: .idToken)
-        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
-        expiresAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .expiresAt))
-        scope = try container.decodeIfPresent(String.self, forKey: .scope)
-        recoveryCode = try container.decodeIfPresent(String.self, forKey: .recoveryCode)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(accessToken, forKey: .accessToken)
-        try container.encode(tokenType, forKey: .tokenType)
-        try container.encode(idToken, forKey: .idToken)
-        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
-        try container.encode(expiresAt.timeIntervalSince1970, forKey: .expiresAt)
-        try container.encodeIfPresent(scope, forKey: .scope)
-        try container.encodeIfPresent(recoveryCode, forKey: .recoveryCode)
     }
 }

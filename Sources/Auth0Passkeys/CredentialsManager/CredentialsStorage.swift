@@ -1,8 +1,10 @@
 /// Where a ``CredentialsManager`` keeps its entries: the main credentials under the manager's
 /// store key and one entry per API audience (and scope).
 ///
-/// Entries are opaque bytes (JSON). A conformer must make each write atomic (a reader sees the
-/// old entry or the new one), and must be safe to call from any thread.
+/// Entries are opaque bytes (JSON: the main entry is the encoding of ``Credentials``, the others
+/// of ``APICredentials``). A conformer must make each write atomic (a reader sees the old entry
+/// or the new one), and must be safe to call from any thread. It may block: the manager calls
+/// it on a thread of its own, never on Swift's concurrency pool.
 /// ``FileCredentialsStorage`` is the default; ``InMemoryCredentialsStorage`` keeps nothing
 /// after the process ends.
 public protocol CredentialsStorage: Sendable {

@@ -1,3 +1,4 @@
+import BlockingIO
 import FoundationEssentials
 import Glibc
 import WebAuthn
@@ -6,9 +7,13 @@ import WebAuthn
 ///
 /// - Layout: the directory (mode 0700, created on first write) holds `<base64url of the
 ///   key>.json` per entry, mode 0600.
-/// - Atomicity: a write goes to a new temporary file (`O_CREAT | O_EXCL`, 0600), is `fsync`ed,
-///   renamed over the entry, and the directory is `fsync`ed; a crash at any instant leaves the
-///   old entry or the new one, never a torn one.
+/// - Atomicity: a write is the package's one durable file commit: a new temporary file
+///   (`O_CREAT | O_EXCL`, 0600) is written and `fsync`ed, renamed over the entry, and the
+///   directory is `fsync`ed; a crash at any instant leaves the old entry or the new one, never a
+///   torn one. A crashed writer may leave a `.tmp-…` file, which is never read.
+/// - Blocking: every method makes blocking system calls (`fsync` above all). A
+///   ``CredentialsManager`` calls them on a thread of its own, off Swift's concurrency pool;
+///   code that calls them directly from a task should do the same.
 /// - The default directory is `$XDG_DATA_HOME/auth0-passkeys`, else
 ///   `~/.local/share/auth0-passkeys`.
 ///
@@ -39,73 +44,81 @@ public struct FileCredentialsStorage: CredentialsStorage {
         return (environment["HOME"] ?? ".") + "/.local/share/auth0-passkeys"
     }
 
+    /// The file name of an entry within ``directory``.
+    func fileName(forKey key: String) -> String {
+        Base64URL.encode(Array(key.utf8)) + ".json"
+    }
+
     /// The file of an entry.
     func path(forKey key: String) -> String {
-        directory + "/" + Base64URL.encode(Array(key.utf8)) + ".json"
+        directory + "/" + fileName(forKey: key)
     }
 
     public func entry(forKey key: String) throws -> [UInt8]? {
-        let path = path(forKey: key)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw CredentialsStorageError(operation: "open", path: path)
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CredentialsStorageError(operation: "read", path: path)
+        try mapped { () throws(SystemCallError) -> [UInt8]? in
+            let path = path(forKey: key)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { return nil }
+                throw SystemCallError("open", path)
             }
-            if count == 0 { return bytes }
-            bytes += chunk.prefix(count)
+            defer { close(descriptor) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw SystemCallError("read", path)
+                }
+                if count == 0 { return bytes }
+                bytes += chunk.prefix(count)
+            }
         }
     }
 
     public func setEntry(_ value: [UInt8], forKey key: String) throws {
-        try makeDirectory()
-        let target = path(forKey: key)
-        let temporary = target + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CredentialsStorageError(operation: "create", path: temporary) }
-        do {
-            try writeAll(value, to: descriptor, path: temporary)
-            guard fsync(descriptor) == 0 else { throw CredentialsStorageError(operation: "fsync", path: temporary) }
-            close(descriptor)
-            guard rename(temporary, target) == 0 else {
-                throw CredentialsStorageError(operation: "rename", path: target)
-            }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
+        try mapped { () throws(SystemCallError) in
+            try makeDirectory()
+            let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw SystemCallError("open", directory) }
+            defer { close(descriptor) }
+            try DurableFile.replace(fileName(forKey: key), inDirectory: descriptor, path: directory, with: value)
         }
-        try syncDirectory()
     }
 
     public func deleteEntry(forKey key: String) throws {
-        let path = path(forKey: key)
-        guard unlink(path) == 0 || errno == ENOENT else {
-            throw CredentialsStorageError(operation: "unlink", path: path)
+        try mapped { () throws(SystemCallError) in
+            let path = path(forKey: key)
+            guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError("unlink", path) }
+            try syncDirectory()
         }
-        try syncDirectory()
     }
 
     public func deleteAllEntries() throws {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasSuffix(".json") {
-            guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
-                throw CredentialsStorageError(operation: "unlink", path: directory + "/" + name)
+        try mapped { () throws(SystemCallError) in
+            for name in names where name.hasSuffix(".json") {
+                guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
+                    throw SystemCallError("unlink", directory + "/" + name)
+                }
             }
+            try syncDirectory()
         }
-        try syncDirectory()
+    }
+
+    /// Runs `body`, turning a failed system call into this storage's public error: the one place
+    /// where BlockingIO's `SystemCallError` becomes a ``CredentialsStorageError``.
+    private func mapped<Value>(_ body: () throws(SystemCallError) -> Value) throws(CredentialsStorageError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw CredentialsStorageError(error)
+        }
     }
 
     /// Creates the directory's parents as needed and the directory itself with mode 0700.
-    private func makeDirectory() throws {
+    private func makeDirectory() throws(SystemCallError) {
         var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory { return }
         let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
@@ -113,31 +126,19 @@ public struct FileCredentialsStorage: CredentialsStorage {
             try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         }
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
-            throw CredentialsStorageError(operation: "mkdir", path: directory)
+            throw SystemCallError("mkdir", directory)
         }
     }
 
-    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CredentialsStorageError(operation: "write", path: path)
-            }
-            offset += count
-        }
-    }
-
-    /// `fsync` of the directory, so a rename or unlink survives a crash.
-    private func syncDirectory() throws {
+    /// `fsync` of the directory, so an unlink survives a crash; nothing to do when it is missing.
+    private func syncDirectory() throws(SystemCallError) {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return }
-            throw CredentialsStorageError(operation: "open", path: directory)
+            throw SystemCallError("open", directory)
         }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw CredentialsStorageError(operation: "fsync", path: directory) }
+        try DurableFile.sync(descriptor, path: directory)
     }
 }
 
@@ -150,10 +151,10 @@ public struct CredentialsStorageError: Error, Sendable, Hashable, CustomStringCo
     /// The `errno` value.
     public let errorNumber: Int32
 
-    init(operation: String, path: String) {
-        self.operation = operation
-        self.path = path
-        self.errorNumber = errno
+    init(_ error: SystemCallError) {
+        operation = error.operation
+        path = error.path
+        errorNumber = error.number
     }
 
     public var description: String {

@@ -2,7 +2,8 @@ private import CCurl
 import Dispatch
 import Synchronization
 
-/// HTTP/1.1 and HTTPS over libcurl: the transport of every Auth0 client in this library.
+/// HTTP/1.1 and HTTPS over libcurl: the ``HTTPTransport`` every Auth0 client in this library
+/// uses unless given another.
 ///
 /// - Connections are kept alive and reused: each finished transfer hands its easy handle back to
 ///   a small pool, and libcurl keeps the handle's connections (and DNS and TLS session caches)
@@ -23,7 +24,7 @@ import Synchronization
 /// let transport = CurlTransport(configuration: .init(timeout: .seconds(10), caBundlePath: "/etc/ssl/my-ca.pem"))
 /// let auth = Authentication(clientId: clientID, domain: "login.example.com", transport: transport)
 /// ```
-public final class CurlTransport: Sendable {
+public final class CurlTransport: HTTPTransport {
     /// Limits and trust settings of a ``CurlTransport``.
     public struct Configuration: Sendable, Hashable {
         /// The longest a whole exchange may take, connection included.
@@ -82,13 +83,13 @@ public final class CurlTransport: Sendable {
         self.configuration = configuration
     }
 
-    /// This transport as the clients' injectable seam.
-    package var httpTransport: HTTPTransport {
-        HTTPTransport { request throws(TransportError) in try await self.send(request) }
-    }
-
-    /// Performs one exchange on a pooled handle.
-    package func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    /// Performs one exchange on a pooled handle, on that handle's Dispatch thread.
+    ///
+    /// - Parameter request: the request; its URL must be `http` or `https`.
+    /// - Returns: the final response, whatever its status; redirects are not followed.
+    /// - Throws: ``TransportError`` when no complete response arrived in time, when the body
+    ///   exceeds ``Configuration/maxResponseSize``, or when the awaiting task is cancelled.
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard Self.globalInit == CURLE_OK else {
             throw TransportError(.other, "curl_global_init: \(String(cString: curl_easy_strerror(Self.globalInit)))")
         }

@@ -3,7 +3,7 @@ package import Logging
 /// What every Auth0 client shares: the transport, the retry policy, the `Auth0-Client` header
 /// and the logger. Sends one logical request, retrying it when that is safe (``RetryPolicy``).
 package struct HTTPClient: Sendable {
-    package var transport: HTTPTransport
+    package var transport: any HTTPTransport
     package var retryPolicy: RetryPolicy
     package var clientInfo: Auth0ClientInfo?
     package var logger: Logger
@@ -13,7 +13,7 @@ package struct HTTPClient: Sendable {
     package var jitter: @Sendable () -> Double
 
     package init(
-        transport: HTTPTransport,
+        transport: any HTTPTransport,
         retryPolicy: RetryPolicy = RetryPolicy(),
         clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
         logger: Logger? = nil,

@@ -1,47 +1,71 @@
-/// One HTTP request as the transport sends it: method, absolute URL, header fields and body.
-package struct HTTPRequest: Sendable, Hashable {
+/// One HTTP request as an ``HTTPTransport`` sends it: method, absolute URL, header fields and
+/// body.
+///
+/// The clients build it complete: the URL carries any query, and ``headers`` hold every field
+/// the request needs (`Content-Type`, `Auth0-Client`, `Authorization`, …). A transport adds
+/// only what its protocol needs (`Host`, `Content-Length`, `User-Agent`).
+///
+/// Two requests are equal when their methods, URLs, header fields (in order) and bodies are.
+public struct HTTPRequest: Sendable, Hashable {
     /// The request methods the Auth0 APIs use.
-    package enum Method: String, Sendable, Hashable {
+    public enum Method: String, Sendable, Hashable {
+        /// `GET`.
         case get = "GET"
+        /// `POST`.
         case post = "POST"
+        /// `PATCH`.
         case patch = "PATCH"
+        /// `DELETE`.
         case delete = "DELETE"
     }
 
-    package var method: Method
-    /// The absolute URL, `http` or `https`.
-    package var url: String
+    /// The method.
+    public var method: Method
+    /// The absolute URL, `http` or `https`, with any query.
+    public var url: String
     /// Header fields in the order they are sent; names as given.
-    package var headers: [(name: String, value: String)]
+    public var headers: [(name: String, value: String)]
     /// The body, or `nil` for none.
-    package var body: [UInt8]?
+    public var body: [UInt8]?
 
-    package init(method: Method, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - method: the method.
+    ///   - url: the absolute URL, `http` or `https`.
+    ///   - headers: the header fields, in the order to send them.
+    ///   - body: the body, or `nil` for none.
+    public init(method: Method, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
     }
 
-    /// The value of the first header field named `name`, compared case-insensitively.
-    package func header(_ name: String) -> String? {
+    /// The value of the first header field named `name`, compared case-insensitively (RFC 9110
+    /// §5.1).
+    ///
+    /// - Parameter name: the field name.
+    /// - Returns: the field's value, or `nil` when the request has no such field.
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    /// The path of `url`, without scheme, authority or query, for logs.
-    package var path: String {
+    /// The path of ``url``, without scheme, authority, query or fragment: `/oauth/token`. What a
+    /// log, or a transport that routes requests in process, needs.
+    public var path: String {
         let parts = url.split(separator: "://", maxSplits: 1)
         guard parts.count == 2 else { return String(url.prefix { $0 != "?" && $0 != "#" }) }
         let rest = parts[1].drop { $0 != "/" }
         return rest.isEmpty ? "/" : String(rest.prefix { $0 != "?" && $0 != "#" })
     }
 
-    package static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(body)

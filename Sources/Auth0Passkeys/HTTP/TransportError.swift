@@ -1,6 +1,10 @@
 /// An HTTP exchange that produced no response: the request could not be sent, or the response
 /// could not be read in full.
 ///
+/// Every ``HTTPTransport`` throws it, ``CurlTransport`` and conformers outside this package
+/// alike; a conformer picks the code that says why and keeps its HTTP library's words in
+/// ``reason``.
+///
 /// It is the `cause` of an ``AuthenticationError`` or ``MyAccountError`` whose code is
 /// `a0.sdk.internal_error.plain` and whose status code is 0 (spec §7.3). The codes that mean "the
 /// network failed" (``Code/timedOut``, ``Code/cannotConnect``, ``Code/cannotResolveHost``,

@@ -34,19 +34,20 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
     ///   - token: an access token for `https://DOMAIN/me/`.
     ///   - domain: the tenant's (custom) domain; the same domain the token's audience names.
     ///   - tokenType: the authorization scheme; `Bearer` by default.
-    ///   - transport: the HTTP transport.
+    ///   - transport: what sends each request: a ``CurlTransport`` by default, or any other
+    ///     ``HTTPTransport``.
     ///   - retryPolicy: when to send a safe request again.
     ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
     ///   - logger: where to log requests; nothing is logged by default.
     public init(
-        token: String, domain: String, tokenType: String = "Bearer", transport: CurlTransport = CurlTransport(),
+        token: String, domain: String, tokenType: String = "Bearer", transport: any HTTPTransport = CurlTransport(),
         retryPolicy: RetryPolicy = RetryPolicy(), clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
         logger: Logger? = nil
     ) {
         self.init(
             token: token, tokenType: tokenType, validatedURL: BaseURL.fromDomain(domain),
             client: HTTPClient(
-                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+                transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
 
     /// Creates a client for an explicit tenant base URL, such as a local tenant's
@@ -56,24 +57,26 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
     ///   - token: an access token for `<baseURL>/me/`.
     ///   - baseURL: `https://…`, or `http://…` to a loopback host only.
     ///   - tokenType: the authorization scheme; `Bearer` by default.
-    ///   - transport: the HTTP transport.
+    ///   - transport: what sends each request: a ``CurlTransport`` by default, or any other
+    ///     ``HTTPTransport``.
     ///   - retryPolicy: when to send a safe request again.
     ///   - clientInfo: the `Auth0-Client` header's content, or `nil` to send none.
     ///   - logger: where to log requests; nothing is logged by default.
     /// - Throws: ``MyAccountError`` with ``AuthenticationError/Code/invalidConfiguration`` for any
     ///   other URL.
     public init(
-        token: String, baseURL: String, tokenType: String = "Bearer", transport: CurlTransport = CurlTransport(),
+        token: String, baseURL: String, tokenType: String = "Bearer", transport: any HTTPTransport = CurlTransport(),
         retryPolicy: RetryPolicy = RetryPolicy(), clientInfo: Auth0ClientInfo? = Auth0ClientInfo(),
         logger: Logger? = nil
     ) throws(MyAccountError) {
         try self.init(
             token: token, tokenType: tokenType, baseURL: baseURL,
             client: HTTPClient(
-                transport: transport.httpTransport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+                transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
 
-    /// Creates a client over any transport: the seam of the tests.
+    /// Creates a client over a prepared ``HTTPClient`` (its retry waits and jitter injected): the
+    /// seam of the tests.
     package init(token: String, tokenType: String = "Bearer", baseURL: String, client: HTTPClient)
         throws(MyAccountError)
     {

@@ -1,5 +1,6 @@
 import Auth0Passkeys
 import PasskeyKit
+import WebAuthn
 
 /// What `passkey enroll` reports.
 struct EnrollOutcome: Encodable {

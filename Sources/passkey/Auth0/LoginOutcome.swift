@@ -1,5 +1,6 @@
 import PasskeyAuthenticator
 import PasskeyKit
+import WebAuthn
 
 /// What `passkey login` reports.
 struct LoginOutcome: Encodable {

@@ -1,6 +1,7 @@
 import Auth0Passkeys
 import Foundation
 import PasskeyKit
+import WebAuthn
 
 /// What `passkey methods` reports: the user's authentication methods (auth0-passkey-api.md §5.5).
 struct MethodsOutcome: Encodable {

@@ -7,7 +7,7 @@ import WebAuthn
 /// A transport that records every request and answers from a script: the request-shape and
 /// credentials-manager tests' view of "Auth0" when the exact answer matters (a lifetime, a
 /// count of refreshes, an error body).
-final class ScriptedTransport: Sendable {
+final class ScriptedTransport: HTTPTransport {
     typealias Answer = @Sendable (HTTPRequest, Int) -> Result<HTTPResponse, TransportError>
 
     private let recorded = Mutex<[HTTPRequest]>([])
@@ -34,20 +34,18 @@ final class ScriptedTransport: Sendable {
         String(decoding: requests[index].body ?? [], as: UTF8.self)
     }
 
-    var transport: HTTPTransport {
-        HTTPTransport { request throws(TransportError) in
-            let index = self.recorded.withLock { requests in
-                requests.append(request)
-                return requests.count - 1
-            }
-            if self.delay > .zero { try? await Task.sleep(for: self.delay) }
-            return try self.answer(request, index).get()
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let index = recorded.withLock { requests in
+            requests.append(request)
+            return requests.count - 1
         }
+        if delay > .zero { try? await Task.sleep(for: delay) }
+        return try answer(request, index).get()
     }
 
     /// A client that sends through this transport, with no waiting between retries.
     func client(retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger? = nil) -> HTTPClient {
-        HTTPClient(transport: transport, retryPolicy: retryPolicy, logger: logger, sleep: { _ in })
+        HTTPClient(transport: self, retryPolicy: retryPolicy, logger: logger, sleep: { _ in })
     }
 
     func authentication(retryPolicy: RetryPolicy = RetryPolicy()) throws -> Authentication {
