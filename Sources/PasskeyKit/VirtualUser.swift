@@ -84,7 +84,7 @@ public struct VirtualUser: Sendable {
     ) async throws -> Value {
         do {
             return try await body()
-        } catch where (400..<500).contains(error.statusCode) {
+        } catch  where (400..<500).contains(error.statusCode) {
             try? await store.delete(id: credentialID)
             throw error
         }

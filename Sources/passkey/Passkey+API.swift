@@ -28,7 +28,8 @@ extension Passkey {
             try await runningFlow("api", auth0) { user in
                 guard let verb = HTTPRequest.Method(rawValue: method.uppercased()) else {
                     throw FlowFailure(
-                        step: "api", code: "bad_method", description: "\(method) is not one of GET, POST, PATCH, DELETE",
+                        step: "api", code: "bad_method",
+                        description: "\(method) is not one of GET, POST, PATCH, DELETE",
                         hint: "use GET, POST, PATCH or DELETE")
                 }
                 let response: HTTPResponse

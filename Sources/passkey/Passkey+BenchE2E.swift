@@ -50,7 +50,8 @@ extension Passkey.Bench {
                 let home = scratch.path + "/user\(index)"
                 virtualUsers.append(
                     VirtualUser(
-                        tenant: connection, device: VirtualDevice(store: try await FileCredentialStore(directory: home)),
+                        tenant: connection,
+                        device: VirtualDevice(store: try await FileCredentialStore(directory: home)),
                         session: FileCredentialsStorage(directory: home + "/session")))
             }
             let signups = try await phase(virtualUsers) { index, user in
@@ -79,8 +80,7 @@ extension Passkey.Bench {
         /// Runs `body` once per user, `concurrency` at a time; the rate and latencies.
         private func phase(
             _ users: [VirtualUser], _ body: @escaping @Sendable (Int, VirtualUser) async throws -> some Sendable
-        ) async throws -> Phase
-        {
+        ) async throws -> Phase {
             let clock = ContinuousClock()
             let start = clock.now
             let workers = min(concurrency, users.count)

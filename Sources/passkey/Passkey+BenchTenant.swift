@@ -5,7 +5,6 @@ import PasskeyKit
 import PasskeyTenant
 import WebAuthn
 
-
 extension Passkey.Bench {
     /// `passkey bench tenant`: registrations and logins per second, in process and over HTTP.
     struct TenantBench: AsyncParsableCommand {

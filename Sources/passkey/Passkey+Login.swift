@@ -1,6 +1,6 @@
 import ArgumentParser
-import PasskeyKit
 import PasskeyAuthenticator
+import PasskeyKit
 import WebAuthn
 
 extension Passkey {

@@ -14,7 +14,8 @@ extension Passkey {
 
         func run() async throws {
             try await runningFlow("methods", auth0) { user in
-                MethodsOutcome(methods: try await user.authenticationMethods(type: type).map(MethodsOutcome.Method.init))
+                MethodsOutcome(
+                    methods: try await user.authenticationMethods(type: type).map(MethodsOutcome.Method.init))
             }
         }
     }

@@ -17,7 +17,8 @@ extension Passkey {
         func run() async throws {
             try await runningFlow("token", auth0) { user in
                 if let audience = auth0.audience {
-                    TokenOutcome(try await user.apiCredentials(audience: audience, scope: auth0.scope), audience: audience)
+                    TokenOutcome(
+                        try await user.apiCredentials(audience: audience, scope: auth0.scope), audience: audience)
                 } else {
                     TokenOutcome(try await user.credentials(withScope: auth0.scope), audience: nil)
                 }

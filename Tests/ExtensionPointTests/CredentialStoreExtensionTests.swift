@@ -79,7 +79,8 @@ import WebAuthn
             let connection = try Tenant(
                 clientID: tenant.clientID, baseURL: "https://localhost", transport: RouterTransport(client: client))
             for index in 0..<3 {
-                let user = VirtualUser(tenant: connection, device: VirtualDevice(store: HandleStore(holder: KeyHolder())))
+                let user = VirtualUser(
+                    tenant: connection, device: VirtualDevice(store: HandleStore(holder: KeyHolder())))
                 let signup = try await user.signUp(email: "user\(index)@example.com")
                 let login = try await user.logIn()
                 #expect(login.user.sub == signup.user.sub && login.credentialID == signup.credentialID)

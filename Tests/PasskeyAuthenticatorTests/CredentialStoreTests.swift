@@ -59,7 +59,8 @@ import WebAuthn
             #expect(try await store.hmacSecret([salt], with: stored, userVerified: true) == withUV)
         }
         // A record without seeds (made before the store kept them) has no hmac-secret output.
-        let made = try await store.makeKey(CredentialKeyRequest(credentialID: [7], rpID: "example.com", algorithm: .es256))
+        let made = try await store.makeKey(
+            CredentialKeyRequest(credentialID: [7], rpID: "example.com", algorithm: .es256))
         let plain = try StoredCredential(
             id: [7], rpID: "example.com", userHandle: [1], userName: "a", userDisplayName: "A",
             key: CredentialKey(algorithm: .es256, publicKey: made.publicKey, privateKeyBlob: made.privateKeyBlob),

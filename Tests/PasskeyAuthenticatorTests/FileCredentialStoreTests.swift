@@ -17,7 +17,9 @@ import WebAuthn
         await #expect(throws: StoreError(.wrongPassphrase, "")) {
             try await FileCredentialStore(directory: path, passphrase: Passphrase("wrong horse"))
         }
-        let missing = await #expect(throws: StoreError(.wrongPassphrase, "")) { try await FileCredentialStore(directory: path) }
+        let missing = await #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try await FileCredentialStore(directory: path)
+        }
         #expect(missing?.description.contains("horse") == false)
         let reopened = try await FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
         let stored = try #require(try await reopened.credential(id: credential.id))
@@ -97,7 +99,8 @@ import WebAuthn
         defer { directory.remove() }
         let path = directory.appending("store")
         let passphrase = "hunter2-\(UUID().uuidString)"
-        let store = try await FileCredentialStore(directory: path, passphrase: withPassphrase ? Passphrase(passphrase) : nil)
+        let store = try await FileCredentialStore(
+            directory: path, passphrase: withPassphrase ? Passphrase(passphrase) : nil)
         let raw = try rawPrivateKey(algorithm)
         let key = try SigningKey(rawRepresentation: raw, algorithm: algorithm)
         let pkcs8 = try exportedPKCS8(key)

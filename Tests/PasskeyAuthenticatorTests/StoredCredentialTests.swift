@@ -6,7 +6,8 @@ import WebAuthn
 @Suite struct StoredCredentialTests {
     @Test func jsonRoundTripIsExactAndUsesBase64URL() async throws {
         let store = InMemoryCredentialStore()
-        let credential = try await makeCredential(in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000.1234567))
+        let credential = try await makeCredential(
+            in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000.1234567))
         let json = try JSONEncoder().encode(credential)
         #expect(try JSONDecoder().decode(StoredCredential.self, from: json) == credential)
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])

@@ -62,7 +62,8 @@ struct CeremonyBench {
             target: nil, platform.create, against: rawReplace)
 
         let securityKey = try await Rig(
-            store: await FileCredentialStore(directory: scratch + "/security-key"), profile: .securityKey, origin: origin)
+            store: await FileCredentialStore(directory: scratch + "/security-key"), profile: .securityKey,
+            origin: origin)
         try await pair(
             "file-get-security-key", "get, file store, security-key (durable counter)",
             baseline: "raw-durable-replace", target: 0.5, securityKey.get, against: rawReplace)

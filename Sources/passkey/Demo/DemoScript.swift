@@ -50,7 +50,8 @@ final class DemoScript {
                 + "webauthn grant at POST /oauth/token verifies the attestation, creates the user and returns tokens."
         ) {
             SignupOutcome(
-                try await user.signUp(email: "ada@example.com", name: "Ada Lovelace", on: phoneDevice), showTokens: false)
+                try await user.signUp(email: "ada@example.com", name: "Ada Lovelace", on: phoneDevice),
+                showTokens: false)
         }
         try await step(
             "Decode the attestation the tenant verified",
