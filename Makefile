@@ -58,6 +58,12 @@ docs: setup
 	  cp .build/symbol-graphs-all/Auth0Passkeys*.symbols.json .build/symbol-graphs-auth0/
 	docc convert Sources/Auth0Passkeys/Auth0Passkeys.docc --additional-symbol-graph-dir .build/symbol-graphs-auth0 \
 	  --output-path .build/Auth0Passkeys.doccarchive --warnings-as-errors
+	@swift build --target PasskeyKit --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all >/dev/null
+	@rm -rf .build/symbol-graphs-kit && mkdir -p .build/symbol-graphs-kit && \
+	  cp .build/symbol-graphs-all/PasskeyKit*.symbols.json .build/symbol-graphs-kit/
+	docc convert Sources/PasskeyKit/PasskeyKit.docc --additional-symbol-graph-dir .build/symbol-graphs-kit \
+	  --output-path .build/PasskeyKit.doccarchive --warnings-as-errors
 
 ## lint: swift-format, strict
 lint:

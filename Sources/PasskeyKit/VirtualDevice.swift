@@ -6,7 +6,7 @@ public import WebAuthn
 ///
 /// By default the authenticator is the software one with the platform profile, and the origin is
 /// a native app's, `https://<rpId>` (DESIGN.md: Native origin), which Auth0 and the local tenant
-/// accept for the RP ID. The store is any ``CredentialStore``: the file store, the in-memory one,
+/// accept for the RP ID. The store is any `CredentialStore`: the file store, the in-memory one,
 /// or a backend whose keys live in an HSM.
 ///
 /// ```swift
@@ -14,7 +14,7 @@ public import WebAuthn
 /// let laptop = VirtualDevice(store: InMemoryCredentialStore(), profile: .securityKey)
 /// ```
 public struct VirtualDevice: Sendable {
-    /// The authenticator; copy the device with another ``SoftwareAuthenticator/simulation`` to act
+    /// The authenticator; copy the device with another `simulation` to act
     /// out a failure in one ceremony.
     public var authenticator: SoftwareAuthenticator
     /// The origin of the client data; `nil` for `https://<rpId>`, a native app's.
@@ -56,7 +56,7 @@ public struct VirtualDevice: Sendable {
     ///   - options: the creation options, as the relying party sent them.
     ///   - rpID: the RP ID the ceremony is for, which the default origin is made from.
     /// - Returns: the registration response.
-    /// - Throws: ``WebAuthnClientError`` with the DOMException name of the refusal.
+    /// - Throws: `WebAuthnClientError` with the DOMException name of the refusal.
     public func create(_ options: PublicKeyCredentialCreationOptionsJSON, rpID: String)
         async throws(WebAuthnClientError) -> RegistrationResponseJSON
     {
@@ -71,7 +71,7 @@ public struct VirtualDevice: Sendable {
     ///   - rpID: the RP ID the ceremony is for.
     ///   - choice: which passkey the simulated user picks among several; the most recent by default.
     /// - Returns: the authentication response.
-    /// - Throws: ``WebAuthnClientError`` with the DOMException name of the refusal.
+    /// - Throws: `WebAuthnClientError` with the DOMException name of the refusal.
     public func get(
         _ options: PublicKeyCredentialRequestOptionsJSON, rpID: String, choosing choice: AccountChoice = .mostRecent
     ) async throws(WebAuthnClientError) -> AuthenticationResponseJSON {
@@ -82,7 +82,7 @@ public struct VirtualDevice: Sendable {
 
     /// The origin of a ceremony for `rpID`: ``origin``, else `https://<rpId>`.
     ///
-    /// - Throws: ``WebAuthnClientError`` with `SecurityError` when `rpID` makes no origin.
+    /// - Throws: `WebAuthnClientError` with `SecurityError` when `rpID` makes no origin.
     public func origin(rpID: String) throws(WebAuthnClientError) -> WebOrigin {
         if let origin {
             return origin

@@ -18,7 +18,7 @@ extension VirtualUser {
     /// API credentials for `audience`, from the session's refresh token (auth0-passkey-api.md
     /// §6.4, §9), kept per audience and scope while valid.
     ///
-    /// The exchange also asks for `openid profile email`: the ``CredentialsManager`` keeps the ID
+    /// The exchange also asks for `openid profile email`: the `CredentialsManager` keeps the ID
     /// token it brings as the session's, which would otherwise lose the user's name and email.
     ///
     /// - Parameters:

@@ -4,7 +4,7 @@ public import PasskeyAuthenticator
 
 /// A user of an Auth0 tenant who signs up, logs in and enrolls passkeys as an iPhone app's user
 /// does, with a ``VirtualDevice`` for the phone: Auth0's native passkey flows (the challenge, the
-/// device's passkey, the webauthn grant) and the session a ``CredentialsManager`` keeps.
+/// device's passkey, the webauthn grant) and the session a `CredentialsManager` keeps.
 ///
 /// What a Swift test suite, the `passkey` CLI, its demo and its benches all call:
 ///
