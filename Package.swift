@@ -157,6 +157,12 @@ let package = Package(
             dependencies: ["PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn"],
             swiftSettings: swiftSettings
         ),
+        /// The samples of README.md and the DocC articles, compiled.
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PasskeyCLITests",
             dependencies: [
