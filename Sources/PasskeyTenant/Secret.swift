@@ -22,7 +22,7 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     }
 
     /// SHA-256 of the text: the key the tenant stores it under.
-    var digest: [UInt8] { SHA256.hash(Array(text.utf8)) }
+    var digest: [UInt8] { SHA256Digest.hash(Array(text.utf8)) }
 
     public var description: String {
         "<redacted \(Hex.encode(digest.prefix(4)))>"

@@ -40,7 +40,7 @@ struct RelyingPartyOptions: ParsableArguments {
         try decodeOption("--challenge", challenge)
     }
 
-    func relyingParty(trustAnchors: [AttestationFormat: [Certificate]] = [:]) -> RelyingParty {
+    func relyingParty(trustAnchors: [AttestationFormat: [X509Certificate]] = [:]) -> RelyingParty {
         RelyingParty(
             ids: rpIDs, origins: origins, allowsCrossOrigin: allowsCrossOrigin, topOrigins: topOrigins,
             requireUserVerification: requireUserVerification, trustAnchors: trustAnchors)

@@ -20,9 +20,9 @@ extension Passkey.Verify {
             try reportingFailures {
                 let response = try WebAuthnJSON.decode(
                     RegistrationResponseJSON.self, from: Input.read(relyingParty.response))
-                var anchors: [Certificate] = []
+                var anchors: [X509Certificate] = []
                 for path in trustAnchors {
-                    anchors += try Certificate.certificates(pem: String(decoding: Input.read(path), as: UTF8.self))
+                    anchors += try X509Certificate.certificates(pem: String(decoding: Input.read(path), as: UTF8.self))
                 }
                 let verified = try relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : [.packed: anchors])
                     .verifyRegistration(response, challenge: relyingParty.challengeBytes(), at: instant())

@@ -306,7 +306,7 @@ import WebAuthn
 
     /// The key's PKCS#8, through the public sealing API: seal under a throw-away key, then open.
     private func exportedPKCS8(_ key: SigningKey) throws -> [UInt8] {
-        let sealingKey = SymmetricKey.random()
+        let sealingKey = SecretKey.random()
         return try AESGCM.open(
             key.sealedPKCS8(using: sealingKey, authenticating: []), using: sealingKey, authenticating: [])
     }

@@ -7,7 +7,7 @@ import WebAuthn
     /// thing.
     private struct Fixture {
         let authenticatorKey: KeyAgreementPrivateKey
-        let credRandom = SymmetricKey.random()
+        let credRandom = SecretKey.random()
         let salt1 = SecureRandom.bytes(32)
         let salt2 = SecureRandom.bytes(32)
 
@@ -53,7 +53,7 @@ import WebAuthn
             try HMACSecret.outputs(fixture.output(first.input), sharedSecret: first.sharedSecret).first
                 == (try HMACSecret.outputs(fixture.output(second.input), sharedSecret: second.sharedSecret).first))
         let other = try HMACSecret.output(
-            for: first.input, keyAgreementKey: fixture.authenticatorKey, credRandom: SymmetricKey.random())
+            for: first.input, keyAgreementKey: fixture.authenticatorKey, credRandom: SecretKey.random())
         #expect(
             try HMACSecret.outputs(other, sharedSecret: first.sharedSecret).first != fixture.expected(fixture.salt1))
     }
@@ -175,7 +175,7 @@ import WebAuthn
     @Test func prfSaltOfTheEmptyInput() {
         #expect(
             HMACSecret.salt(forPRFInput: [UInt8]())
-                == SHA256.hash(Array("WebAuthn PRF".utf8) + [0]))
+                == SHA256Digest.hash(Array("WebAuthn PRF".utf8) + [0]))
         #expect(HMACSecret.salt(forPRFInput: [1]) != HMACSecret.salt(forPRFInput: [UInt8]()))
     }
 }

@@ -114,7 +114,7 @@ struct PRFHMACSecretVector: Decodable {
         let pinUVAuthProtocol = testCase.pinUVAuthProtocol
         // The authenticator's private key is not in the vector: start from the secret it derives.
         let sharedSecret = try PINUVAuthSharedSecret(pinUVAuthProtocol, bytes: values.shared_secret.bytes)
-        let credRandom = try SymmetricKey(bytes: shared.authenticator_cred_random.bytes)
+        let credRandom = try SecretKey(bytes: shared.authenticator_cred_random.bytes)
 
         let salts = try sharedSecret.decrypt(values.salt_enc.bytes)
         #expect(salts == values.salt1.bytes + (values.salt2?.bytes ?? []))

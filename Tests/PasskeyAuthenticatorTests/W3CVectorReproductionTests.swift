@@ -65,7 +65,7 @@ import WebAuthn
         let registrationClientData = try Hex.decode(vector.registration.expected.clientDataJSON_hex)
         let made = try await authenticator.makeCredential(
             MakeCredentialRequest(
-                clientDataHash: SHA256.hash(registrationClientData), rpID: inputs.rp_id,
+                clientDataHash: SHA256Digest.hash(registrationClientData), rpID: inputs.rp_id,
                 user: .init(id: [1], name: "vector", displayName: "Vector"), algorithms: [-7],
                 userVerification: registrationFlags.contains(.userVerified),
                 attestationFormatsPreference: [AttestationFormat(rawValue: vector.attestation_format)]))
@@ -86,7 +86,7 @@ import WebAuthn
         let assertionClientData = try Hex.decode(vector.authentication.expected.clientDataJSON_hex)
         let asserted = try await authenticator.getAssertion(
             GetAssertionRequest(
-                rpID: inputs.rp_id, clientDataHash: SHA256.hash(assertionClientData), allowList: [credentialID],
+                rpID: inputs.rp_id, clientDataHash: SHA256Digest.hash(assertionClientData), allowList: [credentialID],
                 userVerification: assertionFlags.contains(.userVerified)))
         #expect(
             asserted.authenticatorData.bytes == (try Hex.decode(vector.authentication.expected.authenticatorData_hex)))

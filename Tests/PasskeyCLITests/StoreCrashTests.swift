@@ -199,7 +199,7 @@ struct Assertion {
             throw WebAuthnError(.truncated, "authenticator data of \(authenticatorData.count) bytes")
         }
         signCount = authenticatorData[33..<37].reduce(0) { $0 << 8 | UInt32($1) }
-        signedBytes = authenticatorData + SHA256.hash(try Base64URL.decode(json.response.clientDataJSON))
+        signedBytes = authenticatorData + SHA256Digest.hash(try Base64URL.decode(json.response.clientDataJSON))
         signature = try Base64URL.decode(json.response.signature)
     }
 }

@@ -71,7 +71,7 @@ func readmeRelyingParty(
     // Building blocks an authenticator uses
     let key = try SigningKey.generate(.es256)  // OpenSSL EVP, P-256
     let authData = AuthenticatorData(
-        rpIDHash: SHA256.hash(Array("example.org".utf8)), flags: [.userPresent, .userVerified],
+        rpIDHash: SHA256Digest.hash(Array("example.org".utf8)), flags: [.userPresent, .userVerified],
         signCount: 0,
         attestedCredentialData: try AttestedCredentialData(aaguid: .zero, credentialID: id, publicKey: key.publicKey))
     let clientData = CollectedClientData(type: .create, challenge: challenge, origin: "https://example.org")

@@ -4,7 +4,7 @@ import WebAuthn
 @Suite struct CryptoAESCBCTests {
     /// NIST SP 800-38A Appendix F.2.5 (CBC-AES256.Encrypt) and F.2.6 (CBC-AES256.Decrypt).
     @Test func sp800_38aF25() throws {
-        let key = try SymmetricKey(bytes: hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"))
+        let key = try SecretKey(bytes: hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"))
         let iv = try hex("000102030405060708090a0b0c0d0e0f")
         let plaintext = try hex(
             "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
@@ -23,10 +23,10 @@ import WebAuthn
         let input = [UInt8](repeating: 0x5a, count: length)
         let iv = [UInt8](repeating: 0, count: 16)
         #expect(throws: WebAuthnError(.invalidLength, "")) {
-            try AESCBC.encrypt(input, key: SymmetricKey.random(), iv: iv)
+            try AESCBC.encrypt(input, key: SecretKey.random(), iv: iv)
         }
         #expect(throws: WebAuthnError(.invalidLength, "")) {
-            try AESCBC.decrypt(input, key: SymmetricKey.random(), iv: iv)
+            try AESCBC.decrypt(input, key: SecretKey.random(), iv: iv)
         }
     }
 
@@ -34,10 +34,10 @@ import WebAuthn
     func ivsOtherThanOneBlockAreRefused(length: Int) {
         let iv = [UInt8](repeating: 0, count: length)
         #expect(throws: WebAuthnError(.invalidLength, "")) {
-            try AESCBC.encrypt([UInt8](repeating: 0, count: 16), key: SymmetricKey.random(), iv: iv)
+            try AESCBC.encrypt([UInt8](repeating: 0, count: 16), key: SecretKey.random(), iv: iv)
         }
         #expect(throws: WebAuthnError(.invalidLength, "")) {
-            try AESCBC.decrypt([UInt8](repeating: 0, count: 16), key: SymmetricKey.random(), iv: iv)
+            try AESCBC.decrypt([UInt8](repeating: 0, count: 16), key: SecretKey.random(), iv: iv)
         }
     }
 }

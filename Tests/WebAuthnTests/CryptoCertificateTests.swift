@@ -8,7 +8,7 @@ import WebAuthn
     @Test func w3cAttestationRoot() throws {
         let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
         let der = try hex(vector.spec_values.attestation_ca_cert)
-        let root = try Certificate(derEncoded: der)
+        let root = try X509Certificate(derEncoded: der)
         #expect(root.derBytes == der)
         #expect(root.version == 3)
         #expect(root.subjectAttribute("C") == "AA")
@@ -22,9 +22,9 @@ import WebAuthn
         let basicConstraints = try #require(root.extensionValue(oid: "2.5.29.19"))
         #expect(basicConstraints.critical)
         #expect(basicConstraints.value == [0x30, 0x03, 0x01, 0x01, 0xff])
-        #expect(try Certificate.certificates(pem: vector.derived.attestation_ca_cert_pem) == [root])
+        #expect(try X509Certificate.certificates(pem: vector.derived.attestation_ca_cert_pem) == [root])
         #expect(try root.publicKey(algorithm: .es256).curve == .p256)
-        try Certificate.verifyChain(leaf: root, intermediates: [], trustAnchors: [root], at: inWindow)
+        try X509Certificate.verifyChain(leaf: root, intermediates: [], trustAnchors: [root], at: inWindow)
     }
 
     @Test func w3cPackedAttestationLeaf() throws {
@@ -44,8 +44,8 @@ import WebAuthn
     @Test func chainVerifiesToTheW3CRootInsideTheValidityWindow() throws {
         let leaf = try packedLeaf()
         let root = try w3cRoot()
-        try Certificate.verifyChain(leaf: leaf, intermediates: [], trustAnchors: [root], at: inWindow)
-        try Certificate.verifyChain(leaf: leaf, intermediates: [root], trustAnchors: [root], at: inWindow)
+        try X509Certificate.verifyChain(leaf: leaf, intermediates: [], trustAnchors: [root], at: inWindow)
+        try X509Certificate.verifyChain(leaf: leaf, intermediates: [root], trustAnchors: [root], at: inWindow)
     }
 
     @Test func chainFailsWithoutTheRightAnchorOrOutsideTheWindow() throws {
@@ -53,15 +53,15 @@ import WebAuthn
         let root = try w3cRoot()
         let untrusted = WebAuthnError(.untrustedAttestationRoot, "")
         #expect(throws: untrusted) {
-            try Certificate.verifyChain(leaf: leaf, intermediates: [root], trustAnchors: [], at: inWindow)
+            try X509Certificate.verifyChain(leaf: leaf, intermediates: [root], trustAnchors: [], at: inWindow)
         }
         let unrelated = try yubiKeyLeaf().certificate
         #expect(throws: untrusted) {
-            try Certificate.verifyChain(leaf: leaf, intermediates: [root], trustAnchors: [unrelated], at: inWindow)
+            try X509Certificate.verifyChain(leaf: leaf, intermediates: [root], trustAnchors: [unrelated], at: inWindow)
         }
         for outside in [1_703_980_800, 33_260_976_001] as [TimeInterval] {  // 2023-12-31, after 3024-01-01
             #expect(throws: untrusted) {
-                try Certificate.verifyChain(
+                try X509Certificate.verifyChain(
                     leaf: leaf, intermediates: [], trustAnchors: [root], at: Date(timeIntervalSince1970: outside))
             }
         }
@@ -71,7 +71,7 @@ import WebAuthn
         let leaf = try packedLeaf()
         let root = try w3cRoot()
         let error = #expect(throws: WebAuthnError.self) {
-            try Certificate.verifyChain(
+            try X509Certificate.verifyChain(
                 leaf: leaf, intermediates: [], trustAnchors: [root], at: Date(timeIntervalSince1970: 1_703_980_800))
         }
         #expect(error?.code == .untrustedAttestationRoot)
@@ -91,17 +91,17 @@ import WebAuthn
     @Test(
         arguments: [[], [0x30], [0x30, 0x00], [0x30, 0x82, 0xff, 0xff], Array("not a certificate".utf8)] as [[UInt8]])
     func garbageIsMalformed(bytes: [UInt8]) {
-        #expect(throws: WebAuthnError(.malformedCertificate, "")) { try Certificate(derEncoded: bytes) }
+        #expect(throws: WebAuthnError(.malformedCertificate, "")) { try X509Certificate(derEncoded: bytes) }
     }
 
     @Test func everyStrictPrefixAndAnyTrailingByteIsMalformed() throws {
         let der = try w3cRoot().derBytes
         for length in 0..<der.count {
             #expect(throws: WebAuthnError(.malformedCertificate, "")) {
-                try Certificate(derEncoded: der.prefix(length))
+                try X509Certificate(derEncoded: der.prefix(length))
             }
         }
-        #expect(throws: WebAuthnError(.malformedCertificate, "")) { try Certificate(derEncoded: der + [0]) }
+        #expect(throws: WebAuthnError(.malformedCertificate, "")) { try X509Certificate(derEncoded: der + [0]) }
     }
 
     @Test func pemWithSeveralBlocks() throws {
@@ -110,7 +110,7 @@ import WebAuthn
         let leafPEM =
             "-----BEGIN CERTIFICATE-----\n" + (try packedLeaf()).derBytes.base64EncodedPEMBody()
             + "-----END CERTIFICATE-----\n"
-        let certificates = try Certificate.certificates(pem: "leading text\n" + leafPEM + "\r\n" + pem)
+        let certificates = try X509Certificate.certificates(pem: "leading text\n" + leafPEM + "\r\n" + pem)
         #expect(certificates == [try packedLeaf(), try w3cRoot()])
     }
 
@@ -120,25 +120,25 @@ import WebAuthn
         "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
     ])
     func badPEMIsMalformed(pem: String) {
-        #expect(throws: WebAuthnError(.malformedCertificate, "")) { try Certificate.certificates(pem: pem) }
+        #expect(throws: WebAuthnError(.malformedCertificate, "")) { try X509Certificate.certificates(pem: pem) }
     }
 
-    private func w3cRoot() throws -> Certificate {
+    private func w3cRoot() throws -> X509Certificate {
         let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
-        return try Certificate(derEncoded: hex(vector.spec_values.attestation_ca_cert))
+        return try X509Certificate(derEncoded: hex(vector.spec_values.attestation_ca_cert))
     }
 
-    private func packedLeaf() throws -> Certificate {
+    private func packedLeaf() throws -> X509Certificate {
         let vector = try Vectors.load(W3CKeyVector.self, "w3c/packed-es256.json")
         let x5c = try #require(vector.registration.derived.attStmt?.x5c)
         try #require(x5c.count == 1)
-        return try Certificate(derEncoded: hex(x5c[0]))
+        return try X509Certificate(derEncoded: hex(x5c[0]))
     }
 
     /// The attestation certificate of py_webauthn's packed YubiKey capture, taken from the
     /// attestation object's `x5c: [bytes]` by its CBOR header (`63 "x5c" 81 59 len16`) while the
     /// CBOR decoder is written elsewhere; and the AAGUID from its authenticator data.
-    private func yubiKeyLeaf() throws -> (certificate: Certificate, aaguid: [UInt8]) {
+    private func yubiKeyLeaf() throws -> (certificate: X509Certificate, aaguid: [UInt8]) {
         let vector = try Vectors.load(
             RealWorldRegistration.self, "realworld/reg-packed-pywebauthn-verify-attestation-from-yubikey-firefox.json")
         let object = try Base64URL.decode(vector.response.response.attestationObject)
@@ -149,7 +149,7 @@ import WebAuthn
         let lengthStart = start + header.count
         let length = Int(object[lengthStart]) << 8 | Int(object[lengthStart + 1])
         let der = object[(lengthStart + 2)..<(lengthStart + 2 + length)]
-        return (try Certificate(derEncoded: der), try hex(vector.derived.authenticatorData.aaguid_hex))
+        return (try X509Certificate(derEncoded: der), try hex(vector.derived.authenticatorData.aaguid_hex))
     }
 }
 

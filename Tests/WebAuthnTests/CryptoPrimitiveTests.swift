@@ -8,8 +8,8 @@ import WebAuthn
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
     ])
     func sha256(message: String, digest: String) throws {
-        #expect(SHA256.hash(Array(message.utf8)) == (try hex(digest)))
-        #expect(SHA256.hash(Array(message.utf8)[...]) == (try hex(digest)))
+        #expect(SHA256Digest.hash(Array(message.utf8)) == (try hex(digest)))
+        #expect(SHA256Digest.hash(Array(message.utf8)[...]) == (try hex(digest)))
     }
 
     /// RFC 4231 §4.2 (test case 1) and §4.3 (test case 2).
@@ -69,13 +69,13 @@ import WebAuthn
     @Test(arguments: [0, 16, 31, 33, 64])
     func symmetricKeyRejectsWrongLength(count: Int) {
         #expect(throws: WebAuthnError(.invalidKey, "")) {
-            try SymmetricKey(bytes: [UInt8](repeating: 7, count: count))
+            try SecretKey(bytes: [UInt8](repeating: 7, count: count))
         }
     }
 
     @Test func symmetricKeyKeepsItsBytesAndNeverPrintsThem() throws {
         let bytes = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 0xA1) }
-        let key = try SymmetricKey(bytes: bytes)
+        let key = try SecretKey(bytes: bytes)
         key.withUnsafeBytes { #expect(Array($0) == bytes) }
         var dumped = ""
         dump(key, to: &dumped)
@@ -87,15 +87,15 @@ import WebAuthn
     }
 
     @Test func randomKeysDiffer() {
-        let first = SymmetricKey.random().withUnsafeBytes { Array($0) }
-        let second = SymmetricKey.random().withUnsafeBytes { Array($0) }
+        let first = SecretKey.random().withUnsafeBytes { Array($0) }
+        let second = SecretKey.random().withUnsafeBytes { Array($0) }
         #expect(first.count == 32)
         #expect(first != second)
     }
 
     @Test(arguments: [0, 1, 16, 1000])
     func sealOpenRoundTrip(length: Int) throws {
-        let key = SymmetricKey.random()
+        let key = SecretKey.random()
         let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0) }
         let aad = Array("credential-id".utf8)
         let sealed = try AESGCM.seal(plaintext, using: key, authenticating: aad)
@@ -105,7 +105,7 @@ import WebAuthn
     }
 
     @Test func everySealUsesAFreshNonce() throws {
-        let key = SymmetricKey.random()
+        let key = SecretKey.random()
         let first = try AESGCM.seal([1, 2, 3], using: key, authenticating: [])
         let second = try AESGCM.seal([1, 2, 3], using: key, authenticating: [])
         #expect(first.prefix(12) != second.prefix(12))
@@ -113,11 +113,11 @@ import WebAuthn
     }
 
     @Test func openRejectsWrongKeyAADTamperingAndTruncation() throws {
-        let key = SymmetricKey.random()
+        let key = SecretKey.random()
         let aad = Array("aad".utf8)
         let sealed = try AESGCM.seal(Array("secret".utf8), using: key, authenticating: aad)
         let failure = WebAuthnError(.decryptionFailed, "")
-        #expect(throws: failure) { try AESGCM.open(sealed, using: SymmetricKey.random(), authenticating: aad) }
+        #expect(throws: failure) { try AESGCM.open(sealed, using: SecretKey.random(), authenticating: aad) }
         #expect(throws: failure) { try AESGCM.open(sealed, using: key, authenticating: Array("aad!".utf8)) }
         #expect(throws: failure) { try AESGCM.open(sealed, using: key, authenticating: []) }
         for index in [0, 11, 12, sealed.count - 17, sealed.count - 16, sealed.count - 1] {

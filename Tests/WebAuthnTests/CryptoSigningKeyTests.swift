@@ -92,7 +92,7 @@ import WebAuthn
     @Test(arguments: [COSEAlgorithm.es256, .eddsa])
     func sealedPKCS8RoundTrip(algorithm: COSEAlgorithm) throws {
         let key = try SigningKey.generate(algorithm)
-        let sealingKey = SymmetricKey.random()
+        let sealingKey = SecretKey.random()
         let aad = Array("credential id".utf8)
         let sealed = try key.sealedPKCS8(using: sealingKey, authenticating: aad)
         let opened = try SigningKey(sealedPKCS8: sealed, using: sealingKey, authenticating: aad)
@@ -103,7 +103,7 @@ import WebAuthn
 
         let failure = WebAuthnError(.decryptionFailed, "")
         #expect(throws: failure) {
-            try SigningKey(sealedPKCS8: sealed, using: SymmetricKey.random(), authenticating: aad)
+            try SigningKey(sealedPKCS8: sealed, using: SecretKey.random(), authenticating: aad)
         }
         #expect(throws: failure) { try SigningKey(sealedPKCS8: sealed, using: sealingKey, authenticating: [UInt8]()) }
         #expect(throws: failure) {
@@ -115,7 +115,7 @@ import WebAuthn
     }
 
     @Test func sealedGarbageIsAnInvalidKey() throws {
-        let sealingKey = SymmetricKey.random()
+        let sealingKey = SecretKey.random()
         let sealed = try AESGCM.seal(Array("not a PKCS#8 key".utf8), using: sealingKey, authenticating: [])
         #expect(throws: WebAuthnError(.invalidKey, "")) {
             try SigningKey(sealedPKCS8: sealed, using: sealingKey, authenticating: [UInt8]())

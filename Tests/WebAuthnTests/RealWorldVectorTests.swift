@@ -49,10 +49,10 @@ import WebAuthn
     }
 
     static func verify(_ vector: RealWorldVector) throws(WebAuthnError) {
-        var anchors: [AttestationFormat: [Certificate]] = [:]
+        var anchors: [AttestationFormat: [X509Certificate]] = [:]
         for (format, pems) in vector.trust_anchors?.by_fmt ?? [:] {
             for pem in pems {
-                anchors[AttestationFormat(rawValue: format), default: []] += try Certificate.certificates(pem: pem)
+                anchors[AttestationFormat(rawValue: format), default: []] += try X509Certificate.certificates(pem: pem)
             }
         }
         let relyingParty = RelyingParty(

@@ -29,7 +29,7 @@ import WebAuthn
 
         func attestationObject() throws -> [UInt8] {
             let authData = AuthenticatorData(
-                rpIDHash: SHA256.hash(Array(rpID.utf8)), flags: flags, signCount: signCount,
+                rpIDHash: SHA256Digest.hash(Array(rpID.utf8)), flags: flags, signCount: signCount,
                 attestedCredentialData: try AttestedCredentialData(
                     aaguid: .zero, credentialID: credentialID, publicKey: key.publicKey))
             return AttestationObject(format: format, statement: statement, authenticatorData: authData).bytes
@@ -47,7 +47,7 @@ import WebAuthn
         ) throws -> VerifiedAuthentication {
             let clientData = CollectedClientData(type: .get, challenge: challenge, origin: origin)
             let authData = AuthenticatorData(
-                rpIDHash: SHA256.hash(Array(rpID.utf8)), flags: flags, signCount: signCount)
+                rpIDHash: SHA256Digest.hash(Array(rpID.utf8)), flags: flags, signCount: signCount)
             return try relyingParty.verifyAuthentication(
                 credentialID: credentialID, clientDataJSON: clientData.bytes, authenticatorData: authData.bytes,
                 signature: key.signature(for: authData.bytes + clientData.hash), userHandle: userHandle,

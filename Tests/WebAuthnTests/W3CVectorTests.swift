@@ -26,7 +26,7 @@ import WebAuthn
         #expect(attestation.format.rawValue == vector.attestation_format)
         let authData = attestation.authenticatorData
         #expect(authData.bytes == expected.authenticatorData_hex.bytes)
-        #expect(authData.rpIDHash == SHA256.hash(Array(inputs.rp_id.utf8)))
+        #expect(authData.rpIDHash == SHA256Digest.hash(Array(inputs.rp_id.utf8)))
         #expect(authData.flags.rawValue == inputs.flags_hex.bytes.first)
         #expect(authData.signCount == inputs.signCount)
         let credential = try #require(authData.attestedCredentialData)
@@ -44,7 +44,7 @@ import WebAuthn
     func decodesAuthentication(_ vector: W3CVector) throws {
         let authentication = try #require(vector.authentication)
         let authData = try AuthenticatorData(bytes: authentication.expected.authenticatorData_hex.bytes)
-        #expect(authData.rpIDHash == SHA256.hash(Array(authentication.inputs.rp_id.utf8)))
+        #expect(authData.rpIDHash == SHA256Digest.hash(Array(authentication.inputs.rp_id.utf8)))
         #expect(authData.flags.rawValue == authentication.inputs.flags_hex.bytes.first)
         #expect(authData.signCount == authentication.inputs.signCount)
         #expect(authData.attestedCredentialData == nil)
@@ -63,7 +63,7 @@ import WebAuthn
         #expect(key.bytes == expected.credentialPublicKey_cose_hex.bytes)
 
         let rebuilt = AuthenticatorData(
-            rpIDHash: SHA256.hash(Array(inputs.rp_id.utf8)),
+            rpIDHash: SHA256Digest.hash(Array(inputs.rp_id.utf8)),
             flags: AuthenticatorFlags(rawValue: inputs.flags_hex.bytes[0]),
             signCount: inputs.signCount,
             attestedCredentialData: try AttestedCredentialData(
@@ -80,7 +80,7 @@ import WebAuthn
 
         if let authentication = vector.authentication {
             let assertion = AuthenticatorData(
-                rpIDHash: SHA256.hash(Array(authentication.inputs.rp_id.utf8)),
+                rpIDHash: SHA256Digest.hash(Array(authentication.inputs.rp_id.utf8)),
                 flags: AuthenticatorFlags(rawValue: authentication.inputs.flags_hex.bytes[0]),
                 signCount: authentication.inputs.signCount)
             #expect(assertion.bytes == authentication.expected.authenticatorData_hex.bytes)
@@ -106,7 +106,7 @@ import WebAuthn
         let relyingParty = RelyingParty(
             ids: ["example.org"], origins: ["https://example.org"], allowsCrossOrigin: true,
             topOrigins: ["https://example.com"],
-            trustAnchors: [.packed: try Certificate.certificates(pem: root.derived.attestation_ca_cert_pem)])
+            trustAnchors: [.packed: try X509Certificate.certificates(pem: root.derived.attestation_ca_cert_pem)])
         let registration = vector.registration
         let verify = {
             try relyingParty.verifyRegistration(

@@ -24,7 +24,7 @@ public enum HMACSecret {
     /// - Parameter input: a `prf` evaluation input (`eval.first`, `eval.second`), any length.
     /// - Returns: `SHA-256(UTF-8("WebAuthn PRF") ‖ 0x00 ‖ input)`.
     public static func salt(forPRFInput input: some Collection<UInt8>) -> [UInt8] {
-        SHA256.hash(Array("WebAuthn PRF".utf8) + [0x00] + Array(input))
+        SHA256Digest.hash(Array("WebAuthn PRF".utf8) + [0x00] + Array(input))
     }
 
     /// Builds the platform's request input (§12.5, getAssertion "Client extension processing").
@@ -100,7 +100,7 @@ public enum HMACSecret {
     ///   is not a point of P-256, `CTAP2_ERR_PIN_AUTH_INVALID` when `saltAuth` does not verify, or
     ///   `CTAP1_ERR_INVALID_LENGTH` when the salts are not 32 or 64 bytes.
     public static func output(
-        for input: HMACSecretInput, keyAgreementKey: KeyAgreementPrivateKey, credRandom: SymmetricKey
+        for input: HMACSecretInput, keyAgreementKey: KeyAgreementPrivateKey, credRandom: SecretKey
     ) throws(AuthenticatorError) -> [UInt8] {
         let sharedSecret = try input.pinUVAuthProtocol.decapsulate(peer: input.keyAgreement, using: keyAgreementKey)
         return try output(for: input, sharedSecret: sharedSecret, credRandom: credRandom)
@@ -140,7 +140,7 @@ public enum HMACSecret {
     /// Test seam: ``output(for:keyAgreementKey:credRandom:)`` with the key agreement done and, for
     /// protocol two, the IV chosen.
     package static func output(
-        for input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret, credRandom: SymmetricKey,
+        for input: HMACSecretInput, sharedSecret: PINUVAuthSharedSecret, credRandom: SecretKey,
         iv: [UInt8]? = nil
     ) throws(AuthenticatorError) -> [UInt8] {
         var salts = try salts(of: input, sharedSecret: sharedSecret)

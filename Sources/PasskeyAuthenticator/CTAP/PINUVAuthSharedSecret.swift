@@ -20,15 +20,15 @@ public struct PINUVAuthSharedSecret: Sendable, CustomStringConvertible, CustomDe
 {
     /// The protocol the secret was made by, whose operations it performs.
     public let pinUVAuthProtocol: PINUVAuthProtocol
-    private let hmacKey: SymmetricKey
-    private let aesKey: SymmetricKey
+    private let hmacKey: SecretKey
+    private let aesKey: SecretKey
 
     /// The KDF of the protocol (§6.5.6, §6.5.7 `kdf`) applied to an ECDH result.
     init(_ pinUVAuthProtocol: PINUVAuthProtocol, z: [UInt8]) {
         var bytes: [UInt8]
         switch pinUVAuthProtocol {
         case .one:
-            bytes = SHA256.hash(z)
+            bytes = SHA256Digest.hash(z)
         case .two:
             let salt = [UInt8](repeating: 0, count: 32)
             bytes =
@@ -49,11 +49,11 @@ public struct PINUVAuthSharedSecret: Sendable, CustomStringConvertible, CustomDe
         do throws(WebAuthnError) {
             switch (pinUVAuthProtocol, bytes.count) {
             case (.one, 32):
-                hmacKey = try SymmetricKey(bytes: bytes)
+                hmacKey = try SecretKey(bytes: bytes)
                 aesKey = hmacKey
             case (.two, 64):
-                hmacKey = try SymmetricKey(bytes: Array(bytes.prefix(32)))
-                aesKey = try SymmetricKey(bytes: Array(bytes.suffix(32)))
+                hmacKey = try SecretKey(bytes: Array(bytes.prefix(32)))
+                aesKey = try SecretKey(bytes: Array(bytes.suffix(32)))
             default:
                 throw WebAuthnError(.invalidLength, "a \(pinUVAuthProtocol) shared secret is not \(bytes.count) bytes")
             }

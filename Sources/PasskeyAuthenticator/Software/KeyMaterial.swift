@@ -6,11 +6,11 @@ package import WebAuthn
 package struct KeyMaterial: Sendable {
     package let credentialID: [UInt8]
     package let privateKey: SigningKey
-    package let prfSecretWithUV: SymmetricKey
-    package let prfSecretWithoutUV: SymmetricKey
+    package let prfSecretWithUV: SecretKey
+    package let prfSecretWithoutUV: SecretKey
 
     package init(
-        credentialID: [UInt8], privateKey: SigningKey, prfSecretWithUV: SymmetricKey, prfSecretWithoutUV: SymmetricKey
+        credentialID: [UInt8], privateKey: SigningKey, prfSecretWithUV: SecretKey, prfSecretWithoutUV: SecretKey
     ) {
         self.credentialID = credentialID
         self.privateKey = privateKey

@@ -20,7 +20,7 @@ public import WebAuthn
 ///
 /// A seed is a secret: its `description` and mirror show nothing of it.
 public struct Seed: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    private let key: SymmetricKey
+    private let key: SecretKey
 
     /// Takes a seed from its hex form.
     ///
@@ -35,8 +35,8 @@ public struct Seed: Sendable, CustomStringConvertible, CustomDebugStringConverti
         }
         // HKDF takes any length; the key type wants 32 bytes, so the seed is first extracted.
         let extracted = KDF.hkdfSHA256(
-            inputKeyMaterial: bytes, salt: Array("SoftPasskey seed v1".utf8), info: [], length: SymmetricKey.byteCount)
-        key = try SymmetricKey(bytes: extracted)
+            inputKeyMaterial: bytes, salt: Array("SoftPasskey seed v1".utf8), info: [], length: SecretKey.byteCount)
+        key = try SecretKey(bytes: extracted)
     }
 
     /// Derives a credential for a request (see the type's discussion).
@@ -71,8 +71,8 @@ public struct Seed: Sendable, CustomStringConvertible, CustomDebugStringConverti
             credentialID: expand("credential-id", length: 16),
             // The loop ends only with a key.
             privateKey: privateKey!,
-            prfSecretWithUV: try SymmetricKey(bytes: prfWithUV),
-            prfSecretWithoutUV: try SymmetricKey(bytes: prfWithoutUV))
+            prfSecretWithUV: try SecretKey(bytes: prfWithUV),
+            prfSecretWithoutUV: try SecretKey(bytes: prfWithoutUV))
     }
 
     public var description: String { "Seed(<redacted>)" }

@@ -22,7 +22,7 @@ extension SoftwareAuthenticator {
             : 0
         let extensions = try await hmacSecretOutput(request.hmacSecret, stored, userVerified: gesture.userVerified)
         let authenticatorData = AuthenticatorData(
-            rpIDHash: SHA256.hash(Array(request.rpID.utf8)), flags: flags(gesture, stored), signCount: signCount,
+            rpIDHash: SHA256Digest.hash(Array(request.rpID.utf8)), flags: flags(gesture, stored), signCount: signCount,
             extensions: extensions.map { .map([.text("hmac-secret"): .bytes($0)]) })
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,

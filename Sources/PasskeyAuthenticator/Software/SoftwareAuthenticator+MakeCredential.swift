@@ -119,7 +119,7 @@ extension SoftwareAuthenticator {
             let attested = try AttestedCredentialData(
                 aaguid: profile.aaguid, credentialID: stored.id, publicKey: stored.publicKey)
             return AuthenticatorData(
-                rpIDHash: SHA256.hash(Array(stored.rpID.utf8)), flags: flags(gesture, stored),
+                rpIDHash: SHA256Digest.hash(Array(stored.rpID.utf8)), flags: flags(gesture, stored),
                 signCount: stored.signCount,
                 attestedCredentialData: attested,
                 extensions: hmacSecret ? .map([.text("hmac-secret"): .bool(true)]) : nil)

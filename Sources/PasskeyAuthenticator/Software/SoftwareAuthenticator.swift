@@ -129,7 +129,7 @@ public struct SoftwareAuthenticator: Authenticator {
 
     /// Checks the length of the client data hash every request carries.
     static func check(clientDataHash: [UInt8]) throws(AuthenticatorError) {
-        guard clientDataHash.count == SHA256.digestLength else {
+        guard clientDataHash.count == SHA256Digest.digestLength else {
             throw AuthenticatorError(.invalidLength, "clientDataHash is 32 bytes, not \(clientDataHash.count)")
         }
     }

@@ -40,9 +40,9 @@ public struct CredentialSecrets: Sendable, CustomStringConvertible, CustomReflec
     /// The private key.
     public let privateKey: SigningKey
     /// `CredRandomWithUV`: the hmac-secret seed of requests that verified the user.
-    public let prfSeedWithUV: SymmetricKey
+    public let prfSeedWithUV: SecretKey
     /// `CredRandomWithoutUV`: the seed of the other requests.
-    public let prfSeedWithoutUV: SymmetricKey
+    public let prfSeedWithoutUV: SecretKey
 
     /// Wraps a credential's secrets.
     ///
@@ -50,7 +50,7 @@ public struct CredentialSecrets: Sendable, CustomStringConvertible, CustomReflec
     ///   - privateKey: the private key.
     ///   - prfSeedWithUV: the seed for user-verified requests.
     ///   - prfSeedWithoutUV: the seed for the others.
-    public init(privateKey: SigningKey, prfSeedWithUV: SymmetricKey, prfSeedWithoutUV: SymmetricKey) {
+    public init(privateKey: SigningKey, prfSeedWithUV: SecretKey, prfSeedWithoutUV: SecretKey) {
         self.privateKey = privateKey
         self.prfSeedWithUV = prfSeedWithUV
         self.prfSeedWithoutUV = prfSeedWithoutUV

@@ -430,7 +430,7 @@ public actor FileCredentialStore: CredentialStore {
     /// Reads `store.json` and the key it describes, or makes both for a new store; called under
     /// the exclusive lock.
     private static func storeKey(root: FileDescriptor, credentials: FileDescriptor, passphrase: Passphrase?)
-        throws(StoreError) -> SymmetricKey
+        throws(StoreError) -> SecretKey
     {
         let headerPath = root.path + "/store.json"
         guard try root.contains("store.json") else {
@@ -455,7 +455,7 @@ public actor FileCredentialStore: CredentialStore {
         } catch {
             throw StoreError(.corrupt, "not a store header: \(describe(error))", file: headerPath)
         }
-        let key: SymmetricKey
+        let key: SecretKey
         switch (header.keySource, passphrase) {
         case (.scrypt, nil):
             throw StoreError(.wrongPassphrase, "the store is passphrase-protected and no passphrase was given")
@@ -481,7 +481,7 @@ public actor FileCredentialStore: CredentialStore {
         return key
     }
 
-    private static func create(root: FileDescriptor, passphrase: Passphrase?) throws(StoreError) -> SymmetricKey {
+    private static func create(root: FileDescriptor, passphrase: Passphrase?) throws(StoreError) -> SecretKey {
         let parameters = ScryptParameters.fresh()
         let key =
             try passphrase.map { (passphrase) throws(StoreError) in try derive(passphrase, parameters) } ?? .random()
@@ -509,7 +509,7 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     private static func derive(_ passphrase: Passphrase, _ parameters: ScryptParameters) throws(StoreError)
-        -> SymmetricKey
+        -> SecretKey
     {
         do {
             return try KDF.scrypt(
@@ -520,15 +520,15 @@ public actor FileCredentialStore: CredentialStore {
         }
     }
 
-    private static func readKeyFile(_ root: FileDescriptor) throws(StoreError) -> SymmetricKey {
+    private static func readKeyFile(_ root: FileDescriptor) throws(StoreError) -> SecretKey {
         let file = try FileDescriptor(opening: "store.key", in: root, .readOnly)
         if try file.status().permissions & 0o077 != 0 {
             try file.setPermissions(0o600)
         }
-        var bytes = try file.readAll(limit: SymmetricKey.byteCount)
+        var bytes = try file.readAll(limit: SecretKey.byteCount)
         defer { secureZero(&bytes) }
-        guard let key = try? SymmetricKey(bytes: bytes) else {
-            throw StoreError(.corrupt, "is \(bytes.count) bytes, not \(SymmetricKey.byteCount)", file: file.path)
+        guard let key = try? SecretKey(bytes: bytes) else {
+            throw StoreError(.corrupt, "is \(bytes.count) bytes, not \(SecretKey.byteCount)", file: file.path)
         }
         return key
     }

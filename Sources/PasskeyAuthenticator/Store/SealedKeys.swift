@@ -17,11 +17,11 @@ import WebAuthn
 ///
 /// `Sendable`: the key is immutable and the cache is behind a mutex, so signing needs no actor.
 final class SealedKeys: Sendable {
-    private let storeKey: SymmetricKey
+    private let storeKey: SecretKey
     private let openedKeys = OpenedKeys()
 
     /// Creates the custody of a store whose key is `storeKey`.
-    init(storeKey: SymmetricKey) {
+    init(storeKey: SecretKey) {
         self.storeKey = storeKey
     }
 
@@ -134,7 +134,7 @@ final class SealedKeys: Sendable {
             + id + Array(rpID.utf8)
     }
 
-    private func seal(_ secret: SymmetricKey, _ purpose: SealPurpose, id: [UInt8], rpID: String)
+    private func seal(_ secret: SecretKey, _ purpose: SealPurpose, id: [UInt8], rpID: String)
         throws(WebAuthnError) -> [UInt8]
     {
         var bytes = secret.withUnsafeBytes { Array($0) }

@@ -4,7 +4,7 @@ extension AESCBC {
     /// Runs EVP AES-256-CBC with padding off over input of whole blocks (lengths checked by the
     /// caller). The input is treated as secret either way: plaintext going in, or coming out.
     static func cipher(
-        _ input: some Collection<UInt8>, key: SymmetricKey, iv: [UInt8], encrypting: Bool
+        _ input: some Collection<UInt8>, key: SecretKey, iv: [UInt8], encrypting: Bool
     ) throws(WebAuthnError) -> [UInt8] {
         guard input.count <= Int32.max else {
             throw WebAuthnError(.limitExceeded, "AES-CBC input of \(input.count) bytes is too long")

@@ -21,7 +21,7 @@ public enum AESCBC {
     /// - Throws: `WebAuthnError` with `invalid-length` for a plaintext that is not whole blocks or
     ///   an IV that is not 16 bytes, or `crypto-failure` if OpenSSL fails.
     public static func encrypt(
-        _ plaintext: some Collection<UInt8>, key: SymmetricKey, iv: some Collection<UInt8>
+        _ plaintext: some Collection<UInt8>, key: SecretKey, iv: some Collection<UInt8>
     ) throws(WebAuthnError) -> [UInt8] {
         try checkLengths(plaintext.count, iv.count)
         return try cipher(plaintext, key: key, iv: Array(iv), encrypting: true)
@@ -40,7 +40,7 @@ public enum AESCBC {
     /// - Throws: `WebAuthnError` with `invalid-length` for a ciphertext that is not whole blocks or
     ///   an IV that is not 16 bytes, or `crypto-failure` if OpenSSL fails.
     public static func decrypt(
-        _ ciphertext: some Collection<UInt8>, key: SymmetricKey, iv: some Collection<UInt8>
+        _ ciphertext: some Collection<UInt8>, key: SecretKey, iv: some Collection<UInt8>
     ) throws(WebAuthnError) -> [UInt8] {
         try checkLengths(ciphertext.count, iv.count)
         return try cipher(ciphertext, key: key, iv: Array(iv), encrypting: false)

@@ -3,7 +3,7 @@ private import CCrypto
 extension AESGCM {
     /// Encrypts with EVP AES-256-GCM and returns the ciphertext and the 16-byte tag.
     static func encrypt(
-        _ plaintext: some Collection<UInt8>, key: SymmetricKey, nonce: [UInt8], associatedData: some Collection<UInt8>
+        _ plaintext: some Collection<UInt8>, key: SecretKey, nonce: [UInt8], associatedData: some Collection<UInt8>
     ) throws(WebAuthnError) -> (ciphertext: [UInt8], tag: [UInt8]) {
         let context = try check(EVP_CIPHER_CTX_new(), .cryptoFailure, "EVP_CIPHER_CTX_new")
         defer { EVP_CIPHER_CTX_free(context) }
@@ -24,7 +24,7 @@ extension AESGCM {
 
     /// Decrypts with EVP AES-256-GCM; any failure, including a tag mismatch, is `decryption-failed`.
     static func decrypt(
-        _ ciphertext: ArraySlice<UInt8>, key: SymmetricKey, nonce: ArraySlice<UInt8>, tag: ArraySlice<UInt8>,
+        _ ciphertext: ArraySlice<UInt8>, key: SecretKey, nonce: ArraySlice<UInt8>, tag: ArraySlice<UInt8>,
         associatedData: some Collection<UInt8>
     ) throws(WebAuthnError) -> [UInt8] {
         let context = try check(EVP_CIPHER_CTX_new(), .cryptoFailure, "EVP_CIPHER_CTX_new")
@@ -54,7 +54,7 @@ extension AESGCM {
     }
 
     private static func start(
-        _ context: OpaquePointer, encrypting: Bool, key: SymmetricKey, nonce: [UInt8],
+        _ context: OpaquePointer, encrypting: Bool, key: SecretKey, nonce: [UInt8],
         associatedData: some Collection<UInt8>
     ) throws(WebAuthnError) {
         let code: WebAuthnError.Code = encrypting ? .cryptoFailure : .decryptionFailed

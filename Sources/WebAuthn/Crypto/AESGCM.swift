@@ -21,7 +21,7 @@ public enum AESGCM {
     /// - Returns: `nonce ‖ ciphertext ‖ tag`.
     /// - Throws: `WebAuthnError` with `crypto-failure` if OpenSSL fails.
     public static func seal(
-        _ plaintext: some Collection<UInt8>, using key: SymmetricKey,
+        _ plaintext: some Collection<UInt8>, using key: SecretKey,
         authenticating associatedData: some Collection<UInt8>
     ) throws(WebAuthnError) -> [UInt8] {
         let nonce = SecureRandom.bytes(nonceLength)
@@ -39,7 +39,7 @@ public enum AESGCM {
     /// - Throws: `WebAuthnError` with `decryption-failed` for a wrong key or associated data,
     ///   tampered or truncated bytes.
     public static func open(
-        _ sealed: some Collection<UInt8>, using key: SymmetricKey, authenticating associatedData: some Collection<UInt8>
+        _ sealed: some Collection<UInt8>, using key: SecretKey, authenticating associatedData: some Collection<UInt8>
     ) throws(WebAuthnError) -> [UInt8] {
         let sealed = Array(sealed)
         guard sealed.count >= nonceLength + tagLength else {

@@ -11,7 +11,7 @@ public enum HMACSHA256 {
     ///   - key: the key, of any length.
     /// - Returns: the 32-byte code.
     public static func authenticationCode(for message: some Collection<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
-        var code = [UInt8](repeating: 0, count: SHA256.digestLength)
+        var code = [UInt8](repeating: 0, count: SHA256Digest.digestLength)
         let result = withSecretBytes(key) { key in
             withBorrowedBytes(message) { message in
                 HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), message.baseAddress, message.count, &code, nil)

@@ -1,7 +1,7 @@
 /// Key derivation functions: HKDF for keys from key material, scrypt for keys from passphrases.
 public enum KDF {
     /// The largest output HKDF-SHA-256 can give: 255 blocks of 32 bytes (RFC 5869 §2.3).
-    package static let hkdfMaximumLength = 255 * SHA256.digestLength
+    package static let hkdfMaximumLength = 255 * SHA256Digest.digestLength
 
     /// The memory ceiling handed to scrypt. The cost of scrypt is about `128 · r · (n + p)` bytes;
     /// 1 GiB leaves room for n = 2^17, r = 8 (128 MiB) with any sensible p.
@@ -42,10 +42,10 @@ public enum KDF {
     ///   `crypto-failure` when OpenSSL refuses them (for example beyond its memory ceiling).
     public static func scrypt(
         password: some Collection<UInt8>, salt: some Collection<UInt8>, n: UInt64, r: UInt32, p: UInt32
-    ) throws(WebAuthnError) -> SymmetricKey {
-        var bytes = try scrypt(password: password, salt: salt, n: n, r: r, p: p, length: SymmetricKey.byteCount)
+    ) throws(WebAuthnError) -> SecretKey {
+        var bytes = try scrypt(password: password, salt: salt, n: n, r: r, p: p, length: SecretKey.byteCount)
         defer { secureZero(&bytes) }
-        return bytes.withUnsafeBufferPointer { SymmetricKey(copying: $0) }
+        return bytes.withUnsafeBufferPointer { SecretKey(copying: $0) }
     }
 
     /// scrypt with any output length, for the RFC 7914 §12 vectors (64 bytes).

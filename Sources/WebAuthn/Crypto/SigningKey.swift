@@ -63,7 +63,7 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     /// - Throws: `WebAuthnError` with `decryption-failed` for a wrong key, associated data or
     ///   tampered bytes; `invalid-key` when the plaintext is not a PKCS#8 key; or
     ///   `unsupported-algorithm` for a key that is neither P-256 nor Ed25519.
-    public init(sealedPKCS8: some Collection<UInt8>, using key: SymmetricKey, authenticating: some Collection<UInt8>)
+    public init(sealedPKCS8: some Collection<UInt8>, using key: SecretKey, authenticating: some Collection<UInt8>)
         throws(WebAuthnError)
     {
         var der = try AESGCM.open(sealedPKCS8, using: key, authenticating: authenticating)
@@ -92,7 +92,7 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     ///   - authenticating: associated data binding the sealed key to its record (a credential id).
     /// - Returns: `nonce ‖ ciphertext ‖ tag` around the PKCS#8 `PrivateKeyInfo` DER.
     /// - Throws: `WebAuthnError` with `crypto-failure` if OpenSSL fails.
-    public func sealedPKCS8(using key: SymmetricKey, authenticating: some Collection<UInt8>) throws(WebAuthnError)
+    public func sealedPKCS8(using key: SecretKey, authenticating: some Collection<UInt8>) throws(WebAuthnError)
         -> [UInt8]
     {
         var der = try self.key.pkcs8()

@@ -112,7 +112,7 @@ public struct CollectedClientData: Sendable, Hashable {
     }
 
     /// SHA-256 of ``bytes``: the `clientDataHash` an authenticator signs (WebAuthn L3 §5.8.1).
-    public var hash: [UInt8] { SHA256.hash(bytes) }
+    public var hash: [UInt8] { SHA256Digest.hash(bytes) }
 
     private static let knownMembers: Set<String> = ["type", "challenge", "origin", "crossOrigin", "topOrigin"]
 

@@ -38,10 +38,10 @@ struct PackedAttestationVerifier {
     private func verifyCertificate(_ algorithm: COSEAlgorithm, _ signedData: [UInt8]) throws(WebAuthnError)
         -> AttestationVerdict
     {
-        var trustPath: [Certificate] = []
+        var trustPath: [X509Certificate] = []
         for der in statement.certificates {
             do {
-                trustPath.append(try Certificate(derEncoded: der))
+                trustPath.append(try X509Certificate(derEncoded: der))
             } catch {
                 throw error.recoded(.invalidAttestationStatement, "x5c certificate \(trustPath.count)")
             }
@@ -55,7 +55,7 @@ struct PackedAttestationVerifier {
     }
 
     /// Packed attestation statement certificate requirements (§8.2.1) and the AAGUID extension.
-    private func checkCertificateRequirements(_ leaf: Certificate) throws(WebAuthnError) {
+    private func checkCertificateRequirements(_ leaf: X509Certificate) throws(WebAuthnError) {
         func require(_ condition: Bool, _ reason: String) throws(WebAuthnError) {
             guard condition else { throw WebAuthnError(.attestationCertificateRequirements, reason) }
         }

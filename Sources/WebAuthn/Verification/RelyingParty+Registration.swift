@@ -73,7 +73,7 @@ extension RelyingParty {
         guard let leaf = verdict.trustPath.first, let anchors = trustAnchors[format], !anchors.isEmpty else {
             return verdict
         }
-        try Certificate.verifyChain(
+        try X509Certificate.verifyChain(
             leaf: leaf, intermediates: Array(verdict.trustPath.dropFirst()), trustAnchors: anchors, at: time)
         return AttestationVerdict(type: verdict.type, trustPath: verdict.trustPath, isTrusted: true)
     }
@@ -82,6 +82,6 @@ extension RelyingParty {
 /// What an attestation statement's verification procedure concludes (WebAuthn L3 §8).
 struct AttestationVerdict {
     let type: AttestationType
-    let trustPath: [Certificate]
+    let trustPath: [X509Certificate]
     let isTrusted: Bool
 }

@@ -32,7 +32,7 @@ public struct RelyingParty: Sendable {
     public var allowedAlgorithms: [COSEAlgorithm]
     /// Trust anchors per attestation format. A format with anchors must chain to one of them;
     /// a format without any is accepted with an unverified trust path.
-    public var trustAnchors: [AttestationFormat: [Certificate]]
+    public var trustAnchors: [AttestationFormat: [X509Certificate]]
 
     /// Creates a relying party policy.
     ///
@@ -49,7 +49,7 @@ public struct RelyingParty: Sendable {
         ids: [String], origins: [String]? = nil, allowsCrossOrigin: Bool = false, topOrigins: [String] = [],
         requireUserVerification: Bool = false,
         requireUserPresence: Bool = true, allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.signatureAlgorithms,
-        trustAnchors: [AttestationFormat: [Certificate]] = [:]
+        trustAnchors: [AttestationFormat: [X509Certificate]] = [:]
     ) {
         self.ids = ids
         self.origins = origins ?? ids.map { "https://\($0)" }

@@ -28,7 +28,7 @@ public struct VerifiedRegistration: Sendable, Hashable {
     /// How the attestation vouches for the credential.
     public let attestationType: AttestationType
     /// The attestation certificate chain, leaf first; empty for `none` and self attestation.
-    public let trustPath: [Certificate]
+    public let trustPath: [X509Certificate]
     /// Whether ``trustPath`` chains to one of the relying party's trust anchors.
     public let isTrusted: Bool
     /// The authenticator data, with its flags and extension outputs.

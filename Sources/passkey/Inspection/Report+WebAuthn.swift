@@ -98,7 +98,7 @@ extension Report {
     }
 
     init(certificate der: [UInt8]) {
-        guard let certificate = try? Certificate(derEncoded: der) else {
+        guard let certificate = try? X509Certificate(derEncoded: der) else {
             add("unparsable", .text(Hex.encode(der)))
             return
         }

@@ -1,7 +1,7 @@
 private import CCrypto
 
 /// SHA-256 (FIPS 180-4), as WebAuthn hashes client data and RP IDs (WebAuthn L3 §6.1).
-public enum SHA256 {
+public enum SHA256Digest {
     /// The length of a digest, in bytes.
     package static let digestLength = 32
 

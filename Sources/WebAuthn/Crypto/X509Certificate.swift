@@ -12,7 +12,7 @@ public import FoundationEssentials
 /// `id-fido-gen-ce-aaguid` extension and the public key of an attestation certificate, and checks
 /// its chain to a trust anchor (``verifyChain(leaf:intermediates:trustAnchors:at:)``).
 /// Two certificates are equal when their DER bytes are.
-public struct Certificate: Sendable, Hashable {
+public struct X509Certificate: Sendable, Hashable {
     /// The certificate's DER encoding, exactly as given.
     public let derBytes: [UInt8]
     /// The X.509 version, counted from 1 (3 for a v3 certificate).
@@ -49,8 +49,8 @@ public struct Certificate: Sendable, Hashable {
     /// - Returns: the certificates, at least one.
     /// - Throws: `WebAuthnError` with `malformed-certificate` when there is no certificate block, a
     ///   block is not closed or not base64, or a certificate does not parse.
-    public static func certificates(pem: String) throws(WebAuthnError) -> [Certificate] {
-        var certificates: [Certificate] = []
+    public static func certificates(pem: String) throws(WebAuthnError) -> [X509Certificate] {
+        var certificates: [X509Certificate] = []
         var body: String?
         for rawLine in pem.split(whereSeparator: \.isNewline) {
             let line = rawLine.trimmingWhitespace()
@@ -62,7 +62,7 @@ public struct Certificate: Sendable, Hashable {
                     throw WebAuthnError(
                         .malformedCertificate, "PEM certificate block \(certificates.count + 1) is not base64")
                 }
-                certificates.append(try Certificate(derEncoded: der))
+                certificates.append(try X509Certificate(derEncoded: der))
                 body = nil
             case (_, let text?):
                 body = text + line

@@ -1,7 +1,7 @@
 private import CCrypto
 public import FoundationEssentials
 
-extension Certificate {
+extension X509Certificate {
     /// Parses a DER certificate with `d2i_X509`.
     ///
     /// - Parameter derEncoded: one DER certificate and nothing after it.
@@ -36,7 +36,7 @@ extension Certificate {
     /// - Throws: `WebAuthnError` with `untrusted-attestation-root` and OpenSSL's reason when there
     ///   are no anchors or the chain does not verify.
     public static func verifyChain(
-        leaf: Certificate, intermediates: [Certificate], trustAnchors: [Certificate], at time: Date
+        leaf: X509Certificate, intermediates: [X509Certificate], trustAnchors: [X509Certificate], at time: Date
     ) throws(WebAuthnError) {
         guard !trustAnchors.isEmpty else {
             throw WebAuthnError(.untrustedAttestationRoot, "no trust anchors for the attestation certificate")

@@ -3,7 +3,7 @@
 /// The bytes live in one heap buffer owned by a reference-counted box, so copies of the key share
 /// it, and the last copy to go away overwrites it (`OPENSSL_cleanse`) before freeing it.
 /// `description`, `debugDescription` and the mirror show nothing (STYLE §5).
-public struct SymmetricKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SecretKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key length, in bytes.
     package static let byteCount = 32
 
@@ -29,10 +29,10 @@ public struct SymmetricKey: Sendable, CustomStringConvertible, CustomDebugString
     /// A fresh random key from OpenSSL's DRBG.
     ///
     /// - Returns: a new key.
-    public static func random() -> SymmetricKey {
+    public static func random() -> SecretKey {
         var bytes = SecureRandom.bytes(byteCount)
         defer { secureZero(&bytes) }
-        return SymmetricKey(storage: Storage(copying: bytes))
+        return SecretKey(storage: Storage(copying: bytes))
     }
 
     private init(storage: Storage) {
@@ -52,7 +52,7 @@ public struct SymmetricKey: Sendable, CustomStringConvertible, CustomDebugString
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
-extension SymmetricKey {
+extension SecretKey {
     /// The key's one heap buffer, wiped on deinit.
     ///
     /// `@unchecked Sendable`: the buffer is written once in `init` and only read afterwards.
@@ -60,7 +60,7 @@ extension SymmetricKey {
         let bytes: UnsafeMutableRawBufferPointer
 
         init(copying source: some Collection<UInt8>) {
-            bytes = .allocate(byteCount: SymmetricKey.byteCount, alignment: 1)
+            bytes = .allocate(byteCount: SecretKey.byteCount, alignment: 1)
             bytes.copyBytes(from: source)
         }
 
