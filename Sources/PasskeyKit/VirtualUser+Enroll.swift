@@ -27,7 +27,7 @@ extension VirtualUser {
         if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
             throw VirtualUserError(
                 .alreadyEnrolledHere,
-                "this device already holds a passkey of the user for \(challenge.relyingPartyId)")
+                "this store already holds a passkey of the user for \(challenge.relyingPartyId)")
         }
         let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
         let method = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
