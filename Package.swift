@@ -94,20 +94,28 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// Test support only (not a product): vectors and temporary directories, shared by every
+        /// test target.
+        .target(
+            name: "TestSupport",
+            dependencies: ["WebAuthn"],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn"],
+            dependencies: ["WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PasskeyAuthenticatorTests",
-            dependencies: ["PasskeyAuthenticator", "WebAuthn", "store-stress"],
+            dependencies: ["PasskeyAuthenticator", "WebAuthn", "TestSupport", "store-stress"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "Auth0PasskeysTests",
             dependencies: [
-                "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant",
+                "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -118,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyTenantTests",
             dependencies: [
-                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator",
+                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyCLITests",
             dependencies: [
-                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys",
+                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -206,7 +207,8 @@ import WebAuthn
     }
 
     @Test func fileStorageIsAtomicAndPrivate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         let storage = FileCredentialsStorage(directory: directory.path + "/nested/auth0")
         try storage.setEntry(Array("one".utf8), forKey: "https://login.example.com/me/::read:me")
         try storage.setEntry(Array("two".utf8), forKey: "https://login.example.com/me/::read:me")
@@ -235,7 +237,8 @@ import WebAuthn
     }
 
     @Test func fileStorageUnderAManager() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         let answer = ScriptedTransport(json: Fixtures.tokens())
         let first = try manager(answer, storage: FileCredentialsStorage(directory: directory.path))
         try await first.store(credentials: credentials(expiresIn: 0))
@@ -249,7 +252,8 @@ import WebAuthn
     }
 
     @Test func anUnwritableStorageFailsTheStore() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         #expect(chmod(directory.path, 0o500) == 0)
         defer { chmod(directory.path, 0o700) }
         let manager = try manager(
@@ -259,22 +263,5 @@ import WebAuthn
             try await manager.store(credentials: credentials(expiresIn: 60))
         }
         #expect(error?.code == .storeFailed && error?.cause is CredentialsStorageError)
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed with the value.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/auth0-tests-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure() }
-        path = String(cString: made)
-    }
-
-    struct Failure: Error {}
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }
