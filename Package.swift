@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -94,11 +96,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        /// Test support only (not a product): vectors and temporary directories, shared by every
-        /// test target.
+        /// Test support only (not a product): vectors, temporary directories and child processes,
+        /// shared by every test target.
         .target(
             name: "TestSupport",
-            dependencies: ["WebAuthn"],
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
