@@ -15,19 +15,28 @@ import WebAuthn
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
         var outcome: (reported: [Registration], killed: Int) = ([], 0)
-        // Kill instants spread over a whole run, from before the store opens to after the print.
+        // Kill instants spread over a whole run, from before the store opens to after the print. A
+        // run takes as long as the median of the last five that finished: the tests running
+        // alongside come and go, and with them the machine's load.
         let clock = ContinuousClock()
-        let start = clock.now
+        var finished: [Duration] = []
         for round in 0..<3 {
+            let start = clock.now
             _ = try await Self.create(
                 user: "calibration\(round)", profile: "platform", store: directory.store, in: directory)
+            finished.append(clock.now - start)
         }
-        let runTime = (clock.now - start) / 3
         for round in 0..<200 {
+            let recent = finished.suffix(5).sorted()
+            let runTime = recent[recent.count / 2]
             let options = directory.write("create-\(round).json", Self.creationOptions(user: "u\(round)"))
+            let start = clock.now
             let run = try await Self.passkey(
                 ["create", "--origin", Self.origin, "--store", directory.store, "--options", options],
                 killAfter: runTime * Double.random(in: 0...1.2))
+            if run.status != nil {
+                finished.append(clock.now - start)
+            }
             outcome.killed += run.status == nil ? 1 : 0
             // A response printed whole counts as reported, even if the kill came after it.
             if let registration = try? JSONDecoder().decode(Registration.self, from: run.standardOutput) {
