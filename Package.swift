@@ -96,14 +96,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        /// Test support only (not a product): vectors, temporary directories and child processes,
-        /// shared by every test target.
+        /// Test support only (not a product): vectors, temporary directories, child processes and
+        /// the local tenant, shared by every test target.
         .target(
             name: "TestSupport",
             dependencies: [
-                "WebAuthn",
+                "WebAuthn", "PasskeyTenant",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
