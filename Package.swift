@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -110,20 +112,34 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// Test support only (not a product): vectors, temporary directories, child processes and
+        /// the local tenant, shared by every test target.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "WebAuthn", "PasskeyTenant",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn"],
+            dependencies: ["WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PasskeyAuthenticatorTests",
-            dependencies: ["PasskeyAuthenticator", "WebAuthn", "store-stress"],
+            dependencies: ["PasskeyAuthenticator", "WebAuthn", "TestSupport", "store-stress"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "Auth0PasskeysTests",
             dependencies: [
-                "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant",
+                "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -149,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyTenantTests",
             dependencies: [
-                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator",
+                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyCLITests",
             dependencies: [
-                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys",
+                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

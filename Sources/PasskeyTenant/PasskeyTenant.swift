@@ -48,7 +48,7 @@ public final class PasskeyTenant: Sendable {
         }
         self.configuration = configuration
         self.store = store
-        self.signer = try await TokenSigner.load(from: store)
+        self.signer = try await TokenSigner.load(from: store, given: configuration.signingKeyPEM)
         self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock)
         self.clock = clock
         self.logger = logger

@@ -40,6 +40,15 @@ public struct TenantConfiguration: Sendable {
     public var maxBodySize: Int
     /// When repeated failures lock a user or an address out.
     public var attemptLimits: AttemptLimits
+    /// The RS256 signing key (RFC 7518 §3.3) for a database that has none yet, as a PKCS#1 or
+    /// PKCS#8 PEM private key; nil to generate a 2048-bit key.
+    ///
+    /// The key is stored in the database, so a tenant reopened on it signs with the same key, and
+    /// a database that already holds a key keeps it whatever this says. Giving one saves
+    /// generating an RSA key, the slowest step of opening a new database (the tests give every
+    /// tenant the same fixture key), and makes the `kid`, its RFC 7638 thumbprint, known in
+    /// advance. A ``Secret``, so the key never prints.
+    public var signingKeyPEM: Secret?
 
     /// Creates a configuration.
     ///
@@ -71,6 +80,7 @@ public struct TenantConfiguration: Sendable {
         self.refreshTokenLifetime = .seconds(30 * 86_400)
         self.maxBodySize = 64 * 1024
         self.attemptLimits = AttemptLimits()
+        self.signingKeyPEM = nil
     }
 
     /// `https://DOMAIN/`, the `iss` of every token.

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -208,7 +209,8 @@ import WebAuthn
     }
 
     @Test func fileStorageIsAtomicAndPrivate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         let storage = FileCredentialsStorage(directory: directory.path + "/nested/auth0")
         try storage.setEntry(Array("one".utf8), forKey: "https://login.example.com/me/::read:me")
         try storage.setEntry(Array("two".utf8), forKey: "https://login.example.com/me/::read:me")
@@ -237,7 +239,8 @@ import WebAuthn
     }
 
     @Test func fileStorageUnderAManager() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         let answer = ScriptedTransport(json: Fixtures.tokens())
         let first = try manager(answer, storage: FileCredentialsStorage(directory: directory.path))
         try await first.store(credentials: credentials(expiresIn: 0))
@@ -258,7 +261,8 @@ import WebAuthn
         """
 
     @Test func anEntryInTheFormerFormatLoads() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         let storage = FileCredentialsStorage(directory: directory.path)
         try storage.setEntry(Array(Self.entryInTheFormerFormat.utf8), forKey: "credentials")
         let answer = ScriptedTransport(json: Fixtures.tokens())
@@ -309,7 +313,8 @@ import WebAuthn
     }
 
     @Test func anUnwritableStorageFailsTheStore() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "auth0-tests")
+        defer { directory.remove() }
         #expect(chmod(directory.path, 0o500) == 0)
         defer { chmod(directory.path, 0o700) }
         let manager = try manager(
@@ -348,21 +353,4 @@ final class GatedStorage: CredentialsStorage {
     func deleteEntry(forKey key: String) {}
 
     func deleteAllEntries() {}
-}
-
-/// A fresh directory under the system's temporary directory, removed with the value.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/auth0-tests-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure() }
-        path = String(cString: made)
-    }
-
-    struct Failure: Error {}
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
 }

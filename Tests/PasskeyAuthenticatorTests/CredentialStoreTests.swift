@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -15,13 +16,18 @@ import WebAuthn
         try await store.add(shared)
         let (children, adds, increments) = (4, 10, 25)
 
-        let processes = try (0..<children).map { _ in
-            try StressProcess(path, adds: adds, increments: increments, sharedID: shared.id)
+        let sharedID = shared.id
+        let outputs = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<children {
+                group.addTask {
+                    try await StressProcess.hammer(path, adds: adds, increments: increments, sharedID: sharedID)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         var added: [String] = []
         var counters: [UInt32] = []
-        for process in processes {
-            let lines = try process.finish()
+        for lines in outputs {
             added += lines.compactMap { $0.hasPrefix("added ") ? String($0.dropFirst(6)) : nil }
             counters += lines.compactMap { $0.hasPrefix("counter ") ? UInt32($0.dropFirst(8)) : nil }
         }
@@ -67,8 +73,8 @@ import WebAuthn
         defer { directory.remove() }
         let path = directory.appending("store")
         let shared = try await makeCredential(in: try await FileCredentialStore(directory: path))
-        let process = try StressProcess(path, adds: 100_000, increments: 0, sharedID: shared.id)
-        let reported = try process.kill(afterLines: 15)
+        let reported = try await StressProcess.hammer(
+            path, adds: 100_000, increments: 0, sharedID: shared.id, killedAfterLines: 15)
         #expect(reported.count >= 15)
 
         let store = try await FileCredentialStore(directory: path)
@@ -84,84 +90,74 @@ import WebAuthn
         #expect(leftovers.isEmpty)
     }
 
-    @Test(.enabled(if: TinyFileSystem.isAvailable, "needs root to mount a 64 KiB tmpfs"))
+    @Test(.enabled("needs root to mount a 64 KiB tmpfs") { await TinyFileSystem.isAvailable })
     func aFullDiskLeavesTheLastCommittedStateIntact() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let mount = try TinyFileSystem(at: directory.appending("tiny"))
-        defer { mount.unmount() }
-        let path = mount.path + "/store"
-        let store = try await FileCredentialStore(directory: path)
-        var stored: [StoredCredential] = []
-        var failure: StoreError?
-        for _ in 0..<64 {
-            let credential = try await makeCredential(in: store)
-            do {
-                try await store.add(credential)
-                stored.append(credential)
-            } catch {
-                failure = error
-                #expect(try await store.credential(id: credential.id) == nil)
-                break
+        try await TinyFileSystem.mounted(at: directory.appending("tiny")) { mount in
+            let path = mount.path + "/store"
+            let store = try await FileCredentialStore(directory: path)
+            var stored: [StoredCredential] = []
+            var failure: StoreError?
+            for _ in 0..<64 {
+                let credential = try await makeCredential(in: store)
+                do {
+                    try await store.add(credential)
+                    stored.append(credential)
+                } catch let error as StoreError {
+                    failure = error
+                    #expect(try await store.credential(id: credential.id) == nil)
+                    break
+                }
             }
-        }
-        #expect(failure?.code == .diskFull)
-        #expect(!stored.isEmpty)
-        #expect(try await store.all() == StoreListing(credentials: stored))
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: path + "/credentials").allSatisfy { !$0.hasPrefix(".") }
-        )
+            #expect(failure?.code == .diskFull)
+            #expect(!stored.isEmpty)
+            #expect(try await store.all() == StoreListing(credentials: stored))
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: path + "/credentials").allSatisfy {
+                    !$0.hasPrefix(".")
+                }
+            )
 
-        try await store.delete(id: stored[0].id)
-        try await store.add(try await makeCredential(in: store))
-        let reopened = try await FileCredentialStore(directory: path)
-        #expect(try await reopened.all().credentials.count == stored.count)
+            try await store.delete(id: stored[0].id)
+            try await store.add(try await makeCredential(in: store))
+            let reopened = try await FileCredentialStore(directory: path)
+            #expect(try await reopened.all().credentials.count == stored.count)
+        }
     }
 }
 
-/// One `store-stress hammer` child process.
-struct StressProcess {
-    private let process = Process()
-    private let output = Pipe()
-
-    init(_ store: String, adds: Int, increments: Int, sharedID: [UInt8]) throws {
-        process.executableURL = Self.executable
-        process.arguments = ["hammer", store, "\(adds)", "\(increments)", Base64URL.encode(sharedID)]
-        process.standardOutput = output
-        try process.run()
+/// The `store-stress hammer` helper as a child process: it adds credentials to a store, then
+/// increments a shared counter, printing an `added ID` or `counter N` line as each is durable.
+enum StressProcess {
+    /// Runs the helper to its end and returns its output lines.
+    static func hammer(_ store: String, adds: Int, increments: Int, sharedID: [UInt8]) async throws -> [String] {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("store-stress"), arguments(store, adds: adds, increments: increments, sharedID: sharedID)
+        )
+        guard result.status == 0 else {
+            throw StoreError(.io, "store-stress exited with \(result.status ?? -1): \(result.stderr)")
+        }
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// Waits for the child to exit and returns its output lines.
-    func finish() throws -> [String] {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StoreError(.io, "store-stress exited with \(process.terminationStatus)")
-        }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
-    /// Sends SIGKILL once the child has printed `count` lines, and returns every complete line
-    /// it printed.
-    func kill(afterLines count: Int) throws -> [String] {
-        var data = Data()
-        while data.count(where: { $0 == UInt8(ascii: "\n") }) < count {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            data += chunk
-        }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        data += output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+    /// Starts the helper, sends SIGKILL once it has printed `count` lines, and returns every
+    /// complete line it printed.
+    static func hammer(
+        _ store: String, adds: Int, increments: Int, sharedID: [UInt8], killedAfterLines count: Int
+    ) async throws -> [String] {
+        let process = try await ChildProcess.start(
+            ChildProcess.built("store-stress"),
+            arguments(store, adds: adds, increments: increments, sharedID: sharedID),
+            readyWhen: { output in output.count(where: { $0 == "\n" }) >= count })
+        process.send(SIGKILL)
+        let text = try await process.wait().stdout
         return text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
             .map(String.init)
     }
 
-    /// The helper, built next to the test bundle by `swift build --build-tests`.
-    private static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "store-stress")
+    private static func arguments(_ store: String, adds: Int, increments: Int, sharedID: [UInt8]) -> [String] {
+        ["hammer", store, "\(adds)", "\(increments)", Base64URL.encode(sharedID)]
     }
 }
 
@@ -169,40 +165,35 @@ struct StressProcess {
 struct TinyFileSystem {
     let path: String
 
-    init(at path: String) throws {
+    /// Mounts a tmpfs at `path`, runs `body` with it, and unmounts it.
+    static func mounted<T>(at path: String, _ body: (TinyFileSystem) async throws -> T) async throws -> T {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", path]) else {
+        guard await run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", path]) else {
             throw StoreError(.io, "mount failed", file: path)
         }
-        self.path = path
-    }
-
-    func unmount() {
-        _ = Self.run("/bin/umount", [path])
+        let value: T
+        do {
+            value = try await body(TinyFileSystem(path: path))
+        } catch {
+            _ = await run("/bin/umount", [path])
+            throw error
+        }
+        _ = await run("/bin/umount", [path])
+        return value
     }
 
     /// Whether this process may mount file systems (root, and mount works here).
     static var isAvailable: Bool {
-        guard geteuid() == 0, let probe = try? TemporaryDirectory() else {
-            return false
+        get async {
+            guard geteuid() == 0, let probe = try? TemporaryDirectory() else {
+                return false
+            }
+            defer { probe.remove() }
+            return (try? await mounted(at: probe.appending("probe")) { _ in }) != nil
         }
-        defer { probe.remove() }
-        guard let mount = try? TinyFileSystem(at: probe.appending("probe")) else {
-            return false
-        }
-        mount.unmount()
-        return true
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+    private static func run(_ tool: String, _ arguments: [String]) async -> Bool {
+        (try? await ChildProcess.run(tool, arguments))?.status == 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -161,7 +162,7 @@ import WebAuthn
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
         #expect(try await fixture.store.summaries(rpID: "stress.example").isEmpty)
-        let lines = try StressProcess(fixture.path, adds: 12, increments: 3, sharedID: fixture.a.id).finish()
+        let lines = try await StressProcess.hammer(fixture.path, adds: 12, increments: 3, sharedID: fixture.a.id)
         let added = Set(lines.compactMap { $0.hasPrefix("added ") ? String($0.dropFirst(6)) : nil })
         #expect(added.count == 12)
         #expect(Set(try await fixture.store.summaries(rpID: "stress.example").map { Base64URL.encode($0.id) }) == added)

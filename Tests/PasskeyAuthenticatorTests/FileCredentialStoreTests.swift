@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -324,9 +325,7 @@ import WebAuthn
     private func snapshot(_ path: String) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
         for file in try filesBelow(path) {
-            var info = stat()
-            stat(file.path, &info)
-            result[file.path] = file.bytes + withUnsafeBytes(of: info.st_mtim) { Array($0) }
+            result[file.path] = file.bytes + (try modificationTime(file.path))
         }
         return result
     }

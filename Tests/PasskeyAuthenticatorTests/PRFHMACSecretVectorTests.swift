@@ -1,4 +1,5 @@
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 

@@ -1,46 +1,52 @@
 import Foundation
+import TestSupport
 import Testing
 import WebAuthn
 
 /// The credential store through the real `passkey` binary (issue 3, "Store"): `create` killed at
 /// random instants loses no credential it reported, four processes creating and asserting at once
-/// lose nothing and never reuse a counter value. Each child runs on a thread of its own, so
+/// lose nothing and never reuse a counter value. Each child is awaited through `ChildProcess`, so
 /// that waiting for it never holds a thread of the test pool.
 @Suite struct StoreCrashTests {
     static let origin = "https://example.com"
     static let challenge = "AAECAwQFBgcICQoLDA0ODw"
 
     @Test func killedCreatesLoseNoCredentialTheyPrinted() async throws {
-        let directory = try CLIDirectory()
+        let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
-        let outcome = try await onThread { () throws -> (reported: [Registration], killed: Int) in
-            var reported: [Registration] = []
-            var killed = 0
-            // Kill instants spread over a whole run, from before the store opens to after the print.
-            let clock = ContinuousClock()
+        var outcome: (reported: [Registration], killed: Int) = ([], 0)
+        // Kill instants spread over a whole run, from before the store opens to after the print. A
+        // run takes as long as the median of the last five that finished: the tests running
+        // alongside come and go, and with them the machine's load.
+        let clock = ContinuousClock()
+        var finished: [Duration] = []
+        for round in 0..<3 {
             let start = clock.now
-            for round in 0..<3 {
-                _ = try Self.create(
-                    user: "calibration\(round)", profile: "platform", store: directory.store, in: directory)
+            _ = try await Self.create(
+                user: "calibration\(round)", profile: "platform", store: directory.store, in: directory)
+            finished.append(clock.now - start)
+        }
+        for round in 0..<200 {
+            let recent = finished.suffix(5).sorted()
+            let runTime = recent[recent.count / 2]
+            let options = directory.write("create-\(round).json", Self.creationOptions(user: "u\(round)"))
+            let start = clock.now
+            let run = try await Self.passkey(
+                ["create", "--origin", Self.origin, "--store", directory.store, "--options", options],
+                killAfter: runTime * Double.random(in: 0...1.2))
+            if run.status != nil {
+                finished.append(clock.now - start)
             }
-            let runTime = (clock.now - start) / 3
-            for round in 0..<200 {
-                let options = directory.write("create-\(round).json", Self.creationOptions(user: "u\(round)"))
-                let run = try CLIRun(
-                    ["create", "--origin", Self.origin, "--store", directory.store, "--options", options],
-                    killAfter: runTime * Double.random(in: 0...1.2))
-                killed += run.status == nil ? 1 : 0
-                // A response printed whole counts as reported, even if the kill came after it.
-                if let registration = try? JSONDecoder().decode(Registration.self, from: run.standardOutput) {
-                    reported.append(registration)
-                }
+            outcome.killed += run.status == nil ? 1 : 0
+            // A response printed whole counts as reported, even if the kill came after it.
+            if let registration = try? JSONDecoder().decode(Registration.self, from: run.standardOutput) {
+                outcome.reported.append(registration)
             }
-            return (reported, killed)
         }
         #expect(outcome.killed > 20, "kills landed mid-run (\(outcome.killed) of 200)")
         #expect(outcome.reported.count > 20, "some runs finished (\(outcome.reported.count) of 200)")
 
-        let listing = try await onThread { try CLIRun(["list", "--json", "--store", directory.store]) }
+        let listing = try await Self.passkey(["list", "--json", "--store", directory.store])
         #expect(listing.status == 0)
         #expect(listing.standardError.isEmpty, "\(String(decoding: listing.standardError, as: UTF8.self))")
         let listed = try JSONDecoder().decode(Listing.self, from: listing.standardOutput)
@@ -48,9 +54,7 @@ import WebAuthn
         #expect(Set(listed.credentials.map(\.id)).isSuperset(of: outcome.reported.map(\.id)))
 
         for registration in outcome.reported.shuffled().prefix(5) {
-            let assertion = try await onThread {
-                try Self.get(registration.id, store: directory.store, in: directory)
-            }
+            let assertion = try await Self.get(registration.id, store: directory.store, in: directory)
             let key = try COSEKey(
                 spki: try Base64URL.decode(registration.response.publicKey),
                 algorithm: COSEAlgorithm(rawValue: registration.response.publicKeyAlgorithm))
@@ -60,33 +64,31 @@ import WebAuthn
             .filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "temporary files of killed writers are removed on open")
         for (path, isDirectory) in try Self.entries(below: directory.store) {
-            #expect(try Self.permissions(path) == (isDirectory ? 0o700 : 0o600), "\(path)")
+            #expect(try permissions(path) == (isDirectory ? 0o700 : 0o600), "\(path)")
         }
     }
 
     @Test func fourProcessesCreatingAndAssertingLoseNothingAndReuseNoCounter() async throws {
-        let directory = try CLIDirectory()
+        let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
-        let shared = try await onThread {
-            try Self.create(user: "shared", profile: "security-key", store: directory.store, in: directory)
-        }
+        let shared = try await Self.create(
+            user: "shared", profile: "security-key", store: directory.store, in: directory)
         let (workers, rounds) = (4, 4)
         let results = try await withThrowingTaskGroup(of: [(String, UInt32)].self) { group in
             for worker in 0..<workers {
                 group.addTask {
-                    try await onThread {
-                        var counters: [(String, UInt32)] = []
-                        for round in 0..<rounds {
-                            let own = try Self.create(
-                                user: "w\(worker)r\(round)", profile: "security-key", store: directory.store,
-                                in: directory)
-                            counters.append((own, 0))
-                            for id in [shared, own, shared] {
-                                counters.append((id, try Self.get(id, store: directory.store, in: directory).signCount))
-                            }
+                    var counters: [(String, UInt32)] = []
+                    for round in 0..<rounds {
+                        let own = try await Self.create(
+                            user: "w\(worker)r\(round)", profile: "security-key", store: directory.store,
+                            in: directory)
+                        counters.append((own, 0))
+                        for id in [shared, own, shared] {
+                            counters.append(
+                                (id, try await Self.get(id, store: directory.store, in: directory).signCount))
                         }
-                        return counters
                     }
+                    return counters
                 }
             }
             return try await group.reduce(into: []) { $0 += $1 }
@@ -98,7 +100,7 @@ import WebAuthn
             #expect(counters.sorted() == [1], "\(id)")
         }
 
-        let listing = try await onThread { try CLIRun(["list", "--json", "--store", directory.store]) }
+        let listing = try await Self.passkey(["list", "--json", "--store", directory.store])
         let listed = try JSONDecoder().decode(Listing.self, from: listing.standardOutput)
         #expect(listed.problems.isEmpty)
         #expect(Set(listed.credentials.map(\.id)) == Set(byCredential.keys))
@@ -116,12 +118,16 @@ import WebAuthn
         return found
     }
 
-    static func permissions(_ path: String) throws -> Int {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw POSIXError(.ENOENT)
+    // MARK: Running the binary
+
+    /// Runs the built `passkey` with `arguments` and waits for it; with `killAfter`, sends SIGKILL
+    /// that long after starting it, unless it has exited.
+    static func passkey(_ arguments: [String], killAfter: Duration? = nil) async throws -> ProcessResult {
+        if let killAfter {
+            try await ChildProcess.run(CLIProcess.executable, arguments, timeout: killAfter, timeoutSignal: SIGKILL)
+        } else {
+            try await ChildProcess.run(CLIProcess.executable, arguments)
         }
-        return Int(info.st_mode & 0o777)
     }
 
     // MARK: Ceremonies
@@ -136,9 +142,11 @@ import WebAuthn
     }
 
     /// Runs `passkey create` to the end; returns the new credential's ID.
-    static func create(user: String, profile: String, store: String, in directory: CLIDirectory) throws -> String {
+    static func create(user: String, profile: String, store: String, in directory: TemporaryDirectory) async throws
+        -> String
+    {
         let options = directory.write("create-\(user).json", creationOptions(user: user))
-        let run = try CLIRun([
+        let run = try await passkey([
             "create", "--profile", profile, "--origin", origin, "--store", store, "--options", options,
         ])
         guard run.status == 0 else {
@@ -148,12 +156,12 @@ import WebAuthn
     }
 
     /// Runs `passkey get` for one credential (an allow list of one), to the end.
-    static func get(_ id: String, store: String, in directory: CLIDirectory) throws -> Assertion {
+    static func get(_ id: String, store: String, in directory: TemporaryDirectory) async throws -> Assertion {
         let options = directory.write(
             "get-\(UUID().uuidString).json",
             #"{"challenge":"\#(challenge)","rpId":"example.com","allowCredentials":[{"type":"public-key","id":"\#(id)"}]}"#
         )
-        let run = try CLIRun(["get", "--origin", origin, "--store", store, "--options", options])
+        let run = try await passkey(["get", "--origin", origin, "--store", store, "--options", options])
         guard run.status == 0 else {
             throw CLIFailure(run)
         }
@@ -216,79 +224,18 @@ struct Listing: Decodable {
 
 // MARK: - Running the binary
 
-/// A fresh temporary directory holding a store and the options files of one test.
-struct CLIDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/passkey-cli-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw POSIXError(.EIO)
-        }
-        path = String(cString: made)
-    }
-
-    var store: String { path + "/store" }
-
-    /// Writes a file of the directory and returns its path.
-    func write(_ name: String, _ text: String) -> String {
-        let file = path + "/" + name
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
-        return file
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
-/// One run of the `passkey` binary built next to this test bundle.
-struct CLIRun {
-    /// The exit status; `nil` when the run was killed.
-    let status: Int32?
-    let standardOutput: Data
-    let standardError: Data
-
-    /// Runs `passkey` with `arguments` and waits for it; with `killAfter`, sends SIGKILL that long
-    /// after starting it, unless it has exited.
-    init(_ arguments: [String], killAfter: Duration? = nil) throws {
-        let process = Process()
-        process.executableURL = CLIProcess.executable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        if let killAfter {
-            Thread.sleep(
-                forTimeInterval: Double(killAfter.components.seconds) + Double(killAfter.components.attoseconds) / 1e18)
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-            }
-        }
-        standardOutput = output.fileHandleForReading.readDataToEndOfFile()
-        standardError = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        status = process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
-    }
+extension TemporaryDirectory {
+    /// The store of a test, in its directory.
+    var store: String { appending("store") }
 }
 
 /// A run of `passkey` that should have succeeded.
 struct CLIFailure: Error, CustomStringConvertible {
     let description: String
 
-    init(_ run: CLIRun) {
+    init(_ run: ProcessResult) {
         description =
             "passkey exited with \(run.status.map(String.init) ?? "a signal"): "
             + String(decoding: run.standardError, as: UTF8.self)
-    }
-}
-
-/// Runs blocking work (waiting for child processes) on a thread of its own.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }

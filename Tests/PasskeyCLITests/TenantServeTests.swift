@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -24,21 +25,12 @@ import Testing
 
     @Test(arguments: [SIGTERM, SIGINT])
     func servesUntilASignal(signal: Int32) async throws {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = CLIProcess.executable
-        process.arguments = ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"]
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try await ChildProcess.start(
+            CLIProcess.executable,
+            ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"],
+            readyWhen: { $0.contains("\n") })
 
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            data += chunk
-        }
-        let line = try JSONDecoder().decode(StartLine.self, from: data)
+        let line = try JSONDecoder().decode(StartLine.self, from: Data(process.startOutput.utf8))
         #expect(line.url.hasPrefix("http://127.0.0.1:"))
         #expect(line.clientID == "cli-test")
         #expect(line.connection == "Username-Password-Authentication")
@@ -52,9 +44,9 @@ import Testing
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("auth_session"))
 
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        process.send(signal)
+        let exit = try await process.wait()
+        #expect(exit.signal == nil)
+        #expect(exit.status == 0)
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -11,8 +12,7 @@ import WebAuthn
 @Suite struct LiveTenantTests {
     @Test func signupLoginEnrollRefreshUserinfoAPIRevoke() async throws {
         let harness = try await TenantHarness()
-        let app = try harness.tenant.application(port: 0)
-        try await app.test(.live) { http in
+        try await TestTenant.serve(harness.tenant) { http, _ in
             let api = "https://localhost/api/"
             let signup = try await harness.signUp(
                 http, scope: "openid profile email offline_access read:events", audience: api)
@@ -52,7 +52,7 @@ import WebAuthn
         var configuration = TenantConfiguration()
         configuration.attemptLimits = AttemptLimits(perUser: 100, perAddress: 1, window: .seconds(60))
         let harness = try await TenantHarness(configuration: configuration)
-        try await harness.tenant.application(port: 0).test(.live) { http in
+        try await TestTenant.serve(harness.tenant) { http, _ in
             let first = try await http.send(.post, "/passkey/challenge", raw: "{}")
             let second = try await http.send(.post, "/passkey/challenge", raw: #"{"client_id":"\#(harness.clientID)"}"#)
             #expect(first.status == .badRequest)

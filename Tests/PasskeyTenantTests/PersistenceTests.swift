@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -10,10 +11,9 @@ import WebAuthn
 /// and signing key.
 @Suite struct PersistenceTests {
     @Test func aRestartKeepsEverything() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tenant-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("tenant.sqlite").path
+        let directory = try TemporaryDirectory(prefix: "tenant")
+        defer { directory.remove() }
+        let path = directory.appending("tenant.sqlite")
         let first = try await TenantHarness(database: path)
         let signup = try await first.router { http in try await first.signUp(http) }
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int

@@ -71,7 +71,7 @@ import WebAuthn
 
     @Test func aTokenSignedByAnotherTenantIsRefused() async throws {
         let harness = try await TenantHarness()
-        let other = try await TenantHarness()
+        let other = try await TenantHarness(signingKey: nil)
         let token = try await other.router { http in try await other.signUp(http).accessToken.text }
         let result = try await harness.router { http in try await http.send(.get, "/userinfo", bearer: token) }
         #expect(result.status == .unauthorized)

@@ -6,6 +6,7 @@ import InMemoryLogging
 import Logging
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -26,7 +27,7 @@ import WebAuthn
         var logger = Logger(label: "tenant-test", factory: { _ in logs })
         logger.logLevel = .trace
         let clock = TestClock()
-        let tenant = try await PasskeyTenant(clock: clock.tenantClock, logger: logger)
+        let tenant = try await TestTenant.open(clock: clock.tenantClock, logger: logger)
         let harness = TenantHarness(tenant: tenant, clock: clock, device: TenantHarness.device())
         let secrets = try await harness.router { http in
             let challenge = try await harness.signupChallenge(http)

@@ -15,10 +15,18 @@ struct TokenSigner: Sendable {
     let jwks: JSONWebKeySet
     private let keys: JWTKeyCollection
 
-    /// Loads the key stored in the database, generating and storing a 2048-bit key on first use.
-    static func load(from store: TenantStore) async throws(TenantError) -> TokenSigner {
+    /// Loads the key stored in the database; on first use, stores `given` (checked first), or a
+    /// new 2048-bit key when none is given.
+    static func load(from store: TenantStore, given: Secret?) async throws(TenantError) -> TokenSigner {
+        if let given {
+            do {
+                _ = try await TokenSigner(privateKeyPEM: given.text)
+            } catch {
+                throw TenantError(.serverError, status: 500, "the configured signing key does not load: \(error)")
+            }
+        }
         let pem = try await store.setting("signing_key") {
-            try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
+            try given?.text ?? _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
         }
         do {
             return try await TokenSigner(privateKeyPEM: pem)

@@ -1,8 +1,8 @@
 import Auth0Passkeys
-import HummingbirdTesting
 import Logging
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 
 /// The local tenant served on a loopback port, and the clients and authenticator that talk to
 /// it: the real `CurlTransport`, the real software authenticator (STYLE §7).
@@ -19,13 +19,12 @@ struct LiveTenant {
             authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .platform))
     }
 
-    /// Runs `body` against a fresh tenant on an in-memory database.
+    /// Runs `body` against a fresh tenant on an in-memory database, signing with the fixture key.
     static func run<Value: Sendable>(
         logger: Logger? = nil, _ body: @Sendable (LiveTenant) async throws -> Value
     ) async throws -> Value {
-        let tenant = try await PasskeyTenant(configuration: TenantConfiguration(), database: ":memory:")
-        return try await tenant.application(port: 0).test(.live) { client in
-            let baseURL = "http://127.0.0.1:\(client.port ?? 0)"
+        let tenant = try await TestTenant.open()
+        return try await TestTenant.serve(tenant) { _, baseURL in
             let auth = try Authentication(clientId: tenant.clientID, baseURL: baseURL, logger: logger)
             return try await body(LiveTenant(tenant: tenant, auth: auth, baseURL: baseURL, logger: logger))
         }

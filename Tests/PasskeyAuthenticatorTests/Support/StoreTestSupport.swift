@@ -1,30 +1,8 @@
 import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
-
-/// A fresh directory under the system's temporary directory, one per test; `remove()` it in a
-/// `defer`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/passkey-store-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw POSIXError(.EIO)
-        }
-        path = String(cString: made)
-    }
-
-    /// A path inside the directory.
-    func appending(_ name: String) -> String {
-        path + "/" + name
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
 
 /// The two implementations, for tests that hold for both.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
@@ -74,15 +52,6 @@ func filesBelow(_ path: String) throws -> [(path: String, bytes: [UInt8])] {
         }
     }
     return files
-}
-
-/// The permission bits of a path.
-func permissions(_ path: String) throws -> Int {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-        throw POSIXError(.ENOENT)
-    }
-    return Int(info.st_mode & 0o777)
 }
 
 /// Whether `haystack` contains `needle` as a contiguous run.

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 
 /// `passkey tenant serve` as a separate process on a loopback port, with its database in a file.
-final class CLITenant {
-    let process: Process
+final class CLITenant: Sendable {
+    let process: ChildProcess
     let url: String
     let clientID: String
     let port: Int
@@ -13,39 +14,27 @@ final class CLITenant {
     ///   - database: the SQLite file; a restart on the same file keeps users and passkeys.
     ///   - port: 0 for a free port, or the port of a previous run.
     ///   - arguments: more `tenant serve` options (`--require-uv`, `--client-id`, …).
-    init(database: String, port: Int = 0, arguments: [String] = []) throws {
-        process = Process()
-        process.executableURL = CLIProcess.executable
-        process.arguments = ["tenant", "serve", "--json", "--db", database, "--port", String(port)] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            data += chunk
-        }
+    init(database: String, port: Int = 0, arguments: [String] = []) async throws {
+        let process = try await ChildProcess.start(
+            CLIProcess.executable, ["tenant", "serve", "--json", "--db", database, "--port", String(port)] + arguments,
+            readyWhen: { $0.contains("\n") })
+        let data = Data(process.startOutput.utf8)
         guard let line = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let url = line["url"] as? String, let clientID = line["client_id"] as? String,
             let port = url.split(separator: ":").last.flatMap({ Int($0) })
         else {
-            process.terminate()
+            process.send(SIGTERM)
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "no start line: \(data)"])
         }
+        self.process = process
         self.url = url
         self.clientID = clientID
         self.port = port
     }
 
-    /// Stops it with SIGTERM and waits.
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+    /// Stops it with SIGTERM and waits; a tenant released without it gets SIGTERM all the same.
+    func stop() async {
+        process.send(SIGTERM)
+        _ = try? await process.wait()
     }
-
-    deinit { stop() }
 }

@@ -1,21 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `passkey` driving the built `passkey tenant serve`, as a user does from a terminal:
 /// signup, login, two users in one store, enrollment, methods, token, api, logout with
 /// revocation, and a restarted tenant.
 @Suite(.serialized) struct EndToEndTests {
-    @Test func theLifeOfTwoUsersInOneStore() throws {
+    @Test func theLifeOfTwoUsersInOneStore() async throws {
         let terminal = try Terminal()
-        var tenant = try CLITenant(database: terminal.database)
+        var tenant = try await CLITenant(database: terminal.database)
         terminal.use(tenant)
 
-        let ada = try terminal.passkey("signup", "--email", "ada@example.com", "--name", "Ada Lovelace")
+        let ada = try await terminal.passkey("signup", "--email", "ada@example.com", "--name", "Ada Lovelace")
         #expect(ada.status == 0, "\(ada)")
         #expect(ada.stdout.hasPrefix("Signed up ada@example.com (auth0|"))
         #expect(ada.stdout.contains("for localhost") && ada.stdout.contains("access token valid until"))
         #expect(!ada.stdout.contains("eyJ"), "no token without --show-tokens")
-        let bob = try terminal.passkey("signup", "--email", "bob@example.com", "--json")
+        let bob = try await terminal.passkey("signup", "--email", "bob@example.com", "--json")
         #expect(bob.status == 0, "\(bob)")
         let bobSession = try #require(try bob.json()["session"] as? [String: Any])
         let bobTokens = try #require(bobSession["tokens"] as? [String: Any])
@@ -23,68 +24,68 @@ import Testing
         #expect(terminal.storeFiles().count == 2)
 
         // Two passkeys for localhost and no selector: the most recent, named.
-        let recent = try terminal.passkey("login")
+        let recent = try await terminal.passkey("login")
         #expect(recent.status == 0, "\(recent)")
         #expect(recent.stdout.hasPrefix("Logged in as bob@example.com"))
         #expect(recent.stdout.contains("holds 2 passkeys for localhost; the most recent (bob@example.com) was used"))
-        let chosen = try terminal.passkey("login", "--user", "ada@example.com")
+        let chosen = try await terminal.passkey("login", "--user", "ada@example.com")
         #expect(chosen.stdout.hasPrefix("Logged in as ada@example.com"), "\(chosen)")
-        let whoami = try terminal.passkey("whoami", "--json")
+        let whoami = try await terminal.passkey("whoami", "--json")
         #expect(try whoami.json()["email"] as? String == "ada@example.com")
         #expect(try whoami.json()["source"] as? String == "id_token")
-        let userinfo = try terminal.passkey("whoami", "--refresh", "--json")
+        let userinfo = try await terminal.passkey("whoami", "--refresh", "--json")
         #expect(try userinfo.json()["source"] as? String == "userinfo")
         #expect(try userinfo.json()["sub"] as? String == (try whoami.json()["sub"] as? String))
 
         // The phone already holds Ada's passkey; a second one comes from the laptop.
-        let sameDevice = try terminal.passkey("enroll")
+        let sameDevice = try await terminal.passkey("enroll")
         #expect(sameDevice.status == 1 && sameDevice.stderr.contains("already_enrolled_here"), "\(sameDevice)")
         #expect(terminal.storeFiles().count == 2)
-        let enrolled = try terminal.passkey("enroll", "--store", terminal.home + "/laptop")
+        let enrolled = try await terminal.passkey("enroll", "--store", terminal.home + "/laptop")
         #expect(enrolled.status == 0, "\(enrolled)")
         #expect(enrolled.stdout.hasPrefix("Enrolled passkey ") && enrolled.stdout.contains("ada@example.com"))
-        let methods = try terminal.passkey("methods", "--json")
+        let methods = try await terminal.passkey("methods", "--json")
         let listed = try #require(try methods.json()["methods"] as? [[String: Any]])
         #expect(listed.count == 2 && listed.allSatisfy { $0["type"] as? String == "passkey" })
-        let fromLaptop = try terminal.passkey("login", "--store", terminal.home + "/laptop")
+        let fromLaptop = try await terminal.passkey("login", "--store", terminal.home + "/laptop")
         #expect(fromLaptop.stdout.hasPrefix("Logged in as ada@example.com"), "\(fromLaptop)")
 
         // A token for scripts, and the sample API with a token for its audience.
-        let token = try terminal.passkey("token")
+        let token = try await terminal.passkey("token")
         #expect(token.status == 0 && token.stdout.hasPrefix("eyJ") && token.stdout.split(separator: "\n").count == 1)
-        let refused = try terminal.passkey("api", "GET", tenant.url + "/api/events")
+        let refused = try await terminal.passkey("api", "GET", tenant.url + "/api/events")
         #expect(refused.status == 1 && refused.stderr.contains("invalid_token (HTTP 401)"), "\(refused)")
-        let events = try terminal.passkey(
+        let events = try await terminal.passkey(
             "api", "--audience", "https://localhost/api/", "--scope", "read:events", "GET", tenant.url + "/api/events")
         #expect(events.status == 0, "\(events)")
         let sub = try #require(try whoami.json()["sub"] as? String)
         #expect(events.stdout.contains("\"events\"") && events.stdout.contains(sub))
 
         // Logout with revocation: the session is gone, and so is the refresh token at the tenant.
-        let logout = try terminal.passkey("logout", "--revoke")
+        let logout = try await terminal.passkey("logout", "--revoke")
         #expect(logout.status == 0 && logout.stdout.contains("revoked"), "\(logout)")
         #expect(terminal.sessionFiles().isEmpty)
-        let afterLogout = try terminal.passkey("token")
+        let afterLogout = try await terminal.passkey("token")
         #expect(afterLogout.status == 1 && afterLogout.stdout.isEmpty)
         #expect(afterLogout.errorLines.count == 1)
         #expect(
             afterLogout.stderr.hasPrefix("token failed: not_logged_in") && afterLogout.stderr.contains("passkey login"))
 
         // The tenant restarts on the same database and port: users and passkeys remain.
-        tenant.stop()
-        tenant = try CLITenant(database: terminal.database, port: tenant.port)
-        let again = try terminal.passkey("login", "--user", "bob@example.com")
+        await tenant.stop()
+        tenant = try await CLITenant(database: terminal.database, port: tenant.port)
+        let again = try await terminal.passkey("login", "--user", "bob@example.com")
         #expect(again.status == 0 && again.stdout.hasPrefix("Logged in as bob@example.com"), "\(again)")
-        let laptopAgain = try terminal.passkey("login", "--store", terminal.home + "/laptop")
+        let laptopAgain = try await terminal.passkey("login", "--store", terminal.home + "/laptop")
         #expect(laptopAgain.stdout.hasPrefix("Logged in as ada@example.com"), "\(laptopAgain)")
-        tenant.stop()
+        await tenant.stop()
     }
 
     /// `passkey demo` (`make demo`): every step, exit 0, nothing left behind.
-    @Test func theDemoRunsEveryStepAndLeavesNothing() throws {
+    @Test func theDemoRunsEveryStepAndLeavesNothing() async throws {
         let terminal = try Terminal()
         terminal.environment["TMPDIR"] = terminal.home
-        let demo = try terminal.passkey("demo")
+        let demo = try await terminal.passkey("demo")
         #expect(demo.status == 0, "\(demo)")
         for step in 1...9 {
             #expect(demo.stdout.contains("\n[\(step)] "))
@@ -96,23 +97,13 @@ import Testing
     }
 
     /// `passkey demo --keep`: the tenant stays up, the printed exports work, Ctrl-C ends it cleanly.
-    @Test func theKeptDemoCanBeContinuedByHand() throws {
+    @Test func theKeptDemoCanBeContinuedByHand() async throws {
         let terminal = try Terminal()
         terminal.environment["TMPDIR"] = terminal.home
-        let demo = Process()
-        demo.executableURL = CLIProcess.executable
-        demo.arguments = ["demo", "--keep"]
-        demo.environment = terminal.environment
-        let output = Pipe()
-        demo.standardOutput = output
-        try demo.run()
-        defer { if demo.isRunning { demo.terminate() } }
-        var printed = ""
-        while !printed.contains("passkey logout --revoke\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
+        let demo = try await ChildProcess.start(
+            CLIProcess.executable, ["demo", "--keep"], environment: .exactly(terminal.environment),
+            readyWhen: { $0.contains("passkey logout --revoke\n") })
+        let printed = demo.startOutput
         for line in printed.split(separator: "\n") where line.hasPrefix("  export ") {
             for assignment in line.dropFirst("  export ".count).split(separator: " ") {
                 let parts = assignment.split(separator: "=", maxSplits: 1)
@@ -120,47 +111,47 @@ import Testing
             }
         }
         #expect(terminal.environment["AUTH0_BASE_URL"] != nil && terminal.environment["PASSKEY_SESSIONS"] != nil)
-        let login = try terminal.passkey("login")
+        let login = try await terminal.passkey("login")
         #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as ada@example.com"), "\(login)")
-        kill(demo.processIdentifier, SIGINT)
-        demo.waitUntilExit()
-        #expect(demo.terminationReason == .exit && demo.terminationStatus == 0)
+        demo.send(SIGINT)
+        let exit = try await demo.wait()
+        #expect(exit.signal == nil && exit.status == 0)
         let left = try FileManager.default.contentsOfDirectory(atPath: terminal.home)
         #expect(left.allSatisfy { !$0.hasPrefix("passkey-demo") }, "\(left)")
     }
 
     /// Flags win over the environment, which wins over the config file.
-    @Test func configurationPrecedence() throws {
+    @Test func configurationPrecedence() async throws {
         let terminal = try Terminal()
-        let tenant = try CLITenant(database: terminal.database)
-        #expect(try terminal.passkey("config", "set", "base-url", tenant.url).status == 0)
-        #expect(try terminal.passkey("config", "set", "client-id", "not-this-one").status == 0)
-        #expect(try terminal.passkey("config", "get", "client-id").stdout == "not-this-one\n")
+        let tenant = try await CLITenant(database: terminal.database)
+        #expect(try await terminal.passkey("config", "set", "base-url", tenant.url).status == 0)
+        #expect(try await terminal.passkey("config", "set", "client-id", "not-this-one").status == 0)
+        #expect(try await terminal.passkey("config", "get", "client-id").stdout == "not-this-one\n")
 
-        let fromFile = try terminal.passkey("signup", "--email", "ada@example.com")
+        let fromFile = try await terminal.passkey("signup", "--email", "ada@example.com")
         #expect(fromFile.status == 1 && fromFile.stderr.contains("invalid_client (HTTP 401)"), "\(fromFile)")
         #expect(fromFile.stderr.contains("--client-id"))
 
         terminal.environment["AUTH0_CLIENT_ID"] = tenant.clientID
-        let fromEnvironment = try terminal.passkey("signup", "--email", "ada@example.com")
+        let fromEnvironment = try await terminal.passkey("signup", "--email", "ada@example.com")
         #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
 
-        let fromFlag = try terminal.passkey("login", "--client-id", "wrong")
+        let fromFlag = try await terminal.passkey("login", "--client-id", "wrong")
         #expect(fromFlag.status == 1 && fromFlag.stderr.contains("invalid_client"), "\(fromFlag)")
-        #expect(try terminal.passkey("login", "--client-id", tenant.clientID).status == 0)
+        #expect(try await terminal.passkey("login", "--client-id", tenant.clientID).status == 0)
 
-        #expect(try terminal.passkey("config", "unset", "base-url").status == 0)
-        let unconfigured = try terminal.passkey("whoami")
+        #expect(try await terminal.passkey("config", "unset", "base-url").status == 0)
+        let unconfigured = try await terminal.passkey("whoami")
         #expect(unconfigured.status == 1 && unconfigured.stderr.contains("no_tenant"), "\(unconfigured)")
-        tenant.stop()
+        await tenant.stop()
     }
 
     /// `-v` shows the HTTP exchanges, with every secret redacted.
-    @Test func verboseTraceRedactsSecrets() throws {
+    @Test func verboseTraceRedactsSecrets() async throws {
         let terminal = try Terminal()
-        let tenant = try CLITenant(database: terminal.database)
+        let tenant = try await CLITenant(database: terminal.database)
         terminal.use(tenant)
-        let signup = try terminal.passkey("signup", "--email", "ada@example.com", "-v", "--show-tokens")
+        let signup = try await terminal.passkey("signup", "--email", "ada@example.com", "-v", "--show-tokens")
         #expect(signup.status == 0, "\(signup)")
         #expect(signup.stderr.contains("/passkey/register") && signup.stderr.contains("/oauth/token"))
         #expect(signup.stderr.contains("<redacted>"))
@@ -172,6 +163,6 @@ import Testing
             let token = try #require(line.split(separator: " ").last)
             #expect(token.count > 20 && !signup.stderr.contains(token))
         }
-        tenant.stop()
+        await tenant.stop()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A user's terminal: a home directory of its own under the system's temporary directory, the
 /// environment the CLI reads (`AUTH0_*`, `PASSKEY_STORE`, XDG directories), and the tenant it is
@@ -6,11 +7,11 @@ import Foundation
 final class Terminal {
     let home: String
     var environment: [String: String]
+    private let directory: TemporaryDirectory
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/passkey-e2e-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        home = String(cString: made)
+        directory = try TemporaryDirectory(prefix: "passkey-e2e")
+        home = directory.path
         environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home,
@@ -20,7 +21,7 @@ final class Terminal {
         ]
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: home) }
+    deinit { directory.remove() }
 
     /// Points the CLI at `tenant` through the environment, as a user's shell profile would.
     func use(_ tenant: CLITenant) {
@@ -28,10 +29,10 @@ final class Terminal {
         environment["AUTH0_CLIENT_ID"] = tenant.clientID
     }
 
-    /// Runs `passkey arguments…`.
+    /// Runs `passkey arguments…` with exactly this terminal's environment.
     @discardableResult
-    func passkey(_ arguments: String...) throws -> CLIResult {
-        try CLIProcess.run(arguments, environment: environment)
+    func passkey(_ arguments: String...) async throws -> ProcessResult {
+        try await ChildProcess.run(CLIProcess.executable, arguments, environment: .exactly(environment))
     }
 
     /// The tenant database's path for this terminal.

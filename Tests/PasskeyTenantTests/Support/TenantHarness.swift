@@ -4,11 +4,13 @@ import Hummingbird
 import HummingbirdTesting
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 import Testing
 import WebAuthn
 
-/// A tenant on a test clock, and a device (the software authenticator behind the WebAuthn
-/// client) that answers its challenges as a native app's passkey would, from `https://<rpId>`.
+/// A tenant on a test clock, signing with the fixture key, and a device (the software
+/// authenticator behind the WebAuthn client) that answers its challenges as a native app's passkey
+/// would, from `https://<rpId>`.
 struct TenantHarness: Sendable {
     let tenant: PasskeyTenant
     let clock: TestClock
@@ -18,10 +20,12 @@ struct TenantHarness: Sendable {
 
     init(
         configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
-        profile: AuthenticatorProfile = .platform, clock: TestClock = TestClock()
+        profile: AuthenticatorProfile = .platform, clock: TestClock = TestClock(),
+        signingKey: Secret? = Secret(FixtureSigningKey.pem)
     ) async throws {
         self.clock = clock
-        tenant = try await PasskeyTenant(configuration: configuration, database: database, clock: clock.tenantClock)
+        tenant = try await TestTenant.open(
+            configuration: configuration, database: database, clock: clock.tenantClock, signingKey: signingKey)
         device = Self.device(profile)
     }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// A case of `Vectors/realworld/`: a captured response with the verdict a conforming relying

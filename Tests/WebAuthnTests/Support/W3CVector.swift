@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// A vector file of `Vectors/w3c/` (W3C WebAuthn L3 "Test Vectors"); see `Vectors/README.md`.

@@ -1,0 +1,49 @@
+public import HummingbirdTesting
+public import Logging
+public import PasskeyTenant
+
+/// The local tenant started for a test: opened on the fixture signing key, and served over real
+/// HTTP on a free loopback port (STYLE §7: `app.test(.live)` on port 0).
+public enum TestTenant {
+    /// Opens a tenant that signs with ``FixtureSigningKey`` unless told otherwise.
+    ///
+    /// - Parameters:
+    ///   - configuration: the tenant's configuration; the defaults by default.
+    ///   - database: a SQLite file path, or `:memory:`.
+    ///   - clock: where the tenant reads time; the system clock by default.
+    ///   - logger: where the tenant logs; nowhere by default.
+    ///   - signingKey: the PEM a new database signs with, replacing the configuration's;
+    ///     ``FixtureSigningKey`` by default, nil to keep the configuration's (a generated key
+    ///     when it names none).
+    /// - Returns: the open tenant.
+    /// - Throws: `TenantError` when the database cannot be opened.
+    public static func open(
+        configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
+        clock: TenantClock = .system,
+        logger: Logger = Logger(label: "passkey-tenant", factory: { _ in SwiftLogNoOpLogHandler() }),
+        signingKey: Secret? = Secret(FixtureSigningKey.pem)
+    ) async throws -> PasskeyTenant {
+        var configuration = configuration
+        if let signingKey {
+            configuration.signingKeyPEM = signingKey
+        }
+        return try await PasskeyTenant(configuration: configuration, database: database, clock: clock, logger: logger)
+    }
+
+    /// Serves `tenant` on a free port of 127.0.0.1 while `body` runs.
+    ///
+    /// - Parameters:
+    ///   - tenant: the tenant to serve.
+    ///   - body: what to do with the running server: `http` sends requests to it, `baseURL` is
+    ///     `http://127.0.0.1:PORT` for real clients.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or when the server cannot start.
+    public static func serve<Value: Sendable>(
+        _ tenant: PasskeyTenant,
+        _ body: @Sendable (_ http: any TestClientProtocol, _ baseURL: String) async throws -> Value
+    ) async throws -> Value {
+        try await tenant.application(port: 0).test(.live) { http in
+            try await body(http, "http://127.0.0.1:\(http.port ?? 0)")
+        }
+    }
+}
