@@ -47,23 +47,20 @@ interop-test:
 demo: build
 	@"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" demo
 
+# docc-catalog MODULE: the module's symbol graph (only its own symbols), then its catalog, warnings as errors.
+define docc-catalog
+	@swift build --target $(1) --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all >/dev/null
+	@rm -rf .build/symbol-graphs-$(1) && mkdir -p .build/symbol-graphs-$(1) && \
+	  cp .build/symbol-graphs-all/$(1)*.symbols.json .build/symbol-graphs-$(1)/
+	docc convert Sources/$(1)/$(1).docc --additional-symbol-graph-dir .build/symbol-graphs-$(1) \
+	  --output-path .build/$(1).doccarchive --warnings-as-errors
+endef
+
 docs: setup
-	@swift build --target WebAuthn --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
-	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs >/dev/null
-	docc convert Sources/WebAuthn/WebAuthn.docc --additional-symbol-graph-dir .build/symbol-graphs \
-	  --output-path .build/WebAuthn.doccarchive --warnings-as-errors
-	@swift build --target Auth0Passkeys --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
-	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all >/dev/null
-	@rm -rf .build/symbol-graphs-auth0 && mkdir -p .build/symbol-graphs-auth0 && \
-	  cp .build/symbol-graphs-all/Auth0Passkeys*.symbols.json .build/symbol-graphs-auth0/
-	docc convert Sources/Auth0Passkeys/Auth0Passkeys.docc --additional-symbol-graph-dir .build/symbol-graphs-auth0 \
-	  --output-path .build/Auth0Passkeys.doccarchive --warnings-as-errors
-	@swift build --target PasskeyKit --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
-	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all >/dev/null
-	@rm -rf .build/symbol-graphs-kit && mkdir -p .build/symbol-graphs-kit && \
-	  cp .build/symbol-graphs-all/PasskeyKit*.symbols.json .build/symbol-graphs-kit/
-	docc convert Sources/PasskeyKit/PasskeyKit.docc --additional-symbol-graph-dir .build/symbol-graphs-kit \
-	  --output-path .build/PasskeyKit.doccarchive --warnings-as-errors
+	$(call docc-catalog,WebAuthn)
+	$(call docc-catalog,Auth0Passkeys)
+	$(call docc-catalog,PasskeyKit)
 
 ## lint: swift-format, strict
 lint:

@@ -1,7 +1,7 @@
 extension FileCredentialStore {
     /// The store's credentials as `index.log` describes them, in memory: summaries by RP and by
     /// ID, the names of files that do not read, and how much of which journal is applied.
-    struct Index {
+    struct Index: Sendable {
         /// The epoch of the journal this was read from (empty when built without one).
         var epoch: [UInt8] = []
         /// How many bytes of that journal are applied.

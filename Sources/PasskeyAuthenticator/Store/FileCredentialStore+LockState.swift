@@ -57,7 +57,7 @@ extension FileCredentialStore {
 
     /// The store as seen at one instant under the lock: `.lock`, the credentials directory's
     /// mtime, and the journal's length (`nil` when there is none).
-    struct Observation: Equatable {
+    struct Observation: Equatable, Sendable {
         var lock: LockState
         var credentialsModified: Int64
         var journalLength: Int?

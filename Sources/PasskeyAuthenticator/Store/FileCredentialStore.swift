@@ -93,7 +93,7 @@ public actor FileCredentialStore: CredentialStore {
     }
 
     /// What opening a store finds: its files, and the index when opening had to rebuild it.
-    private struct Opened: @unchecked Sendable {  // Built on the executor, then handed to `init` once.
+    private struct Opened: Sendable {
         let files: Files
         let index: Index?
         let observed: Observation?

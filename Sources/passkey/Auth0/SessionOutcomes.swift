@@ -107,19 +107,23 @@ struct TokenOutcome: Encodable {
 
     /// The session's access token.
     init(_ credentials: Credentials, audience: String?) {
-        accessToken = credentials.accessToken
-        tokenType = credentials.tokenType
-        expiresAt = SessionReport.timestamp(credentials.expiresAt)
-        scope = credentials.scope
-        self.audience = audience
+        self.init(
+            accessToken: credentials.accessToken, tokenType: credentials.tokenType,
+            expiresAt: SessionReport.timestamp(credentials.expiresAt), scope: credentials.scope, audience: audience)
     }
 
     /// An access token for another API.
     init(_ credentials: APICredentials, audience: String) {
-        accessToken = credentials.accessToken
-        tokenType = credentials.tokenType
-        expiresAt = SessionReport.timestamp(credentials.expiresAt)
-        scope = credentials.scope
+        self.init(
+            accessToken: credentials.accessToken, tokenType: credentials.tokenType,
+            expiresAt: SessionReport.timestamp(credentials.expiresAt), scope: credentials.scope, audience: audience)
+    }
+
+    private init(accessToken: String, tokenType: String, expiresAt: String, scope: String?, audience: String?) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.scope = scope
         self.audience = audience
     }
 
