@@ -61,7 +61,10 @@ let package = Package(
         ),
         .target(
             name: "WebAuthn",
-            dependencies: ["CCBOR", "CCrypto", "CPSL"],
+            dependencies: [
+                "CCBOR", "CCrypto", "CPSL", .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

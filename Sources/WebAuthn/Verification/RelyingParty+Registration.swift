@@ -41,28 +41,19 @@ extension RelyingParty {
             isTrusted: verdict.isTrusted, authenticatorData: authenticatorData, clientData: clientData)
     }
 
-    /// Verifies the attestation statement by its format (§7.1 steps 22–25).
+    /// Verifies the attestation statement by its format (§7.1 steps 21–22).
     private func verifyStatement(
         _ attestation: AttestationObject, credentialKey: COSEKey, clientDataHash: [UInt8], at time: Date
     ) throws(WebAuthnError) -> AttestationVerdict {
-        switch attestation.format {
-        case .none:
-            // §8.7: the statement is empty.
-            guard attestation.statement.mapValue?.isEmpty == true else {
-                throw WebAuthnError(.invalidAttestationStatement, "a none attestation statement is empty")
-            }
-            return AttestationVerdict(type: .none, trustPath: [], isTrusted: false)
-        case .packed:
-            let verdict = try PackedAttestationVerifier(
-                statement: PackedAttestationStatement(cbor: attestation.statement),
-                authenticatorData: attestation.authenticatorData, clientDataHash: clientDataHash,
-                credentialKey: credentialKey
-            ).verify()
-            return try assessTrust(verdict, format: .packed, at: time)
-        default:
+        guard let verifier = Self.attestationVerifiers[attestation.format] else {
             throw WebAuthnError(
                 .unsupportedAttestationFormat, "attestation format \"\(attestation.format)\" is not supported")
         }
+        let verdict = try verifier.verify(
+            AttestationInput(
+                statement: attestation.statement, authenticatorData: attestation.authenticatorData,
+                clientDataHash: clientDataHash, credentialKey: credentialKey, time: time))
+        return try assessTrust(verdict, format: attestation.format, at: time)
     }
 
     /// Chains a certificate trust path to the format's trust anchors, when there are any
@@ -77,11 +68,4 @@ extension RelyingParty {
             leaf: leaf, intermediates: Array(verdict.trustPath.dropFirst()), trustAnchors: anchors, at: time)
         return AttestationVerdict(type: verdict.type, trustPath: verdict.trustPath, isTrusted: true)
     }
-}
-
-/// What an attestation statement's verification procedure concludes (WebAuthn L3 §8).
-struct AttestationVerdict {
-    let type: AttestationType
-    let trustPath: [X509Certificate]
-    let isTrusted: Bool
 }

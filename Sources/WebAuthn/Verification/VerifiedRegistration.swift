@@ -4,9 +4,13 @@ public enum AttestationType: String, Sendable, Hashable, CustomStringConvertible
     case none
     /// The credential signed its own attestation (packed without x5c).
     case `self`
-    /// An attestation certificate signed it (packed with x5c: Basic or AttCA, which only
-    /// authenticator metadata tells apart).
+    /// An attestation certificate signed it (packed with x5c, fido-u2f, android-key,
+    /// android-safetynet: Basic or AttCA, which only authenticator metadata tells apart).
     case basic
+    /// An Attestation CA certified a per-credential attestation key (`tpm`'s AIK certificate).
+    case attCA
+    /// An Anonymization CA made a certificate for this credential alone (`apple`).
+    case anonCA
 
     public var description: String { rawValue }
 }

@@ -1,5 +1,7 @@
 /// The verification procedure of the `packed` attestation statement format (WebAuthn L3 §8.2).
-struct PackedAttestationVerifier {
+struct PackedAttestationVerifier: AttestationStatementVerifier {
+    static let format = AttestationFormat.packed
+
     /// `id-fido-gen-ce-aaguid` (WebAuthn L3 §8.2.1): the AAGUID an attestation certificate vouches for.
     static let aaguidExtension = "1.3.6.1.4.1.45724.1.1.4"
 
@@ -7,6 +9,14 @@ struct PackedAttestationVerifier {
     let authenticatorData: AuthenticatorData
     let clientDataHash: [UInt8]
     let credentialKey: COSEKey
+
+    static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationVerdict {
+        try PackedAttestationVerifier(
+            statement: PackedAttestationStatement(cbor: input.statement),
+            authenticatorData: input.authenticatorData, clientDataHash: input.clientDataHash,
+            credentialKey: input.credentialKey
+        ).verify()
+    }
 
     /// Verifies `sig` over `authenticatorData ‖ clientDataHash`, with the attestation
     /// certificate's key (x5c) or the credential's own key (self attestation).
@@ -30,7 +40,7 @@ struct PackedAttestationVerifier {
         guard try credentialKey.isValidSignature(statement.signature, for: signedData) else {
             throw WebAuthnError(.badAttestationSignature, "the self-attestation signature does not verify")
         }
-        return AttestationVerdict(type: .self, trustPath: [], isTrusted: false)
+        return AttestationVerdict(type: .self)
     }
 
     /// Basic or AttCA attestation: the first x5c certificate's key signs, and that certificate
@@ -51,7 +61,7 @@ struct PackedAttestationVerifier {
             throw WebAuthnError(.badAttestationSignature, "the attestation signature does not verify with x5c[0]")
         }
         try checkCertificateRequirements(leaf)
-        return AttestationVerdict(type: .basic, trustPath: trustPath, isTrusted: false)
+        return AttestationVerdict(type: .basic, trustPath: trustPath)
     }
 
     /// Packed attestation statement certificate requirements (§8.2.1) and the AAGUID extension.
