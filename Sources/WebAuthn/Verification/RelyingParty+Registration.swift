@@ -52,7 +52,8 @@ extension RelyingParty {
         let verdict = try verifier.verify(
             AttestationInput(
                 statement: attestation.statement, authenticatorData: attestation.authenticatorData,
-                clientDataHash: clientDataHash, credentialKey: credentialKey, time: time))
+                clientDataHash: clientDataHash, credentialKey: credentialKey, time: time,
+                policy: attestationPolicy))
         return try assessTrust(verdict, format: attestation.format, at: time)
     }
 

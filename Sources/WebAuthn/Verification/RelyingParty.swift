@@ -33,6 +33,8 @@ public struct RelyingParty: Sendable {
     /// Trust anchors per attestation format. A format with anchors must chain to one of them;
     /// a format without any is accepted with an unverified trust path.
     public var trustAnchors: [AttestationFormat: [X509Certificate]]
+    /// The choices attestation formats leave to the relying party.
+    public var attestationPolicy: AttestationPolicy
 
     /// Creates a relying party policy.
     ///
@@ -45,11 +47,12 @@ public struct RelyingParty: Sendable {
     ///   - requireUserPresence: whether UP must be set.
     ///   - allowedAlgorithms: accepted credential algorithms; by default all this library verifies.
     ///   - trustAnchors: trust anchors per attestation format; none by default.
+    ///   - attestationPolicy: the choices attestation formats leave to the relying party.
     public init(
         ids: [String], origins: [String]? = nil, allowsCrossOrigin: Bool = false, topOrigins: [String] = [],
         requireUserVerification: Bool = false,
         requireUserPresence: Bool = true, allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.signatureAlgorithms,
-        trustAnchors: [AttestationFormat: [X509Certificate]] = [:]
+        trustAnchors: [AttestationFormat: [X509Certificate]] = [:], attestationPolicy: AttestationPolicy = .init()
     ) {
         self.ids = ids
         self.origins = origins ?? ids.map { "https://\($0)" }
@@ -59,6 +62,7 @@ public struct RelyingParty: Sendable {
         self.requireUserPresence = requireUserPresence
         self.allowedAlgorithms = allowedAlgorithms
         self.trustAnchors = trustAnchors
+        self.attestationPolicy = attestationPolicy
     }
 
     /// Creates a relying party policy for one RP ID.

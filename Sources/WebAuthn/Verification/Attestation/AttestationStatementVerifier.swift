@@ -4,13 +4,15 @@ import FoundationEssentials
 /// procedure … takes as input attStmt, authenticatorData and clientDataHash").
 ///
 /// `credentialKey` is the credential public key of `authenticatorData`, parsed once by the caller;
-/// `time` is the instant at which certificates and time-stamped statements must be valid.
+/// `time` is the instant at which certificates and time-stamped statements must be valid;
+/// `policy` holds the relying party's choices where a format leaves them to it.
 struct AttestationInput {
     let statement: CBOR
     let authenticatorData: AuthenticatorData
     let clientDataHash: [UInt8]
     let credentialKey: COSEKey
     let time: Date
+    let policy: AttestationPolicy
 
     /// The authenticator data's AAGUID; the caller has checked attested credential data exists.
     var aaguid: AAGUID { authenticatorData.attestedCredentialData?.aaguid ?? AAGUID.zero }
