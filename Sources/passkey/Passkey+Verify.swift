@@ -17,7 +17,7 @@ struct RelyingPartyOptions: ParsableArguments {
     @Option(help: "The response JSON (RegistrationResponseJSON or AuthenticationResponseJSON), or - for stdin.")
     var response: String
 
-    @Option(help: "The challenge that was issued, base64url.")
+    @Option(help: "The challenge that was issued, as base64url text (padded or not).")
     var challenge: String
 
     @Option(name: .customLong("origin"), help: "An accepted origin (repeat for several).")
@@ -35,9 +35,11 @@ struct RelyingPartyOptions: ParsableArguments {
     @Option(name: .customLong("top-origin"), help: "An accepted top-level origin of a cross-origin call (repeatable).")
     var topOrigins: [String] = []
 
-    /// The decoded challenge.
+    /// The challenge's bytes. The text is read as a browser reads `challenge` in options JSON
+    /// (padding and unused low bits ignored), so client data that carries another encoding is
+    /// `wrong-challenge` (WebAuthn L3 §7.1 step 8, §7.2 step 11), not a malformed option.
     func challengeBytes() throws -> [UInt8] {
-        try decodeOption("--challenge", challenge)
+        try decodeOption("--challenge", challenge, ignoringPaddingBits: true)
     }
 
     func relyingParty(trustAnchors: [AttestationFormat: [X509Certificate]] = [:]) -> RelyingParty {
@@ -48,9 +50,9 @@ struct RelyingPartyOptions: ParsableArguments {
 }
 
 /// Decodes a base64url option, naming the option in the error.
-func decodeOption(_ name: String, _ text: String) throws(WebAuthnError) -> [UInt8] {
+func decodeOption(_ name: String, _ text: String, ignoringPaddingBits: Bool = false) throws(WebAuthnError) -> [UInt8] {
     do {
-        return try Base64URL.decode(text)
+        return try Base64URL.decode(text, ignoringPaddingBits: ignoringPaddingBits)
     } catch {
         throw WebAuthnError(.malformedEncoding, "\(name): \(error.reason)", offset: error.offset)
     }

@@ -70,7 +70,14 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Decodes padded or unpadded base64url.
-    public static func decode(_ text: String) throws(WebAuthnError) -> [UInt8] {
+    ///
+    /// - Parameters:
+    ///   - text: the base64url text.
+    ///   - ignoringPaddingBits: whether non-zero bits in the last character's unused low bits are
+    ///     dropped, as a browser's forgiving-base64 decoder drops them, instead of refused. A
+    ///     relying party's own challenge text is read this way, so that a client's canonical
+    ///     re-encoding compares as WebAuthn L3 §7.1 step 8 says rather than failing to decode.
+    public static func decode(_ text: String, ignoringPaddingBits: Bool = false) throws(WebAuthnError) -> [UInt8] {
         var characters = Array(text.utf8)
         if characters.count.isMultiple(of: 4) {
             for _ in 0..<2 where characters.last == UInt8(ascii: "=") {
@@ -98,7 +105,7 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
                 output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
             }
         }
-        guard buffer & ((1 << UInt32(bits)) - 1) == 0 else {
+        guard ignoringPaddingBits || buffer & ((1 << UInt32(bits)) - 1) == 0 else {
             throw WebAuthnError(.malformedEncoding, "base64url text has non-zero padding bits")
         }
         return output
