@@ -89,6 +89,7 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let untrustedAttestationRoot = Code(rawValue: "untrusted-attestation-root")
         public static let credentialNotAllowed = Code(rawValue: "credential-not-allowed")
         public static let userHandleMismatch = Code(rawValue: "user-handle-mismatch")
+        public static let userHandleMissing = Code(rawValue: "user-handle-missing")
         public static let badSignature = Code(rawValue: "bad-signature")
         public static let signCountNotIncreased = Code(rawValue: "sign-count-not-increased")
 

@@ -15,14 +15,30 @@ extension Passkey.Verify {
         @Option(name: .customLong("sign-count"), help: "The signature counter stored for the credential.")
         var signCount: UInt32 = 0
 
+        @Option(name: .customLong("user-handle"), help: "The user handle of the credential's owner, base64url.")
+        var userHandle: String?
+
+        @Flag(
+            help: """
+                The user was not identified before the ceremony (a discoverable login): the response \
+                must carry the user handle (WebAuthn L3 §7.2 step 6).
+                """)
+        var discoverable = false
+
         func run() throws {
             try reportingFailures {
                 let response = try WebAuthnJSON.decode(
                     AuthenticationResponseJSON.self, from: Input.read(relyingParty.response))
                 let key = try decodeOption("--public-key", publicKey)
-                let record = CredentialRecord(id: response.rawId.bytes, publicKey: key, signCount: signCount)
+                let record = CredentialRecord(
+                    id: response.rawId.bytes, publicKey: key, signCount: signCount,
+                    userHandle: try userHandle.map { text throws(WebAuthnError) in
+                        try decodeOption("--user-handle", text)
+                    })
                 let verified = try relyingParty.relyingParty()
-                    .verifyAuthentication(response, challenge: relyingParty.challengeBytes(), credential: record)
+                    .verifyAuthentication(
+                        response, challenge: relyingParty.challengeBytes(), credential: record,
+                        userIdentified: discoverable ? .byResponse : .beforeCeremony)
                 printJSON(Output(verified))
             }
         }

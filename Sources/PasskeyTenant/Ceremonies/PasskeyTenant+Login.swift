@@ -38,8 +38,10 @@ extension PasskeyTenant {
         return try await counting([.user(user.id)]) { () async throws(TenantError) -> TokenResponse in
             let verified: VerifiedAuthentication
             do throws(WebAuthnError) {
+                // A discoverable login: the user is known only through the assertion's user handle.
                 verified = try configuration.relyingParty.verifyAuthentication(
-                    assertion, challenge: session.challenge, credential: credential.record(userHandle: user.userHandle))
+                    assertion, challenge: session.challenge, credential: credential.record(userHandle: user.userHandle),
+                    userIdentified: .byResponse)
             } catch {
                 throw refused(error)
             }

@@ -2,7 +2,7 @@
 /// checks, the RP ID hash, and the flags.
 extension RelyingParty {
     /// Parses client data and checks `type`, `challenge`, `origin`, `crossOrigin` and `topOrigin`
-    /// (§7.1 steps 5–11, §7.2 steps 11–16).
+    /// (§7.1 steps 5–11, §7.2 steps 8–14).
     func checkClientData(
         _ bytes: [UInt8], type: CollectedClientData.CeremonyType, challenge: [UInt8]
     ) throws(WebAuthnError) -> CollectedClientData {
@@ -20,8 +20,14 @@ extension RelyingParty {
         if clientData.crossOrigin == true, !allowsCrossOrigin {
             throw WebAuthnError(.crossOriginNotAllowed, "the ceremony ran in a cross-origin iframe")
         }
-        if let topOrigin = clientData.topOrigin, !topOrigins.contains(topOrigin) {
-            throw WebAuthnError(.wrongTopOrigin, "top origin \(topOrigin) is not one of \(topOrigins)")
+        if let topOrigin = clientData.topOrigin {
+            // Step 11.1 (§7.2 step 14.1): a top origin means an iframe that is not same-origin with its ancestors.
+            guard allowsCrossOrigin else {
+                throw WebAuthnError(.crossOriginNotAllowed, "the ceremony ran in an iframe under \(topOrigin)")
+            }
+            guard topOrigins.contains(topOrigin) else {
+                throw WebAuthnError(.wrongTopOrigin, "top origin \(topOrigin) is not one of \(topOrigins)")
+            }
         }
         if case .object(let binding)? = clientData.otherMembers["tokenBinding"],
             let status = binding["status"]?.stringValue, !["present", "supported"].contains(status)
@@ -31,7 +37,7 @@ extension RelyingParty {
         return clientData
     }
 
-    /// Checks `rpIdHash`, UP, UV and the BE/BS pair (§7.1 steps 14–17, §7.2 steps 17–20).
+    /// Checks `rpIdHash`, UP, UV and the BE/BS pair (§7.1 steps 14–17, §7.2 steps 15–18).
     ///
     /// A hash that matches no RP ID is reported as `wrong-rp-id` when the origin itself lies
     /// outside every RP ID (the relying party is asking about another site), and as

@@ -29,16 +29,18 @@ extension RelyingParty {
     ///   - challenge: the challenge issued for this ceremony.
     ///   - credential: the stored record of the credential `response.rawId` names.
     ///   - allowCredentials: the `allowCredentials` IDs the options listed, if any.
+    ///   - userIdentified: when the user was identified: before the ceremony, or by this response.
     /// - Returns: the new signature counter and flags.
     /// - Throws: `WebAuthnError` whose code names the failed check.
     public func verifyAuthentication(
         _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord,
-        allowCredentials: [[UInt8]] = []
+        allowCredentials: [[UInt8]] = [], userIdentified: UserIdentification = .beforeCeremony
     ) throws(WebAuthnError) -> VerifiedAuthentication {
         try verifyAuthentication(
             credentialID: response.rawId.bytes, clientDataJSON: response.response.clientDataJSON.bytes,
             authenticatorData: response.response.authenticatorData.bytes,
             signature: response.response.signature.bytes, userHandle: response.response.userHandle?.bytes,
-            challenge: challenge, credential: credential, allowCredentials: allowCredentials)
+            challenge: challenge, credential: credential, allowCredentials: allowCredentials,
+            userIdentified: userIdentified)
     }
 }

@@ -5,8 +5,10 @@ extension RelyingParty {
     ///
     /// Runs every step that depends on the response: client data (type, challenge, origin,
     /// cross-origin), the attestation object, RP ID hash, UP/UV, BE/BS, the credential algorithm,
-    /// and the attestation statement (`none`, `packed` self and x5c). Checking that the credential
-    /// ID is not registered yet (step 27) is the caller's, since only it knows its users.
+    /// the attestation statement by its format and its trust path; parsing the attested credential
+    /// data already refuses a credential ID over 1023 bytes (step 25).
+    /// Checking that the credential ID is not registered yet (step 26) is the caller's, since only
+    /// it knows its users. The DocC article "Verification steps" maps every step to its check.
     ///
     /// - Parameters:
     ///   - clientDataJSON: `response.clientDataJSON`, the bytes as received.
