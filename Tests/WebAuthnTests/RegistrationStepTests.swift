@@ -200,16 +200,10 @@ import WebAuthn
         var ceremony = try HandmadeCeremony()
         ceremony.credentialID = SecureRandom.bytes(1023)
         #expect(throws: Never.self) { try ceremony.register() }
-        let valid = try ceremony.attestationObject()
-        let object = try AttestationObject(bytes: valid)
-        var authData = object.authenticatorData.bytes
-        let lengthOffset = 32 + 1 + 4 + 16
-        authData.replaceSubrange(lengthOffset..<lengthOffset + 2, with: [0x04, 0x00])  // 1024
-        authData.insert(0x00, at: lengthOffset + 2)
-        let tooLong: CBOR = ["fmt": "none", "attStmt": [:], "authData": .bytes(authData)]
         #expect(throws: WebAuthnError(.malformedAttestationObject, "")) {
             try RelyingParty(id: "example.org").verifyRegistration(
-                clientDataJSON: ceremony.clientData(.create), attestationObject: tooLong.encoded(),
+                clientDataJSON: ceremony.clientData(.create),
+                attestationObject: ceremony.attestationObjectWithOverlongCredentialID(),
                 challenge: ceremony.challenge)
         }
     }

@@ -60,7 +60,7 @@ extension RelyingParty {
     }
 
     /// Chains a certificate trust path to the format's trust anchors, when there are any
-    /// (§7.1 steps 24–25).
+    /// (§7.1 steps 23–24).
     private func assessTrust(
         _ verdict: AttestationVerdict, format: AttestationFormat, at time: Date
     ) throws(WebAuthnError) -> AttestationVerdict {
