@@ -32,6 +32,9 @@ extension Passkey.Bench {
         @Option(name: .customLong("large-store"), help: "Where to keep the large store between runs.")
         var largeStore: String?
 
+        @Option(help: "The test vectors folder whose W3C set is verified per attestation format.")
+        var vectors = "Vectors"
+
         @Flag(help: "Print JSON.")
         var json = false
 
@@ -49,6 +52,9 @@ extension Passkey.Bench {
             let progress: (String) -> Void = { printError("bench: \($0)") }
             var figures = try await CeremonyBench(seconds: seconds, rounds: rounds, scratch: scratch).figures(
                 progress: progress)
+            figures += try await AttestationBench(
+                vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds
+            ).figures(progress: progress)
             if storeSize > 0 {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)

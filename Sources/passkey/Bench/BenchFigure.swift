@@ -19,6 +19,21 @@ struct BenchFigure: Encodable {
     /// The least acceptable ratio (or, for `ms` and `MB`, the greatest acceptable value).
     var target: Double?
 
+    /// Measures `body` and its baseline alternately (``Throughput/paired(rounds:seconds:_:baseline:)``)
+    /// and returns the baseline's figure, then `body`'s with its ratio to the baseline.
+    static func paired(
+        _ name: String, _ label: String, baseline: String, baselineLabel: String, target: Double?, rounds: Int,
+        seconds: Double, _ body: () async throws -> Void, against base: () async throws -> Void
+    ) async throws -> [BenchFigure] {
+        let (value, reference) = try await Throughput.paired(rounds: rounds, seconds: seconds, body, baseline: base)
+        return [
+            BenchFigure(name: baseline, label: baselineLabel, value: reference, unit: "ops/s"),
+            BenchFigure(
+                name: name, label: label, value: value, unit: "ops/s", baseline: baseline, ratio: value / reference,
+                target: target),
+        ]
+    }
+
     /// Whether the target is met; `nil` without a target.
     var meetsTarget: Bool? {
         guard let target else { return nil }

@@ -33,15 +33,9 @@ struct CeremonyBench {
             against base: () async throws -> Void
         ) async throws {
             progress(label)
-            let (value, reference) = try await Throughput.paired(
-                rounds: rounds, seconds: seconds, body, baseline: base)
-            figures.append(
-                BenchFigure(
-                    name: baseline, label: Self.labels[baseline] ?? baseline, value: reference, unit: "ops/s"))
-            figures.append(
-                BenchFigure(
-                    name: name, label: label, value: value, unit: "ops/s", baseline: baseline,
-                    ratio: value / reference, target: target))
+            figures += try await BenchFigure.paired(
+                name, label, baseline: baseline, baselineLabel: Self.labels[baseline] ?? baseline, target: target,
+                rounds: rounds, seconds: seconds, body, against: base)
         }
 
         let memory = try await Rig(store: InMemoryCredentialStore(), profile: .platform, origin: origin)

@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import Testing
+import WebAuthn
+
+/// `passkey bench` as a user runs it: what it measures, not how fast (speed is the bench's
+/// output, never a test's verdict).
+@Suite struct BenchCommandTests {
+    /// Every attestation format this library verifies has its registration-verification figure,
+    /// paired with raw ES256 verification of the same run.
+    @Test func measuresRegistrationVerificationPerFormat() async throws {
+        let result = try await ChildProcess.run(
+            CLIProcess.executable,
+            [
+                "bench", "--seconds", "0.02", "--rounds", "1", "--store-size", "0", "--json", "--vectors",
+                Vectors.root.path,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let measured = Set(figures.compactMap { $0["name"] as? String })
+        for format in RelyingParty.supportedAttestationFormats {
+            let names = measured.filter { $0.hasPrefix("rp-verify-registration-\(format.rawValue)-") }
+            #expect(!names.isEmpty, "no figure for \(format)")
+        }
+        for figure in figures where (figure["name"] as? String)?.hasPrefix("rp-verify-registration-") == true {
+            #expect(figure["baseline"] as? String == "raw-es256-verify")
+            #expect((figure["ratio"] as? Double ?? 0) > 0)
+        }
+    }
+}
