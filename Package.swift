@@ -121,6 +121,9 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "WebAuthn", "PasskeyTenant",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -131,7 +134,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn", "TestSupport"],
+            dependencies: [
+                "WebAuthn", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -76,6 +76,15 @@ public struct HandmadeCeremony: Sendable {
         statement = PackedAttestationStatement(algorithm: key.algorithm, signature: signature).cbor
     }
 
+    /// Makes the statement packed attestation with a certificate path: `signer` (the key of
+    /// `x5c[0]`) signs these authenticator data and the client data sent (WebAuthn L3 §8.2).
+    public mutating func attestPacked(x5c: [[UInt8]], signer: SigningKey) throws {
+        format = .packed
+        let signature = try signer.signature(for: authenticatorData().bytes + SHA256Digest.hash(clientData(.create)))
+        statement =
+            PackedAttestationStatement(algorithm: signer.algorithm, signature: signature, certificates: x5c).cbor
+    }
+
     public func register(_ relyingParty: RelyingParty = .init(id: "example.org")) throws -> VerifiedRegistration {
         try relyingParty.verifyRegistration(
             clientDataJSON: clientData(.create), attestationObject: attestationObject(), challenge: challenge)
