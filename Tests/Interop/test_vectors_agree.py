@@ -2,6 +2,7 @@
 verifies what our CLI reports, on every vector both can judge."""
 
 import base64
+import hashlib
 import json
 import tempfile
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 import webauthn
 from fido2 import cbor
+from fido2.attestation import Attestation, UnsupportedAttestation, verify_x509_chain
 from fido2.cose import CoseKey
 from fido2.webauthn import AttestationObject
 from webauthn.helpers.cose import COSEAlgorithmIdentifier
@@ -200,6 +202,83 @@ def pywebauthn_verdict(vector, origins) -> str:
         return "pass"
     except Exception:
         return "fail"
+
+
+FIDO2_ATTESTATION_TYPES = {"BASIC": "basic", "SELF": "self", "ATT_CA": "attCA", "ANON_CA": "anonCA", "NONE": "none"}
+
+
+def fido2_verifies(fmt: str) -> bool:
+    return not issubclass(Attestation.for_type(fmt), UnsupportedAttestation)
+
+
+def passing_registrations():
+    """Every registration of both sets that must verify, in a format we and python-fido2 verify."""
+    for name in W3C:
+        fmt = load("w3c", name)["attestation_format"]
+        if fmt in SUPPORTED_FORMATS and fido2_verifies(fmt):
+            yield "w3c", name
+    for name in realworld_cases():
+        vector = load("realworld", name)
+        if vector["ceremony"] == "registration" and vector["verdict"] == "pass" and fido2_verifies(
+                vector["attestation_format"]):
+            yield "realworld", name
+
+
+def verify_registration_args(family: str, vector, tmp_path: Path) -> tuple[list[str], list[bytes], dict]:
+    """`passkey verify registration` arguments for a vector, its trust anchors (DER) and its response."""
+    if family == "w3c":
+        registration = vector["registration"]
+        response = registration["registration_response_json"]
+        root = w3c_root_pem()
+        args = ["--challenge=" + registration["inputs"]["challenge_b64url"], "--origin", "https://example.org",
+                "--rp-id", "example.org", "--trust-anchor", write(tmp_path, "root.pem", root), *CROSS_ORIGIN]
+        pems = [root]
+    else:
+        rp = vector["rp"]
+        response = vector["response"]
+        origins = rp["expected_origin"] if isinstance(rp["expected_origin"], list) else [rp["expected_origin"]]
+        args = ["--challenge=" + rp["expected_challenge_b64url"], "--rp-id", rp["expected_rp_id"]]
+        for origin in origins:
+            args += ["--origin", origin]
+        pems = [p for ps in ((vector.get("trust_anchors") or {}).get("by_fmt") or {}).values() for p in ps]
+        for index, pem in enumerate(pems):
+            args += ["--trust-anchor", write(tmp_path, f"anchor{index}.pem", pem)]
+        if vector.get("verification_time"):
+            args += ["--at", vector["verification_time"]]
+    anchors = [pem_der(pem) for pem in pems]
+    return ["--response", write(tmp_path, "r.json", response), *args], anchors, response
+
+
+def pem_der(pem: str) -> bytes:
+    body = "".join(line for line in pem.strip().splitlines() if not line.startswith("-----"))
+    return base64.b64decode(body)
+
+
+@pytest.mark.parametrize("family,name", list(passing_registrations()))
+def test_fido2_verifies_the_statement_as_we_do(passkey, family, name, tmp_path):
+    """python-fido2 runs the format's procedure on the same statement and reaches our attestation
+    type; where we say the path reached an anchor, python-fido2 verifies that chain too."""
+    vector = load(family, name)
+    args, anchors, response = verify_registration_args(family, vector, tmp_path)
+    ours = passkey("verify", "registration", *args)
+    assert ours.returncode == 0, ours.stderr.decode()
+    ours = json.loads(ours.stdout)
+
+    attestation = AttestationObject(b64url_decode(response["response"]["attestationObject"]))
+    client_data_hash = hashlib.sha256(b64url_decode(response["response"]["clientDataJSON"])).digest()
+    theirs = Attestation.for_type(attestation.fmt)().verify(
+        attestation.att_stmt, attestation.auth_data, client_data_hash)
+    assert FIDO2_ATTESTATION_TYPES[theirs.attestation_type.name] == ours["attestationType"]
+    if ours["attestationTrusted"]:
+        assert any(_chains(theirs.trust_path, anchor) for anchor in anchors)
+
+
+def _chains(trust_path: list[bytes], anchor: bytes) -> bool:
+    try:
+        verify_x509_chain(trust_path + [anchor])
+        return True
+    except Exception:
+        return False
 
 
 def test_refusal_contract(passkey, tmp_path):
