@@ -7,7 +7,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup apt-packages python-tools build test swift-test interop-test demo docs lint clean
+.PHONY: setup apt-packages python-tools build test swift-test interop-test demo docs lint clean fuzz fuzz-build \
+	fuzz-regressions
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
 setup: apt-packages python-tools
@@ -33,8 +34,9 @@ $(VENV)/.installed: Tests/Interop/requirements.txt
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## test: style, documentation, the Swift test suites, then the Python interop suite against the built CLI
-test: build lint docs swift-test interop-test
+## test: style, documentation, the Swift test suites, the Python interop suite against the built CLI, and
+## every fuzz target over its seeds and past crashers
+test: build lint docs swift-test interop-test fuzz-regressions
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -42,6 +44,25 @@ swift-test:
 interop-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
 	  $(VENV)/bin/python -m pytest -q Tests/Interop
+
+# The fuzz binary: the WebAuthn module and its dependencies instrumented for libFuzzer (inline 8-bit
+# counters, comparisons) and AddressSanitizer, linked with libFuzzer's driver (SwiftPM gives an
+# executable its own main, so the no-main runtime is linked and Fuzz/ calls LLVMFuzzerRunDriver).
+FUZZER_NO_MAIN = $(firstword $(wildcard $(dir $(shell readlink -f $$(command -v swift)))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
+FUZZ_SECONDS ?= 60
+
+fuzz-build: setup
+	swift build -c release --package-path Fuzz -Xswiftc -sanitize=address \
+	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+	  -Xlinker $(FUZZER_NO_MAIN) -Xlinker -lstdc++
+
+## fuzz: each fuzz target for FUZZ_SECONDS (default 60) from its seeds; a crash is kept in Fuzz/Crashers/<target>
+fuzz: fuzz-build
+	bash Fuzz/run.sh fuzz $(FUZZ_SECONDS)
+
+## fuzz-regressions: each fuzz target once over its seeds and every crasher found before
+fuzz-regressions: fuzz-build
+	bash Fuzz/run.sh regressions
 
 ## demo: the whole story against a local tenant (signup, login, My Account enrollment, API, logout)
 demo: build
@@ -64,7 +85,7 @@ docs: setup
 
 ## lint: swift-format, strict
 lint:
-	swift format lint --strict --recursive Sources Tests Package.swift
+	swift format lint --strict --recursive Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 clean:
 	rm -rf .build $(VENV)

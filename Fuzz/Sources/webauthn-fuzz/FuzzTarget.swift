@@ -1,0 +1,58 @@
+import WebAuthn
+
+/// One fuzz target: what the bytes are read as. Every path must end in a value or a typed
+/// `WebAuthnError`; a trap, a leak or a memory error is a bug libFuzzer reports.
+enum FuzzTarget: String, CaseIterable {
+    case cbor
+    case authenticatorData = "authenticator-data"
+    case attestationObject = "attestation-object"
+    case clientData = "client-data"
+    case optionsJSON = "options-json"
+    case responseJSON = "response-json"
+    case coseKey = "cose-key"
+    case x509
+
+    /// The relying party of the W3C vectors the seeds come from, so that mutated inputs get past
+    /// client data and `rpIdHash` into every format's statement verifier.
+    private static let relyingParty = RelyingParty(
+        ids: ["example.org"], origins: ["https://example.org"], allowsCrossOrigin: true,
+        topOrigins: ["https://example.com"])
+    private static let challenge = [UInt8](repeating: 0x42, count: 32)
+    private static let createClientData = CollectedClientData(
+        type: .create, challenge: challenge, origin: "https://example.org"
+    ).bytes
+    private static let message = Array("signed data".utf8)
+
+    /// Reads `bytes` as this target's input.
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .cbor:
+            _ = try? CBOR(decoding: bytes).encoded()
+        case .authenticatorData:
+            _ = try? AuthenticatorData(bytes: bytes).attestedCredentialData?.publicKey
+        case .attestationObject:
+            _ = try? AttestationObject(bytes: bytes)
+            _ = try? Self.relyingParty.verifyRegistration(
+                clientDataJSON: Self.createClientData, attestationObject: bytes, challenge: Self.challenge)
+        case .clientData:
+            _ = try? CollectedClientData(bytes: bytes)
+        case .optionsJSON:
+            _ = try? WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: bytes)
+            _ = try? WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: bytes)
+        case .responseJSON:
+            if let registration = try? WebAuthnJSON.decode(RegistrationResponseJSON.self, from: bytes) {
+                _ = try? Self.relyingParty.verifyRegistration(registration, challenge: Self.challenge)
+            }
+            _ = try? WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: bytes)
+        case .coseKey:
+            if let key = try? COSEKey(bytes: bytes) {
+                _ = try? key.isValidSignature(Self.message, for: Self.message)
+            }
+        case .x509:
+            if let certificate = try? X509Certificate(derEncoded: bytes) {
+                _ = try? certificate.publicKey(algorithm: nil)
+                _ = certificate.subjectAttribute("CN")
+            }
+        }
+    }
+}
