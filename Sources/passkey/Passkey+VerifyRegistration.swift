@@ -10,7 +10,9 @@ extension Passkey.Verify {
 
         @OptionGroup var relyingParty: RelyingPartyOptions
 
-        @Option(name: .customLong("trust-anchor"), help: "A PEM file of attestation trust anchors (repeatable).")
+        @Option(
+            name: .customLong("trust-anchor"),
+            help: "A PEM file of attestation trust anchors, for every format (repeatable).")
         var trustAnchors: [String] = []
 
         @Option(name: .customLong("at"), help: "Check certificates as of this ISO 8601 instant (default: now).")
@@ -24,7 +26,9 @@ extension Passkey.Verify {
                 for path in trustAnchors {
                     anchors += try X509Certificate.certificates(pem: String(decoding: Input.read(path), as: UTF8.self))
                 }
-                let verified = try relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : [.packed: anchors])
+                let anchorsByFormat = Dictionary(
+                    uniqueKeysWithValues: RelyingParty.supportedAttestationFormats.map { ($0, anchors) })
+                let verified = try relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : anchorsByFormat)
                     .verifyRegistration(response, challenge: relyingParty.challengeBytes(), at: instant())
                 printJSON(Output(verified))
             }
@@ -48,6 +52,8 @@ extension Passkey.Verify {
             let format: String
             let attestationType: String
             let attestationTrusted: Bool
+            /// The attestation certificates, leaf first, each DER in base64url.
+            let trustPath: [String]
             let backupEligible: Bool
             let backupState: Bool
             let userVerified: Bool
@@ -61,6 +67,7 @@ extension Passkey.Verify {
                 format = verified.format.rawValue
                 attestationType = verified.attestationType.rawValue
                 attestationTrusted = verified.isTrusted
+                trustPath = verified.trustPath.map { Base64URL.encode($0.derBytes) }
                 backupEligible = verified.backupEligible
                 backupState = verified.backupState
                 userVerified = verified.userVerified

@@ -269,6 +269,7 @@ def test_fido2_verifies_the_statement_as_we_do(passkey, family, name, tmp_path):
     theirs = Attestation.for_type(attestation.fmt)().verify(
         attestation.att_stmt, attestation.auth_data, client_data_hash)
     assert FIDO2_ATTESTATION_TYPES[theirs.attestation_type.name] == ours["attestationType"]
+    assert [b64url_decode(der) for der in ours["trustPath"]] == theirs.trust_path
     if ours["attestationTrusted"]:
         assert any(_chains(theirs.trust_path, anchor) for anchor in anchors)
 
