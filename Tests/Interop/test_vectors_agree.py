@@ -2,13 +2,18 @@
 verifies what our CLI reports, on every vector both can judge."""
 
 import base64
+import contextlib
+import importlib
+import datetime
 import hashlib
 import json
 import tempfile
+from unittest import mock
 from pathlib import Path
 
 import pytest
 import webauthn
+from OpenSSL.crypto import X509Store
 from fido2 import cbor
 from fido2.attestation import Attestation, UnsupportedAttestation, verify_x509_chain
 from fido2.cose import CoseKey
@@ -19,9 +24,12 @@ from conftest import load, names
 
 W3C = names("w3c", exclude=("attestation-root-cert.json", "prf-hmac-secret.json"))
 REALWORLD = names("realworld")
-SUPPORTED_FORMATS = {"none", "packed"}
+SUPPORTED_FORMATS = {"none", "packed", "fido-u2f", "apple"}
 PYWEBAUTHN_ALGS = {alg.value for alg in COSEAlgorithmIdentifier}
 CROSS_ORIGIN = ("--allow-cross-origin", "--top-origin", "https://example.com")
+# The module, not the function `webauthn.helpers` re-exports under the same name.
+pywebauthn_chain = importlib.import_module("webauthn.helpers.validate_certificate_chain")
+ZERO_AAGUID = "00000000-0000-0000-0000-000000000000"
 SUPPORTED_ALGS = {-7, -8, -35, -36, -37, -38, -39, -257, -258, -259}
 
 
@@ -65,10 +73,18 @@ def test_w3c_registration_matches_pywebauthn(passkey, name, tmp_path):
     ours = json.loads(ours.stdout)
     if ours["algorithm"] not in PYWEBAUTHN_ALGS:
         pytest.skip(f"py_webauthn does not implement COSE algorithm {ours['algorithm']}; ours verified it")
+    if vector["attestation_format"] == "fido-u2f" and ours["aaguid"] != ZERO_AAGUID:
+        # py_webauthn also demands a zero AAGUID of fido-u2f, a FIDO conformance-tool rule that
+        # WebAuthn L3 §8.6 does not state; the W3C vector (non-zero AAGUID) must pass, and does here.
+        with pytest.raises(webauthn.helpers.exceptions.InvalidRegistrationResponse, match="AAGUID"):
+            webauthn.verify_registration_response(
+                credential=response, expected_challenge=b64url_decode(challenge),
+                expected_origin="https://example.org", expected_rp_id="example.org")
+        return
     theirs = webauthn.verify_registration_response(
         credential=response, expected_challenge=b64url_decode(challenge),
         expected_origin="https://example.org", expected_rp_id="example.org",
-        pem_root_certs_bytes_by_fmt={"packed": [w3c_root_pem().encode()]},
+        pem_root_certs_bytes_by_fmt={fmt: [w3c_root_pem().encode()] for fmt in SUPPORTED_FORMATS},
         supported_pub_key_algs=list(COSEAlgorithmIdentifier),
     )
     assert b64url_decode(ours["credentialId"]) == theirs.credential_id
@@ -177,19 +193,33 @@ def test_realworld_verdict_matches_vector_and_pywebauthn(passkey, name, tmp_path
         assert theirs == vector["verdict"]
 
 
+def pywebauthn_at(instant: str | None):
+    """py_webauthn's certificate checks as of `instant` (its own tests patch the store the same way)."""
+    if not instant:
+        return contextlib.nullcontext()
+
+    def store() -> X509Store:
+        cert_store = X509Store()
+        cert_store.set_time(datetime.datetime.fromisoformat(instant.replace("Z", "+00:00")))
+        return cert_store
+
+    return mock.patch.object(pywebauthn_chain, "_generate_new_cert_store", store)
+
+
 def pywebauthn_verdict(vector, origins) -> str:
     rp = vector["rp"]
     try:
         if vector["ceremony"] == "registration":
-            webauthn.verify_registration_response(
-                credential=vector["response"], expected_challenge=b64url_decode(rp["expected_challenge_b64url"]),
-                expected_origin=origins, expected_rp_id=rp["expected_rp_id"],
-                require_user_verification=rp["require_user_verification"],
-                pem_root_certs_bytes_by_fmt={
-                    fmt: [p.encode() for p in pems]
-                    for fmt, pems in ((vector.get("trust_anchors") or {}).get("by_fmt") or {}).items()
-                } or None,
-            )
+            with pywebauthn_at(vector.get("verification_time")):
+                webauthn.verify_registration_response(
+                    credential=vector["response"], expected_challenge=b64url_decode(rp["expected_challenge_b64url"]),
+                    expected_origin=origins, expected_rp_id=rp["expected_rp_id"],
+                    require_user_verification=rp["require_user_verification"],
+                    pem_root_certs_bytes_by_fmt={
+                        fmt: [p.encode() for p in pems]
+                        for fmt, pems in ((vector.get("trust_anchors") or {}).get("by_fmt") or {}).items()
+                    } or None,
+                )
         else:
             stored = vector["stored_credential"]
             webauthn.verify_authentication_response(

@@ -55,6 +55,8 @@ extension RelyingParty {
         let verifiers: [any AttestationStatementVerifier.Type] = [
             NoneAttestationVerifier.self,
             PackedAttestationVerifier.self,
+            FIDOU2FAttestationVerifier.self,
+            AppleAttestationVerifier.self,
         ]
         return Dictionary(uniqueKeysWithValues: verifiers.map { ($0.format, $0) })
     }()
