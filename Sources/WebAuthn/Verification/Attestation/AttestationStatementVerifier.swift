@@ -57,6 +57,7 @@ extension RelyingParty {
             PackedAttestationVerifier.self,
             FIDOU2FAttestationVerifier.self,
             AppleAttestationVerifier.self,
+            AndroidKeyAttestationVerifier.self,
         ]
         return Dictionary(uniqueKeysWithValues: verifiers.map { ($0.format, $0) })
     }()
