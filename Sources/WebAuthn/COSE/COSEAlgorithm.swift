@@ -29,13 +29,17 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
     case rs384 = -258
     /// RSASSA-PKCS1-v1_5 with SHA-512.
     case rs512 = -259
+    /// RSASSA-PKCS1-v1_5 with SHA-1 (RFC 8812 §2), deprecated: real TPMs sign `tpm` attestation
+    /// statements (WebAuthn L3 §8.3) with it, so it verifies those; it is not in
+    /// ``signatureAlgorithms`` and a relying party accepts it for a credential only if it lists it.
+    case rs1 = -65535
     /// ECDH-ES + HKDF-256 (RFC 9053 §6.3.1). Not a signature algorithm: CTAP 2.1 §6.5.6 labels
     /// the P-256 key-agreement keys of PIN/UV auth protocols with it.
     case ecdhESHKDF256 = -25
 
-    /// The algorithms that sign and verify: every case but ``ecdhESHKDF256``. The default
-    /// allow-list of a relying party.
-    public static let signatureAlgorithms: [COSEAlgorithm] = allCases.filter(\.isSignatureAlgorithm)
+    /// The algorithms that sign and verify, but the deprecated ``rs1``: the default allow-list of a
+    /// relying party for credential keys.
+    public static let signatureAlgorithms: [COSEAlgorithm] = allCases.filter { $0.isSignatureAlgorithm && $0 != .rs1 }
 
     /// Whether the algorithm is a signature algorithm (every case but ``ecdhESHKDF256``).
     public var isSignatureAlgorithm: Bool {
@@ -57,6 +61,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
         case .rs256: "RS256"
         case .rs384: "RS384"
         case .rs512: "RS512"
+        case .rs1: "RS1"
         case .ecdhESHKDF256: "ECDH-ES+HKDF-256"
         }
     }
@@ -66,7 +71,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, Codable, CaseIterable, Custo
         switch self {
         case .es256, .es384, .es512, .ecdhESHKDF256: .ec2
         case .eddsa, .ed25519, .ed448: .okp
-        case .ps256, .ps384, .ps512, .rs256, .rs384, .rs512: .rsa
+        case .ps256, .ps384, .ps512, .rs256, .rs384, .rs512, .rs1: .rsa
         }
     }
 }

@@ -41,7 +41,7 @@ final class EVPKey: @unchecked Sendable {
             return
         }
         switch algorithm {
-        case .rs256, .rs384, .rs512:
+        case .rs256, .rs384, .rs512, .rs1:
             try check(
                 EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PADDING), .cryptoFailure, "PKCS#1 v1.5 padding")
         case .ps256, .ps384, .ps512:
@@ -64,6 +64,7 @@ extension COSEAlgorithm {
         case .es256, .ps256, .rs256: "SHA256"
         case .es384, .ps384, .rs384: "SHA384"
         case .es512, .ps512, .rs512: "SHA512"
+        case .rs1: "SHA1"
         case .eddsa, .ed25519, .ed448, .ecdhESHKDF256: nil
         }
     }

@@ -139,7 +139,7 @@ extension SigningKey {
         case .eddsa: key = try EVPKey.generate(curve: curve ?? .ed25519)
         case .ed25519: key = try EVPKey.generate(curve: .ed25519)
         case .ed448: key = try EVPKey.generate(curve: .ed448)
-        case .rs256, .rs384, .rs512, .ps256, .ps384, .ps512: key = try EVPKey.generateRSA(bits: 2048)
+        case .rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .rs1: key = try EVPKey.generateRSA(bits: 2048)
         case .ecdhESHKDF256: throw WebAuthnError(.unsupportedAlgorithm, "\(algorithm) does not sign")
         }
         return try SigningKey(algorithm: algorithm, key: key)

@@ -58,6 +58,7 @@ extension RelyingParty {
             FIDOU2FAttestationVerifier.self,
             AppleAttestationVerifier.self,
             AndroidKeyAttestationVerifier.self,
+            TPMAttestationVerifier.self,
         ]
         return Dictionary(uniqueKeysWithValues: verifiers.map { ($0.format, $0) })
     }()
