@@ -1,0 +1,173 @@
+import Crypto
+import SwiftASN1
+import TestSupport
+import Testing
+import WebAuthn
+import X509
+
+/// The `tpm` format (WebAuthn L3 §8.3) and its AIK certificate requirements (§8.3.1), each broken
+/// alone in a statement a TPM would make for a P-256 credential key.
+@Suite struct TPMAttestationTests {
+    /// A TPM's statement for `ceremony`'s credential, every field open to change.
+    struct Statement {
+        var ceremony: HandmadeCeremony
+        let authority: TestCertificateAuthority
+        var aikKey = P256.Signing.PrivateKey()
+        var version = "2.0"
+        var magic: UInt32 = 0xFF54_4347
+        var type: UInt16 = 0x8017
+        var extraData: [UInt8]?
+        var attestedName: [UInt8]?
+        var publicArea: [UInt8]?
+        var certInfoSuffix: [UInt8] = []
+        var aikSubject = DistinguishedName()
+        var aikExtensions: Certificate.Extensions?
+        var signer: SigningKey?
+
+        init() throws {
+            authority = try TestCertificateAuthority()
+            ceremony = try HandmadeCeremony()
+            ceremony.format = .tpm
+        }
+
+        /// `TPMT_PUBLIC` of the credential key: ECC, nameAlg SHA-256, NIST P-256.
+        func eccPublicArea() -> [UInt8] {
+            let key = ceremony.key.publicKey.cbor
+            let x = key[-2]?.bytesValue ?? []
+            let y = key[-3]?.bytesValue ?? []
+            return [0x00, 0x23, 0x00, 0x0B, 0x00, 0x06, 0x04, 0x72, 0x00, 0x00, 0x00, 0x10, 0x00, 0x10, 0x00, 0x03]
+                + [0x00, 0x10] + u16(x.count) + x + u16(y.count) + y
+        }
+
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+
+        /// The AIK certificate §8.3.1 describes (TPM attributes in one RDN), or one that lacks the
+        /// device names, the AIK usage, or says it is a CA, or vouches for `aaguid`.
+        static func aikExtensions(
+            device: Bool = true, usage: Bool = true, isCA: Bool = false, aaguid: AAGUID? = nil
+        ) throws -> Certificate.Extensions {
+            let attributes = try RelativeDistinguishedName([
+                .init(type: [2, 23, 133, 2, 1], utf8String: "id:FFFFF1D0"),
+                .init(type: [2, 23, 133, 2, 2], utf8String: "SoftPasskey TPM"),
+                .init(type: [2, 23, 133, 2, 3], utf8String: "id:13"),
+            ])
+            let name: GeneralName = device ? .directoryName(DistinguishedName([attributes])) : .dnsName("tpm.example")
+            return try Certificate.Extensions {
+                Critical(SubjectAlternativeNames([name]))
+                if usage { try ExtendedKeyUsage([.init(oid: [2, 23, 133, 8, 3])]) }
+                if isCA {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                } else {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                }
+                if let aaguid { try PackedAttestationTests.aaguidExtension(aaguid) }
+            }
+        }
+
+        /// The attestation statement, signed over certInfo by the AIK (or `signer`).
+        func cbor() throws -> CBOR {
+            let pubArea = publicArea ?? eccPublicArea()
+            let attToBeSigned = try ceremony.authenticatorData().bytes + SHA256Digest.hash(ceremony.clientData(.create))
+            let extra = extraData ?? SHA256Digest.hash(attToBeSigned)
+            let name = attestedName ?? [0x00, 0x0B] + SHA256Digest.hash(pubArea)
+            var certInfo =
+                withUnsafeBytes(of: magic.bigEndian, Array.init) + withUnsafeBytes(of: type.bigEndian, Array.init)
+            certInfo += [0x00, 0x00] + u16(extra.count) + extra + [UInt8](repeating: 0, count: 17 + 8)
+            certInfo += u16(name.count) + name + [0x00, 0x00] + certInfoSuffix
+            let aik = try authority.issue(
+                aikSubject, publicKey: .init(aikKey.publicKey), extensions: aikExtensions ?? Self.aikExtensions())
+            let signature = try (signer ?? SigningKey(aikKey)).signature(for: certInfo)
+            return [
+                "ver": .text(version), "alg": -7, "sig": .bytes(signature),
+                "x5c": .array([.bytes(try TestCertificateAuthority.der(aik))]), "certInfo": .bytes(certInfo),
+                "pubArea": .bytes(pubArea),
+            ]
+        }
+
+        func register() throws -> VerifiedRegistration {
+            var ceremony = ceremony
+            ceremony.statement = try cbor()
+            return try ceremony.register(RelyingParty(ids: ["example.org"], trustAnchors: [.tpm: [authority.anchor]]))
+        }
+    }
+
+    static func expect(_ code: WebAuthnError.Code, _ change: (inout Statement) throws -> Void) throws {
+        var statement = try Statement()
+        try change(&statement)
+        #expect(throws: WebAuthnError(code, "")) { try statement.register() }
+    }
+
+    @Test func aTPMRegistrationIsAttCAAndTrusted() throws {
+        let registration = try Statement().register()
+        #expect(registration.attestationType == .attCA)
+        #expect(registration.isTrusted)
+    }
+
+    /// Step 1: `ver` is "2.0", and the members parse.
+    @Test func theStatementIsWellFormed() throws {
+        try Self.expect(.invalidAttestationStatement) { $0.version = "1.2" }
+        try Self.expect(.invalidAttestationStatement) { $0.publicArea = Array($0.eccPublicArea().dropLast()) }
+        try Self.expect(.invalidAttestationStatement) { $0.publicArea = $0.eccPublicArea() + [0] }
+        try Self.expect(.invalidAttestationStatement) { $0.certInfoSuffix = [0] }
+    }
+
+    /// Step 2: pubArea's key is the credential public key.
+    @Test func thePublicAreaIsTheCredentialKey() throws {
+        try Self.expect(.invalidAttestationStatement) { statement in
+            var other = statement
+            other.ceremony.key = try SigningKey.generate(.es256)
+            statement.publicArea = other.eccPublicArea()
+        }
+    }
+
+    /// Step 4: certInfo is a TPM-generated certification of attToBeSigned naming pubArea.
+    @Test func certInfoCertifiesThisCredential() throws {
+        try Self.expect(.invalidAttestationStatement) { $0.magic = 0xFF54_4348 }
+        try Self.expect(.invalidAttestationStatement) { $0.type = 0x8018 }
+        try Self.expect(.invalidAttestationStatement) { $0.extraData = [UInt8](repeating: 1, count: 32) }
+        try Self.expect(.invalidAttestationStatement) {
+            $0.attestedName = [0x00, 0x0B] + [UInt8](repeating: 1, count: 32)
+        }
+    }
+
+    /// Step 5: the AIK signs certInfo.
+    @Test func theAIKSigns() throws {
+        try Self.expect(.badAttestationSignature) { $0.signer = try SigningKey.generate(.es256) }
+    }
+
+    /// §8.3.1: empty subject; SAN with the TPM's manufacturer, model and version; the AIK usage; not a CA.
+    @Test func theAIKCertificateMeetsItsRequirements() throws {
+        try Self.expect(.attestationCertificateRequirements) {
+            $0.aikSubject = try DistinguishedName { CommonName("AIK") }
+        }
+        try Self.expect(.attestationCertificateRequirements) {
+            $0.aikExtensions = try Statement.aikExtensions(device: false)
+        }
+        try Self.expect(.attestationCertificateRequirements) {
+            $0.aikExtensions = try Statement.aikExtensions(usage: false)
+        }
+        try Self.expect(.attestationCertificateRequirements) {
+            $0.aikExtensions = try Statement.aikExtensions(isCA: true)
+        }
+        try Self.expect(.attestationCertificateRequirements) { $0.aikExtensions = Certificate.Extensions() }
+    }
+
+    /// §8.3.1: the TPM attributes may also come one RDN each; an AAGUID extension must match.
+    @Test func theAIKCertificateNamesItsDeviceEitherWayAndItsAAGUID() throws {
+        var statement = try Statement()
+        let manufacturer = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 1], utf8String: "id:FFFFF1D0")
+        let model = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 2], utf8String: "SoftPasskey TPM")
+        let version = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 3], utf8String: "id:13")
+        let separate = DistinguishedName([.init(manufacturer), .init(model), .init(version)])
+        statement.aikExtensions = try Certificate.Extensions {
+            Critical(SubjectAlternativeNames([.directoryName(separate)]))
+            try ExtendedKeyUsage([.init(oid: [2, 23, 133, 8, 3])])
+            Critical(BasicConstraints.notCertificateAuthority)
+            try PackedAttestationTests.aaguidExtension(.zero)
+        }
+        #expect(try statement.register().isTrusted)
+        try Self.expect(.attestationCertAAGUIDMismatch) {
+            $0.aikExtensions = try Statement.aikExtensions(aaguid: AAGUID(bytes: [UInt8](repeating: 1, count: 16)))
+        }
+    }
+}
