@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 "CCBOR", "CCrypto", "CPSL", .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

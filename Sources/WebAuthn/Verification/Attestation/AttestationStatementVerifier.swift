@@ -59,6 +59,7 @@ extension RelyingParty {
             AppleAttestationVerifier.self,
             AndroidKeyAttestationVerifier.self,
             TPMAttestationVerifier.self,
+            AndroidSafetyNetAttestationVerifier.self,
         ]
         return Dictionary(uniqueKeysWithValues: verifiers.map { ($0.format, $0) })
     }()

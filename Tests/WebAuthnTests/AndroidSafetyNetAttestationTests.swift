@@ -1,0 +1,103 @@
+import Crypto
+import Foundation
+import TestSupport
+import Testing
+import WebAuthn
+import X509
+
+/// The `android-safetynet` format (WebAuthn L3 §8.5), each step of its procedure broken alone in a
+/// SafetyNet response signed for the test.
+@Suite struct AndroidSafetyNetAttestationTests {
+    /// A SafetyNet response for `ceremony`, every claim open to change.
+    struct Response {
+        var ceremony: HandmadeCeremony
+        var hostname = "attest.android.com"
+        var nonce: String?
+        var age: TimeInterval = 5
+        var ctsProfileMatch = true
+        var withCertificates = true
+        var signer: P256.Signing.PrivateKey?
+        var version = "21.42.18"
+
+        init() throws {
+            ceremony = try HandmadeCeremony()
+        }
+
+        /// The compact JWS, signed by the leaf (or `signer`).
+        func jws(_ authority: TestCertificateAuthority, leafKey: P256.Signing.PrivateKey) throws -> String {
+            let leaf = try authority.issue(
+                DistinguishedName { CommonName(hostname) }, publicKey: .init(leafKey.publicKey))
+            let attToBeSigned = try ceremony.authenticatorData().bytes + SHA256Digest.hash(ceremony.clientData(.create))
+            var header: [String: Any] = ["alg": "ES256"]
+            if withCertificates {
+                header["x5c"] = [Data(try TestCertificateAuthority.der(leaf)).base64EncodedString()]
+            }
+            let claims: [String: Any] = [
+                "nonce": nonce ?? Data(SHA256Digest.hash(attToBeSigned)).base64EncodedString(),
+                "timestampMs": Int64((Date().timeIntervalSince1970 - age) * 1000), "ctsProfileMatch": ctsProfileMatch,
+                "basicIntegrity": true, "apkPackageName": "com.google.android.gms",
+            ]
+            let input =
+                Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: header))) + "."
+                + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
+            let signature = try (signer ?? leafKey).signature(for: Data(input.utf8)).rawRepresentation
+            return input + "." + Base64URL.encode(Array(signature))
+        }
+
+        func register(policy: AttestationPolicy = .init(), jws: String? = nil) throws -> VerifiedRegistration {
+            let authority = try TestCertificateAuthority()
+            var ceremony = ceremony
+            ceremony.format = .androidSafetyNet
+            let response = try jws ?? self.jws(authority, leafKey: P256.Signing.PrivateKey())
+            ceremony.statement = ["ver": .text(version), "response": .bytes(Array(response.utf8))]
+            return try ceremony.register(
+                RelyingParty(
+                    ids: ["example.org"], trustAnchors: [.androidSafetyNet: [authority.anchor]],
+                    attestationPolicy: policy))
+        }
+    }
+
+    static func expect(_ code: WebAuthnError.Code, _ change: (inout Response) throws -> Void) throws {
+        var response = try Response()
+        try change(&response)
+        #expect(throws: WebAuthnError(code, "")) { try response.register() }
+    }
+
+    @Test func aSafetyNetRegistrationIsBasicAndTrusted() throws {
+        let registration = try Response().register()
+        #expect(registration.attestationType == .basic)
+        #expect(registration.isTrusted)
+    }
+
+    /// Step 1: `ver` is set and `response` is a compact JWS with its certificates.
+    @Test func theStatementIsAJWS() throws {
+        try Self.expect(.invalidAttestationStatement) { $0.version = "" }
+        for jws in ["e30.e30", "!.!.!", "e30.e30.AAAA", #"eyJhbGciOiJub25lIn0.e30."#] {
+            #expect(throws: WebAuthnError(.invalidAttestationStatement, "")) { try Response().register(jws: jws) }
+        }
+        try Self.expect(.invalidAttestationStatement) { $0.withCertificates = false }
+    }
+
+    /// Step 2: the nonce is base64 of SHA-256(authenticatorData ‖ clientDataHash).
+    @Test func theNonceIsThisCeremonys() throws {
+        try Self.expect(.invalidAttestationStatement) { $0.nonce = Data(repeating: 1, count: 32).base64EncodedString() }
+    }
+
+    /// Step 3: the leaf is attest.android.com's and signed the JWS.
+    @Test func attestAndroidComSigned() throws {
+        try Self.expect(.attestationCertificateRequirements) { $0.hostname = "attest.example.com" }
+        try Self.expect(.badAttestationSignature) { $0.signer = P256.Signing.PrivateKey() }
+    }
+
+    /// Step 4: ctsProfileMatch, and a timestamp within the policy's window.
+    @Test func theDeviceIsCompatibleAndTheResponseFresh() throws {
+        try Self.expect(.invalidAttestationStatement) { $0.ctsProfileMatch = false }
+        try Self.expect(.invalidAttestationStatement) { $0.age = 120 }
+        try Self.expect(.invalidAttestationStatement) { $0.age = -30 }
+        var response = try Response()
+        response.age = -30
+        #expect(try response.register(policy: AttestationPolicy(safetyNetClockSkew: .seconds(60))).isTrusted)
+        response.age = 300
+        #expect(try response.register(policy: AttestationPolicy(safetyNetMaximumAge: .seconds(600))).isTrusted)
+    }
+}
