@@ -87,6 +87,13 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
             rawValue: "attestation-certificate-requirements")
         public static let attestationCertAAGUIDMismatch = Code(rawValue: "attestation-cert-aaguid-mismatch")
         public static let untrustedAttestationRoot = Code(rawValue: "untrusted-attestation-root")
+        /// FIDO metadata says the authenticator was revoked or its keys or user verification are
+        /// compromised (FIDO MDS 3.0 §3.1.4).
+        public static let authenticatorCompromised = Code(rawValue: "authenticator-compromised")
+        /// A metadata BLOB whose signature or certificate chain does not verify.
+        public static let untrustedMetadata = Code(rawValue: "untrusted-metadata")
+        /// A metadata BLOB that is not a JWS of the MDS 3 payload.
+        public static let malformedMetadata = Code(rawValue: "malformed-metadata")
         public static let credentialNotAllowed = Code(rawValue: "credential-not-allowed")
         public static let userHandleMismatch = Code(rawValue: "user-handle-mismatch")
         public static let userHandleMissing = Code(rawValue: "user-handle-missing")
@@ -96,7 +103,7 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
         private static let malformedInput: Set<Code> = [
             .malformedCBOR, .truncated, .trailingBytes, .duplicateMapKey, .limitExceeded, .malformedEncoding,
             .malformedJSON, .malformedCOSEKey, .malformedAuthenticatorData, .malformedClientData,
-            .malformedAttestationObject, .malformedCertificate,
+            .malformedAttestationObject, .malformedCertificate, .malformedMetadata,
         ]
     }
 

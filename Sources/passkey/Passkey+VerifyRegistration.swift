@@ -18,6 +18,18 @@ extension Passkey.Verify {
         @Option(name: .customLong("at"), help: "Check certificates as of this ISO 8601 instant (default: now).")
         var time: String?
 
+        @Option(help: "A FIDO Metadata Service v3 BLOB (JWT): listed authenticators chain to its roots.")
+        var metadata: String?
+
+        @Option(name: .customLong("metadata-root"), help: "The PEM root the metadata BLOB must chain to.")
+        var metadataRoot: String?
+
+        func validate() throws {
+            guard (metadata == nil) == (metadataRoot == nil) else {
+                throw ValidationError("--metadata and --metadata-root go together")
+            }
+        }
+
         func run() throws {
             try reportingFailures {
                 let response = try WebAuthnJSON.decode(
@@ -28,10 +40,22 @@ extension Passkey.Verify {
                 }
                 let anchorsByFormat = Dictionary(
                     uniqueKeysWithValues: RelyingParty.supportedAttestationFormats.map { ($0, anchors) })
-                let verified = try relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : anchorsByFormat)
-                    .verifyRegistration(response, challenge: relyingParty.challengeBytes(), at: instant())
+                var verifier = relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : anchorsByFormat)
+                verifier.metadata = try loadMetadata()
+                let verified = try verifier.verifyRegistration(
+                    response, challenge: relyingParty.challengeBytes(), at: instant())
                 printJSON(Output(verified))
             }
+        }
+
+        /// The metadata BLOB, verified to its root as of `--at`.
+        private func loadMetadata() throws -> MetadataBLOB? {
+            guard let metadata, let metadataRoot else { return nil }
+            let roots = try X509Certificate.certificates(pem: String(decoding: Input.read(metadataRoot), as: UTF8.self))
+            guard let root = roots.first else {
+                throw CLIError.unrecognized("--metadata-root \(metadataRoot) holds no PEM certificate")
+            }
+            return try MetadataBLOB(jwt: Input.read(metadata), root: root, at: instant())
         }
 
         private func instant() throws -> Date {

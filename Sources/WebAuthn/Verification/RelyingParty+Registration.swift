@@ -56,15 +56,25 @@ extension RelyingParty {
                 statement: attestation.statement, authenticatorData: attestation.authenticatorData,
                 clientDataHash: clientDataHash, credentialKey: credentialKey, time: time,
                 policy: attestationPolicy))
-        return try assessTrust(verdict, format: attestation.format, at: time)
+        let aaguid = attestation.authenticatorData.attestedCredentialData?.aaguid ?? .zero
+        return try assessTrust(verdict, format: attestation.format, aaguid: aaguid, at: time)
     }
 
-    /// Chains a certificate trust path to the format's trust anchors, when there are any
-    /// (§7.1 steps 23–24).
+    /// Chains a certificate trust path to the trust anchors of the format and of the
+    /// authenticator's metadata entry, when there are any (§7.1 steps 23–24), after refusing an
+    /// authenticator the metadata says is compromised.
     private func assessTrust(
-        _ verdict: AttestationVerdict, format: AttestationFormat, at time: Date
+        _ verdict: AttestationVerdict, format: AttestationFormat, aaguid: AAGUID, at time: Date
     ) throws(WebAuthnError) -> AttestationVerdict {
-        guard let leaf = verdict.trustPath.first, let anchors = trustAnchors[format], !anchors.isEmpty else {
+        var anchors = trustAnchors[format] ?? []
+        if let entry = metadata?.entry(for: aaguid) {
+            if let status = entry.status, status.isCompromised {
+                throw WebAuthnError(
+                    .authenticatorCompromised, "FIDO metadata says \(entry.description) (\(aaguid)) is \(status)")
+            }
+            anchors += entry.attestationRootCertificates
+        }
+        guard let leaf = verdict.trustPath.first, !anchors.isEmpty else {
             return verdict
         }
         try X509Certificate.verifyChain(

@@ -2,7 +2,7 @@
 /// (WebAuthn L3 §7.1 "Registering a New Credential", §7.2 "Verifying an Authentication Assertion").
 ///
 /// A `RelyingParty` holds policy that does not change from one ceremony to the next: its RP IDs,
-/// origins, user-verification rule, allowed algorithms and attestation trust anchors. Each
+/// origins, user-verification rule, allowed algorithms, attestation trust anchors and metadata. Each
 /// ceremony adds what is particular to it: the challenge that was issued and, for an assertion,
 /// the stored credential record.
 ///
@@ -35,6 +35,9 @@ public struct RelyingParty: Sendable {
     public var trustAnchors: [AttestationFormat: [X509Certificate]]
     /// The choices attestation formats leave to the relying party.
     public var attestationPolicy: AttestationPolicy
+    /// FIDO metadata: an authenticator it lists gets its entry's attestation roots as trust anchors
+    /// besides ``trustAnchors``, and is refused when its status says it is compromised.
+    public var metadata: MetadataBLOB?
 
     /// Creates a relying party policy.
     ///
@@ -48,11 +51,13 @@ public struct RelyingParty: Sendable {
     ///   - allowedAlgorithms: accepted credential algorithms; by default all this library verifies.
     ///   - trustAnchors: trust anchors per attestation format; none by default.
     ///   - attestationPolicy: the choices attestation formats leave to the relying party.
+    ///   - metadata: a verified FIDO metadata BLOB, if the relying party uses one.
     public init(
         ids: [String], origins: [String]? = nil, allowsCrossOrigin: Bool = false, topOrigins: [String] = [],
         requireUserVerification: Bool = false,
         requireUserPresence: Bool = true, allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.signatureAlgorithms,
-        trustAnchors: [AttestationFormat: [X509Certificate]] = [:], attestationPolicy: AttestationPolicy = .init()
+        trustAnchors: [AttestationFormat: [X509Certificate]] = [:], attestationPolicy: AttestationPolicy = .init(),
+        metadata: MetadataBLOB? = nil
     ) {
         self.ids = ids
         self.origins = origins ?? ids.map { "https://\($0)" }
@@ -63,6 +68,7 @@ public struct RelyingParty: Sendable {
         self.allowedAlgorithms = allowedAlgorithms
         self.trustAnchors = trustAnchors
         self.attestationPolicy = attestationPolicy
+        self.metadata = metadata
     }
 
     /// Creates a relying party policy for one RP ID.
