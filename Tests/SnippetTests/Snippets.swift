@@ -56,17 +56,25 @@ func readmeAuthenticator(
 /// README: building blocks, relying-party verification and the model.
 func readmeRelyingParty(
     body: [UInt8], issuedChallenge: [UInt8], issued: [UInt8], user: (id: [UInt8], name: String),
-    record: CredentialRecord, id: [UInt8], challenge: [UInt8], store: (CredentialRecord) -> Void
+    record: CredentialRecord, id: [UInt8], challenge: [UInt8], store: (CredentialRecord) -> Void,
+    tpmRoots: [X509Certificate], blob: [UInt8], fidoRoot: X509Certificate
 ) throws {
     // snippet.begin
-    // Relying-party verification (WebAuthn L3 §7.1, §7.2)
+    // Relying-party verification (WebAuthn L3 §7.1, §7.2), every attestation format of §8
     let rp = RelyingParty(id: "example.org", origins: ["https://example.org"])
+    // or with attestation trust: anchors per format, or FIDO metadata verified to its root
+    let strict = RelyingParty(
+        ids: ["example.org"], trustAnchors: [.tpm: tpmRoots],
+        metadata: try MetadataBLOB(jwt: blob, root: fidoRoot))
     let response = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: body)
     let registration = try rp.verifyRegistration(response, challenge: issuedChallenge)
     store(registration.record(userHandle: user.id))  // credential ID, COSE key, counter, BE
 
     let assertion = try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: body)
     let verified = try rp.verifyAuthentication(assertion, challenge: issued, credential: record)
+    // a discoverable login: the user is known only from the response, which must name them
+    let login = try rp.verifyAuthentication(
+        assertion, challenge: issued, credential: record, userIdentified: .byResponse)
 
     // Building blocks an authenticator uses
     let key = try SigningKey.generate(.es256)  // OpenSSL EVP, P-256
@@ -77,7 +85,7 @@ func readmeRelyingParty(
     let clientData = CollectedClientData(type: .create, challenge: challenge, origin: "https://example.org")
     let attestation = AttestationObject(format: .none, statement: [:], authenticatorData: authData)
     // snippet.end
-    _ = (verified, clientData, attestation)
+    _ = (verified, clientData, attestation, strict, login)
 }
 
 /// README: the Auth0 client.

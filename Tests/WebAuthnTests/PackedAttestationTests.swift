@@ -70,6 +70,13 @@ import X509
         }
     }
 
+    @Test func anUnknownAlgIsUnsupported() throws {
+        var ceremony = try HandmadeCeremony()
+        ceremony.format = .packed
+        ceremony.statement = ["alg": -999, "sig": .bytes([1])]
+        #expect(throws: WebAuthnError(.unsupportedAlgorithm, "")) { try ceremony.register() }
+    }
+
     @Test func theCertificateIsVersion3() throws {
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
             try Self.register(TestCertificateAuthority(), version: .v1, extensions: Certificate.Extensions())
