@@ -23,7 +23,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$work"
     log=.build/fuzz-$target.log
     FUZZ_TARGET=$target nice -n 19 "$BIN" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" \
-      -print_final_stats=1 -artifact_prefix="$crashers/" -rss_limit_mb=4096 > "$log" 2>&1 || {
+      -print_final_stats=1 -artifact_prefix="$crashers/" -rss_limit_mb=4096 -report_slow_units=60 > "$log" 2>&1 || {
       tail -40 "$log"; echo "fuzz: $target found a crash, kept in $crashers"; exit 1; }
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
