@@ -48,6 +48,7 @@ def seeds():
             yield "authenticator-data", b64url(inner["authenticatorData"])
     for path in sorted((VECTORS / "pywebauthn-options").glob("*.json")):
         yield "options-json", path.read_bytes()
+    yield "metadata", (VECTORS / "mds" / "blob.jwt").read_bytes()
     for path in sorted((VECTORS / "cose").glob("*.json")):
         for match in re.finditer(r'"([0-9a-f]{40,})"', path.read_text()):
             yield "cose-key", bytes.fromhex(match.group(1))

@@ -1,3 +1,4 @@
+import Foundation
 import WebAuthn
 
 /// One fuzz target: what the bytes are read as. Every path must end in a value or a typed
@@ -11,6 +12,7 @@ enum FuzzTarget: String, CaseIterable {
     case responseJSON = "response-json"
     case coseKey = "cose-key"
     case x509
+    case metadata
 
     /// The relying party of the W3C vectors the seeds come from, so that mutated inputs get past
     /// client data and `rpIdHash` into every format's statement verifier.
@@ -22,6 +24,22 @@ enum FuzzTarget: String, CaseIterable {
         type: .create, challenge: challenge, origin: "https://example.org"
     ).bytes
     private static let message = Array("signed data".utf8)
+    /// The root of the test metadata BLOB (`Vectors/mds/root.pem`), so that its seed verifies whole.
+    private static let metadataRoot = try? X509Certificate.certificates(
+        pem: """
+            -----BEGIN CERTIFICATE-----
+            MIIBlDCCATugAwIBAgIUEXvlS8kjbmuCthkBnvHhOudlDp4wCgYIKoZIzj0EAwIw
+            QDEaMBgGA1UECgwRU29mdFBhc3NrZXkgVGVzdHMxIjAgBgNVBAMMGVNvZnRQYXNz
+            a2V5IFRlc3QgTURTIFJvb3QwHhcNMjUwMTAxMDAwMDAwWhcNMzYwMTAxMDAwMDAw
+            WjBAMRowGAYDVQQKDBFTb2Z0UGFzc2tleSBUZXN0czEiMCAGA1UEAwwZU29mdFBh
+            c3NrZXkgVGVzdCBNRFMgUm9vdDBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABPU0
+            Xu3KbxK2c2vtQv+Z2rRQokUUsv7P2+SycBqEX9vITIDdcQnQs5jXldQ4G5T1Zm+j
+            0jEUx7E5HrLUz6ZGDzWjEzARMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID
+            RwAwRAIgVmt6Wf138M8AEOkq5PUmcedTTUnhZqZTOWGjY7f7QMcCIH4uwdFjWxtL
+            EcOtMetHNPXseb7ueJfiKkZpTHO5UkJZ
+            -----END CERTIFICATE-----
+            """
+    ).first
 
     /// Reads `bytes` as this target's input.
     func run(_ bytes: [UInt8]) {
@@ -47,6 +65,10 @@ enum FuzzTarget: String, CaseIterable {
         case .coseKey:
             if let key = try? COSEKey(bytes: bytes) {
                 _ = try? key.isValidSignature(Self.message, for: Self.message)
+            }
+        case .metadata:
+            if let root = Self.metadataRoot {
+                _ = try? MetadataBLOB(jwt: bytes, root: root, at: Date(timeIntervalSince1970: 1_800_000_000))
             }
         case .x509:
             if let certificate = try? X509Certificate(derEncoded: bytes) {
