@@ -35,6 +35,9 @@ extension Passkey.Bench {
         @Option(help: "The test vectors folder whose W3C set is verified per attestation format.")
         var vectors = "Vectors"
 
+        @Option(help: "Measure only the figures whose name starts with this (memory-get, rp-verify, …).")
+        var only: String?
+
         @Flag(help: "Print JSON.")
         var json = false
 
@@ -50,12 +53,15 @@ extension Passkey.Bench {
             ).path
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let progress: (String) -> Void = { printError("bench: \($0)") }
-            var figures = try await CeremonyBench(seconds: seconds, rounds: rounds, scratch: scratch).figures(
-                progress: progress)
-            figures += try await AttestationBench(
-                vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds
-            ).figures(progress: progress)
-            if storeSize > 0 {
+            let wants: (String) -> Bool = { name in only.map { name.hasPrefix($0) } ?? true }
+            var figures = try await CeremonyBench(seconds: seconds, rounds: rounds, scratch: scratch, wants: wants)
+                .figures(progress: progress)
+            if wants("rp-verify-registration") {
+                figures += try await AttestationBench(
+                    vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds
+                ).figures(progress: progress)
+            }
+            if storeSize > 0, wants("large-store") {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
             }

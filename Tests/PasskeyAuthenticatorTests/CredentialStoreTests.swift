@@ -113,6 +113,44 @@ import WebAuthn
         #expect(try await store.credentials(rpID: "evil.example").credentials.isEmpty)
     }
 
+    /// `summaries(rpID:userHandle:)` is `summaries(rpID:)` narrowed to one user, newest first,
+    /// through adds, updates and deletes.
+    @Test(arguments: StoreKind.allCases)
+    func summariesOfOneUser(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await kind.open(in: directory)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        var credentials: [StoredCredential] = []
+        for (index, (rpID, user)) in [("a.example", 1), ("a.example", 2), ("a.example", 1), ("b.example", 1)]
+            .enumerated()
+        {
+            let credential = try await makeCredential(
+                in: store, rpID: rpID, userHandle: [UInt8(user)], createdAt: start + Double(index))
+            credentials.append(credential)
+            try await store.add(credential)
+        }
+        func ids(_ rpID: String, _ user: UInt8) async throws -> [[UInt8]] {
+            let narrowed = try await store.summaries(rpID: rpID, userHandle: [user])
+            let filtered = try await store.summaries(rpID: rpID).filter { $0.userHandle == [user] }
+            #expect(narrowed == filtered)
+            return narrowed.map(\.id)
+        }
+        #expect(try await ids("a.example", 1) == [credentials[2].id, credentials[0].id])
+        #expect(try await ids("a.example", 2) == [credentials[1].id])
+        #expect(try await ids("b.example", 1) == [credentials[3].id])
+        #expect(try await ids("b.example", 2).isEmpty)
+
+        var renamed = credentials[0]
+        renamed.userName = "alice.renamed"
+        try await store.update(renamed)
+        #expect(try await ids("a.example", 1) == [credentials[2].id, credentials[0].id])
+        try await store.delete(id: credentials[2].id)
+        try await store.delete(id: credentials[0].id)
+        #expect(try await ids("a.example", 1).isEmpty)
+        #expect(try await ids("a.example", 2) == [credentials[1].id])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func incrementCounterStrictlyIncreases(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()

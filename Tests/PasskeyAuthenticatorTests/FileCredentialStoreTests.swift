@@ -176,6 +176,35 @@ import WebAuthn
         #expect(try await store.credential(id: good.id)?.signCount == 2)
     }
 
+    /// `credential(id:)` keeps what it read while the file is the one it read (same inode, change
+    /// time and size); a file changed in place, even to the same size, or replaced by another
+    /// instance is read again.
+    @Test func aFileChangedAfterItWasReadIsReadAgain() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try await FileCredentialStore(directory: path)
+        let credential = try await makeCredential(in: store)
+        try await store.add(credential)
+        #expect(try await store.credential(id: credential.id) == credential)
+
+        let other = try await FileCredentialStore(directory: path)
+        #expect(try await other.incrementCounter(id: credential.id) == 1)
+        #expect(try await store.credential(id: credential.id)?.signCount == 1)
+
+        let file = credentialFile(credential.id, store: path)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let sealed = try #require(bytes.firstRange(of: Array(Base64URL.encode(credential.privateKeyBlob).utf8)))
+        bytes[sealed.lowerBound + 20] = bytes[sealed.lowerBound + 20] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.write(contentsOf: bytes)  // in place: the same inode and size
+        try handle.close()
+        await #expect(throws: StoreError(.corrupt, "")) { try await store.credential(id: credential.id) }
+
+        try await other.delete(id: credential.id)
+        #expect(try await store.credential(id: credential.id) == nil)
+    }
+
     @Test func leftoverTemporaryFilesAreIgnoredThenRemoved() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

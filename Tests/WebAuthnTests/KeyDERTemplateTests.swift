@@ -16,6 +16,25 @@ import Testing
         #expect(rebuilt.publicKey == key.publicKey)
     }
 
+    /// The PKCS#8 written from the raw key is OpenSSL's, byte for byte, and seals and opens.
+    @Test(arguments: [COSEAlgorithm.es256, .eddsa])
+    func theTemplatesPKCS8IsOpenSSLs(_ algorithm: COSEAlgorithm) throws {
+        let key = try SigningKey.generate(algorithm)
+        var raw = try key.key.rawPrivateKey(curve: try #require(key.publicKey.curve))
+        var fromOpenSSL = try key.key.pkcs8()
+        defer {
+            secureZero(&raw)
+            secureZero(&fromOpenSSL)
+        }
+        #expect(KeyDERTemplate.pkcs8(rawPrivateKey: raw, publicKey: key.publicKey.parameters) == fromOpenSSL)
+        let sealingKey = SecretKey.random()
+        let sealed = try key.sealedPKCS8(using: sealingKey, authenticating: [1, 2, 3])
+        let opened = try SigningKey(sealedPKCS8: sealed, using: sealingKey, authenticating: [1, 2, 3])
+        #expect(opened.publicKey == key.publicKey)
+        let message = SecureRandom.bytes(64)
+        #expect(try key.publicKey.isValidSignature(opened.signature(for: message), for: message))
+    }
+
     @Test(arguments: [COSEAlgorithm.es256, .eddsa])
     func opensslsSPKIMatchesTheTemplate(_ algorithm: COSEAlgorithm) throws {
         let publicKey = try SigningKey.generate(algorithm).publicKey

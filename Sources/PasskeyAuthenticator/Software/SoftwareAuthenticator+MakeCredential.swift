@@ -70,7 +70,7 @@ extension SoftwareAuthenticator {
                 material = try given(algorithm)
             } else if let seed {
                 let existing = try await storing { () async throws(StoreError) in
-                    try await store.summaries(rpID: request.rpID).count { $0.userHandle == request.user.id }
+                    try await store.summaries(rpID: request.rpID, userHandle: request.user.id).count
                 }
                 material = try seed.derive(
                     rpID: request.rpID, userID: request.user.id, algorithm: algorithm, index: existing)
@@ -105,7 +105,9 @@ extension SoftwareAuthenticator {
     /// Deletes the discoverable credentials a new one replaces (CTAP 2.1 §6.1.2 step 17). The new
     /// one is stored first, so a crash in between leaves both rather than neither.
     private func removeReplaced(by new: StoredCredential) async throws(AuthenticatorError) {
-        let summaries = try await storing { () async throws(StoreError) in try await store.summaries(rpID: new.rpID) }
+        let summaries = try await storing { () async throws(StoreError) in
+            try await store.summaries(rpID: new.rpID, userHandle: new.userHandle)
+        }
         for old in summaries where old.id != new.id && old.discoverable && old.userHandle == new.userHandle {
             try await storing { () async throws(StoreError) in try await store.delete(id: old.id) }
         }

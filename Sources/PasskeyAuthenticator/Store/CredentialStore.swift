@@ -79,6 +79,21 @@ public protocol CredentialStore: Sendable {
     /// - Throws: `StoreError` when the store as a whole cannot be read.
     func summaries(rpID: String) async throws(StoreError) -> [CredentialSummary]
 
+    /// Lists what is needed to choose among one user's credentials at a relying party, newest
+    /// first: the credentials a new one for the same user handle replaces (CTAP 2.1 §6.1.2
+    /// step 17), and how many a derived key's index counts.
+    ///
+    /// Making a credential asks this, so its cost is what keeps `create` flat in the store's size;
+    /// the default filters ``summaries(rpID:)``, and ``InMemoryCredentialStore`` and
+    /// ``FileCredentialStore`` answer from an index by RP ID and user handle.
+    ///
+    /// - Parameters:
+    ///   - rpID: the relying party ID.
+    ///   - userHandle: the user handle.
+    /// - Returns: one summary per credential of that user at that relying party.
+    /// - Throws: `StoreError` when the store as a whole cannot be read.
+    func summaries(rpID: String, userHandle: [UInt8]) async throws(StoreError) -> [CredentialSummary]
+
     /// Lists one relying party's credentials, newest first.
     ///
     /// - Parameter rpID: the relying party ID.
@@ -115,6 +130,13 @@ public protocol CredentialStore: Sendable {
     /// - Throws: `StoreError` with `not-found`, `counter-exhausted` at `UInt32.max`, `corrupt`, or
     ///   an I/O code.
     func incrementCounter(id: [UInt8]) async throws(StoreError) -> UInt32
+}
+
+extension CredentialStore {
+    /// ``summaries(rpID:)``, filtered to one user handle: for stores without an index by user.
+    public func summaries(rpID: String, userHandle: [UInt8]) async throws(StoreError) -> [CredentialSummary] {
+        try await summaries(rpID: rpID).filter { $0.userHandle == userHandle }
+    }
 }
 
 /// The result of listing a store: what could be read, and what could not.

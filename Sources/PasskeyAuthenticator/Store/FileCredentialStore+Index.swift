@@ -13,6 +13,8 @@ extension FileCredentialStore {
         private(set) var byRP: [String: [[UInt8]: CredentialSummary]] = [:]
         /// The RP of each credential.
         private(set) var rpByID: [[UInt8]: String] = [:]
+        /// The credentials of each user of each RP, by RP ID and user handle.
+        private var idsByUser: [UserKey: Set<[UInt8]>] = [:]
         /// Credential files that could not be read, by name.
         private(set) var unreadable: Set<String> = []
         /// ``summaries(rpID:)``'s answers, kept until that RP changes.
@@ -31,6 +33,14 @@ extension FileCredentialStore {
             }
             sortedByRP[rpID] = sorted ?? []
             return sorted ?? []
+        }
+
+        /// One user's summaries at one RP, newest first.
+        func summaries(rpID: String, userHandle: [UInt8]) -> [CredentialSummary] {
+            let ids = idsByUser[UserKey(rpID: rpID, userHandle: userHandle)] ?? []
+            return ids.compactMap { byRP[rpID]?[$0] }.sorted {
+                CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
+            }
         }
 
         /// Whether a credential is indexed.
@@ -54,12 +64,19 @@ extension FileCredentialStore {
             remove(id: summary.id)
             byRP[summary.rpID, default: [:]][summary.id] = summary
             rpByID[summary.id] = summary.rpID
+            idsByUser[UserKey(rpID: summary.rpID, userHandle: summary.userHandle), default: []].insert(summary.id)
             sortedByRP[summary.rpID] = nil
         }
 
         mutating func remove(id: [UInt8]) {
             if let rpID = rpByID.removeValue(forKey: id) {
-                byRP[rpID]?[id] = nil
+                if let summary = byRP[rpID]?.removeValue(forKey: id) {
+                    let user = UserKey(rpID: rpID, userHandle: summary.userHandle)
+                    idsByUser[user]?.remove(id)
+                    if idsByUser[user]?.isEmpty == true {
+                        idsByUser[user] = nil
+                    }
+                }
                 if byRP[rpID]?.isEmpty == true {
                     byRP[rpID] = nil
                 }
@@ -93,6 +110,12 @@ extension FileCredentialStore {
             }
             return (bytes, count + unreadable.count)
         }
+    }
+
+    /// One user of one relying party, a key of the index.
+    struct UserKey: Hashable, Sendable {
+        let rpID: String
+        let userHandle: [UInt8]
     }
 
     /// What one change did, for the index and its journal.

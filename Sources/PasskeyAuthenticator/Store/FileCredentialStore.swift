@@ -56,6 +56,8 @@ public actor FileCredentialStore: CredentialStore {
     private var index: Index?
     /// What the store looked like when ``index`` was last brought up to date.
     private var observed: Observation?
+    /// Credentials read lately, by file name, with the identity of the file they were read from.
+    private var recentlyRead: [String: (file: FileIdentity, credential: StoredCredential)] = [:]
 
     /// The longest credential ID whose base64url file name fits in 255 bytes.
     private static let maximumIDLength = 186
@@ -175,13 +177,57 @@ public actor FileCredentialStore: CredentialStore {
         guard let name = Self.fileName(id) else {
             return nil
         }
-        return try reading { () throws(StoreError) in try files.read(name) }
+        return try reading { () throws(StoreError) in
+            // A file is replaced by rename and never edited in place by the store, so one with the
+            // inode, change time and size of the file read last holds the same bytes: the
+            // credential read then is still the truth, and the file need not be decoded and its
+            // sealed fields opened again (issue 13: a get read and decoded its file each time).
+            guard let status = try files.credentials.status(of: name) else {
+                recentlyRead[name] = nil
+                return nil
+            }
+            let file = FileIdentity(status)
+            if let recent = recentlyRead[name], recent.file == file {
+                return recent.credential
+            }
+            guard let credential = try files.read(name) else {
+                return nil
+            }
+            if recentlyRead.count >= Self.recentlyReadLimit {
+                recentlyRead.removeAll(keepingCapacity: true)
+            }
+            recentlyRead[name] = (file, credential)
+            return credential
+        }
+    }
+
+    /// How many credentials ``credential(id:)`` keeps decoded.
+    private static let recentlyReadLimit = 1024
+
+    /// What tells one version of a credential file from another.
+    private struct FileIdentity: Equatable {
+        let inode: UInt64
+        let changed: Int64
+        let size: Int
+
+        init(_ status: FileDescriptor.Status) {
+            inode = status.inode
+            changed = status.changed
+            size = status.size
+        }
     }
 
     public func summaries(rpID: String) throws(StoreError) -> [CredentialSummary] {
         try reading { () throws(StoreError) in
             try refreshIndex()
             return index?.summaries(rpID: rpID) ?? []
+        }
+    }
+
+    public func summaries(rpID: String, userHandle: [UInt8]) throws(StoreError) -> [CredentialSummary] {
+        try reading { () throws(StoreError) in
+            try refreshIndex()
+            return index?.summaries(rpID: rpID, userHandle: userHandle) ?? []
         }
     }
 

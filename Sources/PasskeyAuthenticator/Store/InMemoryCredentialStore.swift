@@ -3,10 +3,28 @@ public import WebAuthn
 /// A credential store that lives and dies with the process, for tests and one-shot runs.
 ///
 /// It follows the same contract as ``FileCredentialStore``: secrets sealed under a store key
-/// (here a fresh random one) that never leaves it.
+/// (here a fresh random one) that never leaves it. Credentials are indexed by ID, by RP ID and
+/// by RP ID and user handle, so making a credential costs the same with 10 or 100,000 stored.
 public actor InMemoryCredentialStore: CredentialStore {
     private let keys = SealedKeys(storeKey: .random())
     private var credentialsByID: [[UInt8]: StoredCredential] = [:]
+    private var idsByRP: [String: Set<[UInt8]>] = [:]
+    private var idsByUser: [UserKey: Set<[UInt8]>] = [:]
+
+    /// One user of one relying party.
+    private struct UserKey: Hashable {
+        let rpID: String
+        let userHandle: [UInt8]
+
+        init(_ credential: StoredCredential) {
+            self.init(rpID: credential.rpID, userHandle: credential.userHandle)
+        }
+
+        init(rpID: String, userHandle: [UInt8]) {
+            self.rpID = rpID
+            self.userHandle = userHandle
+        }
+    }
 
     /// Makes an empty store.
     public init() {}
@@ -36,7 +54,7 @@ public actor InMemoryCredentialStore: CredentialStore {
         guard credentialsByID[credential.id] == nil else {
             throw StoreError(.duplicate, "a credential with ID \(Base64URL.encode(credential.id)) is already stored")
         }
-        credentialsByID[credential.id] = credential
+        insert(credential)
     }
 
     public func credential(id: [UInt8]) -> StoredCredential? {
@@ -44,13 +62,15 @@ public actor InMemoryCredentialStore: CredentialStore {
     }
 
     public func summaries(rpID: String) -> [CredentialSummary] {
-        credentialsByID.values.filter { $0.rpID == rpID }.map(CredentialSummary.init).sorted {
-            CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
-        }
+        Self.newestFirst(idsByRP[rpID], in: credentialsByID)
+    }
+
+    public func summaries(rpID: String, userHandle: [UInt8]) -> [CredentialSummary] {
+        Self.newestFirst(idsByUser[UserKey(rpID: rpID, userHandle: userHandle)], in: credentialsByID)
     }
 
     public func credentials(rpID: String) -> StoreListing {
-        StoreListing(credentials: credentialsByID.values.filter { $0.rpID == rpID })
+        StoreListing(credentials: (idsByRP[rpID] ?? []).compactMap { credentialsByID[$0] })
     }
 
     public func all() -> StoreListing {
@@ -59,16 +79,18 @@ public actor InMemoryCredentialStore: CredentialStore {
 
     public func update(_ credential: StoredCredential) throws(StoreError) {
         try check(credential)
-        guard credentialsByID[credential.id] != nil else {
+        guard let old = credentialsByID[credential.id] else {
             throw Self.notFound(credential.id)
         }
-        credentialsByID[credential.id] = credential
+        remove(old)
+        insert(credential)
     }
 
     public func delete(id: [UInt8]) throws(StoreError) {
-        guard credentialsByID.removeValue(forKey: id) != nil else {
+        guard let old = credentialsByID[id] else {
             throw Self.notFound(id)
         }
+        remove(old)
     }
 
     public func incrementCounter(id: [UInt8]) throws(StoreError) -> UInt32 {
@@ -81,6 +103,32 @@ public actor InMemoryCredentialStore: CredentialStore {
         credential.signCount += 1
         credentialsByID[id] = credential
         return credential.signCount
+    }
+
+    private func insert(_ credential: StoredCredential) {
+        credentialsByID[credential.id] = credential
+        idsByRP[credential.rpID, default: []].insert(credential.id)
+        idsByUser[UserKey(credential), default: []].insert(credential.id)
+    }
+
+    private func remove(_ credential: StoredCredential) {
+        credentialsByID[credential.id] = nil
+        idsByRP[credential.rpID]?.remove(credential.id)
+        if idsByRP[credential.rpID]?.isEmpty == true {
+            idsByRP[credential.rpID] = nil
+        }
+        idsByUser[UserKey(credential)]?.remove(credential.id)
+        if idsByUser[UserKey(credential)]?.isEmpty == true {
+            idsByUser[UserKey(credential)] = nil
+        }
+    }
+
+    private static func newestFirst(_ ids: Set<[UInt8]>?, in credentials: [[UInt8]: StoredCredential])
+        -> [CredentialSummary]
+    {
+        (ids ?? []).compactMap { credentials[$0].map(CredentialSummary.init) }.sorted {
+            CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
+        }
     }
 
     private func check(_ credential: StoredCredential) throws(StoreError) {

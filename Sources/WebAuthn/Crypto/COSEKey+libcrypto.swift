@@ -38,7 +38,7 @@ extension COSEKey {
     ///   its curve, for example) or `unsupported-algorithm` for X25519 and X448.
     public var spki: [UInt8] {
         get throws(WebAuthnError) {
-            let key = try EVPKey(publicKey: self)
+            let key = try ImportedPublicKeys.shared.key(self)
             if let der = KeyDERTemplate.spki(parameters) {
                 return der
             }
@@ -81,7 +81,7 @@ package struct PreparedPublicKey: Sendable {
         guard let algorithm = publicKey.algorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "key names no algorithm")
         }
-        self.key = try EVPKey(publicKey: publicKey)
+        self.key = try ImportedPublicKeys.shared.key(publicKey)
         self.algorithm = algorithm
     }
 
@@ -89,9 +89,8 @@ package struct PreparedPublicKey: Sendable {
     package func isValidSignature(_ signature: some Collection<UInt8>, for message: some Collection<UInt8>)
         throws(WebAuthnError) -> Bool
     {
-        let context = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
+        let context = try key.digestContext(signing: false, algorithm: algorithm)
         defer { EVP_MD_CTX_free(context) }
-        try key.startDigestOperation(context, signing: false, algorithm: algorithm)
         let result = withBorrowedBytes(signature) { signature in
             withBorrowedBytes(message) { message in
                 EVP_DigestVerify(context, signature.baseAddress, signature.count, message.baseAddress, message.count)

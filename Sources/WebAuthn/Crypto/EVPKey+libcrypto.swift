@@ -1,14 +1,29 @@
 private import CCrypto
+import Synchronization
 
 /// One OpenSSL key (`EVP_PKEY *`), public or private, owned by this object and freed on deinit
 /// (apple/swift-crypto · `NISTCurvesKeys_boring.swift`). Nothing outside the `…+libcrypto.swift`
 /// files sees the pointer.
 ///
-/// `@unchecked Sendable`: the key is never modified after init, and OpenSSL 3 allows one
-/// `EVP_PKEY` to be used by many operations at once when nobody modifies it.
+/// A key that signs or verifies more than once keeps, per algorithm and direction, one digest
+/// context initialized with it (``digestContext(signing:algorithm:)``): each operation copies
+/// that template instead of initializing a context, which in OpenSSL 3 looks the digest and the
+/// signature algorithm up by name in the provider store every time (a fifth of an ES256
+/// signature's cost, issue 13's profile).
+///
+/// `@unchecked Sendable`: the key is never modified after init, OpenSSL 3 allows one `EVP_PKEY`
+/// to be used by many operations at once when nobody modifies it, and the templates are only
+/// read (copied) once made, under a mutex.
 final class EVPKey: @unchecked Sendable {
     /// The `EVP_PKEY *`.
     let pointer: OpaquePointer
+    /// The initialized `EVP_MD_CTX *` templates, by algorithm and direction.
+    private let templates = Mutex<[TemplateKey: OpaquePointer]>([:])
+
+    private struct TemplateKey: Hashable {
+        let algorithm: COSEAlgorithm
+        let signing: Bool
+    }
 
     /// Takes ownership of a key a libcrypto call returned.
     init(taking pointer: OpaquePointer) {
@@ -16,7 +31,39 @@ final class EVPKey: @unchecked Sendable {
     }
 
     deinit {
+        templates.withLock { templates in
+            for context in templates.values {
+                EVP_MD_CTX_free(context)
+            }
+        }
         EVP_PKEY_free(pointer)
+    }
+
+    /// A new `EVP_MD_CTX *`, ready for one `EVP_DigestSign` or `EVP_DigestVerify` with this key and
+    /// `algorithm`: a copy (`EVP_MD_CTX_copy_ex`) of the key's template for them, made on first
+    /// use by ``startDigestOperation(_:signing:algorithm:)``. The caller frees it.
+    func digestContext(signing: Bool, algorithm: COSEAlgorithm) throws(WebAuthnError) -> OpaquePointer {
+        let key = TemplateKey(algorithm: algorithm, signing: signing)
+        let template = try templates.withLock { (templates) throws(WebAuthnError) -> OpaquePointer in
+            if let template = templates[key] {
+                return template
+            }
+            let template = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
+            do throws(WebAuthnError) {
+                try startDigestOperation(template, signing: signing, algorithm: algorithm)
+            } catch {
+                EVP_MD_CTX_free(template)
+                throw error
+            }
+            templates[key] = template
+            return template
+        }
+        let context = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
+        guard EVP_MD_CTX_copy_ex(context, template) == 1 else {
+            EVP_MD_CTX_free(context)
+            throw libcryptoError(.cryptoFailure, "EVP_MD_CTX_copy_ex(\(algorithm))")
+        }
+        return context
     }
 
     /// Starts a one-shot `EVP_DigestSign` or `EVP_DigestVerify` for `algorithm` on `context`:

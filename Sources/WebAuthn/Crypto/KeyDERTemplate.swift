@@ -41,6 +41,19 @@ enum KeyDERTemplate {
         return nil
     }
 
+    /// The PKCS#8 `PrivateKeyInfo` OpenSSL writes for a P-256 key (with its public point) or an
+    /// Ed25519 seed; `nil` for other keys. The caller wipes the result.
+    static func pkcs8(rawPrivateKey raw: [UInt8], publicKey parameters: COSEKey.Parameters) -> [UInt8]? {
+        switch parameters {
+        case .ec2(.p256, let x, let y) where raw.count == 32 && x.count == 32 && y.count == 32:
+            p256PKCS8Head + raw + p256PKCS8Middle + x + y
+        case .okp(.ed25519, _) where raw.count == 32:
+            ed25519PKCS8Head + raw
+        default:
+            nil
+        }
+    }
+
     /// The SubjectPublicKeyInfo of a P-256 or Ed25519 key; `nil` for other keys.
     static func spki(_ parameters: COSEKey.Parameters) -> [UInt8]? {
         switch parameters {

@@ -71,12 +71,33 @@ extension EVPKey {
         return der
     }
 
-    /// Signs with one-shot `EVP_DigestSign`: for ECDSA the DER signature over the algorithm's hash,
+    /// The raw private key: the EC scalar `d`, left-padded to the curve's length (SEC 1 §2.3.7),
+    /// or the Ed25519/Ed448 seed. The caller wipes the result.
+    func rawPrivateKey(curve: COSECurve) throws(WebAuthnError) -> [UInt8] {
+        var raw = [UInt8](repeating: 0, count: curve.coordinateLength)
+        if curve.keyType == .okp {
+            var length = raw.count
+            guard EVP_PKEY_get_raw_private_key(pointer, &raw, &length) == 1, length == raw.count else {
+                throw libcryptoError(.cryptoFailure, "EVP_PKEY_get_raw_private_key(\(curve))")
+            }
+            return raw
+        }
+        var scalar: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(pointer, OSSL_PKEY_PARAM_PRIV_KEY, &scalar) == 1, let scalar else {
+            throw libcryptoError(.cryptoFailure, "EVP_PKEY_get_bn_param(priv)")
+        }
+        defer { BN_clear_free(scalar) }
+        guard BN_bn2binpad(scalar, &raw, Int32(raw.count)) == Int32(raw.count) else {
+            throw libcryptoError(.cryptoFailure, "BN_bn2binpad(priv)")
+        }
+        return raw
+    }
+
+    /// Signs with one-shot `EVP_DigestSign` on a copy of the key's signing template: for ECDSA the DER signature over the algorithm's hash,
     /// for EdDSA the RFC 8032 signature of the whole message.
     func signature(for message: some Collection<UInt8>, algorithm: COSEAlgorithm) throws(WebAuthnError) -> [UInt8] {
-        let context = try check(EVP_MD_CTX_new(), .cryptoFailure, "EVP_MD_CTX_new")
+        let context = try digestContext(signing: true, algorithm: algorithm)
         defer { EVP_MD_CTX_free(context) }
-        try startDigestOperation(context, signing: true, algorithm: algorithm)
         return try withBorrowedBytes(message) { (message) throws(WebAuthnError) -> [UInt8] in
             var length = 0
             try check(

@@ -95,9 +95,24 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     public func sealedPKCS8(using key: SecretKey, authenticating: some Collection<UInt8>) throws(WebAuthnError)
         -> [UInt8]
     {
-        var der = try self.key.pkcs8()
+        var der = try self.pkcs8()
         defer { secureZero(&der) }
         return try AESGCM.seal(der, using: key, authenticating: authenticating)
+    }
+
+    /// The key as PKCS#8 DER: for P-256 and Ed25519 written from the raw key by
+    /// ``KeyDERTemplate`` (OpenSSL 3's encoder framework costs more than the key's generation),
+    /// else by OpenSSL. The caller wipes the result.
+    private func pkcs8() throws(WebAuthnError) -> [UInt8] {
+        guard let curve = publicKey.curve, curve == .p256 || curve == .ed25519 else {
+            return try key.pkcs8()
+        }
+        var raw = try key.rawPrivateKey(curve: curve)
+        defer { secureZero(&raw) }
+        if let der = KeyDERTemplate.pkcs8(rawPrivateKey: raw, publicKey: publicKey.parameters) {
+            return der
+        }
+        return try key.pkcs8()
     }
 
     /// Signs a message.

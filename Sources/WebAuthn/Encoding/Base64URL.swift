@@ -56,6 +56,12 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output = [UInt8]()
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        append(bytes, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the unpadded base64url text of `bytes` to `output`, as UTF-8.
+    package static func append(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             let second = iterator.next()
@@ -66,7 +72,6 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
             if second != nil { output.append(alphabet[Int(chunk >> 6 & 0x3F)]) }
             if third != nil { output.append(alphabet[Int(chunk & 0x3F)]) }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes padded or unpadded base64url.

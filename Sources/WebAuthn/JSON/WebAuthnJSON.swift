@@ -43,7 +43,8 @@ public enum WebAuthnJSON {
 
     /// Encodes a WebAuthn JSON value as compact UTF-8 JSON with sorted keys and unescaped `/`.
     ///
-    /// Absent optional members are omitted, never written as `null`.
+    /// Absent optional members are omitted, never written as `null`. The ceremony responses write
+    /// themselves (without `JSONEncoder`) to the same bytes, faster.
     ///
     /// - Parameter value: the value to encode, such as ``AuthenticationResponseJSON``.
     /// - Returns: the JSON text.
@@ -51,6 +52,16 @@ public enum WebAuthnJSON {
     ///   their members are strings, integers, booleans and ``JSONValue``s, and a non-finite
     ///   ``JSONValue/number(_:)`` is written as a string rather than rejected.
     public static func encode(_ value: some Encodable) -> [UInt8] {
+        if let value = value as? any JSONWritable, value.writesDirectly {
+            var writer = JSONWriter()
+            value.write(to: &writer)
+            return writer.bytes
+        }
+        return encodeWithFoundation(value)
+    }
+
+    /// ``encode(_:)`` through `JSONEncoder` always: what ``JSONWritable`` types are tested against.
+    package static func encodeWithFoundation(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(

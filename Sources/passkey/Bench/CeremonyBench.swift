@@ -10,6 +10,8 @@ struct CeremonyBench {
     let seconds: Double
     let rounds: Int
     let scratch: String
+    /// Whether a figure, by name, is measured (`passkey bench --only`).
+    var wants: (String) -> Bool = { _ in true }
 
     private let origin = try! WebOrigin("https://bench.example")  // A constant, valid origin.
 
@@ -32,6 +34,7 @@ struct CeremonyBench {
             _ name: String, _ label: String, baseline: String, target: Double?, _ body: () async throws -> Void,
             against base: () async throws -> Void
         ) async throws {
+            guard wants(name) else { return }
             progress(label)
             figures += try await BenchFigure.paired(
                 name, label, baseline: baseline, baselineLabel: Self.labels[baseline] ?? baseline, target: target,

@@ -21,11 +21,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 /// A platform-profile credential whose key `store` made (or took in, when `key` is given).
 func makeCredential(
     in store: some CredentialStore, id: [UInt8] = SecureRandom.bytes(16), rpID: String = "example.com",
-    key: SigningKey? = nil, createdAt: Date = Date()
+    userHandle: [UInt8] = SecureRandom.bytes(16), key: SigningKey? = nil, createdAt: Date = Date()
 ) async throws -> StoredCredential {
     let secrets = key.map { CredentialSecrets(privateKey: $0, prfSeedWithUV: .random(), prfSeedWithoutUV: .random()) }
     return try StoredCredential(
-        id: id, rpID: rpID, userHandle: SecureRandom.bytes(16), userName: "alice@\(rpID)",
+        id: id, rpID: rpID, userHandle: userHandle, userName: "alice@\(rpID)",
         userDisplayName: "Alice",
         key: await store.makeKey(
             CredentialKeyRequest(

@@ -1,0 +1,110 @@
+/// Writes JSON text byte for byte as ``WebAuthnJSON/encode(_:)``'s `JSONEncoder` does (sorted
+/// keys, `/` unescaped, compact), without the `Encoder` machinery, which costs a passkey `get` a
+/// fourth of its time (issue 13's profile). Types whose JSON is fixed and small write themselves
+/// through it (``JSONWritable``); tests compare every such type's output with `JSONEncoder`'s.
+///
+/// Strings follow `JSONEncoder` (RFC 8259 §7): `"` and `\` escaped, U+0008, U+0009, U+000A,
+/// U+000C and U+000D as `\b \t \n \f \r`, other controls below U+0020 as `\u00xx` in lowercase
+/// hex, everything else as its UTF-8.
+package struct JSONWriter {
+    /// The text so far.
+    package private(set) var bytes: [UInt8] = []
+    /// Whether the current object has a member yet, per open object.
+    private var hasMember: [Bool] = []
+
+    package init(capacity: Int = 512) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Writes an object whose members `body` writes; the caller writes them in key order.
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        hasMember.append(false)
+        body(&self)
+        hasMember.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes a member's key; its value follows.
+    package mutating func key(_ key: String) {
+        if hasMember[hasMember.count - 1] {
+            bytes.append(UInt8(ascii: ","))
+        }
+        hasMember[hasMember.count - 1] = true
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `"key":"value"`.
+    package mutating func member(_ key: String, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    /// `"key":"base64url"`.
+    package mutating func member(_ key: String, _ value: Base64URL) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "\""))
+        Base64URL.append(value.bytes, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"key":true` or `"key":false`.
+    package mutating func member(_ key: String, _ value: Bool) {
+        self.key(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// `"key":-7`.
+    package mutating func member(_ key: String, _ value: Int) {
+        self.key(key)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// `"key":["a","b"]`.
+    package mutating func member(_ key: String, _ values: [String]) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 {
+                bytes.append(UInt8(ascii: ","))
+            }
+            string(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A JSON string.
+    package mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// A WebAuthn JSON value that can write itself with ``JSONWriter``, byte for byte as
+/// `JSONEncoder` would; ``WebAuthnJSON/encode(_:)`` takes this path when ``writesDirectly`` holds.
+package protocol JSONWritable: Encodable {
+    /// Whether ``write(to:)`` covers this value: `false` when it holds members only `JSONEncoder`
+    /// writes (a ``JSONValue``, whose numbers JSONEncoder formats).
+    var writesDirectly: Bool { get }
+
+    /// Writes the value.
+    func write(to writer: inout JSONWriter)
+}
