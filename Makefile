@@ -24,10 +24,11 @@ apt-packages:
 
 python-tools: $(VENV)/.installed
 
-$(VENV)/.installed: Tests/Interop/requirements.txt
+$(VENV)/.installed: Tests/Interop/requirements.txt Tests/Interop/requirements-peer.txt
 	@echo "setup: creating $(VENV) with the interop tools"
 	@python3 -m venv $(VENV)
 	@$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Interop/requirements.txt
+	@$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -r Tests/Interop/requirements-peer.txt
 	@touch $@
 
 ## build: compile everything (debug)

@@ -26,7 +26,9 @@ extension Passkey.Bench {
         @Option(help: "Alternating rounds per figure; the median is reported.")
         var rounds: Int = 3
 
-        @Option(name: .customLong("store-size"), help: "Credentials in the large store (0 skips it).")
+        @Option(
+            name: .customLong("store-size"),
+            help: "Credentials in the large stores: the file store listed and the in-memory one created in (0 skips them).")
         var storeSize: Int = 100_000
 
         @Option(name: .customLong("large-store"), help: "Where to keep the large store between runs.")
@@ -34,6 +36,17 @@ extension Passkey.Bench {
 
         @Option(help: "The test vectors folder whose W3C set is verified per attestation format.")
         var vectors = "Vectors"
+
+        @Flag(
+            name: .customLong("compare-peer"),
+            help: "Measure soft-webauthn (Python) beside the in-memory get and create, in the same run.")
+        var comparePeer = false
+
+        @Option(help: "The Python with soft-webauthn, for --compare-peer (make setup installs it).")
+        var python = ".venv/bin/python"
+
+        @Option(name: .customLong("peer-script"), help: "The peer's measuring script, for --compare-peer.")
+        var peerScript = "Tests/Interop/peer_bench.py"
 
         @Option(help: "Measure only the figures whose name starts with this (memory-get, rp-verify, …).")
         var only: String?
@@ -54,8 +67,10 @@ extension Passkey.Bench {
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let progress: (String) -> Void = { printError("bench: \($0)") }
             let wants: (String) -> Bool = { name in only.map { name.hasPrefix($0) } ?? true }
-            var figures = try await CeremonyBench(seconds: seconds, rounds: rounds, scratch: scratch, wants: wants)
-                .figures(progress: progress)
+            var figures = try await CeremonyBench(
+                seconds: seconds, rounds: rounds, scratch: scratch, wants: wants,
+                peer: comparePeer ? PeerBench(python: python, script: peerScript) : nil, flatStoreSize: storeSize
+            ).figures(progress: progress)
             if wants("rp-verify-registration") {
                 figures += try await AttestationBench(
                     vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds

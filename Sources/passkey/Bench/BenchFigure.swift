@@ -26,7 +26,24 @@ struct BenchFigure: Encodable {
         seconds: Double, _ body: () async throws -> Void, against base: () async throws -> Void
     ) async throws -> [BenchFigure] {
         let (value, reference) = try await Throughput.paired(rounds: rounds, seconds: seconds, body, baseline: base)
-        return [
+        return pair(name, label, value, baseline: baseline, baselineLabel: baselineLabel, reference, target: target)
+    }
+
+    /// A rate and its baseline's, taken alternately from the caller's closures
+    /// (``Throughput/pairedRates(rounds:_:baseline:)``), as the baseline's figure, then the rate's.
+    static func pairedRates(
+        _ name: String, _ label: String, baseline: String, baselineLabel: String, target: Double?, rounds: Int,
+        _ value: () async throws -> Double, against base: () async throws -> Double
+    ) async throws -> [BenchFigure] {
+        let (value, reference) = try await Throughput.pairedRates(rounds: rounds, value, baseline: base)
+        return pair(name, label, value, baseline: baseline, baselineLabel: baselineLabel, reference, target: target)
+    }
+
+    private static func pair(
+        _ name: String, _ label: String, _ value: Double, baseline: String, baselineLabel: String,
+        _ reference: Double, target: Double?
+    ) -> [BenchFigure] {
+        [
             BenchFigure(name: baseline, label: baselineLabel, value: reference, unit: "ops/s"),
             BenchFigure(
                 name: name, label: label, value: value, unit: "ops/s", baseline: baseline, ratio: value / reference,

@@ -1,3 +1,4 @@
+import BlockingIO
 import Foundation
 import PasskeyAuthenticator
 import Synchronization
@@ -12,6 +13,10 @@ struct CeremonyBench {
     let scratch: String
     /// Whether a figure, by name, is measured (`passkey bench --only`).
     var wants: (String) -> Bool = { _ in true }
+    /// The peer to measure beside the in-memory ceremonies (`--compare-peer`), if any.
+    var peer: PeerBench?
+    /// The size of the large store `create` is measured in, against a store of 10 (0 skips it).
+    var flatStoreSize = 100_000
 
     private let origin = try! WebOrigin("https://bench.example")  // A constant, valid origin.
 
@@ -27,7 +32,15 @@ struct CeremonyBench {
         let rawVerify = {
             guard try verifier.isValidSignature(signature, for: message) else { throw BenchFailure.invalid }
         }
-        let rawReplace = { try durable.replace("file.json", with: payload) }
+        // Durable writes run off the concurrency pool, as the file store's do (BlockingExecutor).
+        let io = BlockingExecutor(label: "passkey bench: raw durable writes")
+        let rawReplace = { try await io.run { try durable.replace("file.json", with: payload) } }
+        let newFiles = try DurableDirectory(path: scratch + "/durable-new")
+        let written = Counter()
+        let rawNewFile = {
+            let name = "\(written.next()).json"
+            try await io.run { try newFiles.replace(name, with: payload) }
+        }
 
         var figures: [BenchFigure] = []
         func pair(
@@ -48,6 +61,20 @@ struct CeremonyBench {
         try await pair(
             "memory-create", "create, in-memory store", baseline: "raw-es256-sign", target: nil,
             memory.create, against: rawSign)
+        if let peer {
+            try await comparePeer(peer, memory, into: &figures, progress: progress)
+        }
+        if flatStoreSize > 0, wants("memory-create-flat") {
+            progress("filling an in-memory store with \(flatStoreSize) credentials of one RP")
+            let small = try await Rig(store: InMemoryCredentialStore(), profile: .platform, origin: origin, filled: 10)
+            let large = try await Rig(
+                store: InMemoryCredentialStore(), profile: .platform, origin: origin, filled: flatStoreSize)
+            progress("create in the \(flatStoreSize)-credential store")
+            figures += try await BenchFigure.paired(
+                "memory-create-flat", "create, in-memory store of \(flatStoreSize) (one RP)",
+                baseline: "memory-create-10", baselineLabel: "create, in-memory store of 10 (one RP)", target: 0.9,
+                rounds: rounds, seconds: seconds, large.createReplacing, against: small.createReplacing)
+        }
 
         let platform = try await Rig(
             store: await FileCredentialStore(directory: scratch + "/platform"), profile: .platform, origin: origin)
@@ -55,8 +82,8 @@ struct CeremonyBench {
             "file-get-platform", "get, file store, platform profile", baseline: "raw-es256-sign", target: 0.7,
             platform.get, against: rawSign)
         try await pair(
-            "file-create-platform", "create, file store, platform profile", baseline: "raw-durable-replace",
-            target: nil, platform.create, against: rawReplace)
+            "file-create-platform", "create, file store, platform profile", baseline: "raw-durable-new-file",
+            target: 0.8, platform.create, against: rawNewFile)
 
         let securityKey = try await Rig(
             store: await FileCredentialStore(directory: scratch + "/security-key"), profile: .securityKey,
@@ -67,15 +94,34 @@ struct CeremonyBench {
 
         let verification = try await memory.verification()
         try await pair(
-            "rp-verify", "relying-party verification of an assertion", baseline: "raw-es256-verify", target: 0.8,
+            "rp-verify", "relying-party verification of an assertion", baseline: "raw-es256-verify", target: 0.85,
             verification, against: rawVerify)
         return figures
+    }
+
+    /// Our in-memory get and create beside the peer's, each pair measured alternately.
+    private func comparePeer(
+        _ peer: PeerBench, _ memory: Rig, into figures: inout [BenchFigure], progress: (String) -> Void
+    ) async throws {
+        let pairs: [(String, String, PeerBench.Operation, () async throws -> Void)] = [
+            ("memory-get-vs-peer", "get, in-memory store (JSON in, JSON out)", .get, memory.get),
+            ("memory-create-vs-peer", "create, in-memory store", .create, memory.create),
+        ]
+        for (name, label, operation, body) in pairs where wants(name) {
+            progress("\(label), beside soft-webauthn")
+            figures += try await BenchFigure.pairedRates(
+                name, label, baseline: "soft-webauthn-\(operation.rawValue)",
+                baselineLabel: "soft-webauthn 0.1.4 \(operation.rawValue) (Python)", target: 1.5, rounds: rounds,
+                { try await Throughput.rate(seconds: seconds, body) },
+                against: { try await peer.rate(operation, seconds: seconds) })
+        }
     }
 
     static let labels = [
         "raw-es256-sign": "raw OpenSSL ES256 sign",
         "raw-es256-verify": "raw OpenSSL ES256 verify",
         "raw-durable-replace": "raw durable file replacement",
+        "raw-durable-new-file": "raw durable write of a new file",
     ]
 }
 
@@ -85,6 +131,7 @@ enum BenchFailure: Error {
 
 /// One authenticator and its client, with one registered credential to assert with.
 private struct Rig {
+    let store: any CredentialStore
     let client: WebAuthnClient
     let origin: WebOrigin
     let requestOptions: [UInt8]
@@ -92,13 +139,27 @@ private struct Rig {
     let challenge: [UInt8]
     private let users = Counter()
 
-    init(store: any CredentialStore, profile: AuthenticatorProfile, origin: WebOrigin) async throws {
+    /// A rig whose store holds `filled` credentials of its RP (one registered here, the rest
+    /// stored directly, under one key: filling measures nothing).
+    init(store: any CredentialStore, profile: AuthenticatorProfile, origin: WebOrigin, filled: Int = 1) async throws {
+        self.store = store
         client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store, profile: profile))
         self.origin = origin
         challenge = SecureRandom.bytes(32)
         let options = Self.creationOptions(user: 0, challenge: challenge, rpID: origin.host)
         let response = try await client.create(options, origin: origin)
         registration = try RelyingParty(id: origin.host).verifyRegistration(response, challenge: challenge)
+        let secrets = try CredentialSecrets.random(.es256)
+        for user in 1..<max(filled, 1) {
+            let id = SecureRandom.bytes(16)
+            let key = try await store.makeKey(
+                CredentialKeyRequest(credentialID: id, rpID: origin.host, algorithm: .es256, importing: secrets))
+            try await store.add(
+                StoredCredential(
+                    id: id, rpID: origin.host, userHandle: Array("filler-\(user)".utf8), userName: "filler\(user)",
+                    userDisplayName: "Filler \(user)", key: key, profile: profile.name, backupEligible: true,
+                    backupState: true, discoverable: true, createdAt: Date()))
+        }
         requestOptions = WebAuthnJSON.encode(
             PublicKeyCredentialRequestOptionsJSON(
                 challenge: Base64URL(challenge), rpId: origin.host,
@@ -124,6 +185,14 @@ private struct Rig {
     func create() async throws {
         let json = WebAuthnJSON.encode(
             Self.creationOptions(user: users.next(), challenge: challenge, rpID: origin.host))
+        let options = try WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: json)
+        _ = WebAuthnJSON.encode(try await client.create(options, origin: origin))
+    }
+
+    /// One `create` for the rig's first user, replacing that user's credential (CTAP 2.1 §6.1.2
+    /// step 17), so the store keeps its size.
+    func createReplacing() async throws {
+        let json = WebAuthnJSON.encode(Self.creationOptions(user: 0, challenge: challenge, rpID: origin.host))
         let options = try WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: json)
         _ = WebAuthnJSON.encode(try await client.create(options, origin: origin))
     }

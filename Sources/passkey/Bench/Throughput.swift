@@ -21,11 +21,21 @@ enum Throughput {
     static func paired(
         rounds: Int, seconds: Double, _ body: () async throws -> Void, baseline: () async throws -> Void
     ) async throws -> (value: Double, baseline: Double) {
+        try await pairedRates(
+            rounds: rounds, { try await rate(seconds: seconds, body) },
+            baseline: { try await rate(seconds: seconds, baseline) })
+    }
+
+    /// Takes a rate and its baseline's alternately, `rounds` times each, and returns the median of
+    /// each: for rates measured elsewhere (another process, as the peer's are).
+    static func pairedRates(
+        rounds: Int, _ value: () async throws -> Double, baseline: () async throws -> Double
+    ) async throws -> (value: Double, baseline: Double) {
         var values: [Double] = []
         var baselines: [Double] = []
         for _ in 0..<rounds {
-            baselines.append(try await rate(seconds: seconds, baseline))
-            values.append(try await rate(seconds: seconds, body))
+            baselines.append(try await baseline())
+            values.append(try await value())
         }
         return (median(values), median(baselines))
     }
