@@ -38,11 +38,29 @@ extension COSEKey {
     ///   its curve, for example) or `unsupported-algorithm` for X25519 and X448.
     public var spki: [UInt8] {
         get throws(WebAuthnError) {
-            let key = try ImportedPublicKeys.shared.key(self)
             if let der = KeyDERTemplate.spki(parameters) {
+                try checkTemplatePoint()
                 return der
             }
-            return try key.spkiFromOpenSSL()
+            return try ImportedPublicKeys.shared.key(self).spkiFromOpenSSL()
+        }
+    }
+
+    /// Refuses what importing the key would refuse, for the two template keys: a P-256 point off
+    /// the curve, checked against one group built once (building a group for an import costs
+    /// more than a new key's generation, issue 13); an Ed25519 key is 32 bytes, which OpenSSL
+    /// takes as they are.
+    private func checkTemplatePoint() throws(WebAuthnError) {
+        guard case .ec2(.p256, let x, let y) = parameters else {
+            return
+        }
+        let encoded = [0x04] + x + y
+        guard let group = P256Group.shared.pointer, let point = EC_POINT_new(group) else {
+            throw libcryptoError(.cryptoFailure, "EC_POINT_new(P-256)")
+        }
+        defer { EC_POINT_free(point) }
+        guard EC_POINT_oct2point(group, point, encoded, encoded.count, nil) == 1 else {
+            throw libcryptoError(.invalidKey, "building a \(keyType) public key")
         }
     }
 
@@ -192,9 +210,13 @@ extension EVPKey {
             guard let curve = COSECurve(openSSLGroupName: groupName) else {
                 throw WebAuthnError(.unsupportedAlgorithm, "EC group \(groupName) is not supported")
             }
-            parameters = .ec2(
-                curve: curve, x: try integer(OSSL_PKEY_PARAM_EC_PUB_X, length: curve.coordinateLength),
-                y: try integer(OSSL_PKEY_PARAM_EC_PUB_Y, length: curve.coordinateLength))
+            if let (x, y) = uncompressedPoint(curve) {
+                parameters = .ec2(curve: curve, x: x, y: y)
+            } else {
+                parameters = .ec2(
+                    curve: curve, x: try integer(OSSL_PKEY_PARAM_EC_PUB_X, length: curve.coordinateLength),
+                    y: try integer(OSSL_PKEY_PARAM_EC_PUB_Y, length: curve.coordinateLength))
+            }
         case EVP_PKEY_ED25519:
             parameters = .okp(curve: .ed25519, x: try rawPublicKey(length: COSECurve.ed25519.coordinateLength))
         case EVP_PKEY_ED448:
@@ -206,6 +228,23 @@ extension EVPKey {
             throw WebAuthnError(.unsupportedAlgorithm, "key type \(name) is not supported")
         }
         return try COSEKey(checking: algorithm, parameters)
+    }
+
+    /// The coordinates of an EC key whose encoded public key is uncompressed (`04 ‖ x ‖ y`, SEC 1
+    /// §2.3.3), read in one call; `nil` when OpenSSL keeps it in another form.
+    private func uncompressedPoint(_ curve: COSECurve) -> (x: [UInt8], y: [UInt8])? {
+        let length = curve.coordinateLength
+        var encoded = [UInt8](repeating: 0, count: 1 + 2 * length)
+        var written = 0
+        guard
+            EVP_PKEY_get_octet_string_param(
+                pointer, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, &encoded, encoded.count, &written) == 1,
+            written == encoded.count, encoded[0] == 0x04
+        else {
+            discardLibcryptoErrors()
+            return nil
+        }
+        return (Array(encoded[1...length]), Array(encoded[(1 + length)...]))
     }
 
     /// A big-endian integer parameter of the key, left-padded to `length` bytes, or minimal
@@ -230,4 +269,12 @@ extension EVPKey {
         try check(EVP_PKEY_get_raw_public_key(pointer, &bytes, &count), .invalidKey, "EVP_PKEY_get_raw_public_key")
         return Array(bytes.prefix(count))
     }
+}
+
+/// The P-256 group, built once for the process (`EC_GROUP_new_by_curve_name`) and only read
+/// after, to check points with.
+private final class P256Group: @unchecked Sendable {
+    static let shared = P256Group()
+    /// The `EC_GROUP *`, or `nil` if OpenSSL could not build it.
+    let pointer = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1)
 }
