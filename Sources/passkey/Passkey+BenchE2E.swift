@@ -84,25 +84,25 @@ extension Passkey.Bench {
             let clock = ContinuousClock()
             let start = clock.now
             let workers = min(concurrency, users.count)
-            let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            let latencies = try await withThrowingTaskGroup(of: Latencies.self) { group in
                 // Worker w takes users w, w + K, w + 2K, …: equal shares, no shared counter.
                 for worker in 0..<workers {
                     group.addTask {
-                        var times: [Double] = []
+                        var latencies = Latencies()
                         for index in stride(from: worker, to: users.count, by: workers) {
                             let begun = clock.now
                             _ = try await body(index, users[index])
-                            times.append((clock.now - begun).seconds * 1000)
+                            latencies.record(clock.now - begun)
                         }
-                        return times
+                        return latencies
                     }
                 }
-                return try await group.reduce(into: []) { $0 += $1 }.sorted()
+                return try await group.reduce(into: Latencies()) { $0.add($1) }
             }
             let elapsed = (clock.now - start).seconds
             return Phase(
-                perSecond: Double(users.count) / elapsed, p50: Throughput.percentile(latencies, 50),
-                p99: Throughput.percentile(latencies, 99))
+                perSecond: Double(users.count) / elapsed, p50: latencies.milliseconds(atPercentile: 50),
+                p99: latencies.milliseconds(atPercentile: 99))
         }
 
         struct Phase: Encodable {

@@ -1,10 +1,14 @@
 import Foundation
+import Glibc
 import PasskeyAuthenticator
+import Subprocess
+import SystemPackage
 import WebAuthn
 
 /// The scale figures of `passkey bench`: a store of many credentials (100,000 by default),
 /// opened by a fresh instance as a new CLI process would, then looked up by credential ID and
-/// listed by RP ID; with the process's resident memory.
+/// listed by RP ID; a fresh instance's first `get`; and fresh `passkey` processes that sign once
+/// and list the whole store, with the most memory such a process holds.
 struct LargeStoreBench {
     let count: Int
     let directory: String
@@ -18,38 +22,89 @@ struct LargeStoreBench {
             try await fill(store, from: existing)
         }
         progress("looking up in the \(count)-credential store")
-        let reopened = try await FileCredentialStore(directory: directory)
         let clock = ContinuousClock()
+        let firstGet = try await clock.measure { try await getOnce(from: FileCredentialStore(directory: directory)) }
+        let reopened = try await FileCredentialStore(directory: directory)
         let opening = try await clock.measure { _ = try await reopened.credentials(rpID: Self.rpID(0)) }
         let ids = try await reopened.all().credentials.map(\.id)
-        let byID = try await Throughput.latencies(count: lookups) { _ in
+        let byID = try await Latencies.measure(count: lookups) { _ in
             _ = try await reopened.credential(id: ids.randomElement()!)
         }
-        let byRP = try await Throughput.latencies(count: lookups) { index in
+        let byRP = try await Latencies.measure(count: lookups) { index in
             _ = try await reopened.credentials(rpID: Self.rpID(index))
         }
+        progress("fresh passkey processes on the \(count)-credential store")
+        let processes = try await freshProcesses()
         return [
+            BenchFigure(
+                name: "large-store-first-get", label: "\(count) credentials: new instance's open + first get",
+                value: firstGet.seconds * 1000, unit: "ms", target: 50),
             BenchFigure(
                 name: "large-store-first-listing", label: "\(count) credentials: first listing by RP",
                 value: opening.seconds * 1000, unit: "ms"),
             BenchFigure(
                 name: "large-store-lookup-p50", label: "\(count) credentials: lookup by ID, p50",
-                value: Throughput.percentile(byID, 50), unit: "ms"),
+                value: byID.milliseconds(atPercentile: 50), unit: "ms"),
             BenchFigure(
                 name: "large-store-lookup-p99", label: "\(count) credentials: lookup by ID, p99",
-                value: Throughput.percentile(byID, 99), unit: "ms", target: 1),
+                value: byID.milliseconds(atPercentile: 99), unit: "ms", target: 1),
             BenchFigure(
                 name: "large-store-rp-p99", label: "\(count) credentials: listing one RP's 1, p99",
-                value: Throughput.percentile(byRP, 99), unit: "ms"),
+                value: byRP.milliseconds(atPercentile: 99), unit: "ms"),
             BenchFigure(
-                name: "resident-memory", label: "resident memory of this process", value: Self.residentMegabytes(),
-                unit: "MB", target: 300),
+                name: "process-start", label: "fresh process: passkey --version", value: processes.start * 1000,
+                unit: "ms"),
+            BenchFigure(
+                name: "large-store-process-get", label: "\(count) credentials: fresh process, passkey get",
+                value: processes.get * 1000, unit: "ms"),
+            BenchFigure(
+                name: "large-store-process-list-memory", label: "\(count) credentials: passkey list, most resident",
+                value: processes.listResidentMegabytes, unit: "MB", target: 150),
         ]
     }
 
-    /// One credential per RP, so each RP listing returns one record among `count`.
+    /// One RP per credential, so each RP listing returns one record among `count`.
     static func rpID(_ index: Int) -> String {
         "rp\(index % 100_000).bench.example"
+    }
+
+    /// The request options of a `get` at the first credential's RP.
+    private static var requestOptions: PublicKeyCredentialRequestOptionsJSON {
+        PublicKeyCredentialRequestOptionsJSON(challenge: Base64URL(SecureRandom.bytes(32)), rpId: rpID(0))
+    }
+
+    /// One discoverable `get` at the first credential's RP, as `passkey get` makes it.
+    private func getOnce(from store: FileCredentialStore) async throws {
+        let client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store, profile: .platform))
+        _ = WebAuthnJSON.encode(
+            try await client.get(Self.requestOptions, origin: try WebOrigin("https://\(Self.rpID(0))")))
+    }
+
+    /// Wall times of a `passkey --version` and a `passkey get` in new processes, and the most
+    /// memory a `passkey list` of the whole store held (`ru_maxrss` of the waited-for children,
+    /// the largest of which is the listing).
+    private func freshProcesses() async throws -> (start: Double, get: Double, listResidentMegabytes: Double) {
+        let passkey = FilePath(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let clock = ContinuousClock()
+        func run(_ arguments: [String], input: [UInt8] = []) async throws -> Double {
+            let elapsed = try await clock.measure {
+                let result = try await Subprocess.run(
+                    .path(passkey), arguments: Arguments(arguments), input: .array(input), output: .discarded,
+                    error: .string(limit: 65536))
+                guard result.terminationStatus.isSuccess else {
+                    throw BenchChildFailure(reason: "passkey \(arguments.joined(separator: " ")): \(result.standardError)")
+                }
+            }
+            return elapsed.seconds
+        }
+        let start = try await run(["--version"])
+        let get = try await run(
+            ["get", "--store", directory, "--origin", "https://\(Self.rpID(0))", "--options", "-"],
+            input: WebAuthnJSON.encode(Self.requestOptions))
+        _ = try await run(["list", "--store", directory])
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return (start, get, Double(usage.ru_maxrss) / 1024)
     }
 
     private func fill(_ store: FileCredentialStore, from start: Int) async throws {
@@ -64,16 +119,5 @@ struct LargeStoreBench {
                     userDisplayName: "User \(index)", key: key, profile: "platform", backupEligible: true,
                     backupState: true, discoverable: true, createdAt: Date()))
         }
-    }
-
-    /// `VmRSS` from `/proc/self/status`, in megabytes.
-    static func residentMegabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else {
-            return .nan
-        }
-        return kilobytes / 1024
     }
 }

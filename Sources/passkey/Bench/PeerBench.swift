@@ -18,7 +18,7 @@ struct PeerBench {
 
     /// The peer's operations per second over `seconds`, in a child process.
     ///
-    /// - Throws: ``PeerBenchError`` when the script cannot run or prints no rate.
+    /// - Throws: ``BenchChildFailure`` when the script cannot run or prints no rate.
     func rate(_ operation: Operation, seconds: Double) async throws -> Double {
         let result = try await Subprocess.run(
             .path(FilePath(python)), arguments: [script, operation.rawValue, String(seconds)],
@@ -26,15 +26,8 @@ struct PeerBench {
         let output = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard result.terminationStatus.isSuccess, let rate = Double(output), rate > 0 else {
             let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? "no output"
-            throw PeerBenchError(reason: "\(script) \(operation.rawValue): \(reason)")
+            throw BenchChildFailure(reason: "\(script) \(operation.rawValue): \(reason)")
         }
         return rate
     }
-}
-
-/// The peer could not be measured: soft-webauthn missing (`make setup` installs it) or failing.
-struct PeerBenchError: Error, CustomStringConvertible {
-    let reason: String
-
-    var description: String { "the peer did not run: \(reason)" }
 }

@@ -1,4 +1,4 @@
-/// Rates and latencies measured with the monotonic clock.
+/// Rates measured with the monotonic clock (latencies: ``Latencies``).
 enum Throughput {
     /// Runs `body` for about `seconds` (after a short warm-up) and returns operations per second.
     static func rate(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
@@ -38,24 +38,6 @@ enum Throughput {
             values.append(try await value())
         }
         return (median(values), median(baselines))
-    }
-
-    /// The latency of each call of `body(i)` for `i` in `0..<count`, in milliseconds, sorted.
-    static func latencies(count: Int, _ body: (Int) async throws -> Void) async throws -> [Double] {
-        let clock = ContinuousClock()
-        var times: [Double] = []
-        times.reserveCapacity(count)
-        for index in 0..<count {
-            let start = clock.now
-            try await body(index)
-            times.append((clock.now - start).seconds * 1000)
-        }
-        return times.sorted()
-    }
-
-    /// The `p`-th percentile of sorted values.
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        sorted[min(sorted.count - 1, Int((Double(sorted.count) * p / 100).rounded(.down)))]
     }
 
     private static func median(_ values: [Double]) -> Double {
