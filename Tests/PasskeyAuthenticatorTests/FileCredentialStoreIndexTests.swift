@@ -48,6 +48,31 @@ import WebAuthn
         }
     }
 
+    /// A new instance answers its first question about one RP from that RP's journal records
+    /// without building the index: the same answer as an indexed instance, through adds of other
+    /// RPs, deletes and an unreadable file's record.
+    @Test func aNewInstancesFirstAnswerMatchesTheIndex() async throws {
+        let fixture = try await TwoCredentials()
+        defer { fixture.directory.remove() }
+        let other = try await makeCredential(in: fixture.store, rpID: "other.example")
+        let sameUser = try await makeCredential(in: fixture.store, userHandle: fixture.a.userHandle)
+        try await fixture.store.add(other)
+        try await fixture.store.add(sameUser)
+        try await fixture.store.delete(id: fixture.b.id)
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: fixture.path + "/credentials/stray.json"))
+        let indexed = try await FileCredentialStore(directory: fixture.path)
+        _ = try await indexed.summaries(rpID: "nobody.example")  // its first question: the index is built next
+        for rpID in ["example.com", "other.example", "nobody.example"] {
+            let expected = try await indexed.summaries(rpID: rpID)
+            #expect(try await FileCredentialStore(directory: fixture.path).summaries(rpID: rpID) == expected)
+            let user = fixture.a.userHandle
+            #expect(
+                try await FileCredentialStore(directory: fixture.path).summaries(rpID: rpID, userHandle: user)
+                    == expected.filter { $0.userHandle == user })
+        }
+        #expect(try await fixture.summariesInANewInstance() == [sameUser.id, fixture.a.id])
+    }
+
     @Test func aMissingJournalIsRebuiltFromTheFiles() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }

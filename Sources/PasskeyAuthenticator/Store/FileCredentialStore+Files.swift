@@ -113,6 +113,20 @@ extension FileCredentialStore {
             return index
         }
 
+        /// One RP's summaries, from a journal that describes the directory (`length` is the one
+        /// `.lock` records for it) without building an index; `nil` when the journal is missing,
+        /// foreign, of another length or damaged.
+        func summariesFromJournal(rpID: String, length: Int) throws(StoreError) -> [[UInt8]: CredentialSummary]? {
+            guard let file = try FileDescriptor(openingIfExists: IndexJournal.fileName, in: root) else {
+                return nil
+            }
+            let bytes = try file.readAll(limit: Self.journalSizeLimit)
+            guard bytes.count == length, IndexJournal.epoch(of: bytes[...]) != nil else {
+                return nil
+            }
+            return IndexJournal.summaries(of: rpID, in: bytes.dropFirst(IndexJournal.headerLength))
+        }
+
         /// Applies what was appended to the journal since `index` was read.
         ///
         /// - Returns: `false` when the journal was replaced or shortened since, so it must be read

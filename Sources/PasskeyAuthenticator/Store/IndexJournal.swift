@@ -102,6 +102,51 @@ enum IndexJournal {
         return intact
     }
 
+    /// The summaries of one RP's credentials that a journal's records leave, by ID, found
+    /// without building an index: a record's RP ID field is compared before the record is decoded,
+    /// so a new process's first discoverable `get` in a large store reads one RP (issue 13).
+    ///
+    /// - Parameters:
+    ///   - rpID: the relying party ID.
+    ///   - records: the records after the header.
+    /// - Returns: the summaries, or `nil` when a record is torn or damaged: the caller then reads
+    ///   the journal whole, which says what stands.
+    static func summaries(of rpID: String, in records: ArraySlice<UInt8>) -> [[UInt8]: CredentialSummary]? {
+        let wanted = Array(rpID.utf8)
+        var reader = ByteReader(records, subject: "index journal", code: .truncated)
+        var found: [[UInt8]: CredentialSummary] = [:]
+        do {
+            while !reader.isAtEnd {
+                let length = Int(try reader.readUInt32("record length"))
+                let body = try reader.read(length, "record")
+                guard try reader.readUInt32("checksum") == crc32(body) else {
+                    return nil
+                }
+                var fields = ByteReader(body, subject: "index record", code: .truncated)
+                switch try fields.readUInt8("kind") {
+                case 1:
+                    let id = try field(&fields)
+                    guard try field(&fields).elementsEqual(wanted) else {
+                        continue
+                    }
+                    guard case .added(let summary)? = try record(body) else {
+                        return nil
+                    }
+                    found[Array(id)] = summary
+                case 2:
+                    found[Array(try field(&fields))] = nil
+                case 3:
+                    continue
+                default:
+                    return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        return found
+    }
+
     private static func record(_ body: ArraySlice<UInt8>) throws(WebAuthnError) -> Record? {
         var reader = ByteReader(body, subject: "index record", code: .truncated)
         let record: Record
@@ -150,7 +195,17 @@ enum IndexJournal {
 
     /// CRC-32/ISO-HDLC (the polynomial 0xEDB88320, reflected; zlib's `crc32`).
     static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        ~bytes.reduce(UInt32.max) { crc, byte in crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            crcTable.withUnsafeBufferPointer { table in
+                var crc = UInt32.max
+                for byte in buffer {
+                    crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+                }
+                return ~crc
+            }
+        }
+        return contiguous
+            ?? ~bytes.reduce(UInt32.max) { crc, byte in crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
     }
 
     private static let crcTable: [UInt32] = (0..<256).map { (index: UInt32) in
