@@ -24,7 +24,8 @@ public import WebAuthn
 ///   old or new. A killed writer's temporary file (`.tmp-…`) is ignored, and removed the next
 ///   time the store is opened.
 /// - Concurrency: changes hold an exclusive `flock` on `.lock`, reads a shared one, so processes
-///   (and several instances in one process) lose no update. The actor serialises callers within
+///   (and several instances in one process) lose no update. A credential read again while its file
+///   is unchanged (``RecentReads``) needs no lock and no hop to the store's executor. The actor serialises callers within
 ///   one instance, and no operation awaits while it holds the lock.
 /// - Speed: ``credential(id:)`` opens one file by name. ``summaries(rpID:)`` answers from an
 ///   index kept in `index.log`: after committing a credential file, a change appends a record
@@ -50,7 +51,7 @@ public actor FileCredentialStore: CredentialStore {
     /// Where the actor's code runs: a queue of its own, off the concurrency pool.
     private let executor: BlockingExecutor
 
-    private let files: Files
+    private nonisolated let files: Files
     private let lockTimeout: Duration
     /// The index, once read.
     private var index: Index?
@@ -58,8 +59,8 @@ public actor FileCredentialStore: CredentialStore {
     private var observed: Observation?
     /// Whether ``summariesWithoutIndex(rpID:)`` has answered once.
     private var answeredWithoutIndex = false
-    /// Credentials read lately, by file name, with the identity of the file they were read from.
-    private var recentlyRead: [String: (file: FileIdentity, credential: StoredCredential)] = [:]
+    /// Credentials read lately, with the identity of the file each was read from.
+    private nonisolated let recentReads = RecentReads()
 
     /// The longest credential ID whose base64url file name fits in 255 bytes.
     private static let maximumIDLength = 186
@@ -175,47 +176,36 @@ public actor FileCredentialStore: CredentialStore {
         }
     }
 
-    public func credential(id: [UInt8]) throws(StoreError) -> StoredCredential? {
+    /// Reads a credential: from ``RecentReads`` without leaving the caller's executor when its file
+    /// is the one read last (one `fstatat`, no lock: a file is only ever replaced whole, by
+    /// rename), else from its file under the shared lock, on the store's executor.
+    public nonisolated func credential(id: [UInt8]) async throws(StoreError) -> StoredCredential? {
         guard let name = Self.fileName(id) else {
             return nil
         }
-        return try reading { () throws(StoreError) in
-            // A file is replaced by rename and never edited in place by the store, so one with the
-            // inode, change time and size of the file read last holds the same bytes: the
-            // credential read then is still the truth, and the file need not be decoded and its
-            // sealed fields opened again (issue 13: a get read and decoded its file each time).
+        if let status = try? files.credentials.status(of: name),
+            let credential = recentReads.credential(name, ifStill: RecentReads.FileIdentity(status))
+        {
+            return credential
+        }
+        return try await readCredential(name)
+    }
+
+    private func readCredential(_ name: String) throws(StoreError) -> StoredCredential? {
+        try reading { () throws(StoreError) in
             guard let status = try files.credentials.status(of: name) else {
-                recentlyRead[name] = nil
+                recentReads.forget(name)
                 return nil
             }
-            let file = FileIdentity(status)
-            if let recent = recentlyRead[name], recent.file == file {
-                return recent.credential
+            let file = RecentReads.FileIdentity(status)
+            if let credential = recentReads.credential(name, ifStill: file) {
+                return credential
             }
             guard let credential = try files.read(name) else {
                 return nil
             }
-            if recentlyRead.count >= Self.recentlyReadLimit {
-                recentlyRead.removeAll(keepingCapacity: true)
-            }
-            recentlyRead[name] = (file, credential)
+            recentReads.remember(credential, readFrom: name, file: file)
             return credential
-        }
-    }
-
-    /// How many credentials ``credential(id:)`` keeps decoded.
-    private static let recentlyReadLimit = 1024
-
-    /// What tells one version of a credential file from another.
-    private struct FileIdentity: Equatable {
-        let inode: UInt64
-        let changed: Int64
-        let size: Int
-
-        init(_ status: FileDescriptor.Status) {
-            inode = status.inode
-            changed = status.changed
-            size = status.size
         }
     }
 
