@@ -13,7 +13,8 @@ public enum WebAuthnJSON {
     /// Decodes a WebAuthn JSON value from UTF-8 bytes.
     ///
     /// Unknown members are ignored, `null` for an optional member reads as absent, and base64url
-    /// members may be padded.
+    /// members may be padded. The ceremony options read themselves (without `JSONDecoder`) when
+    /// the text is plain, to the same value; otherwise `JSONDecoder` reads them.
     ///
     /// - Parameters:
     ///   - type: the type to decode, such as ``RegistrationResponseJSON``.
@@ -24,6 +25,20 @@ public enum WebAuthnJSON {
     ///   path, as in `response.attestationObject: …` or `pubKeyCredParams[0].alg: …`.
     public static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(WebAuthnError)
         -> Value
+    {
+        if let readable = type as? any JSONReadable.Type {
+            var scanner = JSONScanner(bytes)
+            if let value = try? readable.init(scanning: &scanner) as? Value, (try? scanner.end()) != nil {
+                return value
+            }
+        }
+        return try decodeWithFoundation(type, from: bytes)
+    }
+
+    /// ``decode(_:from:)`` through `JSONDecoder` always: what the options' fast path is tested
+    /// against, and what answers whenever it gives up.
+    package static func decodeWithFoundation<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8])
+        throws(WebAuthnError) -> Value
     {
         let data = Data(bytes)
         do {
