@@ -28,7 +28,7 @@ extension Passkey.Bench {
 
         @Option(
             name: .customLong("store-size"),
-            help: "Credentials in the large stores: the file store listed and the in-memory one created in (0 skips them).")
+            help: "Credentials in the large stores, the file store and the in-memory one (0 skips them).")
         var storeSize: Int = 100_000
 
         @Option(name: .customLong("large-store"), help: "Where to keep the large store between runs.")

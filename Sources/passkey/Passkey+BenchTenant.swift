@@ -54,7 +54,8 @@ extension Passkey.Bench {
             let logins = try await rate(seconds) { try await ceremonies.logIn() }
             var overHTTP: [HTTPLogins] = []
             for clients in clients {
-                let perSecond = try await httpLogins(tenant: tenant, device: VirtualDevice(store: store), clients: clients)
+                let perSecond = try await httpLogins(
+                    tenant: tenant, device: VirtualDevice(store: store), clients: clients)
                 overHTTP.append(
                     HTTPLogins(clients: clients, loginsPerSecond: perSecond, ratio: perSecond / ceiling, target: 0.7))
             }

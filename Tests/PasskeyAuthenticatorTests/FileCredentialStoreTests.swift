@@ -195,7 +195,8 @@ import WebAuthn
         let file = credentialFile(credential.id, store: path)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         let sealed = try #require(bytes.firstRange(of: Array(Base64URL.encode(credential.privateKeyBlob).utf8)))
-        bytes[sealed.lowerBound + 20] = bytes[sealed.lowerBound + 20] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        bytes[sealed.lowerBound + 20] =
+            bytes[sealed.lowerBound + 20] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
         try handle.write(contentsOf: bytes)  // in place: the same inode and size
         try handle.close()

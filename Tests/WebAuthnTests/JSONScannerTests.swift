@@ -125,7 +125,8 @@ import Testing
                 PublicKeyCredentialDescriptorJSON(id: Base64URL(SecureRandom.bytes(16)), transports: [.internal])
             },
             userVerification: variant % 2 == 0 ? .required : nil,
-            extensions: variant % 5 == 0 ? .init(prf: .init(eval: .init(first: Base64URL(SecureRandom.bytes(32))))) : nil)
+            extensions: variant % 5 == 0
+                ? .init(prf: .init(eval: .init(first: Base64URL(SecureRandom.bytes(32))))) : nil)
         let text = String(decoding: WebAuthnJSON.encode(request), as: UTF8.self)
         #expect(readsItself(PublicKeyCredentialRequestOptionsJSON.self, text))
         #expect(try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: Array(text.utf8)) == request)

@@ -39,7 +39,9 @@ extension JSONScanner {
     /// An array of an open string enumeration's values.
     mutating func array<Value: OpenStringEnumeration>(of _: Value.Type) throws(Unreadable) -> [Value] {
         var values: [Value] = []
-        try array { (scanner: inout JSONScanner) throws(Unreadable) in values.append(Value(rawValue: try scanner.string())) }
+        try array { (scanner: inout JSONScanner) throws(Unreadable) in
+            values.append(Value(rawValue: try scanner.string()))
+        }
         return values
     }
 
@@ -67,12 +69,14 @@ extension PublicKeyCredentialRequestOptionsJSON: JSONReadable {
             case "timeout": options.timeout = try scanner.null() ? nil : try scanner.integer(UInt32.self)
             case "rpId": options.rpId = try scanner.null() ? nil : try scanner.string()
             case "allowCredentials":
-                options.allowCredentials = try scanner.null() ? nil : try scanner.array(of: PublicKeyCredentialDescriptorJSON.self)
+                options.allowCredentials =
+                    try scanner.null() ? nil : try scanner.array(of: PublicKeyCredentialDescriptorJSON.self)
             case "userVerification":
                 options.userVerification = try scanner.null() ? nil : .init(rawValue: try scanner.string())
             case "hints": options.hints = try scanner.null() ? nil : try scanner.array(of: PublicKeyCredentialHint.self)
             case "extensions":
-                options.extensions = try scanner.null() ? nil : try scanner.read(AuthenticationExtensionsClientInputsJSON.self)
+                options.extensions =
+                    try scanner.null() ? nil : try scanner.read(AuthenticationExtensionsClientInputsJSON.self)
             default: try scanner.skipValue()
             }
         }
@@ -103,9 +107,11 @@ extension PublicKeyCredentialCreationOptionsJSON: JSONReadable {
                 parameters = try scanner.array(of: PublicKeyCredentialParameters.self)
             case "timeout": timeout = try scanner.null() ? nil : try scanner.integer(UInt32.self)
             case "excludeCredentials":
-                excludeCredentials = try scanner.null() ? nil : try scanner.array(of: PublicKeyCredentialDescriptorJSON.self)
+                excludeCredentials =
+                    try scanner.null() ? nil : try scanner.array(of: PublicKeyCredentialDescriptorJSON.self)
             case "authenticatorSelection":
-                authenticatorSelection = try scanner.null() ? nil : try scanner.read(AuthenticatorSelectionCriteria.self)
+                authenticatorSelection =
+                    try scanner.null() ? nil : try scanner.read(AuthenticatorSelectionCriteria.self)
             case "hints": hints = try scanner.null() ? nil : try scanner.array(of: PublicKeyCredentialHint.self)
             case "attestation": attestation = try scanner.null() ? nil : .init(rawValue: try scanner.string())
             case "attestationFormats": attestationFormats = try scanner.null() ? nil : try scanner.strings()
@@ -214,7 +220,8 @@ extension AuthenticationExtensionsClientInputsJSON: JSONReadable {
         try scanner.object { scanner, member throws(JSONScanner.Unreadable) in
             switch member {
             case "credProps": inputs.credProps = try scanner.null() ? nil : try scanner.bool()
-            case "prf": inputs.prf = try scanner.null() ? nil : try scanner.read(AuthenticationExtensionsPRFInputsJSON.self)
+            case "prf":
+                inputs.prf = try scanner.null() ? nil : try scanner.read(AuthenticationExtensionsPRFInputsJSON.self)
             default: throw JSONScanner.Unreadable()
             }
         }
@@ -227,7 +234,8 @@ extension AuthenticationExtensionsPRFInputsJSON: JSONReadable {
         var inputs = AuthenticationExtensionsPRFInputsJSON()
         try scanner.object { scanner, member throws(JSONScanner.Unreadable) in
             switch member {
-            case "eval": inputs.eval = try scanner.null() ? nil : try scanner.read(AuthenticationExtensionsPRFValuesJSON.self)
+            case "eval":
+                inputs.eval = try scanner.null() ? nil : try scanner.read(AuthenticationExtensionsPRFValuesJSON.self)
             case "evalByCredential":
                 guard try !scanner.null() else {
                     inputs.evalByCredential = nil

@@ -3,7 +3,8 @@ import Histogram
 /// Latencies recorded in an HdrHistogram (microseconds, three significant digits), so that
 /// percentiles come from the histogram rather than from sorting every sample.
 struct Latencies: Sendable {
-    private var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
 
     /// Records one latency.
     mutating func record(_ duration: Duration) {
