@@ -115,6 +115,41 @@ import Testing
         }
     }
 
+    static let clientData: [String] = [
+        #"{"type":"webauthn.get","challenge":"AAEC","origin":"https://example.com","crossOrigin":false}"#,
+        #"{"type":"webauthn.create","challenge":"AAEC","origin":"https://a.example","crossOrigin":true,"topOrigin":"https://b.example","other_keys_can_be_added_here":"do not compare clientDataJSON against a template. See https://goo.gl/yabPex"}"#,
+        #"{"type":"webauthn.get","challenge":"AAEC","origin":"https://example.com","tokenBinding":null,"x":"\u00e9\n"}"#,
+        #"{"type":"webauthn.get","challenge":"AAEC","origin":"https://example.com","tokenBinding":{"status":"present"}}"#,
+        #"{"type":"webauthn.get","challenge":"AAEC","origin":"https://example.com","n":1.5}"#,
+        #"{"type":"webauthn.get","type":"webauthn.create","challenge":"AAEC","origin":"https://example.com"}"#,
+        #"{"type":"webauthn.get","challenge":"AAEC","origin":"https://example.com","crossOrigin":"no"}"#,
+        #"{"type":"webauthn.get","challenge":"AAEC"}"#, #"{"type":"webauthn.get",}"#, "[]", "",
+    ]
+
+    /// Client data reads to what `JSONDecoder`'s members give, by the fast path or not.
+    @Test(arguments: clientData)
+    func clientDataAgreesWithJSONDecoder(_ text: String) throws {
+        let members = try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        guard let parsed = try? CollectedClientData(bytes: Array(text.utf8)) else {
+            let valid =
+                members.map {
+                    $0["type"]?.stringValue != nil && $0["challenge"]?.stringValue != nil
+                        && $0["origin"]?.stringValue != nil && ($0["crossOrigin"].map { $0.boolValue != nil } ?? true)
+                } ?? false
+            #expect(!valid, "\(text)")
+            return
+        }
+        let expected = try #require(members)
+        #expect(parsed.type.rawValue == expected["type"]?.stringValue)
+        #expect(parsed.challenge == expected["challenge"]?.stringValue)
+        #expect(parsed.origin == expected["origin"]?.stringValue)
+        #expect(parsed.crossOrigin == expected["crossOrigin"]?.boolValue)
+        #expect(parsed.topOrigin == expected["topOrigin"]?.stringValue)
+        #expect(
+            parsed.otherMembers
+                == expected.filter { !["type", "challenge", "origin", "crossOrigin", "topOrigin"].contains($0.key) })
+    }
+
     /// Options a relying party writes with this library read back through the fast path.
     @Test(arguments: 0..<20)
     func encodedOptionsReadBack(_ variant: Int) throws {

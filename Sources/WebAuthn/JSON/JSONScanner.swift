@@ -104,6 +104,19 @@ package struct JSONScanner {
         try literal("null")
     }
 
+    /// Reads a string, a boolean or `null` as a ``JSONValue``; gives up on numbers, arrays and
+    /// objects, whose ``JSONValue`` is `JSONDecoder`'s to make.
+    package mutating func scalar() throws(Unreadable) -> JSONValue {
+        switch try peek() {
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try bool())
+        case UInt8(ascii: "n"):
+            guard try null() else { throw Unreadable() }
+            return .null
+        default: throw Unreadable()
+        }
+    }
+
     /// Skips a value of any kind, checking its syntax.
     package mutating func skipValue() throws(Unreadable) {
         switch try peek() {

@@ -50,10 +50,14 @@ public struct CollectedClientData: Sendable, Hashable {
     public init(bytes: some Collection<UInt8>) throws(WebAuthnError) {
         let bytes = Array(bytes)
         let members: [String: JSONValue]
-        do {
-            members = try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes))
-        } catch {
-            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object")
+        if let plain = Self.plainMembers(bytes) {
+            members = plain
+        } else {
+            do {
+                members = try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes))
+            } catch {
+                throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object")
+            }
         }
         func string(_ name: String) throws(WebAuthnError) -> String? {
             guard let value = members[name] else { return nil }
@@ -82,6 +86,23 @@ public struct CollectedClientData: Sendable, Hashable {
         }
         otherMembers = members.filter { !Self.knownMembers.contains($0.key) }
         self.bytes = bytes
+    }
+
+    /// The members of client data whose values are all strings, booleans or `null` (what browsers
+    /// and authenticators send), read by ``JSONScanner`` rather than `JSONDecoder`, a tenth of a
+    /// relying party's verification (issue 13); `nil` for anything else, which `JSONDecoder` reads.
+    private static func plainMembers(_ bytes: [UInt8]) -> [String: JSONValue]? {
+        var scanner = JSONScanner(bytes)
+        var members: [String: JSONValue] = [:]
+        do throws(JSONScanner.Unreadable) {
+            try scanner.object { scanner, name throws(JSONScanner.Unreadable) in
+                members[name] = try scanner.scalar()
+            }
+            try scanner.end()
+        } catch {
+            return nil
+        }
+        return members
     }
 
     /// Builds client data as a WebAuthn client does (WebAuthn L3 §5.8.1.1, "Serialization").
