@@ -1,19 +1,23 @@
 private import CCrypto
+import Synchronization
 
 extension EVPKey {
-    /// A fresh key pair: `EVP_PKEY_CTX_new_from_name("EC")` with the curve's group name, or the
-    /// OKP algorithm by name ("ED25519").
+    /// A fresh key pair: for an EC curve, from the curve's domain parameters made once
+    /// (``ECParameters``; naming the group for every key builds the group again, half the cost of
+    /// a P-256 key, issue 13); for an OKP curve, by the algorithm's name ("ED25519").
     static func generate(curve: COSECurve) throws(WebAuthnError) -> EVPKey {
-        let isEC = curve.keyType == .ec2
-        let context = try check(
-            EVP_PKEY_CTX_new_from_name(nil, isEC ? "EC" : curve.openSSLName, nil), .cryptoFailure,
-            "EVP_PKEY_CTX_new_from_name(\(curve))")
+        let context: OpaquePointer
+        if curve.keyType == .ec2 {
+            context = try check(
+                EVP_PKEY_CTX_new_from_pkey(nil, try ECParameters.shared.key(for: curve).pointer, nil), .cryptoFailure,
+                "EVP_PKEY_CTX_new_from_pkey(\(curve))")
+        } else {
+            context = try check(
+                EVP_PKEY_CTX_new_from_name(nil, curve.openSSLName, nil), .cryptoFailure,
+                "EVP_PKEY_CTX_new_from_name(\(curve))")
+        }
         defer { EVP_PKEY_CTX_free(context) }
         try check(EVP_PKEY_keygen_init(context), .cryptoFailure, "EVP_PKEY_keygen_init")
-        if isEC {
-            try check(
-                EVP_PKEY_CTX_set_group_name(context, curve.openSSLName), .cryptoFailure, "EVP_PKEY_CTX_set_group_name")
-        }
         var key: OpaquePointer?
         try check(EVP_PKEY_generate(context, &key), .cryptoFailure, "EVP_PKEY_generate(\(curve))")
         return EVPKey(taking: try check(key, .cryptoFailure, "EVP_PKEY_generate(\(curve))"))
@@ -108,6 +112,33 @@ extension EVPKey {
                 EVP_DigestSign(context, &signature, &length, message.baseAddress, message.count), .cryptoFailure,
                 "EVP_DigestSign(\(algorithm))")
             return Array(signature.prefix(length))
+        }
+    }
+}
+
+/// The domain parameters of each EC curve as an `EVP_PKEY` (`EVP_PKEY_paramgen` with the group's
+/// name), made once per process and only read after: new keys are generated from them.
+final class ECParameters: Sendable {
+    static let shared = ECParameters()
+    private let keys = Mutex<[COSECurve: EVPKey]>([:])
+
+    /// The parameters of `curve`, made on first use.
+    func key(for curve: COSECurve) throws(WebAuthnError) -> EVPKey {
+        try keys.withLock { (keys) throws(WebAuthnError) -> EVPKey in
+            if let key = keys[curve] {
+                return key
+            }
+            let context = try check(
+                EVP_PKEY_CTX_new_from_name(nil, "EC", nil), .cryptoFailure, "EVP_PKEY_CTX_new_from_name(EC)")
+            defer { EVP_PKEY_CTX_free(context) }
+            try check(EVP_PKEY_paramgen_init(context), .cryptoFailure, "EVP_PKEY_paramgen_init")
+            try check(
+                EVP_PKEY_CTX_set_group_name(context, curve.openSSLName), .cryptoFailure, "EVP_PKEY_CTX_set_group_name")
+            var parameters: OpaquePointer?
+            try check(EVP_PKEY_paramgen(context, &parameters), .cryptoFailure, "EVP_PKEY_paramgen(\(curve))")
+            let key = EVPKey(taking: try check(parameters, .cryptoFailure, "EVP_PKEY_paramgen(\(curve))"))
+            keys[curve] = key
+            return key
         }
     }
 }
