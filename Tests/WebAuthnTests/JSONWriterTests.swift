@@ -57,6 +57,78 @@ import Testing
         #expect(WebAuthnJSON.encode(response) == WebAuthnJSON.encodeWithFoundation(response))
     }
 
+    static func descriptors(_ variant: Int) -> [PublicKeyCredentialDescriptorJSON] {
+        (0..<(variant % 3)).map { index in
+            PublicKeyCredentialDescriptorJSON(
+                type: .init(rawValue: awkward[(variant + index) % 6]), id: bytes(16 + index),
+                transports: index % 2 == 0 ? nil : [.internal, .init(rawValue: awkward[variant % 6])])
+        }
+    }
+
+    static func extensionInputs(_ variant: Int) -> AuthenticationExtensionsClientInputsJSON? {
+        switch variant % 4 {
+        case 0: nil
+        case 1: .init(credProps: variant % 3 == 0)
+        case 2: .init(prf: .init(eval: .init(first: bytes(32), second: variant % 5 == 0 ? bytes(32) : nil)))
+        default:
+            .init(
+                credProps: true,
+                prf: .init(
+                    evalByCredential: Dictionary(
+                        uniqueKeysWithValues: ["b", "A", "a_", "-x", "Zz", "9"].prefix(variant % 7).map {
+                            ($0, AuthenticationExtensionsPRFValuesJSON(first: bytes(32)))
+                        })))
+        }
+    }
+
+    @Test(arguments: 0..<40)
+    func creationOptionsWriteAsJSONEncoderDoes(_ variant: Int) {
+        let options = PublicKeyCredentialCreationOptionsJSON(
+            rp: .init(name: Self.awkward[variant % 6], id: variant % 2 == 0 ? nil : "example.com"),
+            user: .init(id: Self.bytes(1 + variant % 64), name: Self.awkward[(variant + 1) % 6], displayName: "Ü"),
+            challenge: Self.bytes(32),
+            pubKeyCredParams: [-7, -8, -257, Int.min].prefix(variant % 5).map { .init(alg: $0) },
+            timeout: variant % 3 == 0 ? nil : UInt32.max - UInt32(variant),
+            excludeCredentials: variant % 4 == 0 ? nil : Self.descriptors(variant),
+            authenticatorSelection: variant % 2 == 0
+                ? nil
+                : .init(
+                    authenticatorAttachment: .platform, residentKey: .required,
+                    requireResidentKey: variant % 3 == 0 ? nil : true, userVerification: .preferred),
+            hints: variant % 5 == 0 ? nil : [.securityKey, .init(rawValue: Self.awkward[variant % 6])],
+            attestation: variant % 2 == 0 ? .direct : nil,
+            attestationFormats: variant % 3 == 0 ? ["packed", Self.awkward[variant % 6]] : nil,
+            extensions: Self.extensionInputs(variant))
+        #expect(options.writesDirectly)
+        #expect(WebAuthnJSON.encode(options) == WebAuthnJSON.encodeWithFoundation(options))
+    }
+
+    @Test(arguments: 0..<40)
+    func requestOptionsWriteAsJSONEncoderDoes(_ variant: Int) {
+        let options = PublicKeyCredentialRequestOptionsJSON(
+            challenge: Self.bytes(32), timeout: variant % 3 == 0 ? nil : UInt32(variant),
+            rpId: variant % 2 == 0 ? nil : Self.awkward[variant % 6],
+            allowCredentials: variant % 4 == 0 ? nil : Self.descriptors(variant),
+            userVerification: variant % 3 == 1 ? .discouraged : nil,
+            hints: variant % 5 == 1 ? [.hybrid] : nil, extensions: Self.extensionInputs(variant))
+        #expect(options.writesDirectly)
+        #expect(WebAuthnJSON.encode(options) == WebAuthnJSON.encodeWithFoundation(options))
+    }
+
+    /// PRF inputs by credential whose IDs are not ASCII, and other extensions' inputs, are
+    /// written by `JSONEncoder`.
+    @Test func unusualExtensionInputsGoThroughJSONEncoder() {
+        for extensions in [
+            AuthenticationExtensionsClientInputsJSON(
+                prf: .init(evalByCredential: ["é": .init(first: Self.bytes(32)), "z": .init(first: Self.bytes(32))])),
+            AuthenticationExtensionsClientInputsJSON(otherExtensions: ["appid": .string("https://example.com")]),
+        ] {
+            let options = PublicKeyCredentialRequestOptionsJSON(challenge: Self.bytes(32), extensions: extensions)
+            #expect(!options.writesDirectly)
+            #expect(WebAuthnJSON.encode(options) == WebAuthnJSON.encodeWithFoundation(options))
+        }
+    }
+
     /// Another extension's output is a ``JSONValue``: `JSONEncoder` writes the response.
     @Test func otherExtensionOutputsGoThroughJSONEncoder() throws {
         let response = AuthenticationResponseJSON(

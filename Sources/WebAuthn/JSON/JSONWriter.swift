@@ -74,6 +74,18 @@ package struct JSONWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// An array whose elements `element` writes.
+    package mutating func array<Element>(_ elements: [Element], _ element: (inout JSONWriter, Element) -> Void) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in elements.enumerated() {
+            if index > 0 {
+                bytes.append(UInt8(ascii: ","))
+            }
+            element(&self, value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// A JSON string.
     package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))

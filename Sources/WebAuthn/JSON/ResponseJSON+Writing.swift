@@ -82,12 +82,7 @@ extension AuthenticationExtensionsClientOutputsJSON: JSONWritable {
                     }
                     if let results = prf.results {
                         writer.key("results")
-                        writer.object { writer in
-                            writer.member("first", results.first)
-                            if let second = results.second {
-                                writer.member("second", second)
-                            }
-                        }
+                        results.write(to: &writer)
                     }
                 }
             }
