@@ -155,10 +155,11 @@ public struct StoreListing: Sendable, Hashable {
     /// - Parameters:
     ///   - credentials: the credentials, in any order.
     ///   - problems: the per-file errors.
-    public init(credentials: [StoredCredential], problems: [StoreError] = []) {
-        self.credentials = credentials.sorted {
-            CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
-        }
+    public init(credentials: consuming [StoredCredential], problems: [StoreError] = []) {
+        // Sorted in place: a listing of a large store is not held twice (issue 13's memory target).
+        var credentials = credentials
+        credentials.sort { CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id)) }
+        self.credentials = credentials
         self.problems = problems
     }
 }

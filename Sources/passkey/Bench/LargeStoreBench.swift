@@ -1,6 +1,5 @@
 import BlockingIO
 import Foundation
-import Glibc
 import PasskeyAuthenticator
 import WebAuthn
 
@@ -84,42 +83,50 @@ struct LargeStoreBench {
     }
 
     /// Wall times of a `passkey --version` and a `passkey get` in new processes, and the most
-    /// memory a `passkey list` of the whole store held (`ru_maxrss` of the waited-for children,
-    /// the largest of which is the listing). Children start with `posix_spawn` (Foundation's
-    /// `Process`), which copies nothing of this process, so their figures are their own; each is
-    /// waited for on a thread of its own, off the concurrency pool.
+    /// memory a `passkey list` of the whole store held, as GNU time reports it (`%M`: the child's
+    /// own `ru_maxrss`, from a parent as small as `time`; `nan` without `/usr/bin/time`). Children
+    /// start with `posix_spawn` (Foundation's `Process`), which copies nothing of this process,
+    /// and are waited for on a thread of their own, off the concurrency pool.
     private func freshProcesses() async throws -> (start: Double, get: Double, listResidentMegabytes: Double) {
         let passkey = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let io = BlockingExecutor(label: "passkey bench: child processes")
         let options = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-bench-options.json")
         try Data(WebAuthnJSON.encode(Self.requestOptions)).write(to: options)
         defer { try? FileManager.default.removeItem(at: options) }
-        func run(_ arguments: [String]) async throws -> Double {
-            try await io.run { () throws -> Double in
+        func run(_ executable: String, _ arguments: [String]) async throws -> (seconds: Double, errors: String) {
+            try await io.run { () throws -> (seconds: Double, errors: String) in
                 let process = Process()
-                process.executableURL = URL(fileURLWithPath: passkey)
+                process.executableURL = URL(fileURLWithPath: executable)
                 process.arguments = arguments
                 process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
+                let errors = Pipe()
+                process.standardError = errors
                 let clock = ContinuousClock()
                 let start = clock.now
                 try process.run()
+                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 guard process.terminationStatus == 0 else {
                     throw BenchChildFailure(
-                        reason: "passkey \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+                        reason: "\(([executable] + arguments).joined(separator: " ")): \(text)")
                 }
-                return (clock.now - start).seconds
+                return ((clock.now - start).seconds, text)
             }
         }
-        let start = try await run(["--version"])
+        let start = try await run(passkey, ["--version"]).seconds
         let get = try await run(
-            ["get", "--store", directory, "--origin", "https://\(Self.rpID(0))", "--options", options.path])
-        _ = try await run(["list", "--store", directory])
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return (start, get, Double(usage.ru_maxrss) / 1024)
+            passkey, ["get", "--store", directory, "--origin", "https://\(Self.rpID(0))", "--options", options.path]
+        ).seconds
+        var listMegabytes = Double.nan
+        if FileManager.default.isExecutableFile(atPath: Self.gnuTime) {
+            let report = try await run(Self.gnuTime, ["-f", "%M", passkey, "list", "--store", directory]).errors
+            listMegabytes = (report.split(separator: "\n").last.flatMap { Double($0) } ?? .nan) / 1024
+        }
+        return (start, get, listMegabytes)
     }
+
+    /// GNU time (Debian's `time`, which `make setup` installs).
+    static let gnuTime = "/usr/bin/time"
 
     private func fill(_ store: FileCredentialStore, from start: Int) async throws {
         let secrets = try CredentialSecrets.random(.es256)  // one key for all: filling measures the store
