@@ -150,6 +150,14 @@ import Testing
                 == expected.filter { !["type", "challenge", "origin", "crossOrigin", "topOrigin"].contains($0.key) })
     }
 
+    /// Hostile nesting in an ignored member neither exhausts the stack nor gets past JSONDecoder.
+    @Test func deepNestingIsLeftToJSONDecoder() {
+        for depth in [31, 33, 100_000] {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            agree(PublicKeyCredentialRequestOptionsJSON.self, #"{"challenge":"AAEC","x":"# + nested + "}")
+        }
+    }
+
     /// Options a relying party writes with this library read back through the fast path.
     @Test(arguments: 0..<20)
     func encodedOptionsReadBack(_ variant: Int) throws {

@@ -24,9 +24,11 @@ public import WebAuthn
 ///   old or new. A killed writer's temporary file (`.tmp-…`) is ignored, and removed the next
 ///   time the store is opened.
 /// - Concurrency: changes hold an exclusive `flock` on `.lock`, reads a shared one, so processes
-///   (and several instances in one process) lose no update. A credential read again while its file
-///   is unchanged (``RecentReads``) needs no lock and no hop to the store's executor. The actor serialises callers within
-///   one instance, and no operation awaits while it holds the lock.
+///   (and several instances in one process) lose no update. The actor serialises callers within
+///   one instance, and no operation awaits while it holds the lock. A credential read again while
+///   its file is unchanged (same inode, change time and size) is served from memory with one
+///   `fstatat`, without the lock or a hop to the store's executor: the store replaces a file
+///   only whole, by rename.
 /// - Speed: ``credential(id:)`` opens one file by name. ``summaries(rpID:)`` answers from an
 ///   index kept in `index.log`: after committing a credential file, a change appends a record
 ///   for it to the journal, then records in `.lock` that the journal is complete. An

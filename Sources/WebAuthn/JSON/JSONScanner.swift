@@ -4,15 +4,20 @@
 ///
 /// It reads only the plain case and gives up (``Unreadable``) on anything else: a syntax error,
 /// a duplicate member name, a number that is not a plain integer in range, a string with invalid
-/// UTF-8 or a lone surrogate, a byte-order mark. ``WebAuthnJSON/decode(_:from:)`` then decodes
-/// with `JSONDecoder`, whose value or error (with its position) is the answer; so the fast path
-/// can only agree with it or step aside, and tests hold it to agreeing.
+/// UTF-8 or a lone surrogate, a byte-order mark, nesting deeper than 32.
+/// ``WebAuthnJSON/decode(_:from:)`` then decodes with `JSONDecoder`, whose value or error (with its
+/// position) is the answer; so the fast path can only agree with it or step aside, and tests hold
+/// it to agreeing.
 package struct JSONScanner {
     /// The text is not one this reader takes; `JSONDecoder` decides.
     package struct Unreadable: Error {}
 
     private let bytes: [UInt8]
     private var index = 0
+    /// How many objects and arrays are open; past ``maximumDepth`` the scanner gives up, so that
+    /// hostile nesting cannot exhaust the stack (`JSONDecoder` then refuses it at its own limit).
+    private var depth = 0
+    private static let maximumDepth = 32
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -26,6 +31,8 @@ package struct JSONScanner {
         throws(Unreadable)
     {
         try expect(UInt8(ascii: "{"))
+        try enter()
+        defer { depth -= 1 }
         var names: Set<String> = []
         if try peek() == UInt8(ascii: "}") {
             index += 1
@@ -47,6 +54,8 @@ package struct JSONScanner {
     /// Reads an array, calling `element` once per element, positioned at it.
     package mutating func array(_ element: (inout JSONScanner) throws(Unreadable) -> Void) throws(Unreadable) {
         try expect(UInt8(ascii: "["))
+        try enter()
+        defer { depth -= 1 }
         if try peek() == UInt8(ascii: "]") {
             index += 1
             return
@@ -277,6 +286,11 @@ package struct JSONScanner {
         }
         index += utf8.count
         return true
+    }
+
+    private mutating func enter() throws(Unreadable) {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw Unreadable() }
     }
 
     private mutating func expect(_ byte: UInt8) throws(Unreadable) {
