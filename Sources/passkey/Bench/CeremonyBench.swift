@@ -5,8 +5,11 @@ import Synchronization
 import WebAuthn
 
 /// The ceremony figures of `passkey bench`, each paired with the baseline it is judged against
-/// (issue 3's targets): raw OpenSSL ES256 signatures for assertions, raw durable file
-/// replacements for what must reach the disk, raw OpenSSL verifications for the relying party.
+/// (issues 3 and 13): raw OpenSSL ES256 signatures (one `EVP_DigestSign` on a copy of a context
+/// prepared for the key, the fastest raw use) for assertions, raw durable writes off the pool for
+/// what must reach the disk (a new file for `create`, a replacement for a counter), raw OpenSSL
+/// verifications for the relying party; soft-webauthn beside the in-memory ceremonies with
+/// `--compare-peer`; and `create` in a large store against a store of 10.
 struct CeremonyBench {
     let seconds: Double
     let rounds: Int
