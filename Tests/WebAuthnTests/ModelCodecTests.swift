@@ -65,6 +65,13 @@ import WebAuthn
         #expect(
             text == #"{"type":"webauthn.get","challenge":"AQ","origin":"https://a\"b\\c\u0001é","crossOrigin":false}"#)
         #expect(try CollectedClientData(bytes: built.bytes).origin == "https://a\"b\\c\u{1}\u{e9}")
+        let astral = CollectedClientData(
+            type: .create, challenge: [], origin: "https://x", crossOrigin: true, topOrigin: "\u{1F}\u{7F}😀\u{2028}")
+        #expect(
+            String(decoding: astral.bytes, as: UTF8.self)
+                == "{\"type\":\"webauthn.create\",\"challenge\":\"\",\"origin\":\"https://x\",\"crossOrigin\":true,"
+                + "\"topOrigin\":\"\\u001f\u{7F}😀\u{2028}\"}")
+        #expect(try CollectedClientData(bytes: astral.bytes).topOrigin == "\u{1F}\u{7F}😀\u{2028}")
     }
 
     @Test func mutatedStructuresNeverCrash() throws {

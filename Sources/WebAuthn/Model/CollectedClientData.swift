@@ -122,35 +122,45 @@ public struct CollectedClientData: Sendable, Hashable {
         self.crossOrigin = crossOrigin
         self.topOrigin = topOrigin
         self.otherMembers = [:]
-        var json = "{\"type\":" + Self.ccdString(type.rawValue)
-        json += ",\"challenge\":" + Self.ccdString(self.challenge)
-        json += ",\"origin\":" + Self.ccdString(origin)
-        json += ",\"crossOrigin\":" + (crossOrigin ? "true" : "false")
+        var json: [UInt8] = []
+        json.reserveCapacity(96 + self.challenge.utf8.count + origin.utf8.count + (topOrigin?.utf8.count ?? 0))
+        json += #"{"type":"#.utf8
+        Self.appendCCDString(type.rawValue, to: &json)
+        json += #","challenge":"#.utf8
+        Self.appendCCDString(self.challenge, to: &json)
+        json += #","origin":"#.utf8
+        Self.appendCCDString(origin, to: &json)
+        json += #","crossOrigin":"#.utf8
+        json += (crossOrigin ? "true" : "false").utf8
         if let topOrigin {
-            json += ",\"topOrigin\":" + Self.ccdString(topOrigin)
+            json += #","topOrigin":"#.utf8
+            Self.appendCCDString(topOrigin, to: &json)
         }
-        self.bytes = Array((json + "}").utf8)
+        json.append(UInt8(ascii: "}"))
+        self.bytes = json
     }
 
     /// SHA-256 of ``bytes``: the `clientDataHash` an authenticator signs (WebAuthn L3 §5.8.1).
     public var hash: [UInt8] { SHA256Digest.hash(bytes) }
 
     private static let knownMembers: Set<String> = ["type", "challenge", "origin", "crossOrigin", "topOrigin"]
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// `CCDToString` (WebAuthn L3 §5.8.1.1): a JSON string that escapes only `"`, `\` and the
-    /// code points below U+0020, the latter as lower-case `\uXXXX`.
-    static func ccdString(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: output += "\\\""
-            case 0x5C: output += "\\\\"
-            case 0x20...: output.unicodeScalars.append(scalar)
+    /// Appends `CCDToString(text)` (WebAuthn L3 §5.8.1.1) as UTF-8: a JSON string that escapes
+    /// only `"`, `\` and the code points below U+0020, the latter as lower-case `\uXXXX`. Every
+    /// other code point is copied as its UTF-8 bytes (none of which is below 0x20, `"` or `\`).
+    static func appendCCDString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output += [UInt8(ascii: "\\"), byte]
+            case 0x00..<0x20:
+                output += Array(#"\u00"#.utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             default:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                output.append(byte)
             }
         }
-        return output + "\""
+        output.append(UInt8(ascii: "\""))
     }
 }
