@@ -27,7 +27,12 @@ struct LargeStoreBench {
         let processes = try await freshProcesses()
         progress("looking up in the \(count)-credential store")
         let clock = ContinuousClock()
-        let firstGet = try await clock.measure { try await getOnce(from: FileCredentialStore(directory: directory)) }
+        var firstGets: [Duration] = []
+        for _ in 0..<5 {
+            firstGets.append(
+                try await clock.measure { try await getOnce(from: FileCredentialStore(directory: directory)) })
+        }
+        let firstGet = firstGets.sorted()[firstGets.count / 2]
         let reopened = try await FileCredentialStore(directory: directory)
         let opening = try await clock.measure { _ = try await reopened.credentials(rpID: Self.rpID(0)) }
         let ids = try await reopened.all().credentials.map(\.id)
@@ -39,7 +44,8 @@ struct LargeStoreBench {
         }
         return [
             BenchFigure(
-                name: "large-store-first-get", label: "\(count) credentials: new instance's open + first get",
+                name: "large-store-first-get",
+                label: "\(count) credentials: first get, new instance",
                 value: firstGet.seconds * 1000, unit: "ms", target: 50),
             BenchFigure(
                 name: "large-store-first-listing", label: "\(count) credentials: first listing by RP",
