@@ -67,16 +67,20 @@ extension Passkey.Bench {
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let progress: (String) -> Void = { printError("bench: \($0)") }
             let wants: (String) -> Bool = { name in only.map { name.hasPrefix($0) } ?? true }
+            // A group runs when any of its figures may be wanted: its names all start with `group`.
+            let wantsGroup: (String) -> Bool = { group in
+                only.map { group.hasPrefix($0) || $0.hasPrefix(group) } ?? true
+            }
             var figures = try await CeremonyBench(
                 seconds: seconds, rounds: rounds, scratch: scratch, wants: wants,
                 peer: comparePeer ? PeerBench(python: python, script: peerScript) : nil, flatStoreSize: storeSize
             ).figures(progress: progress)
-            if wants("rp-verify-registration") {
+            if wantsGroup("rp-verify-registration") {
                 figures += try await AttestationBench(
-                    vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds
+                    vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds, wants: wants
                 ).figures(progress: progress)
             }
-            if storeSize > 0, wants("large-store") {
+            if storeSize > 0, wantsGroup("large-store") {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
             }

@@ -28,4 +28,28 @@ import WebAuthn
             #expect((figure["ratio"] as? Double ?? 0) > 0)
         }
     }
+
+    /// `--only` measures the figures whose name starts so, with their baselines, and nothing else;
+    /// every figure with a target says whether it meets it.
+    @Test(arguments: [
+        (
+            "rp-verify-registration-tpm",
+            ["raw-es256-verify", "rp-verify-registration-tpm-es256", "rp-verify-registration-tpm-rs1-dell"]
+        ),
+        ("memory-get", ["raw-es256-sign", "memory-get"]),
+    ])
+    func onlyMeasuresTheFiguresNamed(_ only: String, _ expected: [String]) async throws {
+        let result = try await ChildProcess.run(
+            CLIProcess.executable,
+            [
+                "bench", "--only", only, "--seconds", "0.02", "--rounds", "1", "--store-size", "0", "--json",
+                "--vectors", Vectors.root.path,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(figures.compactMap { $0["name"] as? String }) == Set(expected))
+        for figure in figures where figure["target"] != nil {
+            #expect(figure["meetsTarget"] is Bool)
+        }
+    }
 }

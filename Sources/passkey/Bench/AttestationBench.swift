@@ -13,6 +13,8 @@ struct AttestationBench {
     let vectors: URL
     let seconds: Double
     let rounds: Int
+    /// Whether a figure, by name, is measured (`passkey bench --only`).
+    var wants: (String) -> Bool = { _ in true }
 
     /// The W3C vectors measured, by file name.
     static let w3c = [
@@ -38,7 +40,7 @@ struct AttestationBench {
             guard try verifier.isValidSignature(signature, for: message) else { throw BenchFailure.invalid }
         }
         var figures: [BenchFigure] = []
-        for registration in try registrations() {
+        for registration in try registrations() where wants("rp-verify-registration-\(registration.name)") {
             let label = "verify registration, \(registration.name)"
             progress(label)
             figures += try await BenchFigure.paired(

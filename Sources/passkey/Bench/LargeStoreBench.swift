@@ -60,7 +60,8 @@ struct LargeStoreBench {
                 name: "large-store-rp-p99", label: "\(count) credentials: listing one RP's 1, p99",
                 value: byRP.milliseconds(atPercentile: 99), unit: "ms"),
             BenchFigure(
-                name: "process-start", label: "fresh process: passkey --version", value: processes.start * 1000,
+                name: "large-store-process-start", label: "fresh process: passkey --version",
+                value: processes.start * 1000,
                 unit: "ms"),
             BenchFigure(
                 name: "large-store-process-get", label: "\(count) credentials: fresh process, passkey get",
