@@ -6,10 +6,15 @@ public enum Hex {
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var output = [UInt8]()
         for byte in bytes {
-            output.append(digits[Int(byte >> 4)])
-            output.append(digits[Int(byte & 0x0F)])
+            append(byte, to: &output)
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the two lower-case hex digits of `byte` to `output`, as UTF-8.
+    package static func append(_ byte: UInt8, to output: inout [UInt8]) {
+        output.append(digits[Int(byte >> 4)])
+        output.append(digits[Int(byte & 0x0F)])
     }
 
     /// Decodes hex of either case.

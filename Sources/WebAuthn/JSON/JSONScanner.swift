@@ -74,11 +74,7 @@ package struct JSONScanner {
     package mutating func string() throws(Unreadable) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
-            bytes[index] >= 0x20
-        {
-            index += 1
-        }
+        skipUnescapedRun()
         guard index < bytes.count else { throw Unreadable() }
         if bytes[index] == UInt8(ascii: "\"") {
             index += 1
@@ -134,7 +130,7 @@ package struct JSONScanner {
         case UInt8(ascii: "\""): _ = try string()
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try bool()
         case UInt8(ascii: "n"): guard try literal("null") else { throw Unreadable() }
-        default: try skipNumber()
+        default: _ = try number()
         }
     }
 
@@ -164,14 +160,17 @@ package struct JSONScanner {
             default:
                 // A run of unescaped bytes up to the next quote or backslash, as UTF-8.
                 let run = index - 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
-                    bytes[index] >= 0x20
-                {
-                    index += 1
-                }
+                skipUnescapedRun()
                 guard let text = String(validating: bytes[run..<index], as: UTF8.self) else { throw Unreadable() }
                 scalars.append(contentsOf: text.unicodeScalars)
             }
+        }
+    }
+
+    /// Skips bytes up to the next quote, backslash or control character (or the end).
+    private mutating func skipUnescapedRun() {
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
+            index += 1
         }
     }
 
@@ -221,10 +220,6 @@ package struct JSONScanner {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
         default: nil
         }
-    }
-
-    private mutating func skipNumber() throws(Unreadable) {
-        _ = try number()
     }
 
     /// Reads a number by RFC 8259 §6's grammar,

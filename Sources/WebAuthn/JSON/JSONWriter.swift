@@ -64,14 +64,7 @@ package struct JSONWriter {
     /// `"key":["a","b"]`.
     package mutating func member(_ key: String, _ values: [String]) {
         self.key(key)
-        bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 {
-                bytes.append(UInt8(ascii: ","))
-            }
-            string(value)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        array(values) { writer, value in writer.string(value) }
     }
 
     /// An array whose elements `element` writes.
@@ -100,13 +93,19 @@ package struct JSONWriter {
             case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                Self.appendUnicodeEscape(byte, to: &bytes)
             default:
                 bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `\u00xx` (lower-case hex) for a control character below U+0020: how `JSONEncoder`
+    /// and WebAuthn's `CCDToString` (L3 §5.8.1.1) both write one.
+    package static func appendUnicodeEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        output += #"\u00"#.utf8
+        Hex.append(byte, to: &output)
     }
 }
 

@@ -24,11 +24,6 @@ extension JSONScanner {
         try Value(scanning: &self)
     }
 
-    /// A value of an open string enumeration.
-    mutating func read<Value: OpenStringEnumeration>(_: Value.Type) throws(Unreadable) -> Value {
-        Value(rawValue: try string())
-    }
-
     /// An array of a readable type's values.
     mutating func array<Value: JSONReadable>(of _: Value.Type) throws(Unreadable) -> [Value] {
         var values: [Value] = []

@@ -144,7 +144,6 @@ public struct CollectedClientData: Sendable, Hashable {
     public var hash: [UInt8] { SHA256Digest.hash(bytes) }
 
     private static let knownMembers: Set<String> = ["type", "challenge", "origin", "crossOrigin", "topOrigin"]
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Appends `CCDToString(text)` (WebAuthn L3 §5.8.1.1) as UTF-8: a JSON string that escapes
     /// only `"`, `\` and the code points below U+0020, the latter as lower-case `\uXXXX`. Every
@@ -156,7 +155,7 @@ public struct CollectedClientData: Sendable, Hashable {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 output += [UInt8(ascii: "\\"), byte]
             case 0x00..<0x20:
-                output += Array(#"\u00"#.utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                JSONWriter.appendUnicodeEscape(byte, to: &output)
             default:
                 output.append(byte)
             }
