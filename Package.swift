@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Auth0Passkeys", targets: ["Auth0Passkeys"]),
         .library(name: "PasskeyTenant", targets: ["PasskeyTenant"]),
         .library(name: "PasskeyKit", targets: ["PasskeyKit"]),
+        .library(name: "PasskeyControl", targets: ["PasskeyControl"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -32,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .systemLibrary(
@@ -101,6 +105,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// The control API (W3C WebDriver virtual authenticators, ceremonies, virtual users,
+        /// metrics) as a service and over HTTP: what `passkey serve` and `passkey mcp` expose.
+        .target(
+            name: "PasskeyControl",
+            dependencies: [
+                "PasskeyKit", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         /// Test support only (not a product): one process hammering a store, for the
         /// cross-process tests of `PasskeyAuthenticatorTests`.
         .executableTarget(
@@ -111,8 +128,10 @@ let package = Package(
         .executableTarget(
             name: "passkey",
             dependencies: [
-                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "BlockingIO",
+                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
+                "BlockingIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),

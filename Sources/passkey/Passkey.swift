@@ -13,7 +13,7 @@ struct Passkey: AsyncParsableCommand {
         subcommands: [
             Create.self, Get.self, List.self, Delete.self, Inspect.self, Verify.self,
             Signup.self, Login.self, Enroll.self, Methods.self, Whoami.self, Token.self, API.self, Logout.self,
-            Config.self, Demo.self, Tenant.self, Bench.self,
+            Config.self, Demo.self, Tenant.self, Serve.self, MCPServer.self, Bench.self,
         ]
     )
 }

@@ -31,14 +31,29 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     public var alwaysDiscoverable: Bool
     /// Whether it verifies the user on every ceremony, even when not asked (as Face ID does).
     public var alwaysVerifiesUser: Bool
-    /// The BE and BS flags of every credential (WebAuthn L3 §6.1.3).
-    public var backedUp: Bool
+    /// The BE flag of every new credential: it may be backed up (WebAuthn L3 §6.1.3).
+    public var backupEligible: Bool
+    /// The BS flag of every new credential: it is backed up.
+    public var backupState: Bool
     /// Whether each credential has its own signature counter, advanced durably before each
     /// signature (WebAuthn L3 §6.1.1); `false` keeps it at 0, as synced passkeys do.
     public var countsSignatures: Bool
     /// Whether it signs `packed` self attestation (WebAuthn L3 §8.2) when the client does not
     /// ask for `none`; `false` always answers `none`.
     public var selfAttests: Bool
+    /// Whether it can store discoverable credentials; a client asked for one by an authenticator
+    /// that cannot refuses (WebAuthn L3 §5.1.3 step 20, the W3C virtual authenticator's
+    /// `hasResidentKey`).
+    public var supportsResidentKeys = true
+    /// Whether it can verify the user; a client that requires verification of one that cannot
+    /// refuses (WebAuthn L3 §6.2.2, the W3C virtual authenticator's `hasUserVerification`).
+    public var supportsUserVerification = true
+    /// The authenticator extensions it supports (CTAP 2.1 §12): `hmac-secret`, which the `prf`
+    /// client extension runs on, or none.
+    public var extensions: [String] = ["hmac-secret"]
+
+    /// Whether it supports the hmac-secret extension (CTAP 2.1 §12.5).
+    public var supportsHMACSecret: Bool { extensions.contains("hmac-secret") }
 
     /// Describes a profile.
     ///
@@ -50,7 +65,7 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     ///   - algorithms: the supported algorithms, most preferred first.
     ///   - alwaysDiscoverable: whether every credential is discoverable.
     ///   - alwaysVerifiesUser: whether the user is verified even when not asked.
-    ///   - backedUp: the BE and BS flags.
+    ///   - backedUp: the BE and BS flags; set them apart with ``backupEligible`` and ``backupState``.
     ///   - countsSignatures: whether each credential counts its signatures.
     ///   - selfAttests: whether it signs `packed` self attestation when asked for attestation.
     public init(
@@ -65,7 +80,8 @@ public struct AuthenticatorProfile: Sendable, Hashable {
         self.algorithms = algorithms
         self.alwaysDiscoverable = alwaysDiscoverable
         self.alwaysVerifiesUser = alwaysVerifiesUser
-        self.backedUp = backedUp
+        self.backupEligible = backedUp
+        self.backupState = backedUp
         self.countsSignatures = countsSignatures
         self.selfAttests = selfAttests
     }

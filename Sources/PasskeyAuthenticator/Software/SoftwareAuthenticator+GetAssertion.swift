@@ -13,6 +13,9 @@ extension SoftwareAuthenticator {
         try Self.check(clientDataHash: request.clientDataHash)
         let stored = try await chooseCredential(for: request)
         let behaviour = profile(of: stored)
+        if request.userVerification && !behaviour.supportsUserVerification {
+            throw AuthenticatorError(.unsupportedOption, "this authenticator cannot verify the user")
+        }
         let gesture = try gesture(
             presence: request.userPresence, verification: request.userVerification,
             alwaysVerifies: behaviour.alwaysVerifiesUser)
@@ -20,14 +23,15 @@ extension SoftwareAuthenticator {
             behaviour.countsSignatures
             ? try await storing { () async throws(StoreError) in try await store.incrementCounter(id: stored.id) }
             : 0
-        let extensions = try await hmacSecretOutput(request.hmacSecret, stored, userVerified: gesture.userVerified)
+        let extensions = try await hmacSecretOutput(
+            behaviour.supportsHMACSecret ? request.hmacSecret : nil, stored, userVerified: gesture.userVerified)
         let authenticatorData = AuthenticatorData(
             rpIDHash: SHA256Digest.hash(Array(request.rpID.utf8)), flags: flags(gesture, stored), signCount: signCount,
             extensions: extensions.map { .map([.text("hmac-secret"): .bytes($0)]) })
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,
             signature: try await sign(authenticatorData, request.clientDataHash, with: stored),
-            userHandle: stored.userHandle,
+            userHandle: stored.userHandle.isEmpty ? nil : stored.userHandle,
             attachment: behaviour.attachment == profile.attachment ? nil : behaviour.attachment)
     }
 

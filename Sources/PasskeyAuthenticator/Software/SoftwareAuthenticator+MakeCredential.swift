@@ -29,6 +29,12 @@ extension SoftwareAuthenticator {
             throw AuthenticatorError(
                 .unsupportedAlgorithm, "none of the algorithms offered (\(offered)) is supported (\(supported))")
         }
+        if request.residentKey && !profile.supportsResidentKeys {
+            throw AuthenticatorError(.unsupportedOption, "this authenticator cannot store discoverable credentials")
+        }
+        if request.userVerification && !profile.supportsUserVerification {
+            throw AuthenticatorError(.unsupportedOption, "this authenticator cannot verify the user")
+        }
         let gesture = try gesture(
             presence: true, verification: request.userVerification, alwaysVerifies: profile.alwaysVerifiesUser)
         for id in request.excludeList {
@@ -40,12 +46,13 @@ extension SoftwareAuthenticator {
                     "credential \(Base64URL.encode(id)) of the exclude list is on this authenticator")
             }
         }
-        let discoverable = request.residentKey || profile.alwaysDiscoverable
+        let discoverable = request.residentKey || (profile.alwaysDiscoverable && profile.supportsResidentKeys)
         let stored = try await newCredential(for: request, algorithm: algorithm, discoverable: discoverable)
         if discoverable {
             try await removeReplaced(by: stored)
         }
-        let authenticatorData = try makeAuthenticatorData(stored, gesture: gesture, hmacSecret: request.hmacSecret)
+        let authenticatorData = try makeAuthenticatorData(
+            stored, gesture: gesture, hmacSecret: request.hmacSecret && profile.supportsHMACSecret)
         let attestationObject: AttestationObject
         if profile.selfAttests, request.attestationFormatsPreference.first != AttestationFormat.none {
             let signature = try await sign(authenticatorData, request.clientDataHash, with: stored)
@@ -93,7 +100,7 @@ extension SoftwareAuthenticator {
             stored = try StoredCredential(
                 id: credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
                 userDisplayName: request.user.displayName, key: key, profile: profile.name,
-                backupEligible: profile.backedUp, backupState: profile.backedUp, discoverable: discoverable,
+                backupEligible: profile.backupEligible, backupState: profile.backupState, discoverable: discoverable,
                 createdAt: now())
         } catch {
             throw AuthenticatorError(.other, "could not record the new key: \(error)")

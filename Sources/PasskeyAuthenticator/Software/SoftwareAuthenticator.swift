@@ -55,8 +55,8 @@ public struct SoftwareAuthenticator: Authenticator {
     public var info: AuthenticatorInfo {
         AuthenticatorInfo(
             aaguid: profile.aaguid, attachment: profile.attachment, transports: profile.transports,
-            algorithms: profile.algorithms, supportsResidentKeys: true, supportsUserVerification: true,
-            extensions: ["hmac-secret"])
+            algorithms: profile.algorithms, supportsResidentKeys: profile.supportsResidentKeys,
+            supportsUserVerification: profile.supportsUserVerification, extensions: profile.extensions)
     }
 
     /// The key-agreement public key for hmac-secret (CTAP 2.1 §6.5.5.4); the same for both

@@ -45,7 +45,7 @@ public import WebAuthn
 ///   can assert from a read-only store.
 /// - Ownership: a directory owned by another user is refused (`insecure`); one of ours with group
 ///   or other permission bits is tightened to 0700, as is a looser `store.key` to 0600.
-public actor FileCredentialStore: CredentialStore {
+public actor FileCredentialStore: KeyExportingStore {
     /// The store's directory.
     public nonisolated let directory: String
     /// The custody of the secrets, under the store key.
@@ -154,6 +154,10 @@ public actor FileCredentialStore: CredentialStore {
         -> [UInt8]
     {
         try keys.sign(message, with: credential)
+    }
+
+    public nonisolated func exportPrivateKey(of credential: StoredCredential) throws(StoreError) -> SigningKey {
+        try keys.privateKey(of: credential)
     }
 
     public nonisolated func hmacSecret(_ salts: [[UInt8]], with credential: StoredCredential, userVerified: Bool)

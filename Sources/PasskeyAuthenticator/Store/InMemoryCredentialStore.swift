@@ -5,7 +5,7 @@ public import WebAuthn
 /// It follows the same contract as ``FileCredentialStore``: secrets sealed under a store key
 /// (here a fresh random one) that never leaves it. Credentials are indexed by ID, by RP ID and
 /// by RP ID and user handle, so making a credential costs the same with 10 or 100,000 stored.
-public actor InMemoryCredentialStore: CredentialStore {
+public actor InMemoryCredentialStore: KeyExportingStore {
     private let keys = SealedKeys(storeKey: .random())
     private var credentialsByID: [[UInt8]: StoredCredential] = [:]
     private var idsByRP: [String: Set<[UInt8]>] = [:]
@@ -39,6 +39,10 @@ public actor InMemoryCredentialStore: CredentialStore {
         -> [UInt8]
     {
         try keys.sign(message, with: credential)
+    }
+
+    public nonisolated func exportPrivateKey(of credential: StoredCredential) throws(StoreError) -> SigningKey {
+        try keys.privateKey(of: credential)
     }
 
     public nonisolated func hmacSecret(_ salts: [[UInt8]], with credential: StoredCredential, userVerified: Bool)

@@ -55,7 +55,19 @@ final class SealedKeys: Sendable {
     /// - Throws: `StoreError` with `corrupt` when the sealed key does not open for this record
     ///   (another store's, another record's, or tampered), or `io` when OpenSSL fails.
     func sign(_ message: [UInt8], with credential: StoredCredential) throws(StoreError) -> [UInt8] {
-        let key = try openedKeys.key(sealed: credential.privateKeyBlob) { () throws(StoreError) in
+        let key = try privateKey(of: credential)
+        do {
+            return try key.signature(for: message)
+        } catch {
+            throw StoreError(.io, "signing with \(Base64URL.encode(credential.id)) failed: \(error.reason)")
+        }
+    }
+
+    /// The credential's private key, opened (once, then kept).
+    ///
+    /// - Throws: `StoreError` with `corrupt` when the sealed key does not open for this record.
+    func privateKey(of credential: StoredCredential) throws(StoreError) -> SigningKey {
+        try openedKeys.key(sealed: credential.privateKeyBlob) { () throws(StoreError) in
             do {
                 return try SigningKey(
                     sealedPKCS8: credential.privateKeyBlob, using: storeKey,
@@ -63,11 +75,6 @@ final class SealedKeys: Sendable {
             } catch {
                 throw Self.doesNotOpen(.privateKey, credential)
             }
-        }
-        do {
-            return try key.signature(for: message)
-        } catch {
-            throw StoreError(.io, "signing with \(Base64URL.encode(credential.id)) failed: \(error.reason)")
         }
     }
 

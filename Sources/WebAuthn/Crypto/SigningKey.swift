@@ -52,6 +52,20 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
         try self.init(algorithm: algorithm, key: EVPKey(rawPrivateKey: rawRepresentation, curve: curve))
     }
 
+    /// Reads a PKCS#8 `PrivateKeyInfo` (RFC 5958 §2, an "asymmetric key package"), as the W3C
+    /// WebDriver Add Credential command takes it (WebAuthn L3 §11.3).
+    ///
+    /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA.
+    ///
+    /// - Parameter pkcs8: the DER, filling the collection exactly.
+    /// - Throws: `WebAuthnError` with `invalid-key` when it is not a PKCS#8 key, or
+    ///   `unsupported-algorithm` for a key that is neither P-256 nor Ed25519.
+    public init(pkcs8: some Collection<UInt8>) throws(WebAuthnError) {
+        var der = Array(pkcs8)
+        defer { secureZero(&der) }
+        try self.init(pkcs8DER: der)
+    }
+
     /// Opens a key sealed by ``sealedPKCS8(using:authenticating:)``.
     ///
     /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA.
@@ -68,6 +82,11 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     {
         var der = try AESGCM.open(sealedPKCS8, using: key, authenticating: authenticating)
         defer { secureZero(&der) }
+        try self.init(pkcs8DER: der)
+    }
+
+    /// Reads PKCS#8 DER: through ``KeyDERTemplate`` for the forms it writes, else OpenSSL.
+    private init(pkcs8DER der: [UInt8]) throws(WebAuthnError) {
         if let (curve, raw) = KeyDERTemplate.rawPrivateKey(pkcs8: der) {
             try self.init(rawRepresentation: raw, algorithm: curve == .p256 ? .es256 : .eddsa)
             return
@@ -80,7 +99,7 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
         case let curve:
             throw WebAuthnError(
                 .unsupportedAlgorithm,
-                "sealed key is on \(curve.map(\.description) ?? "no curve"), not P-256 or Ed25519")
+                "the key is on \(curve.map(\.description) ?? "no curve"), not P-256 or Ed25519")
         }
         try self.init(algorithm: algorithm, key: privateKey)
     }
@@ -98,6 +117,16 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
         var der = try self.pkcs8()
         defer { secureZero(&der) }
         return try AESGCM.seal(der, using: key, authenticating: authenticating)
+    }
+
+    /// The key in the clear as PKCS#8 `PrivateKeyInfo` DER (RFC 5958 §2): only for an explicit
+    /// export, such as the private key of a W3C WebDriver credential (WebAuthn L3 §11.4). The
+    /// caller wipes the result.
+    ///
+    /// - Returns: the DER.
+    /// - Throws: `WebAuthnError` with `crypto-failure` if OpenSSL fails.
+    public func exportedPKCS8() throws(WebAuthnError) -> [UInt8] {
+        try pkcs8()
     }
 
     /// The key as PKCS#8 DER: for P-256 and Ed25519 written from the raw key by

@@ -1,0 +1,62 @@
+import Auth0Passkeys
+public import PasskeyAuthenticator
+import PasskeyKit
+import WebAuthn
+
+extension ControlError {
+    /// A refused ceremony: the `DOMException` name, as the CLI prints it, with 400.
+    ///
+    /// - Parameter error: the client's refusal.
+    public init(_ error: WebAuthnClientError) {
+        self.init(error.name.rawValue, status: 400, error.message)
+    }
+
+    /// A failure of the server's own making (a store that cannot be read or written): `unknown
+    /// error`, 500, naming the failure without secrets (store and key errors carry none).
+    ///
+    /// - Parameter error: the failure.
+    init(serverFault error: any Error) {
+        if let error = error as? ControlError {
+            self = error
+        } else {
+            self.init("unknown error", status: 500, "\(error)")
+        }
+    }
+
+    /// A failed virtual-user flow: the Auth0 error code and the tenant's status class (a refusal
+    /// is 400, a tenant that did not answer or failed is 502), the device's `DOMException`, or the
+    /// session's or user's own code.
+    ///
+    /// - Parameter error: what the flow threw.
+    public init(flow error: any Error) {
+        switch error {
+        case let error as ControlError:
+            self = error
+        case let error as AuthenticationError:
+            self.init(api: error)
+        case let error as MyAccountError:
+            self.init(api: error)
+        case let error as WebAuthnClientError:
+            self.init(error)
+        case let error as CredentialsManagerError:
+            self.init(error.code.rawValue, status: 400, error.reason)
+        case let error as VirtualUserError:
+            self.init(error.code.rawValue, status: 400, error.reason)
+        case let error as TransportError:
+            self.init(error.code.rawValue, status: 502, "no answer: \(error.reason)")
+        default:
+            self.init(serverFault: error)
+        }
+    }
+
+    private init(api error: some Auth0APIError) {
+        if let transport = error.cause as? TransportError {
+            self.init(transport.code.rawValue, status: 502, "no answer from the tenant: \(transport.reason)")
+        } else {
+            let refused = (400..<500).contains(error.statusCode)
+            self.init(
+                error.code.rawValue, status: refused ? 400 : 502,
+                "the tenant answered \(error.statusCode): \(error.reason)")
+        }
+    }
+}

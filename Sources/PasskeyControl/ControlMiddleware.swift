@@ -1,0 +1,66 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WebAuthn
+
+/// Guards and shapes every answer: a request without the bearer token is refused (401, RFC 6750
+/// §3) before any route runs, every failure becomes WebDriver's error shape, and each answer's
+/// status is counted.
+struct ControlMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    let token: ControlToken
+    let metrics: ControlMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let response: Response
+        if !token.accepts(request.headers[.authorization]) {
+            response = Self.render(.unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="passkey""#])
+        } else {
+            do {
+                response = try await next(request, context)
+            } catch let error as ControlError {
+                response = Self.render(error)
+            } catch let error as any HTTPResponseError {
+                response = Self.render(Self.controlError(for: error.status))
+            } catch {
+                response = Self.render(ControlError(serverFault: error))
+            }
+        }
+        metrics.answered(status: response.status.code)
+        return response
+    }
+
+    /// A Hummingbird error (no route, a missing path parameter) as a control error.
+    static func controlError(for status: HTTPResponse.Status) -> ControlError {
+        switch status.code {
+        case 404: .unknownCommand
+        case 405: ControlError("unknown method", status: 405, "the command has no such method")
+        case 413: .tooLarge(limit: ControlServer.maxBodySize)
+        case 400..<500: .invalidArgument(status.reasonPhrase)
+        default: ControlError("unknown error", status: status.code, status.reasonPhrase)
+        }
+    }
+
+    /// `{"value": {"error", "message", "stacktrace"}}` (W3C WebDriver §6.6).
+    static func render(_ error: ControlError, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        let body = ErrorBody(value: .init(error: error.code, message: error.message, stacktrace: ""))
+        return Response(
+            status: HTTPResponse.Status(code: error.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: WebAuthnJSON.encode(body))))
+    }
+
+    struct ErrorBody: Encodable {
+        struct Value: Encodable {
+            let error: String
+            let message: String
+            let stacktrace: String
+        }
+        let value: Value
+    }
+}

@@ -1,0 +1,142 @@
+import Hummingbird
+import PasskeyAuthenticator
+import WebAuthn
+
+extension ControlServer {
+    /// The virtual-authenticator commands (WebAuthn L3 §11.2–§11.9) and the ceremonies.
+    func addAuthenticatorRoutes(to group: RouterGroup<BasicRequestContext>) {
+        group.post { request, context in
+            let session = try context.parameters.require("session")
+            let configuration = try VirtualAuthenticatorConfiguration(parameters: await Self.parameters(request))
+            return Self.value(try await service.addAuthenticator(session: session, configuration))
+        }
+        group.delete(":authenticator") { _, context in
+            try await service.removeAuthenticator(
+                session: context.parameters.require("session"), context.parameters.require("authenticator"))
+            return Self.null
+        }
+        group.post(":authenticator/credential") { request, context in
+            let (session, id) = try Self.ids(context)
+            let configuration = try await service.authenticator(session: session, id).configuration
+            let parameters = try CredentialParameters(parameters: await Self.parameters(request), for: configuration)
+            try await service.addCredential(session: session, authenticator: id, parameters)
+            return Self.null
+        }
+        group.get(":authenticator/credentials") { _, context in
+            let (session, id) = try Self.ids(context)
+            return Self.value(try await service.credentials(session: session, authenticator: id))
+        }
+        group.delete(":authenticator/credentials") { _, context in
+            let (session, id) = try Self.ids(context)
+            try await service.removeAllCredentials(session: session, authenticator: id)
+            return Self.null
+        }
+        group.delete(":authenticator/credentials/:credential") { _, context in
+            let (session, id) = try Self.ids(context)
+            try await service.removeCredential(
+                session: session, authenticator: id, credentialID: context.parameters.credentialID("credential"))
+            return Self.null
+        }
+        group.post(":authenticator/credentials/:credential/props") { request, context in
+            let (session, id) = try Self.ids(context)
+            let credentialID = try context.parameters.credentialID("credential")
+            let properties = try CredentialProperties(parameters: await Self.parameters(request))
+            try await service.setCredentialProperties(
+                session: session, authenticator: id, credentialID: credentialID,
+                backupEligibility: properties.backupEligibility, backupState: properties.backupState,
+                signCount: properties.signCount)
+            return Self.null
+        }
+        group.post(":authenticator/credentials/:credential/export") { _, context in
+            let (session, id) = try Self.ids(context)
+            return Self.value(
+                try await service.exportCredential(
+                    session: session, authenticator: id, credentialID: context.parameters.credentialID("credential")))
+        }
+        group.post(":authenticator/uv") { request, context in
+            let (session, id) = try Self.ids(context)
+            guard
+                let verified = try VirtualAuthenticatorConfiguration.bool(
+                    await Self.parameters(request), "isUserVerified")
+            else {
+                throw ControlError.invalidArgument("isUserVerified is required")
+            }
+            try await service.setUserVerified(session: session, id, verified)
+            return Self.null
+        }
+        group.post(":authenticator/create") { request, context in
+            let (session, id) = try Self.ids(context)
+            let body = try await Self.decode(
+                CeremonyRequest<PublicKeyCredentialCreationOptionsJSON>.self, request, code: "SyntaxError")
+            let (origin, topOrigin) = try body.origins()
+            return Self.value(
+                try await service.create(
+                    session: session, authenticator: id, options: body.options, origin: origin, topOrigin: topOrigin))
+        }
+        group.post(":authenticator/get") { request, context in
+            let (session, id) = try Self.ids(context)
+            let body = try await Self.decode(
+                CeremonyRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, code: "SyntaxError")
+            let (origin, topOrigin) = try body.origins()
+            return Self.value(
+                try await service.get(
+                    session: session, authenticator: id, options: body.options, origin: origin, topOrigin: topOrigin,
+                    choosing: try body.choice()))
+        }
+    }
+
+    /// The session and authenticator IDs of the path.
+    static func ids(_ context: BasicRequestContext) throws -> (session: String, authenticator: String) {
+        (try context.parameters.require("session"), try context.parameters.require("authenticator"))
+    }
+}
+
+/// Set Credential Properties' parameters (WebAuthn L3 §11.9).
+struct CredentialProperties {
+    var backupEligibility: Bool?
+    var backupState: Bool?
+    var signCount: UInt32?
+
+    init(parameters: [String: JSONValue]) throws(ControlError) {
+        for key in parameters.keys where !["backupEligibility", "backupState", "signCount"].contains(key) {
+            throw .invalidArgument("\(key) is not a credential property")
+        }
+        backupEligibility = try VirtualAuthenticatorConfiguration.bool(parameters, "backupEligibility")
+        backupState = try VirtualAuthenticatorConfiguration.bool(parameters, "backupState")
+        switch parameters["signCount"] {
+        case nil: signCount = nil
+        case .number(let count) where count >= 0 && count <= Double(UInt32.max) && count.rounded() == count:
+            signCount = UInt32(count)
+        case .null: throw .unsupported("signCount null: every credential here has a signature counter")
+        default: throw .invalidArgument("signCount must be an integer from 0 to 4294967295")
+        }
+    }
+}
+
+/// A ceremony's body: `{origin, options, topOrigin?, user?, credentialId?}`.
+struct CeremonyRequest<Options: Decodable & Sendable>: Decodable, Sendable {
+    let origin: String
+    let options: Options
+    let topOrigin: String?
+    /// For get: the passkey of this `user.name`, when several match.
+    let user: String?
+    /// For get: this passkey, when several match.
+    let credentialId: Base64URL?
+
+    func origins() throws(ControlError) -> (WebOrigin, WebOrigin?) {
+        do {
+            return (try WebOrigin(origin), try topOrigin.map { try WebOrigin($0) })
+        } catch {
+            throw ControlError("SecurityError", status: 400, "origin: \(error)")
+        }
+    }
+
+    func choice() throws(ControlError) -> AccountChoice {
+        switch (user, credentialId) {
+        case (nil, nil): return .mostRecent
+        case (let user?, nil): return .user(user)
+        case (nil, let id?): return .credential(id.bytes)
+        default: throw ControlError("SyntaxError", status: 400, "user and credentialId each pick a passkey; give one")
+        }
+    }
+}

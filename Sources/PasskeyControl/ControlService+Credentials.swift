@@ -1,0 +1,169 @@
+import FoundationEssentials
+import PasskeyAuthenticator
+import WebAuthn
+
+extension ControlService {
+    /// Injects a credential into a virtual authenticator (WebAuthn L3 §11.4, Add Credential): its
+    /// PKCS#8 key is taken into the store's custody (sealed) with fresh hmac-secret seeds.
+    ///
+    /// - Parameters:
+    ///   - session: the session.
+    ///   - authenticatorID: the authenticator.
+    ///   - parameters: the credential, with its `privateKey`.
+    /// - Throws: ``ControlError`` `invalid argument` for a key that is not PKCS#8 P-256 or
+    ///   Ed25519, or a credential ID the store already has; the store is then unchanged.
+    public func addCredential(
+        session: String, authenticator authenticatorID: String, _ parameters: CredentialParameters
+    )
+        async throws(ControlError)
+    {
+        let virtual = try authenticator(session: session, authenticatorID)
+        guard let pkcs8 = parameters.privateKey else { throw .invalidArgument("privateKey is required") }
+        let key: SigningKey
+        do {
+            key = try SigningKey(pkcs8: pkcs8.bytes)
+        } catch {
+            throw .invalidArgument("privateKey: \(error.reason)")
+        }
+        let id = parameters.credentialId.bytes
+        do {
+            let secrets = CredentialSecrets(privateKey: key, prfSeedWithUV: .random(), prfSeedWithoutUV: .random())
+            let custody = try await virtual.store.makeKey(
+                CredentialKeyRequest(
+                    credentialID: id, rpID: parameters.rpId, algorithm: key.algorithm, importing: secrets))
+            let stored = try StoredCredential(
+                id: id, rpID: parameters.rpId, userHandle: parameters.userHandle?.bytes ?? [],
+                userName: parameters.userName, userDisplayName: parameters.userDisplayName, key: custody,
+                profile: virtual.authenticator.profile.name, backupEligible: parameters.backupEligibility,
+                backupState: parameters.backupState, discoverable: parameters.isResidentCredential,
+                signCount: parameters.signCount, createdAt: Date())
+            try await virtual.store.add(stored)
+        } catch let error as StoreError where error.code == .duplicate || error.code == .invalidCredential {
+            throw .invalidArgument(error.reason)
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+    }
+
+    /// Every credential of a virtual authenticator, without private keys (WebAuthn L3 §11.5, Get
+    /// Credentials).
+    ///
+    /// - Throws: ``ControlError`` `invalid argument` for an unknown authenticator.
+    public func credentials(session: String, authenticator authenticatorID: String) async throws(ControlError)
+        -> [CredentialParameters]
+    {
+        let store = try authenticator(session: session, authenticatorID).store
+        do {
+            return try await store.all().credentials.map(CredentialParameters.init)
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+    }
+
+    /// One credential with its private key as PKCS#8: the only way a key leaves the server.
+    ///
+    /// - Throws: ``ControlError`` `invalid argument` for an unknown credential, `unsupported
+    ///   operation` for a store whose keys cannot leave it.
+    public func exportCredential(session: String, authenticator authenticatorID: String, credentialID: [UInt8])
+        async throws(ControlError) -> CredentialParameters
+    {
+        let store = try authenticator(session: session, authenticatorID).store
+        let stored = try await credential(credentialID, in: store)
+        guard let exporting = store as? any KeyExportingStore else {
+            throw .unsupported("this authenticator's store does not let keys out")
+        }
+        do {
+            var der = try await exporting.exportPrivateKey(of: stored).exportedPKCS8()
+            defer { der.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            var parameters = CredentialParameters(stored)
+            parameters.privateKey = Base64URL(der)
+            return parameters
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+    }
+
+    /// Removes one credential (WebAuthn L3 §11.6, Remove Credential).
+    ///
+    /// - Throws: ``ControlError`` `invalid argument` for an unknown authenticator or credential.
+    public func removeCredential(session: String, authenticator authenticatorID: String, credentialID: [UInt8])
+        async throws(ControlError)
+    {
+        let store = try authenticator(session: session, authenticatorID).store
+        do {
+            try await store.delete(id: credentialID)
+        } catch  where error.code == .notFound {
+            throw .invalidArgument("no credential \(Base64URL.encode(credentialID)) on this authenticator")
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+    }
+
+    /// Removes every credential (WebAuthn L3 §11.7, Remove All Credentials).
+    ///
+    /// - Throws: ``ControlError`` `invalid argument` for an unknown authenticator.
+    public func removeAllCredentials(session: String, authenticator authenticatorID: String)
+        async throws(ControlError)
+    {
+        let store = try authenticator(session: session, authenticatorID).store
+        do {
+            for credential in try await store.all().credentials {
+                do {
+                    try await store.delete(id: credential.id)
+                } catch  where error.code == .notFound {
+                    // Removed meanwhile by a ceremony replacing it: gone either way.
+                }
+            }
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+    }
+
+    /// Sets a credential's backup flags and counter (WebAuthn L3 §11.9, Set Credential
+    /// Properties); a member left `nil` is unchanged.
+    ///
+    /// - Throws: ``ControlError`` `invalid argument` for an unknown authenticator or credential.
+    public func setCredentialProperties(
+        session: String, authenticator authenticatorID: String, credentialID: [UInt8], backupEligibility: Bool?,
+        backupState: Bool?, signCount: UInt32?
+    ) async throws(ControlError) {
+        let store = try authenticator(session: session, authenticatorID).store
+        let stored = try await credential(credentialID, in: store)
+        do {
+            var changed = stored
+            if let backupEligibility, backupEligibility != stored.backupEligible {
+                // BE is a `let`: permanent to a credential except here (§11.9's note).
+                changed = try StoredCredential(
+                    id: stored.id, rpID: stored.rpID, userHandle: stored.userHandle, userName: stored.userName,
+                    userDisplayName: stored.userDisplayName,
+                    key: CredentialKey(
+                        algorithm: stored.algorithm, publicKey: try stored.publicKey,
+                        privateKeyBlob: stored.privateKeyBlob, prfSeedBlobWithUV: stored.prfSeedBlobWithUV,
+                        prfSeedBlobWithoutUV: stored.prfSeedBlobWithoutUV),
+                    profile: stored.profile, backupEligible: backupEligibility, backupState: stored.backupState,
+                    discoverable: stored.discoverable, signCount: stored.signCount, createdAt: stored.createdAt)
+            }
+            if let backupState { changed.backupState = backupState }
+            if let signCount { changed.signCount = signCount }
+            try await store.update(changed)
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+    }
+
+    /// The stored credential `id`, or `invalid argument`.
+    private func credential(_ id: [UInt8], in store: any CredentialStore) async throws(ControlError)
+        -> StoredCredential
+    {
+        let stored: StoredCredential?
+        do {
+            stored = try await store.credential(id: id)
+        } catch {
+            throw ControlError(serverFault: error)
+        }
+        guard let stored else {
+            throw .invalidArgument("no credential \(Base64URL.encode(id)) on this authenticator")
+        }
+        return stored
+    }
+}

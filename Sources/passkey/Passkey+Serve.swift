@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import PasskeyControl
+
+extension Passkey {
+    /// `passkey serve`: the control API over HTTP for test runners in any language.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the control API: W3C WebDriver virtual authenticators, ceremonies, virtual users.",
+            discussion: """
+                Listens on loopback (or a Unix socket) until SIGINT or SIGTERM. Prints one start line with the URL \
+                and the bearer token every request must carry (JSON with --json). Routes follow WebAuthn L3 §11 \
+                under /session/{id}/webauthn/authenticator; see the README. File stores are sealed under \
+                PASSKEY_PASSPHRASE when set, else each store's key file.
+                """)
+
+        @Option(help: "The address to listen on.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port to listen on; 0 picks a free one.")
+        var port = 0
+
+        @Option(help: "Listen on this Unix domain socket instead of TCP (the file must not exist).")
+        var socket: String?
+
+        @Option(name: .customLong("token-file"), help: "Read the bearer token from this file instead of making one.")
+        var tokenFile: String?
+
+        @Flag(help: "Print the start line as JSON: {\"url\", \"token\", \"socket\"}.")
+        var json = false
+
+        func validate() throws {
+            guard (0...65535).contains(port) else {
+                throw ValidationError("--port must be between 0 and 65535.")
+            }
+        }
+
+        func run() async throws {
+            let token: ControlToken
+            if let tokenFile {
+                guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8),
+                    !ControlToken(text).value.isEmpty
+                else {
+                    printError("serve: cannot read a token from \(tokenFile)")
+                    throw ExitCode(1)
+                }
+                token = ControlToken(text)
+            } else {
+                token = .random()
+            }
+            let service = ControlService(
+                passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment))
+            let server = ControlServer(service: service, token: token)
+            let address: ControlAddress = socket.map { .unixSocket(path: $0) } ?? .tcp(host: host, port: port)
+            let json = json
+            try await server.run(at: address) { endpoint in
+                let line = ServeStartLine(url: endpoint.url, token: token.value, socket: endpoint.socket)
+                FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
+            }
+        }
+    }
+
+    /// What `serve` prints once it listens.
+    struct ServeStartLine: Encodable {
+        let url: String
+        let token: String
+        let socket: String?
+
+        var text: String {
+            "passkey serve listening on \(socket.map { "unix:\($0)" } ?? url) token=\(token)"
+        }
+
+        var json: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // Strings only: always encodes.
+            return String(decoding: try! encoder.encode(self), as: UTF8.self)
+        }
+    }
+}
