@@ -212,6 +212,11 @@ let package = Package(
             dependencies: ["PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "PasskeyControlTests",
+            dependencies: ["PasskeyControl", "PasskeyTenant", "Auth0Passkeys", "WebAuthn"],
+            swiftSettings: swiftSettings
+        ),
         /// The samples of README.md and the DocC articles, compiled.
         .testTarget(
             name: "SnippetTests",

@@ -30,9 +30,11 @@ extension ControlServer {
             let body = try await Self.decode(LoginRequest.self, request)
             return Self.value(try await service.logIn(session: session, user: user, choosing: try body.choice()))
         }
-        group.post(":user/enroll") { _, context in
+        group.post(":user/enroll") { request, context in
             let (session, user) = try Self.userIDs(context)
-            return Self.value(try await service.enroll(session: session, user: user))
+            let body = try await Self.decode(EnrollRequest.self, request)
+            return Self.value(
+                try await service.enroll(session: session, user: user, authenticator: body.authenticatorId))
         }
         group.post(":user/token") { request, context in
             let (session, user) = try Self.userIDs(context)
@@ -88,6 +90,11 @@ struct LoginRequest: Decodable {
         default: throw .invalidArgument("user and credentialId each pick a passkey; give one")
         }
     }
+}
+
+/// `{authenticatorId?}`: the device to enroll from, when not the user's own.
+struct EnrollRequest: Decodable {
+    let authenticatorId: String?
 }
 
 /// `{audience?, scope?}`.

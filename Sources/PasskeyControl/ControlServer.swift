@@ -23,7 +23,7 @@ import WebAuthn
 /// POST   /session/{s}/webauthn/authenticator/{a}/create|get    {origin, options, topOrigin?, user?, credentialId?}
 /// POST   /session/{s}/users                                    {tenant, authenticatorId, origin?} → id
 /// DELETE /session/{s}/users/{u}
-/// POST   /session/{s}/users/{u}/signup|login|enroll|token|api|logout
+/// POST   /session/{s}/users/{u}/signup|login|enroll|token|api|logout   (enroll: {authenticatorId?})
 /// GET    /metrics                                              Prometheus text
 /// ```
 ///

@@ -53,15 +53,20 @@ extension ControlService {
         }
     }
 
-    /// Enrolls one more passkey through My Account, on the user's authenticator.
+    /// Enrolls one more passkey through My Account, on the authenticator `authenticatorID` (a
+    /// second device) or the user's own.
     ///
     /// - Throws: ``ControlError`` as ``signUp(session:user:email:name:username:phone:)``.
-    public nonisolated func enroll(session: String, user id: String) async throws(ControlError)
-        -> EnrollmentResultValue
+    public nonisolated func enroll(session: String, user id: String, authenticator authenticatorID: String? = nil)
+        async throws(ControlError) -> EnrollmentResultValue
     {
         let user = try await user(session: session, id)
+        var device = user.device
+        if let authenticatorID {
+            device?.authenticator = try await authenticator(session: session, authenticatorID).authenticator
+        }
         return try await metrics.measuring(.enroll) {
-            guard let device = user.device else { throw VirtualUserError(.noDevice, "the user has no device") }
+            guard let device else { throw VirtualUserError(.noDevice, "the user has no device") }
             let result = try await user.enroll(from: device)
             return EnrollmentResultValue(methodId: result.method.id, credentialId: Base64URL(result.credentialID))
         }
