@@ -226,7 +226,8 @@ let package = Package(
         .testTarget(
             name: "PasskeyCLITests",
             dependencies: [
-                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport",
+                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport", "PasskeyTenant",
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -7,7 +7,7 @@ import WebAuthn
 /// The MCP tools of `passkey mcp`: the control service's ceremonies, store and virtual-user
 /// flows, plus the CLI's inspect and verify, for an agent testing an app (MCP 2025-06-18 "Tools").
 ///
-/// Every tool answers JSON text (and the same value as structured content); a refusal is a tool
+/// Every tool answers JSON text (and, when it is an object, the same value as structured content); a refusal is a tool
 /// error whose text starts with the CLI's name for it (`NotAllowedError: …`, `invalid_grant: …`).
 /// The ceremonies run on one authenticator over the store `passkey mcp` was started with.
 struct PasskeyMCP: Sendable {
@@ -97,7 +97,10 @@ struct PasskeyMCP: Sendable {
                 return Self.failure("unknown tool \(name)")
             }
             let text = String(decoding: output, as: UTF8.self)
-            let structured = try? JSONDecoder().decode(Value.self, from: Data(output))
+            // Structured content is a JSON object (MCP "Tools": structuredContent); a list stays text.
+            let structured = (try? JSONDecoder().decode(Value.self, from: Data(output))).flatMap {
+                $0.objectValue == nil ? nil : $0
+            }
             return CallTool.Result(content: [.text(text)], structuredContent: structured, isError: false)
         } catch let error as ControlError {
             return Self.failure("\(error.code): \(error.message)")
