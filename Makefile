@@ -84,6 +84,7 @@ docs: setup
 	$(call docc-catalog,WebAuthn)
 	$(call docc-catalog,Auth0Passkeys)
 	$(call docc-catalog,PasskeyKit)
+	$(call docc-catalog,PasskeyControl)
 
 ## lint: swift-format, strict
 lint:

@@ -112,31 +112,3 @@ struct CredentialProperties {
         }
     }
 }
-
-/// A ceremony's body: `{origin, options, topOrigin?, user?, credentialId?}`.
-struct CeremonyRequest<Options: Decodable & Sendable>: Decodable, Sendable {
-    let origin: String
-    let options: Options
-    let topOrigin: String?
-    /// For get: the passkey of this `user.name`, when several match.
-    let user: String?
-    /// For get: this passkey, when several match.
-    let credentialId: Base64URL?
-
-    func origins() throws(ControlError) -> (WebOrigin, WebOrigin?) {
-        do {
-            return (try WebOrigin(origin), try topOrigin.map { try WebOrigin($0) })
-        } catch {
-            throw ControlError("SecurityError", status: 400, "origin: \(error)")
-        }
-    }
-
-    func choice() throws(ControlError) -> AccountChoice {
-        switch (user, credentialId) {
-        case (nil, nil): return .mostRecent
-        case (let user?, nil): return .user(user)
-        case (nil, let id?): return .credential(id.bytes)
-        default: throw ControlError("SyntaxError", status: 400, "user and credentialId each pick a passkey; give one")
-        }
-    }
-}

@@ -83,12 +83,7 @@ struct LoginRequest: Decodable {
     let credentialId: Base64URL?
 
     func choice() throws(ControlError) -> AccountChoice {
-        switch (user, credentialId) {
-        case (nil, nil): return .mostRecent
-        case (let user?, nil): return .user(user)
-        case (nil, let id?): return .credential(id.bytes)
-        default: throw .invalidArgument("user and credentialId each pick a passkey; give one")
-        }
+        try accountChoice(user: user, credentialID: credentialId, refusal: "invalid argument")
     }
 }
 

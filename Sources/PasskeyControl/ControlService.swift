@@ -30,10 +30,12 @@ public actor ControlService {
     ///
     /// - Parameters:
     ///   - passphrase: the passphrase of file stores, or `nil` for each store's key file.
-    ///   - transport: the HTTP transport of virtual users; libcurl by default.
+    ///   - transport: the HTTP transport of virtual users; libcurl, keeping up to 64 idle
+    ///     connections for concurrent users, by default.
     ///   - metrics: where to count; a registry of its own by default.
     public init(
-        passphrase: Passphrase? = nil, transport: any HTTPTransport = CurlTransport(),
+        passphrase: Passphrase? = nil,
+        transport: any HTTPTransport = CurlTransport(configuration: .init(maxIdleHandles: 64)),
         metrics: ControlMetrics = ControlMetrics()
     ) {
         self.passphrase = passphrase

@@ -66,7 +66,10 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
         for key in parameters.keys where !Self.keys.contains(key) {
             throw .invalidArgument("\(key) is not a key of credential parameters")
         }
-        credentialId = try Self.base64URL(parameters, "credentialId", required: true)!
+        guard let credentialId = try Self.base64URL(parameters, "credentialId") else {
+            throw .invalidArgument("credentialId is required")
+        }
+        self.credentialId = credentialId
         guard !credentialId.bytes.isEmpty else { throw .invalidArgument("credentialId is empty") }
         guard let resident = try VirtualAuthenticatorConfiguration.bool(parameters, "isResidentCredential") else {
             throw .invalidArgument("isResidentCredential is required")
@@ -76,8 +79,11 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
             throw .invalidArgument("rpId is required")
         }
         self.rpId = rpId
-        privateKey = try Self.base64URL(parameters, "privateKey", required: true)
-        userHandle = try Self.base64URL(parameters, "userHandle", required: false)
+        guard let privateKey = try Self.base64URL(parameters, "privateKey") else {
+            throw .invalidArgument("privateKey is required")
+        }
+        self.privateKey = privateKey
+        userHandle = try Self.base64URL(parameters, "userHandle")
         if resident && userHandle == nil {
             throw .invalidArgument("a resident credential needs a userHandle")
         }
@@ -111,13 +117,10 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
         "backupEligibility", "backupState", "userName", "userDisplayName",
     ]
 
-    private static func base64URL(_ parameters: [String: JSONValue], _ key: String, required: Bool)
-        throws(ControlError) -> Base64URL?
+    private static func base64URL(_ parameters: [String: JSONValue], _ key: String) throws(ControlError)
+        -> Base64URL?
     {
-        guard let text = try VirtualAuthenticatorConfiguration.string(parameters, key) else {
-            if required { throw .invalidArgument("\(key) is required") }
-            return nil
-        }
+        guard let text = try VirtualAuthenticatorConfiguration.string(parameters, key) else { return nil }
         do {
             return Base64URL(try Base64URL.decode(text))
         } catch {

@@ -5,8 +5,9 @@ extension Passkey {
     /// `passkey bench`: measurements, each as a ratio to a baseline measured in the same run.
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure the authenticator (the default), the local tenant, or signup and login end to end.",
-            subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self],
+            abstract:
+                "Measure the authenticator (the default), the local tenant, signup and login end to end, or passkey serve.",
+            subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, ServeBench.self],
             defaultSubcommand: AuthenticatorBench.self)
     }
 }

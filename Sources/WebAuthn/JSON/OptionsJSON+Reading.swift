@@ -13,14 +13,14 @@ package protocol JSONReadable: Decodable {
 
 extension JSONScanner {
     /// A base64url string, as ``Base64URL``'s `Decodable` conformance reads it.
-    mutating func base64URL() throws(Unreadable) -> Base64URL {
+    package mutating func base64URL() throws(Unreadable) -> Base64URL {
         let text = try string()
         guard let bytes = try? Base64URL.decode(text) else { throw Unreadable() }
         return Base64URL(bytes)
     }
 
     /// A value of a readable type.
-    mutating func read<Value: JSONReadable>(_: Value.Type) throws(Unreadable) -> Value {
+    package mutating func read<Value: JSONReadable>(_: Value.Type) throws(Unreadable) -> Value {
         try Value(scanning: &self)
     }
 
@@ -48,7 +48,7 @@ extension JSONScanner {
     }
 
     /// A required member's value, or give up.
-    static func required<Value>(_ value: Value?) throws(Unreadable) -> Value {
+    package static func required<Value>(_ value: Value?) throws(Unreadable) -> Value {
         guard let value else { throw Unreadable() }
         return value
     }

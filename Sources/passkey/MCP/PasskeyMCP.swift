@@ -69,7 +69,7 @@ struct PasskeyMCP: Sendable {
                 let response = try arguments.decode(RegistrationResponseJSON.self, "response")
                 let verified = try arguments.relyingParty().verifyRegistration(
                     response, challenge: try arguments.bytes("challenge"))
-                output = WebAuthnJSON.encode(VerifiedOutput(registration: verified))
+                output = WebAuthnJSON.encode(Passkey.Verify.Registration.Output(verified))
             case "signup":
                 let user = try await user(arguments)
                 let result = try await service.signUp(
@@ -101,7 +101,9 @@ struct PasskeyMCP: Sendable {
             let structured = (try? JSONDecoder().decode(Value.self, from: Data(output))).flatMap {
                 $0.objectValue == nil ? nil : $0
             }
-            return CallTool.Result(content: [.text(text)], structuredContent: structured, isError: false)
+            return CallTool.Result(
+                content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: structured,
+                isError: false)
         } catch let error as ControlError {
             return Self.failure("\(error.code): \(error.message)")
         } catch let error as WebAuthnError {
@@ -123,31 +125,12 @@ struct PasskeyMCP: Sendable {
     }
 
     private static func failure(_ text: String) -> CallTool.Result {
-        CallTool.Result(content: [.text(text)], isError: true)
+        CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], isError: true)
     }
 
     /// A flow's answer, with the user's ID for the next call.
     struct UserOutput: Encodable {
         let userId: String
         let result: SessionResult
-    }
-
-    /// What verify_registration answers.
-    struct VerifiedOutput: Encodable {
-        let credentialId: String
-        let publicKey: String
-        let algorithm: Int
-        let signCount: UInt32
-        let aaguid: String
-        let format: String
-
-        init(registration verified: VerifiedRegistration) {
-            credentialId = Base64URL.encode(verified.credentialID)
-            publicKey = Base64URL.encode(verified.credentialPublicKey)
-            algorithm = verified.algorithm.rawValue
-            signCount = verified.signCount
-            aaguid = verified.aaguid.description
-            format = verified.format.rawValue
-        }
     }
 }
