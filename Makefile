@@ -8,8 +8,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup apt-packages python-tools build test swift-test interop-test demo docs lint clean fuzz fuzz-build \
-	fuzz-regressions
+.PHONY: setup apt-packages python-tools build test swift-test interop-test examples-test demo docs lint clean fuzz \
+	fuzz-build fuzz-regressions
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
 setup: apt-packages python-tools
@@ -25,10 +25,12 @@ apt-packages:
 
 python-tools: $(VENV)/.installed
 
-$(VENV)/.installed: Tests/Interop/requirements.txt Tests/Interop/requirements-peer.txt
-	@echo "setup: creating $(VENV) with the interop tools"
+PYTHON_REQUIREMENTS := Tests/Interop/requirements.txt Examples/python/requirements.txt Examples/locust/requirements.txt
+
+$(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt
+	@echo "setup: creating $(VENV) with the interop tools and the examples' packages"
 	@python3 -m venv $(VENV)
-	@$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Interop/requirements.txt
+	@$(VENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(PYTHON_REQUIREMENTS))
 	@$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -r Tests/Interop/requirements-peer.txt
 	@touch $@
 
@@ -36,9 +38,10 @@ $(VENV)/.installed: Tests/Interop/requirements.txt Tests/Interop/requirements-pe
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## test: style, documentation, the Swift test suites, the Python interop suite against the built CLI, and
-## every fuzz target over its seeds and past crashers
-test: build lint docs swift-test interop-test fuzz-regressions
+## test: style, documentation, the Swift test suites, the Python interop suite against the built CLI, the
+## examples (pytest against passkey serve, Locust in distributed mode), and every fuzz target over its seeds
+## and past crashers
+test: build lint docs swift-test interop-test examples-test fuzz-regressions
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -46,6 +49,13 @@ swift-test:
 interop-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
 	  $(VENV)/bin/python -m pytest -q Tests/Interop
+
+## examples-test: the pytest example (a Flask relying party and passkey serve) and a bounded distributed Locust run
+examples-test:
+	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
+	  $(VENV)/bin/python -m pytest -q Examples/python
+	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" LOCUST=$(CURDIR)/$(VENV)/bin/locust \
+	  bash Examples/locust/run-distributed.sh
 
 # The fuzz binary: the WebAuthn module and its dependencies instrumented for libFuzzer (inline 8-bit
 # counters, comparisons) and AddressSanitizer, linked with libFuzzer's driver (SwiftPM gives an
