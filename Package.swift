@@ -220,7 +220,9 @@ let package = Package(
         /// The samples of README.md and the DocC articles, compiled.
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn"],
+            dependencies: [
+                "PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn", "PasskeyControl",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -32,7 +32,7 @@ class PasskeyServe:
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=10)
+        assert self.process.wait(timeout=10) == 0, "passkey serve exits 0 on SIGTERM"
 
     def call(self, method, path, body=None):
         response = self.http.request(method, self.url + path, json=body)

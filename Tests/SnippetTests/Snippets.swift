@@ -1,6 +1,7 @@
 import Auth0Passkeys
 import FoundationEssentials
 import PasskeyAuthenticator
+import PasskeyControl
 import PasskeyKit
 import PasskeyTenant
 import WebAuthn
@@ -171,4 +172,14 @@ func articleKeepingCredentials(auth: Authentication, credentials: Credentials) a
     try await manager.revoke()  // revoke the refresh token, then forget
     // snippet.end
     _ = current
+}
+
+/// PasskeyControl's catalog: a control server for a test.
+func controlServerForATest() async throws {
+    // snippet.begin
+    let token = ControlToken.random()
+    try await ControlServer(service: ControlService(), token: token).serving { endpoint in
+        // POST endpoint.url + "/session" with "Authorization: Bearer \(token.value)"
+    }
+    // snippet.end
 }

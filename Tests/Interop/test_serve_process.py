@@ -1,0 +1,60 @@
+"""`passkey serve` as a process: a Unix socket, a token from a file, and a clean exit on SIGINT and SIGTERM."""
+
+import http.client
+import json
+import signal
+import socket
+import subprocess
+
+import pytest
+
+from conftest import passkey_binary
+
+
+class UnixConnection(http.client.HTTPConnection):
+    """HTTP over a Unix domain socket."""
+
+    def __init__(self, path):
+        super().__init__("localhost")
+        self.socket_path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(self.socket_path)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_socket_server_with_a_token_file_answers_and_exits_cleanly(tmp_path, stop):
+    token_file = tmp_path / "token"
+    token_file.write_text("a-token-the-operator-chose\n")
+    socket_path = str(tmp_path / "passkey.sock")
+    server = subprocess.Popen(
+        [passkey_binary(), "serve", "--socket", socket_path, "--token-file", str(token_file), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        start = json.loads(server.stdout.readline())
+        assert start == {"socket": socket_path, "token": "a-token-the-operator-chose", "url": "http://localhost"}
+
+        connection = UnixConnection(socket_path)
+        connection.request("POST", "/session", headers={"Authorization": "Bearer a-token-the-operator-chose"})
+        answer = connection.getresponse()
+        assert answer.status == 200
+        assert json.loads(answer.read())["value"]["capabilities"]["webauthn:virtualAuthenticators"] is True
+
+        connection = UnixConnection(socket_path)
+        connection.request("POST", "/session", headers={"Authorization": "Bearer another"})
+        assert connection.getresponse().status == 401
+    finally:
+        server.send_signal(stop)
+        assert server.wait(timeout=10) == 0
+
+
+def test_an_unreadable_token_file_is_one_line_and_exit_1(tmp_path):
+    result = subprocess.run(
+        [passkey_binary(), "serve", "--token-file", str(tmp_path / "missing")], capture_output=True, text=True,
+        timeout=30,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip().startswith("serve: cannot read a token from")
