@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PasskeyControl
+import Synchronization
 
 extension Passkey {
     /// `passkey serve`: the control API over HTTP for test runners in any language.
@@ -53,9 +54,19 @@ extension Passkey {
             let server = ControlServer(service: service, token: token)
             let address: ControlAddress = socket.map { .unixSocket(path: $0) } ?? .tcp(host: host, port: port)
             let json = json
-            try await server.run(at: address) { endpoint in
-                let line = ServeStartLine(url: endpoint.url, token: token.value, socket: endpoint.socket)
-                FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
+            let listening = Mutex(false)
+            do {
+                try await server.run(at: address) { endpoint in
+                    listening.withLock { $0 = true }
+                    let line = ServeStartLine(url: endpoint.url, token: token.value, socket: endpoint.socket)
+                    FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
+                }
+            } catch {
+                let place = socket ?? "\(host):\(port)"
+                printError(
+                    listening.withLock { $0 }
+                        ? "serve: stopped: \(error)" : "serve: cannot listen on \(place): \(error)")
+                throw ExitCode(1)
             }
         }
     }

@@ -38,8 +38,8 @@ import WebAuthn
             let (tools, _) = try await client.listTools()
             #expect(
                 Set(tools.map(\.name)) == [
-                    "create", "get", "list", "delete", "inspect", "verify_registration", "signup", "login", "enroll",
-                    "token", "logout",
+                    "create", "get", "list", "delete", "inspect", "verify_registration", "verify_authentication",
+                    "signup", "login", "enroll", "token", "logout",
                 ])
             for tool in tools {
                 #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
@@ -73,6 +73,25 @@ import WebAuthn
                 name: "get", arguments: ["origin": "https://example.com", "options": request])
             #expect(got.isError == false)
             #expect(Self.text(got.content).contains(registration.id))
+
+            let publicKey = try #require(
+                try JSONDecoder().decode(Value.self, from: Data(Self.text(verified.content).utf8))
+                    .objectValue?["publicKey"])
+            let checked = try await client.callTool(
+                name: "verify_authentication",
+                arguments: [
+                    "response": .string(Self.text(got.content)), "challenge": .string(challenge),
+                    "origin": "https://example.com", "rpId": "example.com", "publicKey": publicKey,
+                    "userHandle": "AQID",
+                ])
+            #expect(checked.isError == false, "\(Self.text(checked.content))")
+            let replayed = try await client.callTool(
+                name: "verify_authentication",
+                arguments: [
+                    "response": .string(Self.text(got.content)), "challenge": "AAAA", "origin": "https://example.com",
+                    "rpId": "example.com", "publicKey": publicKey,
+                ])
+            #expect(replayed.isError == true)
 
             let refused = try await client.callTool(
                 name: "get", arguments: ["origin": "https://evil.example", "options": request])

@@ -18,6 +18,10 @@ extension PasskeyMCP {
             values[name]?.stringValue
         }
 
+        func number(_ name: String) -> Double? {
+            values[name]?.doubleValue ?? values[name]?.intValue.map(Double.init)
+        }
+
         func bool(_ name: String) -> Bool? {
             values[name]?.boolValue
         }

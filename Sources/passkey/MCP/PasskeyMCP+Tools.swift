@@ -37,6 +37,17 @@ extension PasskeyMCP {
                 "requireUserVerification": boolean("Require the UV flag."),
             ], required: ["response", "challenge", "origin", "rpId"], readOnly: true),
         tool(
+            "verify_authentication",
+            "Verify an AuthenticationResponseJSON against a stored public key as a relying party would (WebAuthn L3 §7.2).",
+            [
+                "response": object("The AuthenticationResponseJSON."), "challenge": string("The challenge, base64url."),
+                "origin": string("The expected origin."), "rpId": string("The RP ID."),
+                "publicKey": string("The credential's COSE_Key, base64url (verify_registration's publicKey)."),
+                "signCount": number("The stored signature counter."),
+                "userHandle": string("The owner's user handle, base64url, for a discoverable login."),
+                "requireUserVerification": boolean("Require the UV flag."),
+            ], required: ["response", "challenge", "origin", "rpId", "publicKey"], readOnly: true),
+        tool(
             "signup", "Sign a new virtual user up at an Auth0 tenant with a passkey (Auth0 native passkey signup).",
             [
                 "tenant": object("{clientId, baseURL | domain, audience?, scope?, connection?}"),
@@ -79,6 +90,10 @@ extension PasskeyMCP {
 
     private static func string(_ description: String) -> Value {
         ["type": "string", "description": .string(description)]
+    }
+
+    private static func number(_ description: String) -> Value {
+        ["type": "integer", "description": .string(description)]
     }
 
     private static func boolean(_ description: String) -> Value {

@@ -70,6 +70,16 @@ struct PasskeyMCP: Sendable {
                 let verified = try arguments.relyingParty().verifyRegistration(
                     response, challenge: try arguments.bytes("challenge"))
                 output = WebAuthnJSON.encode(Passkey.Verify.Registration.Output(verified))
+            case "verify_authentication":
+                let response = try arguments.decode(AuthenticationResponseJSON.self, "response")
+                let record = CredentialRecord(
+                    id: response.rawId.bytes, publicKey: try arguments.bytes("publicKey"),
+                    signCount: UInt32(exactly: arguments.number("signCount") ?? 0) ?? 0,
+                    userHandle: arguments.string("userHandle") == nil ? nil : try arguments.bytes("userHandle"))
+                let verified = try arguments.relyingParty().verifyAuthentication(
+                    response, challenge: try arguments.bytes("challenge"), credential: record,
+                    userIdentified: record.userHandle == nil ? .beforeCeremony : .byResponse)
+                output = WebAuthnJSON.encode(Passkey.Verify.Authentication.Output(verified))
             case "signup":
                 let user = try await user(arguments)
                 let result = try await service.signUp(
