@@ -130,21 +130,8 @@ extension ControlService {
         let store = try authenticator(session: session, authenticatorID).store
         let stored = try await credential(credentialID, in: store)
         do {
-            var changed = stored
-            if let backupEligibility, backupEligibility != stored.backupEligible {
-                // BE is a `let`: permanent to a credential except here (§11.9's note).
-                changed = try StoredCredential(
-                    id: stored.id, rpID: stored.rpID, userHandle: stored.userHandle, userName: stored.userName,
-                    userDisplayName: stored.userDisplayName,
-                    key: CredentialKey(
-                        algorithm: stored.algorithm, publicKey: try stored.publicKey,
-                        privateKeyBlob: stored.privateKeyBlob, prfSeedBlobWithUV: stored.prfSeedBlobWithUV,
-                        prfSeedBlobWithoutUV: stored.prfSeedBlobWithoutUV),
-                    profile: stored.profile, backupEligible: backupEligibility, backupState: stored.backupState,
-                    discoverable: stored.discoverable, signCount: stored.signCount, createdAt: stored.createdAt)
-            }
-            if let backupState { changed.backupState = backupState }
-            if let signCount { changed.signCount = signCount }
+            let changed = try stored.changing(
+                signCount: signCount, backupEligible: backupEligibility, backupState: backupState)
             try await store.update(changed)
         } catch {
             throw ControlError(serverFault: error)
