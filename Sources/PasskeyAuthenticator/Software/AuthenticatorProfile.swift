@@ -98,10 +98,10 @@ public struct AuthenticatorProfile: Sendable, Hashable {
         algorithms: [.es256, .eddsa], alwaysDiscoverable: false, alwaysVerifiesUser: false, backedUp: false,
         countsSignatures: true, selfAttests: true)
 
-    /// The built-in profiles, by name.
-    public static let builtIn: [String: AuthenticatorProfile] = [
-        platform.name: platform, securityKey.name: securityKey,
-    ]
+    /// The built-in profiles, by name: ``platform``, ``securityKey`` and the passkey
+    /// ``providers``.
+    public static let builtIn: [String: AuthenticatorProfile] = Dictionary(
+        uniqueKeysWithValues: ([platform, securityKey] + providers).map { ($0.name, $0) })
 
     /// SoftPasskey's security-key model: a random version-4 UUID chosen once for this project.
     private static let securityKeyAAGUID: AAGUID = {
