@@ -43,7 +43,7 @@ from conftest import ceremony, listed, refused, succeeded
 
 RP_ID = "example.com"
 ORIGIN = "https://example.com"
-ES256, EDDSA, RS256 = -7, -8, -257
+ES256, EDDSA, RS256, PS256 = -7, -8, -257, -37
 ZERO_AAGUID = "00000000-0000-0000-0000-000000000000"
 SECURITY_KEY_AAGUID = "5e6a1b8c-2f3d-4c71-9a0e-7b4d3c2e1f60"
 
@@ -195,6 +195,7 @@ class RelyingParty:
         verified = webauthn.verify_registration_response(
             credential=response, expected_challenge=b64url_decode(options["challenge"]),
             expected_rp_id=self.rp_id, expected_origin=self.origin, require_user_verification=uv_required,
+            **supported_algorithms(options),
         )
         fido2_data = fido2_register(options, response, self.origin) if fido2 else auth_data_of(response)
         assert fido2_data.credential_data is not None
@@ -264,14 +265,32 @@ def check_registration_envelope(response: dict, options: dict, profile: Profile,
     assert client_data.cross_origin is False
 
 
+def supported_algorithms(options: dict) -> dict:
+    """py_webauthn's supported_pub_key_algs for the options' algorithms (its default lacks PS256);
+    its default when the options list none (WebAuthn L3 §5.1.3 step 10: ES256 and RS256)."""
+    algs = [COSEAlgorithmIdentifier(p["alg"]) for p in options["pubKeyCredParams"]]
+    return {"supported_pub_key_algs": algs} if algs else {}
+
+
 # --- Registration and sign-in across profiles, formats and algorithms ------------------------------
 
 
-@pytest.mark.parametrize("algs,alg", [((ES256, EDDSA), ES256), ((EDDSA, ES256), EDDSA), ((RS256, EDDSA, ES256), EDDSA)],
-                         ids=["es256-first", "eddsa-first", "rs256-then-eddsa"])
+@pytest.mark.parametrize(
+    "algs,choices",
+    [
+        ((ES256, EDDSA), {}),
+        ((EDDSA, ES256), {}),
+        ((RS256, EDDSA, ES256), {"platform": EDDSA, "security-key": RS256}),
+        ((PS256, ES256), {"platform": ES256, "security-key": PS256}),
+    ],
+    ids=["es256-first", "eddsa-first", "rs256-then-eddsa", "ps256-then-es256"],
+)
 @pytest.mark.parametrize("attestation", ["none", "direct"])
 @pytest.mark.parametrize("profile_name", PROFILES)
-def test_register_then_sign_in_allow_listed(rp, profile_name, attestation, algs, alg):
+def test_register_then_sign_in_allow_listed(rp, profile_name, attestation, algs, choices):
+    """The first of the RP's algorithms the profile has: the security key has RS256 and PS256
+    (RSA-2048), the platform profile ES256 and EdDSA only."""
+    alg = choices.get(profile_name, algs[0])
     profile = PROFILES[profile_name]
     options, response, reg, fido2_data = rp.register(attestation=attestation, algs=algs, extra=profile_args(profile_name))
 
@@ -438,7 +457,7 @@ def test_exclude_list_of_unknown_ids_registers(rp):
 
 @pytest.mark.parametrize("profile_name", PROFILES)
 def test_no_supported_algorithm(rp, profile_name):
-    options = rp.creation_options(algs=(RS256,))
+    options = rp.creation_options(algs=(-36,))  # ES512: neither profile has it
     refused(rp.create(options, *profile_args(profile_name)), "NotSupportedError")
     assert listed(rp.passkey, rp.store) == []
 

@@ -23,9 +23,23 @@ import WebAuthn
         #expect(try SigningKey.generate(.eddsa).signature(for: [1, 2, 3]).count == 64)
     }
 
-    @Test(arguments: [COSEAlgorithm.es384, .es512, .rs256, .ps256])
-    func onlyES256AndEdDSASign(algorithm: COSEAlgorithm) {
+    @Test(arguments: [COSEAlgorithm.es384, .es512, .rs384, .rs1, .ps512])
+    func onlyES256EdDSARS256AndPS256Sign(algorithm: COSEAlgorithm) {
         #expect(throws: WebAuthnError(.unsupportedAlgorithm, "")) { try SigningKey.generate(algorithm) }
+        #expect(throws: WebAuthnError(.unsupportedAlgorithm, "")) {
+            try SigningKey(rawRepresentation: [UInt8](repeating: 1, count: 32), algorithm: algorithm)
+        }
+    }
+
+    @Test(arguments: [COSEAlgorithm.rs256, .ps256])
+    func rsaKeysAreMadeButNeverFromRawBytes(algorithm: COSEAlgorithm) throws {
+        let key = try SigningKey.generate(algorithm)
+        guard case .rsa(let n, let e) = key.publicKey.parameters else {
+            Issue.record("not RSA")
+            return
+        }
+        #expect(n.count == 256 && e == [1, 0, 1])
+        #expect(try key.publicKey.isValidSignature(key.signature(for: [1, 2, 3]), for: [1, 2, 3]))
         #expect(throws: WebAuthnError(.unsupportedAlgorithm, "")) {
             try SigningKey(rawRepresentation: [UInt8](repeating: 1, count: 32), algorithm: algorithm)
         }

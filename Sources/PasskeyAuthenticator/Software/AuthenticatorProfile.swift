@@ -8,7 +8,7 @@ public import WebAuthn
 /// | | ``platform`` | ``securityKey`` |
 /// |---|---|---|
 /// | models | a synced platform passkey (iCloud Keychain) | a FIDO2 security key |
-/// | algorithms | ES256, EdDSA | ES256, EdDSA |
+/// | algorithms | ES256, EdDSA | ES256, EdDSA, RS256, PS256 (RSA-2048) |
 /// | discoverable | always | when the RP asks |
 /// | attachment, transports | `platform`; `internal`, `hybrid` | `cross-platform`; `usb` |
 /// | UV | always | when the RP asks |
@@ -95,7 +95,7 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     /// A FIDO2 security key with a counter per credential and self attestation.
     public static let securityKey = AuthenticatorProfile(
         name: "security-key", aaguid: securityKeyAAGUID, attachment: .crossPlatform, transports: [.usb],
-        algorithms: [.es256, .eddsa], alwaysDiscoverable: false, alwaysVerifiesUser: false, backedUp: false,
+        algorithms: [.es256, .eddsa, .rs256, .ps256], alwaysDiscoverable: false, alwaysVerifiesUser: false, backedUp: false,
         countsSignatures: true, selfAttests: true)
 
     /// The built-in profiles, by name: ``platform``, ``securityKey`` and the passkey

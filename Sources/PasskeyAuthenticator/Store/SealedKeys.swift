@@ -71,7 +71,8 @@ final class SealedKeys: Sendable {
             do {
                 return try SigningKey(
                     sealedPKCS8: credential.privateKeyBlob, using: storeKey,
-                    authenticating: Self.associatedData(.privateKey, id: credential.id, rpID: credential.rpID))
+                    authenticating: Self.associatedData(.privateKey, id: credential.id, rpID: credential.rpID),
+                    rsaAlgorithm: credential.algorithm)
             } catch {
                 throw Self.doesNotOpen(.privateKey, credential)
             }

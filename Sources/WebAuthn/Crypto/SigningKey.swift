@@ -26,13 +26,21 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
 
     /// Makes a new random key.
     ///
-    /// - Parameter algorithm: ``COSEAlgorithm/es256`` (P-256) or ``COSEAlgorithm/eddsa`` (Ed25519).
+    /// - Parameter algorithm: ``COSEAlgorithm/es256`` (P-256), ``COSEAlgorithm/eddsa`` (Ed25519), or
+    ///   ``COSEAlgorithm/rs256`` / ``COSEAlgorithm/ps256`` (RSA-2048, e = 65537; RFC 8812 §2,
+    ///   RFC 8230 §2).
     /// - Returns: the new key.
     /// - Throws: `WebAuthnError` with `unsupported-algorithm` for any other algorithm, or
     ///   `crypto-failure` if OpenSSL fails.
     public static func generate(_ algorithm: COSEAlgorithm) throws(WebAuthnError) -> SigningKey {
-        try SigningKey(algorithm: algorithm, key: EVPKey.generate(curve: try signingCurve(algorithm)))
+        if rsaAlgorithms.contains(algorithm) {
+            return try SigningKey(algorithm: algorithm, key: EVPKey.generateRSA(bits: 2048))
+        }
+        return try SigningKey(algorithm: algorithm, key: EVPKey.generate(curve: try signingCurve(algorithm)))
     }
+
+    /// The RSA algorithms a key made here signs with: PKCS#1 v1.5 and PSS over SHA-256.
+    public static let rsaAlgorithms: Set<COSEAlgorithm> = [.rs256, .ps256]
 
     /// Takes a key from its raw private bytes.
     ///
@@ -55,15 +63,18 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     /// Reads a PKCS#8 `PrivateKeyInfo` (RFC 5958 §2, an "asymmetric key package"), as the W3C
     /// WebDriver Add Credential command takes it (WebAuthn L3 §11.3).
     ///
-    /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA.
+    /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA, an RSA key signs with
+    /// `rsaAlgorithm`.
     ///
-    /// - Parameter pkcs8: the DER, filling the collection exactly.
+    /// - Parameters:
+    ///   - pkcs8: the DER, filling the collection exactly.
+    ///   - rsaAlgorithm: ``COSEAlgorithm/rs256`` or ``COSEAlgorithm/ps256``, for an RSA key.
     /// - Throws: `WebAuthnError` with `invalid-key` when it is not a PKCS#8 key, or
-    ///   `unsupported-algorithm` for a key that is neither P-256 nor Ed25519.
-    public init(pkcs8: some Collection<UInt8>) throws(WebAuthnError) {
+    ///   `unsupported-algorithm` for a key that is not P-256, Ed25519 or RSA.
+    public init(pkcs8: some Collection<UInt8>, rsaAlgorithm: COSEAlgorithm = .rs256) throws(WebAuthnError) {
         var der = Array(pkcs8)
         defer { secureZero(&der) }
-        try self.init(pkcs8DER: der)
+        try self.init(pkcs8DER: der, rsaAlgorithm: rsaAlgorithm)
     }
 
     /// Opens a key sealed by ``sealedPKCS8(using:authenticating:)``.
@@ -77,29 +88,32 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     /// - Throws: `WebAuthnError` with `decryption-failed` for a wrong key, associated data or
     ///   tampered bytes; `invalid-key` when the plaintext is not a PKCS#8 key; or
     ///   `unsupported-algorithm` for a key that is neither P-256 nor Ed25519.
-    public init(sealedPKCS8: some Collection<UInt8>, using key: SecretKey, authenticating: some Collection<UInt8>)
-        throws(WebAuthnError)
-    {
+    public init(
+        sealedPKCS8: some Collection<UInt8>, using key: SecretKey, authenticating: some Collection<UInt8>,
+        rsaAlgorithm: COSEAlgorithm = .rs256
+    ) throws(WebAuthnError) {
         var der = try AESGCM.open(sealedPKCS8, using: key, authenticating: authenticating)
         defer { secureZero(&der) }
-        try self.init(pkcs8DER: der)
+        try self.init(pkcs8DER: der, rsaAlgorithm: rsaAlgorithm)
     }
 
     /// Reads PKCS#8 DER: through ``KeyDERTemplate`` for the forms it writes, else OpenSSL.
-    private init(pkcs8DER der: [UInt8]) throws(WebAuthnError) {
+    private init(pkcs8DER der: [UInt8], rsaAlgorithm: COSEAlgorithm) throws(WebAuthnError) {
         if let (curve, raw) = KeyDERTemplate.rawPrivateKey(pkcs8: der) {
             try self.init(rawRepresentation: raw, algorithm: curve == .p256 ? .es256 : .eddsa)
             return
         }
         let privateKey = try EVPKey(pkcs8: der)
+        let publicKey = try privateKey.publicCOSEKey(algorithm: nil)
         let algorithm: COSEAlgorithm
-        switch try privateKey.publicCOSEKey(algorithm: nil).curve {
-        case .p256: algorithm = .es256
-        case .ed25519: algorithm = .eddsa
-        case let curve:
+        switch (publicKey.parameters, publicKey.curve) {
+        case (_, .p256): algorithm = .es256
+        case (_, .ed25519): algorithm = .eddsa
+        case (.rsa, _) where Self.rsaAlgorithms.contains(rsaAlgorithm): algorithm = rsaAlgorithm
+        case (_, let curve):
             throw WebAuthnError(
                 .unsupportedAlgorithm,
-                "the key is on \(curve.map(\.description) ?? "no curve"), not P-256 or Ed25519")
+                "the key is on \(curve.map(\.description) ?? "no curve"), not P-256, Ed25519 or RSA")
         }
         try self.init(algorithm: algorithm, key: privateKey)
     }
