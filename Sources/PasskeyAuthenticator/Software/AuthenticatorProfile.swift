@@ -95,8 +95,8 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     /// A FIDO2 security key with a counter per credential and self attestation.
     public static let securityKey = AuthenticatorProfile(
         name: "security-key", aaguid: securityKeyAAGUID, attachment: .crossPlatform, transports: [.usb],
-        algorithms: [.es256, .eddsa, .rs256, .ps256], alwaysDiscoverable: false, alwaysVerifiesUser: false, backedUp: false,
-        countsSignatures: true, selfAttests: true)
+        algorithms: [.es256, .eddsa, .rs256, .ps256], alwaysDiscoverable: false, alwaysVerifiesUser: false,
+        backedUp: false, countsSignatures: true, selfAttests: true)
 
     /// The built-in profiles, by name: ``platform``, ``securityKey`` and the passkey
     /// ``providers``.
