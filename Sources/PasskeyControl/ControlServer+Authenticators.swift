@@ -103,12 +103,6 @@ struct CredentialProperties {
         }
         backupEligibility = try VirtualAuthenticatorConfiguration.bool(parameters, "backupEligibility")
         backupState = try VirtualAuthenticatorConfiguration.bool(parameters, "backupState")
-        switch parameters["signCount"] {
-        case nil: signCount = nil
-        case .number(let count) where count >= 0 && count <= Double(UInt32.max) && count.rounded() == count:
-            signCount = UInt32(count)
-        case .null: throw .unsupported("signCount null: every credential here has a signature counter")
-        default: throw .invalidArgument("signCount must be an integer from 0 to 4294967295")
-        }
+        signCount = try CredentialParameters.signCount(parameters)
     }
 }

@@ -93,16 +93,10 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
         if resident && !configuration.hasResidentKey {
             throw .invalidArgument("the authenticator has no resident keys (hasResidentKey is false)")
         }
-        switch parameters["signCount"] {
-        case .number(let count) where count >= 0 && count <= Double(UInt32.max) && count.rounded() == count:
-            signCount = UInt32(count)
-        case .null:
-            throw .unsupported("signCount null: every credential here has a signature counter")
-        case nil:
+        guard let signCount = try Self.signCount(parameters) else {
             throw .invalidArgument("signCount is required")
-        default:
-            throw .invalidArgument("signCount must be an integer from 0 to 4294967295")
         }
+        self.signCount = signCount
         backupEligibility =
             try VirtualAuthenticatorConfiguration.bool(parameters, "backupEligibility")
             ?? configuration.defaultBackupEligibility
@@ -110,6 +104,21 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
             try VirtualAuthenticatorConfiguration.bool(parameters, "backupState") ?? configuration.defaultBackupState
         userName = try VirtualAuthenticatorConfiguration.string(parameters, "userName") ?? ""
         userDisplayName = try VirtualAuthenticatorConfiguration.string(parameters, "userDisplayName") ?? ""
+    }
+
+    /// The `signCount` member: a 32-bit unsigned integer, or `nil` when absent; `null` (no
+    /// counter) is `unsupported operation`, since every credential here has one.
+    static func signCount(_ parameters: [String: JSONValue]) throws(ControlError) -> UInt32? {
+        switch parameters["signCount"] {
+        case nil:
+            return nil
+        case .number(let count) where count >= 0 && count <= Double(UInt32.max) && count.rounded() == count:
+            return UInt32(count)
+        case .null:
+            throw .unsupported("signCount null: every credential here has a signature counter")
+        default:
+            throw .invalidArgument("signCount must be an integer from 0 to 4294967295")
+        }
     }
 
     private static let keys: Set<String> = [
