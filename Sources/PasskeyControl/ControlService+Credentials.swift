@@ -25,19 +25,15 @@ extension ControlService {
         } catch {
             throw .invalidArgument("privateKey: \(error.reason)")
         }
-        let id = parameters.credentialId.bytes
         do {
-            let secrets = CredentialSecrets(privateKey: key, prfSeedWithUV: .random(), prfSeedWithoutUV: .random())
-            let custody = try await virtual.store.makeKey(
-                CredentialKeyRequest(
-                    credentialID: id, rpID: parameters.rpId, algorithm: key.algorithm, importing: secrets))
-            let stored = try StoredCredential(
-                id: id, rpID: parameters.rpId, userHandle: parameters.userHandle?.bytes ?? [],
-                userName: parameters.userName, userDisplayName: parameters.userDisplayName, key: custody,
-                profile: virtual.authenticator.profile.name, backupEligible: parameters.backupEligibility,
-                backupState: parameters.backupState, discoverable: parameters.isResidentCredential,
-                signCount: parameters.signCount, createdAt: Date())
-            try await virtual.store.add(stored)
+            _ = try await virtual.store.importCredential(
+                privateKey: key,
+                as: CredentialTemplate(
+                    id: parameters.credentialId.bytes, rpID: parameters.rpId,
+                    userHandle: parameters.userHandle?.bytes ?? [], userName: parameters.userName,
+                    userDisplayName: parameters.userDisplayName, profile: virtual.authenticator.profile.name,
+                    backupEligible: parameters.backupEligibility, backupState: parameters.backupState,
+                    discoverable: parameters.isResidentCredential, signCount: parameters.signCount))
         } catch let error as StoreError where error.code == .duplicate || error.code == .invalidCredential {
             throw .invalidArgument(error.reason)
         } catch {

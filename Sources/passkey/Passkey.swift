@@ -11,7 +11,8 @@ struct Passkey: AsyncParsableCommand {
             + "(wrong-origin, bad-signature, ...) and exits 1; input that does not parse exits 2.",
         version: "0.1.0",
         subcommands: [
-            Create.self, Get.self, List.self, Delete.self, SetProperties.self, Clone.self, Profiles.self, Inspect.self,
+            Create.self, Get.self, List.self, Delete.self, SetProperties.self, Clone.self, Import.self, Profiles.self,
+            Inspect.self,
             Verify.self,
             Signup.self, Login.self, Enroll.self, Methods.self, Whoami.self, Token.self, API.self, Logout.self,
             Config.self, Demo.self, Tenant.self, Serve.self, MCPServer.self, Bench.self,

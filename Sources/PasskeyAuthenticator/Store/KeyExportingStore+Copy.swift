@@ -21,22 +21,7 @@ extension KeyExportingStore {
         guard let original = try await credential(id: id) else {
             throw StoreError(.notFound, "no credential \(Base64URL.encode(id)) in this store")
         }
-        let key = try await exportPrivateKey(of: original)
-        let custody = try await destination.makeKey(
-            CredentialKeyRequest(
-                credentialID: id, rpID: original.rpID, algorithm: original.algorithm,
-                importing: CredentialSecrets(privateKey: key, prfSeedWithUV: .random(), prfSeedWithoutUV: .random())))
-        let copy: StoredCredential
-        do {
-            copy = try StoredCredential(
-                id: id, rpID: original.rpID, userHandle: original.userHandle, userName: original.userName,
-                userDisplayName: original.userDisplayName, key: custody, profile: original.profile,
-                backupEligible: original.backupEligible, backupState: original.backupState,
-                discoverable: original.discoverable, signCount: original.signCount, createdAt: original.createdAt)
-        } catch {
-            throw StoreError(.invalidCredential, "the copy's public key does not encode: \(error.reason)")
-        }
-        try await destination.add(copy)
-        return copy
+        return try await destination.importCredential(
+            privateKey: try await exportPrivateKey(of: original), as: CredentialTemplate(of: original))
     }
 }
