@@ -79,15 +79,17 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
 
     /// Opens a key sealed by ``sealedPKCS8(using:authenticating:)``.
     ///
-    /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA.
+    /// The algorithm follows from the key: P-256 is ES256, Ed25519 is EdDSA, RSA is `rsaAlgorithm`.
     ///
     /// - Parameters:
     ///   - sealedPKCS8: `nonce ‖ ciphertext ‖ tag` around a PKCS#8 `PrivateKeyInfo`.
     ///   - key: the key it was sealed with.
     ///   - authenticating: the associated data it was sealed with.
+    ///   - rsaAlgorithm: ``COSEAlgorithm/rs256`` or ``COSEAlgorithm/ps256``, for an RSA key (the
+    ///     credential's algorithm: the sealed bytes do not say which padding it signs with).
     /// - Throws: `WebAuthnError` with `decryption-failed` for a wrong key, associated data or
     ///   tampered bytes; `invalid-key` when the plaintext is not a PKCS#8 key; or
-    ///   `unsupported-algorithm` for a key that is neither P-256 nor Ed25519.
+    ///   `unsupported-algorithm` for a key that is not P-256, Ed25519 or RSA.
     public init(
         sealedPKCS8: some Collection<UInt8>, using key: SecretKey, authenticating: some Collection<UInt8>,
         rsaAlgorithm: COSEAlgorithm = .rs256
