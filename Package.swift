@@ -75,7 +75,11 @@ let package = Package(
         ),
         .target(
             name: "PasskeyAuthenticator",
-            dependencies: ["WebAuthn", "BlockingIO"],
+            dependencies: [
+                "WebAuthn", "BlockingIO", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -167,7 +171,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyAuthenticatorTests",
-            dependencies: ["PasskeyAuthenticator", "WebAuthn", "TestSupport", "store-stress"],
+            dependencies: [
+                "PasskeyAuthenticator", "WebAuthn", "TestSupport", "store-stress",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

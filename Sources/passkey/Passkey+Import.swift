@@ -76,27 +76,8 @@ extension Passkey {
             }
         }
 
-        /// The key: PEM's base64 body when the file is PEM, else the bytes as they are.
         private func privateKey() throws(WebAuthnClientError) -> SigningKey {
-            do {
-                var bytes = try Input.read(pkcs8)
-                defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
-                let text = String(decoding: bytes, as: UTF8.self)
-                if text.contains("-----BEGIN PRIVATE KEY-----") {
-                    let body = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
-                    guard let der = Data(base64Encoded: body) else {
-                        throw WebAuthnClientError(.syntax, "\(pkcs8): the PEM body is not base64")
-                    }
-                    return try SigningKey(pkcs8: der, rsaAlgorithm: rsa())
-                }
-                return try SigningKey(pkcs8: bytes, rsaAlgorithm: rsa())
-            } catch let error as WebAuthnClientError {
-                throw error
-            } catch let error as WebAuthnError {
-                throw WebAuthnClientError(.syntax, "\(pkcs8): \(error.reason)")
-            } catch {
-                throw WebAuthnClientError(.syntax, "\(pkcs8): \(error)")
-            }
+            try PrivateKeyFile.read(pkcs8, rsaAlgorithm: rsa())
         }
 
         private func rsa() throws(WebAuthnClientError) -> COSEAlgorithm {

@@ -35,6 +35,8 @@ extension Passkey {
             let backupEligible: Bool
             let backupState: Bool
             let countsSignatures: Bool
+            let initialSignCount: UInt32
+            let credentialIDFromPublicKey: Bool
             let attestation: String
 
             init(_ profile: AuthenticatorProfile) {
@@ -48,12 +50,17 @@ extension Passkey {
                 backupEligible = profile.backupEligible
                 backupState = profile.backupState
                 countsSignatures = profile.countsSignatures
-                attestation = profile.selfAttests ? "packed (self)" : "none"
+                initialSignCount = profile.initialSignCount
+                credentialIDFromPublicKey = profile.credentialIDFromPublicKey
+                attestation =
+                    profile.batchAttests ? "packed (x5c batch)" : profile.selfAttests ? "packed (self)" : "none"
             }
 
             var line: String {
                 let flags = [
-                    backupEligible ? "BE" : nil, backupState ? "BS" : nil, countsSignatures ? "counter" : "counter 0",
+                    backupEligible ? "BE" : nil, backupState ? "BS" : nil,
+                    countsSignatures ? "counter from \(initialSignCount)" : "counter 0",
+                    credentialIDFromPublicKey ? "id=SHA-256(key)" : nil,
                 ].compactMap { $0 }.joined(separator: " ")
                 return name.padding(toLength: 24, withPad: " ", startingAt: 0) + "\(aaguid)  \(attachment) "
                     + "(\(transports.joined(separator: ", ")))  algs \(algorithms.map(String.init).joined(separator: " "))"

@@ -27,7 +27,7 @@ def test_profiles_lists_every_profile(passkey):
     result = passkey("profiles", "--json")
     assert result.returncode == 0, result.stderr.decode()
     rows = {row["name"]: row for row in json.loads(result.stdout)}
-    assert set(rows) == {"platform", "security-key", *PROVIDERS}
+    assert set(rows) == {"platform", "security-key", "cdp", *PROVIDERS}
     for name, aaguid in PROVIDERS.items():
         assert rows[name]["aaguid"] == aaguid
         assert rows[name]["attestation"] == "none"

@@ -15,6 +15,9 @@ public import WebAuthn
 /// | BE, BS | set | clear |
 /// | sign count | always 0; nothing written on an assertion | per credential, durable before signing |
 /// | attestation | `none`, zero AAGUID | `packed` self attestation when asked, own AAGUID |
+///
+/// ``cdp`` models Chrome's virtual authenticator, and ``providers`` the passkey providers met
+/// in the wild.
 public struct AuthenticatorProfile: Sendable, Hashable {
     /// The name the store records and `--profile` takes.
     public var name: String
@@ -51,6 +54,17 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     /// The authenticator extensions it supports (CTAP 2.1 §12): `hmac-secret`, which the `prf`
     /// client extension runs on, or none.
     public var extensions: [String] = ["hmac-secret"]
+
+    /// Whether it signs `packed` attestation with a batch certificate (`x5c`, WebAuthn L3 §8.2)
+    /// when the client does not ask for `none`: its store's (``BatchAttestationStore``) for this
+    /// profile's AAGUID. Takes precedence over ``selfAttests``.
+    public var batchAttests = false
+    /// Whether a new credential's ID is SHA-256 of its COSE public key, as Chrome's virtual
+    /// authenticator makes them, instead of 16 random bytes.
+    public var credentialIDFromPublicKey = false
+    /// The counter of a new credential, reported in its registration; Chrome's virtual
+    /// authenticator counts the registration as the first signature, so starts at 1.
+    public var initialSignCount: UInt32 = 0
 
     /// Whether it supports the hmac-secret extension (CTAP 2.1 §12.5).
     public var supportsHMACSecret: Bool { extensions.contains("hmac-secret") }
@@ -98,10 +112,33 @@ public struct AuthenticatorProfile: Sendable, Hashable {
         algorithms: [.es256, .eddsa, .rs256, .ps256], alwaysDiscoverable: false, alwaysVerifiesUser: false,
         backedUp: false, countsSignatures: true, selfAttests: true)
 
-    /// The built-in profiles, by name: ``platform``, ``securityKey`` and the passkey
+    /// Chrome's DevTools virtual authenticator with its default options (CDP
+    /// `WebAuthn.addVirtualAuthenticator`, protocol `ctap2`, transport `usb`): AAGUID
+    /// 01020304-0506-0708-0102-030405060708, ES256, EdDSA and RS256, `packed` attestation with
+    /// a batch certificate, a counter per credential starting at 1 at registration, and
+    /// credential IDs that are SHA-256 of the COSE public key. Source: Chromium's
+    /// `device/fido/virtual_fido_device.cc` (kAAGUID and the attestation certificate it makes).
+    public static let cdp: AuthenticatorProfile = {
+        var profile = AuthenticatorProfile(
+            name: "cdp", aaguid: cdpAAGUID, attachment: .crossPlatform, transports: [.usb],
+            algorithms: [.es256, .eddsa, .rs256], alwaysDiscoverable: false, alwaysVerifiesUser: false,
+            backedUp: false, countsSignatures: true, selfAttests: false)
+        profile.batchAttests = true
+        profile.credentialIDFromPublicKey = true
+        profile.initialSignCount = 1
+        return profile
+    }()
+
+    /// The built-in profiles, by name: ``platform``, ``securityKey``, ``cdp`` and the passkey
     /// ``providers``.
     public static let builtIn: [String: AuthenticatorProfile] = Dictionary(
-        uniqueKeysWithValues: ([platform, securityKey] + providers).map { ($0.name, $0) })
+        uniqueKeysWithValues: ([platform, securityKey, cdp] + providers).map { ($0.name, $0) })
+
+    /// The AAGUID of Chrome's virtual authenticator.
+    private static let cdpAAGUID: AAGUID = {
+        // A constant, well-formed UUID literal.
+        try! AAGUID(uuidString: "01020304-0506-0708-0102-030405060708")
+    }()
 
     /// SoftPasskey's security-key model: a random version-4 UUID chosen once for this project.
     private static let securityKeyAAGUID: AAGUID = {

@@ -8,8 +8,8 @@ extension SoftwareAuthenticator {
     /// reported (step 10), leaving the store untouched; the key and ID are drawn (or derived from
     /// ``seed``), sealed and stored; a discoverable credential replaces an older discoverable one
     /// for the same RP ID and user handle (step 17); the attestation is `packed` self
-    /// attestation (WebAuthn L3 §8.2) when the profile self-attests and the client did not ask for
-    /// `none` first, else `none`.
+    /// attestation (WebAuthn L3 §8.2) with the store's batch certificate or self attestation, as the
+    /// profile says, when the client did not ask for `none` first, else `none`.
     public func makeCredential(_ request: MakeCredentialRequest) async throws(AuthenticatorError)
         -> MakeCredentialResponse
     {
@@ -54,7 +54,12 @@ extension SoftwareAuthenticator {
         let authenticatorData = try makeAuthenticatorData(
             stored, gesture: gesture, hmacSecret: request.hmacSecret && profile.supportsHMACSecret)
         let attestationObject: AttestationObject
-        if profile.selfAttests, request.attestationFormatsPreference.first != AttestationFormat.none {
+        let attests = request.attestationFormatsPreference.first != AttestationFormat.none
+        if profile.batchAttests, attests {
+            let statement = try await batchAttestation(authenticatorData, request.clientDataHash)
+            attestationObject = AttestationObject(
+                format: .packed, statement: statement.cbor, authenticatorData: authenticatorData)
+        } else if profile.selfAttests, attests {
             let signature = try await sign(authenticatorData, request.clientDataHash, with: stored)
             let statement = PackedAttestationStatement(algorithm: algorithm, signature: signature)
             attestationObject = AttestationObject(
@@ -89,11 +94,25 @@ extension SoftwareAuthenticator {
         } catch {
             throw AuthenticatorError(.other, "could not derive a key: \(error)")
         }
-        let credentialID = material?.credentialID ?? SecureRandom.bytes(16)  // 16 bytes, as platforms use
+        var secrets = material?.secrets
+        let credentialID: [UInt8]
+        if let material {
+            credentialID = material.credentialID
+        } else if profile.credentialIDFromPublicKey {
+            do {
+                let drawn = try CredentialSecrets.random(algorithm)
+                secrets = drawn
+                credentialID = SHA256Digest.hash(drawn.privateKey.publicKey.bytes)
+            } catch {
+                throw AuthenticatorError(.other, "could not make a key: \(error.reason)")
+            }
+        } else {
+            credentialID = SecureRandom.bytes(16)  // 16 bytes, as platforms use
+        }
         let key = try await storing { () async throws(StoreError) in
             try await store.makeKey(
                 CredentialKeyRequest(
-                    credentialID: credentialID, rpID: request.rpID, algorithm: algorithm, importing: material?.secrets))
+                    credentialID: credentialID, rpID: request.rpID, algorithm: algorithm, importing: secrets))
         }
         let stored: StoredCredential
         do {
@@ -101,12 +120,31 @@ extension SoftwareAuthenticator {
                 id: credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
                 userDisplayName: request.user.displayName, key: key, profile: profile.name,
                 backupEligible: profile.backupEligible, backupState: profile.backupState, discoverable: discoverable,
-                createdAt: now())
+                signCount: profile.countsSignatures ? profile.initialSignCount : 0, createdAt: now())
         } catch {
             throw AuthenticatorError(.other, "could not record the new key: \(error)")
         }
         try await storing { () async throws(StoreError) in try await store.add(stored) }
         return stored
+    }
+
+    /// A `packed` statement signed with the store's batch attestation for the profile's AAGUID
+    /// (WebAuthn L3 §8.2 signing procedure, with `x5c`).
+    private func batchAttestation(_ authenticatorData: AuthenticatorData, _ clientDataHash: [UInt8])
+        async throws(AuthenticatorError) -> PackedAttestationStatement
+    {
+        guard let attesting = store as? any BatchAttestationStore else {
+            throw AuthenticatorError(
+                .other, "profile \(profile.name) attests with a batch certificate, and this store keeps none")
+        }
+        let batch = try await storing { () async throws(StoreError) in
+            try await attesting.batchAttestation(aaguid: profile.aaguid)
+        }
+        do {
+            return try batch.statement(authenticatorData, clientDataHash)
+        } catch {
+            throw AuthenticatorError(.other, "could not sign the attestation: \(error.reason)")
+        }
     }
 
     /// Deletes the discoverable credentials a new one replaces (CTAP 2.1 §6.1.2 step 17). The new

@@ -49,12 +49,12 @@ public actor FileCredentialStore: KeyExportingStore {
     /// The store's directory.
     public nonisolated let directory: String
     /// The custody of the secrets, under the store key.
-    private let keys: SealedKeys
+    let keys: SealedKeys
     /// Where the actor's code runs: a queue of its own, off the concurrency pool.
     private let executor: BlockingExecutor
 
-    private nonisolated let files: Files
-    private let lockTimeout: Duration
+    nonisolated let files: Files
+    let lockTimeout: Duration
     /// The index, once read.
     private var index: Index?
     /// What the store looked like when ``index`` was last brought up to date.

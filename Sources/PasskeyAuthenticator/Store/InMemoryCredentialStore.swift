@@ -6,7 +6,9 @@ public import WebAuthn
 /// (here a fresh random one) that never leaves it. Credentials are indexed by ID, by RP ID and
 /// by RP ID and user handle, so making a credential costs the same with 10 or 100,000 stored.
 public actor InMemoryCredentialStore: KeyExportingStore {
-    private let keys = SealedKeys(storeKey: .random())
+    let keys = SealedKeys(storeKey: .random())
+    /// The attestation CA and batches, made on first use (``BatchAttestationStore``).
+    var attestationKeys = AttestationKeys()
     private var credentialsByID: [[UInt8]: StoredCredential] = [:]
     private var idsByRP: [String: Set<[UInt8]>] = [:]
     private var idsByUser: [UserKey: Set<[UInt8]>] = [:]

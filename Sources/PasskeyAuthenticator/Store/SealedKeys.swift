@@ -17,7 +17,7 @@ import WebAuthn
 ///
 /// `Sendable`: the key is immutable and the cache is behind a mutex, so signing needs no actor.
 final class SealedKeys: Sendable {
-    private let storeKey: SecretKey
+    let storeKey: SecretKey
     private let openedKeys = OpenedKeys()
 
     /// Creates the custody of a store whose key is `storeKey`.

@@ -6,11 +6,12 @@ import WebAuthn
 /// verifying every response with the core's verifier.
 struct Ceremony {
     static let origin = try! WebOrigin("https://example.com")
-    let relyingParty = RelyingParty(id: "example.com")
+    let relyingParty: RelyingParty
     let client: WebAuthnClient
 
-    init(_ authenticator: any Authenticator) {
+    init(_ authenticator: any Authenticator, relyingParty: RelyingParty = RelyingParty(id: "example.com")) {
         client = WebAuthnClient(authenticator: authenticator)
+        self.relyingParty = relyingParty
     }
 
     static func creationOptions(
