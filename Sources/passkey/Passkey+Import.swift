@@ -4,20 +4,27 @@ import PasskeyAuthenticator
 import WebAuthn
 
 extension Passkey {
-    /// `passkey import --pkcs8`: a credential from its private key, as the W3C WebDriver Add
-    /// Credential command (and Chrome's DevTools) takes one.
+    /// `passkey import`: passkeys from a Credential Exchange Format export (`--cxf`), or one
+    /// credential from its private key (`--pkcs8`), as the W3C WebDriver Add Credential command
+    /// (and Chrome's DevTools) takes one.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a passkey from its PKCS#8 private key (DER, or PEM \"PRIVATE KEY\").",
-            discussion: "The key is sealed into the store like the store's own; it must be P-256, Ed25519 or RSA.")
+            abstract: "Import passkeys from a CXF export (--cxf) or one from its PKCS#8 private key (--pkcs8).",
+            discussion: "Keys are sealed into the store like the store's own; they must be P-256, Ed25519 or RSA. "
+                + "A sealed export opens with $PASSKEY_EXPORT_PASSPHRASE or --passphrase-file. An import is all "
+                + "or nothing: a credential ID already stored refuses the whole export.")
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var passphrase: ExportPassphraseOptions
+
+        @Option(help: "A Credential Exchange Format export (sealed or plain), or - for standard input.")
+        var cxf: String?
 
         @Option(help: "The PKCS#8 private key file (DER or PEM), or - for standard input.")
-        var pkcs8: String
+        var pkcs8: String?
 
-        @Option(name: .customLong("rp-id"), help: "The relying party ID the passkey is for.")
-        var rpID: String
+        @Option(name: .customLong("rp-id"), help: "With --pkcs8: the relying party ID the passkey is for.")
+        var rpID: String?
 
         @Option(name: .customLong("credential-id"), help: "The credential ID, base64url; random 16 bytes by default.")
         var credentialID: String?
@@ -31,8 +38,8 @@ extension Passkey {
         @Option(name: .customLong("sign-count"), help: "The signature counter to start from.")
         var signCount: UInt32 = 0
 
-        @Option(help: "The profile the passkey behaves by (passkey profiles).")
-        var profile: AuthenticatorProfile = .securityKey
+        @Option(help: "The profile the passkeys behave by (passkey profiles); platform for --cxf by default.")
+        var profile: AuthenticatorProfile?
 
         @Option(name: .customLong("rsa-algorithm"), help: "For an RSA key: -257 (RS256) or -37 (PS256).")
         var rsaAlgorithm: Int = COSEAlgorithm.rs256.rawValue
@@ -40,7 +47,20 @@ extension Passkey {
         @Flag(help: "A discoverable (resident) credential.")
         var resident = false
 
+        func validate() throws {
+            guard (cxf == nil) != (pkcs8 == nil) else {
+                throw ValidationError("give --cxf FILE or --pkcs8 FILE")
+            }
+            guard pkcs8 == nil || rpID != nil else {
+                throw ValidationError("--pkcs8 needs --rp-id")
+            }
+        }
+
         func run() async throws {
+            if let cxf {
+                try await importExchange(cxf)
+                return
+            }
             let imported = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 let template = try template()
                 let key = try privateKey()
@@ -54,7 +74,31 @@ extension Passkey {
             print("imported \(Base64URL.encode(imported.id)) for \(imported.rpID) (\(imported.algorithm))")
         }
 
+        /// Imports every passkey of a CXF export, all or none.
+        private func importExchange(_ path: String) async throws {
+            let imported = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                let bytes: [UInt8]
+                do {
+                    bytes = try Input.read(path)
+                } catch {
+                    throw WebAuthnClientError(.notAllowed, "\(error)")
+                }
+                let secret = try passphrase.passphrase()
+                let opened = try await store.open()
+                do {
+                    let exchange = try SealedCredentialExchange.open(bytes, passphrase: secret)
+                    return try await opened.importCredentialExchange(exchange, profile: profile ?? .platform)
+                } catch {
+                    throw WebAuthnClientError(.notAllowed, "\(path): \(error)")
+                }
+            }
+            for credential in imported {
+                print("imported \(Base64URL.encode(credential.id)) for \(credential.rpID) (\(credential.algorithm))")
+            }
+        }
+
         private func template() throws(WebAuthnClientError) -> CredentialTemplate {
+            let profile = profile ?? .securityKey
             do {
                 let handle = try userHandle.map { text throws(WebAuthnError) in try decodeOption("--user-handle", text)
                 }
@@ -64,7 +108,7 @@ extension Passkey {
                 return CredentialTemplate(
                     id: try credentialID.map { text throws(WebAuthnError) in try decodeOption("--credential-id", text) }
                         ?? SecureRandom.bytes(16),
-                    rpID: rpID, userHandle: handle ?? [], userName: userName, userDisplayName: userName,
+                    rpID: rpID ?? "", userHandle: handle ?? [], userName: userName, userDisplayName: userName,
                     profile: profile.name, backupEligible: profile.backupEligible, backupState: profile.backupState,
                     discoverable: resident, signCount: signCount)
             } catch let error as WebAuthnClientError {
@@ -77,7 +121,7 @@ extension Passkey {
         }
 
         private func privateKey() throws(WebAuthnClientError) -> SigningKey {
-            try PrivateKeyFile.read(pkcs8, rsaAlgorithm: rsa())
+            try PrivateKeyFile.read(pkcs8 ?? "-", rsaAlgorithm: rsa())
         }
 
         private func rsa() throws(WebAuthnClientError) -> COSEAlgorithm {

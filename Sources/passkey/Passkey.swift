@@ -12,7 +12,7 @@ struct Passkey: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Create.self, Get.self, List.self, Delete.self, SetProperties.self, Clone.self, Import.self, Profiles.self,
-            AttestationCA.self,
+            Export.self, AttestationCA.self,
             Inspect.self,
             Verify.self,
             Signup.self, Login.self, Enroll.self, Methods.self, Whoami.self, Token.self, API.self, Logout.self,

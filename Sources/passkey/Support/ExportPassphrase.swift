@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import PasskeyAuthenticator
+
+/// The passphrase of an export file: `--passphrase-file F` (its first line), else
+/// `$PASSKEY_EXPORT_PASSPHRASE`; never a flag's value, which `ps` would show. Apart from the
+/// store's own `PASSKEY_PASSPHRASE`, since an export travels to another store.
+struct ExportPassphraseOptions: ParsableArguments {
+    @Option(
+        name: .customLong("passphrase-file"),
+        help: "A file whose first line is the export's passphrase (default: $PASSKEY_EXPORT_PASSPHRASE).")
+    var passphraseFile: String?
+
+    /// The passphrase, or `nil` when none is given.
+    func passphrase() throws(WebAuthnClientError) -> Passphrase? {
+        if let passphraseFile {
+            guard let data = FileManager.default.contents(atPath: passphraseFile) else {
+                throw WebAuthnClientError(.notAllowed, "\(passphraseFile): cannot be read")
+            }
+            let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
+            guard let line, !line.isEmpty else {
+                throw WebAuthnClientError(.syntax, "\(passphraseFile): the first line is empty")
+            }
+            return Passphrase(line)
+        }
+        guard let text = ProcessInfo.processInfo.environment["PASSKEY_EXPORT_PASSPHRASE"], !text.isEmpty else {
+            return nil
+        }
+        return Passphrase(text)
+    }
+}
