@@ -28,7 +28,8 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
     public var isUserConsenting: Bool
     /// Whether user verification succeeds.
     public var isUserVerified: Bool
-    /// The authenticator extensions it supports: `prf` (and its CTAP form `hmac-secret`) or none.
+    /// The extensions it supports, by WebAuthn extension identifier: any of `prf` (or its CTAP
+    /// form `hmac-secret`), `credBlob`, `credProtect` and `minPinLength`.
     public var extensions: [String]
     /// The BE flag of new credentials.
     public var defaultBackupEligibility: Bool
@@ -40,7 +41,15 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
     public var storeDirectory: String?
 
     /// The extension identifiers a virtual authenticator here can support.
-    public static let supportedExtensions: Set<String> = ["prf", "hmac-secret"]
+    public static let supportedExtensions: Set<String> = [
+        "prf", "hmac-secret", "credBlob", "credProtect", "minPinLength",
+    ]
+
+    /// The CTAP extensions each WebAuthn extension identifier of ``extensions`` runs on.
+    static let ctapExtensions: [String: [String]] = [
+        "prf": ["hmac-secret", "hmac-secret-mc"], "hmac-secret": ["hmac-secret", "hmac-secret-mc"],
+        "credBlob": ["credBlob"], "credProtect": ["credProtect"], "minPinLength": ["minPinLength"],
+    ]
 
     /// Reads a configuration as Add Virtual Authenticator's remote end steps do (WebAuthn L3
     /// §11.2): an unknown key, a value of the wrong type or outside the valid values, or a
@@ -96,10 +105,17 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
                 return name
             }
         } else {
-            extensions = base.map { $0.supportsHMACSecret ? ["prf"] : [] } ?? []
+            extensions =
+                base.map { profile in
+                    Self.supportedExtensions.subtracting(["hmac-secret"]).sorted().filter { name in
+                        Self.ctapExtensions[name]!.allSatisfy(profile.supports)
+                            || (name == "prf" && profile.supportsHMACSecret)
+                    }
+                } ?? []
         }
         for name in extensions where !Self.supportedExtensions.contains(name) {
-            throw .unsupported("extension \(name) is not supported (prf, hmac-secret)")
+            throw .unsupported(
+                "extension \(name) is not supported (\(Self.supportedExtensions.sorted().joined(separator: ", ")))")
         }
         profile = profileName
         storeDirectory = try Self.string(parameters, "softpasskey:store")
@@ -125,7 +141,7 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
         result.alwaysVerifiesUser = result.alwaysVerifiesUser && hasUserVerification
         result.backupEligible = defaultBackupEligibility
         result.backupState = defaultBackupState
-        result.extensions = extensions.isEmpty ? [] : ["hmac-secret"]
+        result.extensions = Array(Set(extensions.flatMap { Self.ctapExtensions[$0] ?? [] })).sorted()
         return result
     }
 

@@ -13,6 +13,9 @@ extension Passkey {
 
         @OptionGroup var authenticator: AuthenticatorOptions
 
+        @Option(help: "The authenticator that answers: its extensions and UV (each passkey keeps its own counter).")
+        var profile: AuthenticatorProfile = .platform
+
         @Option(help: "Use the passkey of this user (user.name) when several match.")
         var user: String?
 
@@ -29,7 +32,7 @@ extension Passkey {
             let response = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 let options = try authenticator.decodeOptions(PublicKeyCredentialRequestOptionsJSON.self)
                 let (origin, topOrigin) = try authenticator.origins()
-                let software = try await authenticator.authenticator(profile: .platform, accountChoice: try choice())
+                let software = try await authenticator.authenticator(profile: profile, accountChoice: try choice())
                 return try await WebAuthnClient(authenticator: software).get(
                     options, origin: origin, topOrigin: topOrigin)
             }

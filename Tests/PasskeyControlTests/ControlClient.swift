@@ -65,14 +65,15 @@ func withControlServer<Value: Sendable>(
 /// Creation options for `rpID` as a relying party sends them.
 func creationOptions(
     rpID: String = "example.com", user: String = "ada", residentKey: String = "required",
-    userVerification: String = "preferred"
+    userVerification: String = "preferred", extensions: String = "{}"
 ) -> String {
     let userID = Base64URL.encode(Array(user.utf8))
     let challenge = Base64URL.encode(SecureRandom.bytes(32))
     return """
         {"rp":{"id":"\(rpID)","name":"Example"},"user":{"id":"\(userID)","name":"\(user)","displayName":"\(user)"},
         "challenge":"\(challenge)","pubKeyCredParams":[{"type":"public-key","alg":-7}],
-        "authenticatorSelection":{"residentKey":"\(residentKey)","userVerification":"\(userVerification)"}}
+        "authenticatorSelection":{"residentKey":"\(residentKey)","userVerification":"\(userVerification)"},
+        "extensions":\(extensions)}
         """
 }
 

@@ -168,6 +168,29 @@ import WebAuthn
         }
     }
 
+    @Test func theExtensionsConfiguredAreTheOnesTheAuthenticatorRuns() async throws {
+        try await withControlServer { client in
+            let session = try await client.newSession()
+            let extensions = #"{"credBlob":"AQID","credentialProtectionPolicy":"userVerificationRequired"}"#
+            for (configured, runs) in [(#"["credBlob","credProtect"]"#, true), ("[]", false)] {
+                let authenticator = try await client.addAuthenticator(
+                    session,
+                    #"{"protocol":"ctap2","transport":"usb","hasResidentKey":true,"extensions":\#(configured)}"#)
+                let path = "/session/\(session)/webauthn/authenticator/\(authenticator)"
+                let created = try await client.send(
+                    .post, path + "/create",
+                    #"{"origin":"https://example.com","options":\#(creationOptions(extensions: extensions))}"#)
+                #expect(created.status == 200, "\(created.text)")
+                let response = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: created.valueBytes)
+                let verified = try RelyingParty(id: "example.com").verifyRegistration(
+                    response, challenge: challengeOf(response))
+                let outputs = verified.authenticatorData.extensions?.mapValue
+                #expect(outputs?[.text("credProtect")] == (runs ? CBOR(3) : nil))
+                #expect(response.clientExtensionResults.otherExtensions["credBlob"] == .bool(runs))
+            }
+        }
+    }
+
     private func count(_ client: ControlClient, _ path: String) async throws -> Int {
         try #require(try await client.send(.get, path + "/credentials").value as? [Any]).count
     }

@@ -12,6 +12,8 @@ public struct GetAssertionRequest: Sendable, Hashable {
     public var userVerification: Bool
     /// The hmac-secret input (CTAP 2.1 §12.5); `nil` when not requested.
     public var hmacSecret: HMACSecretInput?
+    /// Whether the credential's `credBlob` is asked for (CTAP 2.1 §12.2 `getCredBlob`).
+    public var getCredBlob = false
 
     /// Creates a request.
     ///

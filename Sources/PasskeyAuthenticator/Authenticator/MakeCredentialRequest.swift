@@ -47,6 +47,15 @@ public struct MakeCredentialRequest: Sendable, Hashable {
     /// (`attestationFormatsPreference`, CTAP 2.2 §6.1); `["none"]` when the relying party wants
     /// no attestation.
     public var attestationFormatsPreference: [AttestationFormat]
+    /// The `credProtect` policy asked for (CTAP 2.1 §12.1); `nil` when not requested.
+    public var credentialProtection: CredentialProtectionPolicy?
+    /// The `credBlob` to store with the credential (CTAP 2.1 §12.2); `nil` when not requested.
+    public var credBlob: [UInt8]?
+    /// Whether the `minPinLength` extension is requested (CTAP 2.1 §12.4).
+    public var minPINLength = false
+    /// The `hmac-secret-mc` input (CTAP 2.2 §12.7): salts to evaluate at creation, which the
+    /// `prf` extension's `eval` at creation runs on; `nil` when not requested.
+    public var hmacSecretMC: HMACSecretInput?
 
     /// Creates a request.
     ///

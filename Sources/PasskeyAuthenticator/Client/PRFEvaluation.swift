@@ -43,18 +43,44 @@ struct PRFEvaluation {
             sharedSecret = nil
             return
         }
+        guard let (input, sharedSecret) = try await Self.input(values, client: client) else {
+            sharedSecret = nil
+            return
+        }
+        request.hmacSecret = input
+        self.sharedSecret = sharedSecret
+    }
+
+    /// The hmac-secret input of PRF values: each salt `SHA-256("WebAuthn PRF" ‖ 0x00 ‖ input)`,
+    /// encrypted to the authenticator's key-agreement key over PIN/UV auth protocol two; `nil`
+    /// when the authenticator has no key agreement.
+    static func input(_ values: AuthenticationExtensionsPRFValuesJSON, client: WebAuthnClient)
+        async throws(WebAuthnClientError) -> (HMACSecretInput, PINUVAuthSharedSecret)?
+    {
         do {
             let keyAgreement = try await client.authenticator.keyAgreement(.two)
-            let (input, sharedSecret) = try HMACSecret.input(
+            return try HMACSecret.input(
                 salt1: HMACSecret.salt(forPRFInput: values.first.bytes),
                 salt2: values.second.map { HMACSecret.salt(forPRFInput: $0.bytes) },
                 authenticatorKeyAgreement: keyAgreement, pinUVAuthProtocol: .two)
-            request.hmacSecret = input
-            self.sharedSecret = sharedSecret
         } catch  where error.code == .unsupportedOption {
-            sharedSecret = nil
+            return nil
         } catch {
             throw WebAuthnClientError(error)
+        }
+    }
+
+    /// The PRF results in an authenticator's encrypted hmac-secret output.
+    ///
+    /// - Throws: `NotAllowedError` when the output does not decrypt.
+    static func results(_ output: [UInt8], sharedSecret: PINUVAuthSharedSecret) throws(WebAuthnClientError)
+        -> AuthenticationExtensionsPRFValuesJSON
+    {
+        do {
+            let (first, second) = try HMACSecret.outputs(output, sharedSecret: sharedSecret)
+            return AuthenticationExtensionsPRFValuesJSON(first: Base64URL(first), second: second.map { Base64URL($0) })
+        } catch {
+            throw WebAuthnClientError(.notAllowed, "the authenticator's hmac-secret output is invalid: \(error)")
         }
     }
 
@@ -68,13 +94,6 @@ struct PRFEvaluation {
         else {
             return AuthenticationExtensionsPRFOutputsJSON()
         }
-        do {
-            let (first, second) = try HMACSecret.outputs(output, sharedSecret: sharedSecret)
-            return AuthenticationExtensionsPRFOutputsJSON(
-                results: AuthenticationExtensionsPRFValuesJSON(
-                    first: Base64URL(first), second: second.map { Base64URL($0) }))
-        } catch {
-            throw WebAuthnClientError(.notAllowed, "the authenticator's hmac-secret output is invalid: \(error)")
-        }
+        return AuthenticationExtensionsPRFOutputsJSON(results: try Self.results(output, sharedSecret: sharedSecret))
     }
 }

@@ -34,14 +34,35 @@ extension WebAuthnClient {
         if prf?.evalByCredential != nil {
             throw WebAuthnClientError(.notSupported, "prf.evalByCredential has no meaning when creating a credential")
         }
+        let ctap = try CTAPExtensionInputs(options.extensions)
+        if let policy = ctap.credentialProtection, !info.extensions.contains("credProtect"),
+            ctap.enforceCredentialProtection, policy != .userVerificationOptional
+        {
+            throw WebAuthnClientError(
+                .notAllowed, "the authenticator cannot enforce credentialProtectionPolicy \(policy.name) (credProtect)")
+        }
         let clientData = Self.clientData(.create, challenge: options.challenge, origin: origin, topOrigin: topOrigin)
-        let request = MakeCredentialRequest(
+        var request = MakeCredentialRequest(
             clientDataHash: clientData.hash, rpID: rpID, rpName: options.rp.name,
             user: .init(id: options.user.id.bytes, name: options.user.name, displayName: options.user.displayName),
             algorithms: algorithms,
             excludeList: (options.excludeCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
             residentKey: residentKey, userVerification: verification.ask, hmacSecret: prf != nil,
             attestationFormatsPreference: Self.attestationFormats(options))
+        if info.extensions.contains("credProtect") {
+            request.credentialProtection = ctap.credentialProtection
+        }
+        if info.extensions.contains("credBlob") {
+            request.credBlob = ctap.credBlob
+        }
+        request.minPINLength = ctap.minPINLength && info.extensions.contains("minPinLength")
+        var prfSecret: PINUVAuthSharedSecret?
+        if let values = prf?.eval, info.extensions.contains("hmac-secret-mc"),
+            let (input, sharedSecret) = try await PRFEvaluation.input(values, client: self)
+        {
+            request.hmacSecretMC = input
+            prfSecret = sharedSecret
+        }
         let response = try await asking(
             request, droppingVerification: !verification.required, \.userVerification,
             authenticator.makeCredential)
@@ -58,7 +79,8 @@ extension WebAuthnClient {
                 publicKeyAlgorithm: publicKey?.algorithm?.rawValue,
                 attestationObject: Base64URL(attestationObject.bytes)),
             authenticatorAttachment: info.attachment,
-            clientExtensionResults: Self.creationExtensionResults(options.extensions, response))
+            clientExtensionResults: try Self.creationExtensionResults(
+                options.extensions, ctap, response, prfSecret: prfSecret))
     }
 
     /// The algorithms to offer: the `public-key` entries in order, or ES256 and RS256 when the
@@ -126,18 +148,27 @@ extension WebAuthnClient {
         return AttestationObject(format: .none, statement: .map([:]), authenticatorData: object.authenticatorData)
     }
 
-    /// `credProps` (WebAuthn L3 §10.1.3) and `prf` (§10.1.4: `enabled` from hmac-secret's output).
+    /// `credProps` (WebAuthn L3 §10.1.3), `prf` (§10.1.4: `enabled` from hmac-secret's output,
+    /// `results` from hmac-secret-mc's when `eval` was given) and `credBlob` (CTAP 2.1 §12.2:
+    /// whether the authenticator kept it).
     static func creationExtensionResults(
-        _ inputs: AuthenticationExtensionsClientInputsJSON?, _ response: MakeCredentialResponse
-    ) -> AuthenticationExtensionsClientOutputsJSON {
+        _ inputs: AuthenticationExtensionsClientInputsJSON?, _ ctap: CTAPExtensionInputs,
+        _ response: MakeCredentialResponse, prfSecret: PINUVAuthSharedSecret?
+    ) throws(WebAuthnClientError) -> AuthenticationExtensionsClientOutputsJSON {
         var outputs = AuthenticationExtensionsClientOutputsJSON()
         if inputs?.credProps == true {
             outputs.credProps = CredentialPropertiesOutput(rk: response.residentKey)
         }
+        let extensions = response.attestationObject.authenticatorData.extensions?.mapValue
         if inputs?.prf != nil {
-            let extensions = response.attestationObject.authenticatorData.extensions?.mapValue
             outputs.prf = AuthenticationExtensionsPRFOutputsJSON(
                 enabled: extensions?[.text("hmac-secret")]?.boolValue == true)
+            if let prfSecret, let output = extensions?[.text("hmac-secret-mc")]?.bytesValue {
+                outputs.prf?.results = try PRFEvaluation.results(output, sharedSecret: prfSecret)
+            }
+        }
+        if ctap.credBlob != nil {
+            outputs.otherExtensions["credBlob"] = .bool(extensions?[.text("credBlob")]?.boolValue == true)
         }
         return outputs
     }

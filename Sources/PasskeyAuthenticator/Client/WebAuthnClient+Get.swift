@@ -26,6 +26,8 @@ extension WebAuthnClient {
             rpID: rpID, clientDataHash: clientData.hash,
             allowList: (options.allowCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
             userVerification: verification.ask)
+        let ctap = try CTAPExtensionInputs(options.extensions)
+        request.getCredBlob = ctap.getCredBlob && info.extensions.contains("credBlob")
         var prf: PRFEvaluation?
         if let inputs = options.extensions?.prf {
             prf = try await PRFEvaluation(inputs, request: &request, client: self)
@@ -36,6 +38,10 @@ extension WebAuthnClient {
         var extensionResults = AuthenticationExtensionsClientOutputsJSON()
         if let prf {
             extensionResults.prf = try prf.results(response.authenticatorData)
+        }
+        if request.getCredBlob {
+            let blob = response.authenticatorData.extensions?.mapValue?[.text("credBlob")]?.bytesValue ?? []
+            extensionResults.otherExtensions["getCredBlob"] = .string(Base64URL.encode(blob))
         }
         return AuthenticationResponseJSON(
             rawId: Base64URL(response.credentialID),

@@ -15,6 +15,7 @@ public import WebAuthn
 /// | BE, BS | set | clear |
 /// | sign count | always 0; nothing written on an assertion | per credential, durable before signing |
 /// | attestation | `none`, zero AAGUID | `packed` self attestation when asked, own AAGUID |
+/// | extensions | hmac-secret (`prf`) | hmac-secret, hmac-secret-mc, credProtect, credBlob, minPinLength |
 ///
 /// ``cdp`` models Chrome's virtual authenticator, and ``providers`` the passkey providers met
 /// in the wild.
@@ -51,9 +52,20 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     /// Whether it can verify the user; a client that requires verification of one that cannot
     /// refuses (WebAuthn L3 §6.2.2, the W3C virtual authenticator's `hasUserVerification`).
     public var supportsUserVerification = true
-    /// The authenticator extensions it supports (CTAP 2.1 §12): `hmac-secret`, which the `prf`
-    /// client extension runs on, or none.
+    /// The authenticator extensions it supports (CTAP 2.1 §12, CTAP 2.2 §12.7): any of
+    /// `hmac-secret` (which the `prf` client extension runs on), `hmac-secret-mc` (`prf` at
+    /// creation), `credProtect`, `credBlob` and `minPinLength`.
     public var extensions: [String] = ["hmac-secret"]
+    /// The PIN length `minPinLength` reports (CTAP 2.1 §12.4).
+    public var minPINLength: UInt8 = 4
+    /// The relying parties `minPinLength` reports to (an authenticator's
+    /// `minPinLengthRPIDs`); `nil` reports to every relying party that asks.
+    public var minPINLengthRPIDs: [String]? = nil
+
+    /// The longest `credBlob` kept (CTAP 2.1 §12.2 `maxCredBlobLength`, at least 32).
+    public static let maxCredBlobLength = 32
+    /// Every authenticator extension this library implements.
+    public static let allExtensions = ["credProtect", "credBlob", "minPinLength", "hmac-secret", "hmac-secret-mc"]
 
     /// Whether it signs `packed` attestation with a batch certificate (`x5c`, WebAuthn L3 §8.2)
     /// when the client does not ask for `none`: its store's (``BatchAttestationStore``) for this
@@ -68,6 +80,11 @@ public struct AuthenticatorProfile: Sendable, Hashable {
 
     /// Whether it supports the hmac-secret extension (CTAP 2.1 §12.5).
     public var supportsHMACSecret: Bool { extensions.contains("hmac-secret") }
+
+    /// Whether it supports the authenticator extension `identifier`.
+    ///
+    /// - Parameter identifier: the extension's CTAP identifier.
+    public func supports(_ identifier: String) -> Bool { extensions.contains(identifier) }
 
     /// Describes a profile.
     ///
@@ -107,10 +124,14 @@ public struct AuthenticatorProfile: Sendable, Hashable {
         countsSignatures: false, selfAttests: false)
 
     /// A FIDO2 security key with a counter per credential and self attestation.
-    public static let securityKey = AuthenticatorProfile(
-        name: "security-key", aaguid: securityKeyAAGUID, attachment: .crossPlatform, transports: [.usb],
-        algorithms: [.es256, .eddsa, .rs256, .ps256], alwaysDiscoverable: false, alwaysVerifiesUser: false,
-        backedUp: false, countsSignatures: true, selfAttests: true)
+    public static let securityKey: AuthenticatorProfile = {
+        var profile = AuthenticatorProfile(
+            name: "security-key", aaguid: securityKeyAAGUID, attachment: .crossPlatform, transports: [.usb],
+            algorithms: [.es256, .eddsa, .rs256, .ps256], alwaysDiscoverable: false, alwaysVerifiesUser: false,
+            backedUp: false, countsSignatures: true, selfAttests: true)
+        profile.extensions = allExtensions
+        return profile
+    }()
 
     /// Chrome's DevTools virtual authenticator with its default options (CDP
     /// `WebAuthn.addVirtualAuthenticator`, protocol `ctap2`, transport `usb`): AAGUID
@@ -125,6 +146,7 @@ public struct AuthenticatorProfile: Sendable, Hashable {
             backedUp: false, countsSignatures: true, selfAttests: false)
         profile.batchAttests = true
         profile.credentialIDFromPublicKey = true
+        profile.extensions = allExtensions
         profile.initialSignCount = 1
         return profile
     }()

@@ -23,11 +23,10 @@ extension SoftwareAuthenticator {
             behaviour.countsSignatures
             ? try await storing { () async throws(StoreError) in try await store.incrementCounter(id: stored.id) }
             : 0
-        let extensions = try await hmacSecretOutput(
-            behaviour.supportsHMACSecret ? request.hmacSecret : nil, stored, userVerified: gesture.userVerified)
         let authenticatorData = AuthenticatorData(
             rpIDHash: SHA256Digest.hash(Array(request.rpID.utf8)), flags: flags(gesture, stored), signCount: signCount,
-            extensions: extensions.map { .map([.text("hmac-secret"): .bytes($0)]) })
+            extensions: try await assertionExtensions(
+                request, stored, behaviour: behaviour, userVerified: gesture.userVerified))
         return GetAssertionResponse(
             credentialID: stored.id, authenticatorData: authenticatorData,
             signature: try await sign(authenticatorData, request.clientDataHash, with: stored),
@@ -39,7 +38,7 @@ extension SoftwareAuthenticator {
     /// HMACs under the credential's `CredRandomWithUV` or `CredRandomWithoutUV` computed by the
     /// store, as the user was verified or not; `nil` when not asked for or when the credential
     /// has no seeds.
-    private func hmacSecretOutput(_ input: HMACSecretInput?, _ stored: StoredCredential, userVerified: Bool)
+    func hmacSecretOutput(_ input: HMACSecretInput?, _ stored: StoredCredential, userVerified: Bool)
         async throws(AuthenticatorError) -> [UInt8]?
     {
         guard let input else { return nil }
@@ -63,7 +62,9 @@ extension SoftwareAuthenticator {
     /// The credential that signs: the candidates, narrowed by ``accountChoice``, newest first.
     ///
     /// A discoverable request chooses among the RP's summaries and opens only the chosen
-    /// credential; when nothing matches, a listing names any file of the store that could not be
+    /// credential. A credential whose `credProtect` policy refuses the request is passed over
+    /// (CTAP 2.1 §6.2.2 step 7, §12.1): level 3 without user verification, level 2 without UV
+    /// and without an allow list. When nothing matches, a listing names any file of the store that could not be
     /// read, since that may be the credential the user meant.
     private func chooseCredential(for request: GetAssertionRequest) async throws(AuthenticatorError)
         -> StoredCredential
@@ -87,34 +88,45 @@ extension SoftwareAuthenticator {
             }
             candidates = StoreListing(credentials: Array(allowed.values)).credentials.map(CredentialSummary.init)
         }
-        let chosen: CredentialSummary?
+        let matching: [CredentialSummary]
         switch accountChoice {
         case .mostRecent:
-            chosen = candidates.first
+            matching = candidates
         case .user(let name):
-            chosen = candidates.first { $0.userName == name }
+            matching = candidates.filter { $0.userName == name }
         case .credential(let id):
-            chosen = candidates.first { $0.id == id }
+            matching = candidates.filter { $0.id == id }
         }
-        guard let chosen else {
-            if request.allowList.isEmpty {
-                problems = (try? await store.credentials(rpID: request.rpID).problems) ?? []
+        var protected = 0
+        for summary in matching {
+            var stored = allowed[summary.id]
+            if stored == nil {
+                stored = try await storing { () async throws(StoreError) in try await store.credential(id: summary.id) }
             }
-            if let problem = problems.first {
-                throw AuthenticatorError(
-                    .other, "no readable credential for \(request.rpID) matches; the store has a problem: \(problem)",
-                    cause: problem)
+            guard let stored else {
+                continue  // deleted meanwhile
             }
-            throw AuthenticatorError(.noCredentials, noMatchReason(request, candidates: candidates.count))
-        }
-        if let stored = allowed[chosen.id] {
+            let policy = stored.credentialProtection ?? .userVerificationOptional
+            let userVerified = request.userVerification || profile(of: stored).alwaysVerifiesUser
+            guard policy.permits(userVerified: userVerified, allowListed: !request.allowList.isEmpty) else {
+                protected += 1
+                continue
+            }
             return stored
         }
-        let stored = try await storing { () async throws(StoreError) in try await store.credential(id: chosen.id) }
-        guard let stored else {
-            throw AuthenticatorError(.noCredentials, "credential \(Base64URL.encode(chosen.id)) was deleted meanwhile")
+        if request.allowList.isEmpty {
+            problems = (try? await store.credentials(rpID: request.rpID).problems) ?? []
         }
-        return stored
+        if let problem = problems.first {
+            throw AuthenticatorError(
+                .other, "no readable credential for \(request.rpID) matches; the store has a problem: \(problem)",
+                cause: problem)
+        }
+        var reason = noMatchReason(request, candidates: candidates.count)
+        if protected > 0 {
+            reason += "; \(protected) need user verification (credProtect)"
+        }
+        throw AuthenticatorError(.noCredentials, reason)
     }
 
     private func noMatchReason(_ request: GetAssertionRequest, candidates: Int) -> String {

@@ -52,7 +52,8 @@ extension SoftwareAuthenticator {
             try await removeReplaced(by: stored)
         }
         let authenticatorData = try makeAuthenticatorData(
-            stored, gesture: gesture, hmacSecret: request.hmacSecret && profile.supportsHMACSecret)
+            stored, gesture: gesture,
+            extensions: try await creationExtensions(request, stored, userVerified: gesture.userVerified))
         let attestationObject: AttestationObject
         let attests = request.attestationFormatsPreference.first != AttestationFormat.none
         if profile.batchAttests, attests {
@@ -114,7 +115,7 @@ extension SoftwareAuthenticator {
                 CredentialKeyRequest(
                     credentialID: credentialID, rpID: request.rpID, algorithm: algorithm, importing: secrets))
         }
-        let stored: StoredCredential
+        var stored: StoredCredential
         do {
             stored = try StoredCredential(
                 id: credentialID, rpID: request.rpID, userHandle: request.user.id, userName: request.user.name,
@@ -124,6 +125,7 @@ extension SoftwareAuthenticator {
         } catch {
             throw AuthenticatorError(.other, "could not record the new key: \(error)")
         }
+        keep(request, in: &stored)
         try await storing { () async throws(StoreError) in try await store.add(stored) }
         return stored
     }
@@ -159,7 +161,7 @@ extension SoftwareAuthenticator {
     }
 
     /// The authenticator data of a new credential (WebAuthn L3 §6.1, §6.5.1).
-    private func makeAuthenticatorData(_ stored: StoredCredential, gesture: Gesture, hmacSecret: Bool)
+    private func makeAuthenticatorData(_ stored: StoredCredential, gesture: Gesture, extensions: CBOR?)
         throws(AuthenticatorError) -> AuthenticatorData
     {
         do {
@@ -169,7 +171,7 @@ extension SoftwareAuthenticator {
                 rpIDHash: SHA256Digest.hash(Array(stored.rpID.utf8)), flags: flags(gesture, stored),
                 signCount: stored.signCount,
                 attestedCredentialData: attested,
-                extensions: hmacSecret ? .map([.text("hmac-secret"): .bool(true)]) : nil)
+                extensions: extensions)
         } catch {
             throw AuthenticatorError(.other, "could not encode the new credential: \(error)")
         }

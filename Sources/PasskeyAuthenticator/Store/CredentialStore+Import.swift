@@ -24,7 +24,7 @@ extension CredentialStore {
                 credentialID: template.id, rpID: template.rpID, algorithm: privateKey.algorithm,
                 importing: CredentialSecrets(
                     privateKey: privateKey, prfSeedWithUV: .random(), prfSeedWithoutUV: .random())))
-        let stored: StoredCredential
+        var stored: StoredCredential
         do {
             stored = try StoredCredential(
                 id: template.id, rpID: template.rpID, userHandle: template.userHandle, userName: template.userName,
@@ -34,6 +34,8 @@ extension CredentialStore {
         } catch {
             throw StoreError(.invalidCredential, "the key's public key does not encode: \(error.reason)")
         }
+        stored.credentialProtection = template.credentialProtection
+        stored.credBlob = template.credBlob
         try await add(stored)
         return stored
     }
@@ -64,6 +66,10 @@ public struct CredentialTemplate: Sendable, Hashable {
     public var signCount: UInt32
     /// When it was made.
     public var createdAt: Date
+    /// Its `credProtect` policy (CTAP 2.1 §12.1); `nil` is level 1.
+    public var credentialProtection: CredentialProtectionPolicy?
+    /// Its `credBlob` (CTAP 2.1 §12.2).
+    public var credBlob: [UInt8]?
 
     /// Describes a credential; the defaults are a new server-side credential.
     public init(
@@ -91,5 +97,7 @@ public struct CredentialTemplate: Sendable, Hashable {
             userDisplayName: stored.userDisplayName, profile: stored.profile, backupEligible: stored.backupEligible,
             backupState: stored.backupState, discoverable: stored.discoverable, signCount: stored.signCount,
             createdAt: stored.createdAt)
+        credentialProtection = stored.credentialProtection
+        credBlob = stored.credBlob
     }
 }

@@ -26,6 +26,8 @@ extension StoredCredential {
                     prfSeedBlobWithUV: prfSeedBlobWithUV, prfSeedBlobWithoutUV: prfSeedBlobWithoutUV),
                 profile: profile, backupEligible: backupEligible, backupState: self.backupState,
                 discoverable: discoverable, signCount: self.signCount, createdAt: createdAt)
+            changed.credentialProtection = credentialProtection
+            changed.credBlob = credBlob
         }
         if let signCount { changed.signCount = signCount }
         if let backupState { changed.backupState = backupState }

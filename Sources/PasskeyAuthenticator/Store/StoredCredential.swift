@@ -46,6 +46,11 @@ public struct StoredCredential: Sendable, Hashable, Codable, CustomStringConvert
     public let prfSeedBlobWithUV: [UInt8]?
     /// The blob of the hmac-secret seed used when the user is not verified; `nil` without one.
     public let prfSeedBlobWithoutUV: [UInt8]?
+    /// The `credProtect` policy the relying party chose (CTAP 2.1 §12.1); `nil` is level 1.
+    public var credentialProtection: CredentialProtectionPolicy?
+    /// The `credBlob` the relying party stored with the credential (CTAP 2.1 §12.2), at most
+    /// ``AuthenticatorProfile/maxCredBlobLength`` bytes.
+    public var credBlob: [UInt8]?
 
     /// Makes a record of a key a store made (``CredentialStore/makeKey(_:)``).
     ///
@@ -106,6 +111,8 @@ public struct StoredCredential: Sendable, Hashable, Codable, CustomStringConvert
                 "userName": userName, "userDisplayName": userDisplayName, "algorithm": algorithm,
                 "signCount": signCount, "createdAt": createdAt, "profile": profile,
                 "backupEligible": backupEligible, "backupState": backupState, "discoverable": discoverable,
+                "credentialProtection": credentialProtection as Any,
+                "credBlob": credBlob.map { "\($0.count) bytes" } as Any,
             ],
             displayStyle: .struct)
     }
@@ -119,6 +126,8 @@ public struct StoredCredential: Sendable, Hashable, Codable, CustomStringConvert
         case signCount, createdAt, profile, backupEligible, backupState, discoverable
         case prfSeedBlobWithUV = "prfSecretWithUV"
         case prfSeedBlobWithoutUV = "prfSecretWithoutUV"
+        case credentialProtection = "credProtect"
+        case credBlob
     }
 
     public init(from decoder: any Decoder) throws {
@@ -139,6 +148,9 @@ public struct StoredCredential: Sendable, Hashable, Codable, CustomStringConvert
         discoverable = try container.decode(Bool.self, forKey: .discoverable)
         prfSeedBlobWithUV = try container.decodeIfPresent(Base64URL.self, forKey: .prfSeedBlobWithUV)?.bytes
         prfSeedBlobWithoutUV = try container.decodeIfPresent(Base64URL.self, forKey: .prfSeedBlobWithoutUV)?.bytes
+        credentialProtection = try container.decodeIfPresent(
+            CredentialProtectionPolicy.self, forKey: .credentialProtection)
+        credBlob = try container.decodeIfPresent(Base64URL.self, forKey: .credBlob)?.bytes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -159,6 +171,8 @@ public struct StoredCredential: Sendable, Hashable, Codable, CustomStringConvert
         try container.encode(discoverable, forKey: .discoverable)
         try container.encodeIfPresent(prfSeedBlobWithUV.map(Base64URL.init), forKey: .prfSeedBlobWithUV)
         try container.encodeIfPresent(prfSeedBlobWithoutUV.map(Base64URL.init), forKey: .prfSeedBlobWithoutUV)
+        try container.encodeIfPresent(credentialProtection, forKey: .credentialProtection)
+        try container.encodeIfPresent(credBlob.map(Base64URL.init), forKey: .credBlob)
     }
 
     /// Whole milliseconds since 1970, rounded to nearest so that converting back and forth is
