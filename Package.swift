@@ -53,6 +53,12 @@ let package = Package(
             pkgConfig: "libpsl",
             providers: [.apt(["libpsl-dev", "publicsuffix"])]
         ),
+        /// zlib's raw DEFLATE (RFC 1951), which CTAP large blobs are compressed with.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -76,7 +82,7 @@ let package = Package(
         .target(
             name: "PasskeyAuthenticator",
             dependencies: [
-                "WebAuthn", "BlockingIO", .product(name: "Crypto", package: "swift-crypto"),
+                "WebAuthn", "BlockingIO", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

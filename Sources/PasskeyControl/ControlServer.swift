@@ -122,7 +122,7 @@ public struct ControlServer: Sendable {
         let sessionId: String
         let capabilities = [
             "webauthn:virtualAuthenticators": true, "webauthn:extension:prf": true,
-            "webauthn:extension:largeBlob": false, "webauthn:extension:credBlob": false,
+            "webauthn:extension:largeBlob": true, "webauthn:extension:credBlob": true,
         ]
     }
 }

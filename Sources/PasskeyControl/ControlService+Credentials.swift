@@ -25,8 +25,9 @@ extension ControlService {
         } catch {
             throw .invalidArgument("privateKey: \(error.reason)")
         }
+        let stored: StoredCredential
         do {
-            _ = try await virtual.store.importCredential(
+            stored = try await virtual.store.importCredential(
                 privateKey: key,
                 as: CredentialTemplate(
                     id: parameters.credentialId.bytes, rpID: parameters.rpId,
@@ -39,6 +40,18 @@ extension ControlService {
         } catch {
             throw ControlError(serverFault: error)
         }
+        guard let blob = parameters.largeBlob else {
+            return
+        }
+        do {
+            try await virtual.authenticator.setLargeBlob(blob.bytes, of: stored)
+        } catch {
+            try? await virtual.store.delete(id: stored.id)
+            guard error.code == .largeBlobStorageFull else {
+                throw ControlError(serverFault: error)
+            }
+            throw .invalidArgument("largeBlob: \(error.reason)")
+        }
     }
 
     /// Every credential of a virtual authenticator, without private keys (WebAuthn L3 §11.5, Get
@@ -48,12 +61,23 @@ extension ControlService {
     public func credentials(session: String, authenticator authenticatorID: String) async throws(ControlError)
         -> [CredentialParameters]
     {
-        let store = try authenticator(session: session, authenticatorID).store
+        let virtual = try authenticator(session: session, authenticatorID)
+        let stored: [StoredCredential]
         do {
-            return try await store.all().credentials.map(CredentialParameters.init)
+            stored = try await virtual.store.all().credentials
         } catch {
             throw ControlError(serverFault: error)
         }
+        var listed: [CredentialParameters] = []
+        for credential in stored {
+            var parameters = CredentialParameters(credential)
+            if virtual.configuration.extensions.contains("largeBlob") {
+                parameters.largeBlob = (try? await virtual.authenticator.largeBlob(of: credential)).flatMap { $0 }
+                    .map { Base64URL($0) }
+            }
+            listed.append(parameters)
+        }
+        return listed
     }
 
     /// One credential with its private key as PKCS#8: the only way a key leaves the server.

@@ -8,7 +8,8 @@ public import WebAuthn
 /// ```
 /// { "credentialId": B64URL, "isResidentCredential": BOOL, "rpId": STRING,
 ///   "privateKey": B64URL(PKCS#8), "userHandle": B64URL?, "signCount": UINT32,
-///   "backupEligibility": BOOL, "backupState": BOOL, "userName": STRING, "userDisplayName": STRING }
+///   "backupEligibility": BOOL, "backupState": BOOL, "userName": STRING, "userDisplayName": STRING,
+///   "largeBlob": B64URL? }
 /// ```
 ///
 /// Get Credentials leaves `privateKey` out: keys leave the server only through the export
@@ -34,6 +35,8 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
     public var userName: String
     /// The user's display name.
     public var userDisplayName: String
+    /// The credential's large blob (WebAuthn L3 §11.4 `largeBlob`), if it has one.
+    public var largeBlob: Base64URL?
 
     /// The parameters of a stored credential, without its private key.
     ///
@@ -49,6 +52,7 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
         backupState = stored.backupState
         userName = stored.userName
         userDisplayName = stored.userDisplayName
+        largeBlob = nil
     }
 
     /// Reads Add Credential's parameters as its remote end steps do (WebAuthn L3 §11.3), with
@@ -104,6 +108,10 @@ public struct CredentialParameters: Sendable, Hashable, Encodable {
             try VirtualAuthenticatorConfiguration.bool(parameters, "backupState") ?? configuration.defaultBackupState
         userName = try VirtualAuthenticatorConfiguration.string(parameters, "userName") ?? ""
         userDisplayName = try VirtualAuthenticatorConfiguration.string(parameters, "userDisplayName") ?? ""
+        largeBlob = try Self.base64URL(parameters, "largeBlob")
+        if largeBlob != nil, !configuration.extensions.contains("largeBlob") {
+            throw .unsupported("largeBlob needs an authenticator with the largeBlob extension")
+        }
     }
 
     /// The `signCount` member: a 32-bit unsigned integer, or `nil` when absent; `null` (no

@@ -29,7 +29,7 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
     /// Whether user verification succeeds.
     public var isUserVerified: Bool
     /// The extensions it supports, by WebAuthn extension identifier: any of `prf` (or its CTAP
-    /// form `hmac-secret`), `credBlob`, `credProtect` and `minPinLength`.
+    /// form `hmac-secret`), `credBlob`, `credProtect`, `minPinLength` and `largeBlob`.
     public var extensions: [String]
     /// The BE flag of new credentials.
     public var defaultBackupEligibility: Bool
@@ -42,13 +42,14 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
 
     /// The extension identifiers a virtual authenticator here can support.
     public static let supportedExtensions: Set<String> = [
-        "prf", "hmac-secret", "credBlob", "credProtect", "minPinLength",
+        "prf", "hmac-secret", "credBlob", "credProtect", "minPinLength", "largeBlob",
     ]
 
     /// The CTAP extensions each WebAuthn extension identifier of ``extensions`` runs on.
     static let ctapExtensions: [String: [String]] = [
         "prf": ["hmac-secret", "hmac-secret-mc"], "hmac-secret": ["hmac-secret", "hmac-secret-mc"],
         "credBlob": ["credBlob"], "credProtect": ["credProtect"], "minPinLength": ["minPinLength"],
+        "largeBlob": ["largeBlobKey"],
     ]
 
     /// Reads a configuration as Add Virtual Authenticator's remote end steps do (WebAuthn L3

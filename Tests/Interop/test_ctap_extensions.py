@@ -4,8 +4,10 @@ outputs from the authenticator data: credProtect (CTAP 2.1 §12.1), credBlob (§
 (§12.4), hmac-secret and hmac-secret-mc for prf at creation (CTAP 2.2 §12.7)."""
 
 import base64
+import hashlib
 import os
 
+import cbor2
 import webauthn
 from fido2.webauthn import AttestationObject, AuthenticatorData
 
@@ -107,3 +109,24 @@ def test_prf_at_creation_matches_the_assertion(passkey, tmp_path):
     assert assertion["clientExtensionResults"]["prf"]["results"] == created["results"]
     assert len(b64url_decode(created["results"]["first"])) == 32
     assert created["results"]["first"] != created["results"]["second"]
+
+
+def test_large_blob_written_and_read_through_the_cli(passkey, tmp_path):
+    store = tmp_path / "store"
+    response, verified, _ = register(passkey, store, {"largeBlob": {"support": "required"}})
+    assert response["clientExtensionResults"]["largeBlob"] == {"supported": True}
+    blob = os.urandom(200)
+    written, _ = authenticate(passkey, store, verified, allow=response["id"],
+                              extensions={"largeBlob": {"write": b64url(blob)}})
+    assert written["clientExtensionResults"]["largeBlob"] == {"written": True}
+    read, _ = authenticate(passkey, store, verified, allow=response["id"], extensions={"largeBlob": {"read": True}})
+    assert b64url_decode(read["clientExtensionResults"]["largeBlob"]["blob"]) == blob
+    array = (store / "largeblobs.bin").read_bytes()
+    assert blob not in array
+    assert hashlib.sha256(array[:-16]).digest()[:16] == array[-16:], "CTAP 2.1 §6.10.2 trailer"
+    (entry,) = cbor2.loads(array[:-16])
+    assert set(entry) == {1, 2, 3} and len(entry[2]) == 12 and entry[3] == len(blob)
+    too_large, _ = authenticate(passkey, store, verified, allow=response["id"],
+                                extensions={"largeBlob": {"write": b64url(os.urandom(5000))}})
+    assert too_large["clientExtensionResults"]["largeBlob"] == {"written": False}
+    assert (store / "largeblobs.bin").read_bytes() == array

@@ -135,7 +135,7 @@ import WebAuthn
         (#"{"protocol":"ctap2","transport":"usb","colour":"red"}"#, "invalid argument"),
         (#"{"protocol":"ctap2","transport":"carrier-pigeon"}"#, "invalid argument"),
         (#"{"protocol":"ctap1/u2f","transport":"usb"}"#, "unsupported operation"),
-        (#"{"protocol":"ctap2","transport":"usb","extensions":["largeBlob"]}"#, "unsupported operation"),
+        (#"{"protocol":"ctap2","transport":"usb","extensions":["uvm"]}"#, "unsupported operation"),
         (#"{"softpasskey:profile":"tpm"}"#, "invalid argument"),
         (#"[1, 2]"#, "invalid argument"),
     ])
@@ -188,6 +188,40 @@ import WebAuthn
                 #expect(outputs?[.text("credProtect")] == (runs ? CBOR(3) : nil))
                 #expect(response.clientExtensionResults.otherExtensions["credBlob"] == .bool(runs))
             }
+        }
+    }
+
+    @Test func aLargeBlobAddedWithACredentialIsListedAndReadByTheRelyingParty() async throws {
+        try await withControlServer { client in
+            let session = try await client.newSession()
+            let authenticator = try await client.addAuthenticator(
+                session, #"{"protocol":"ctap2","transport":"usb","hasResidentKey":true,"extensions":["largeBlob"]}"#)
+            let path = "/session/\(session)/webauthn/authenticator/\(authenticator)"
+            let id = Base64URL.encode(SecureRandom.bytes(16))
+            let pkcs8 = Base64URL.encode(try SigningKey.generate(.es256).exportedPKCS8())
+            let blob = Base64URL.encode(Array("a certificate".utf8))
+            let added = try await client.send(
+                .post, path + "/credential",
+                #"{"credentialId":"\#(id)","isResidentCredential":true,"rpId":"example.com","privateKey":"\#(pkcs8)","userHandle":"YWRh","signCount":0,"largeBlob":"\#(blob)"}"#
+            )
+            #expect(added.status == 200, "\(added.text)")
+            let listed = try #require(try await client.send(.get, path + "/credentials").value as? [[String: Any]])
+            #expect(listed.first?["largeBlob"] as? String == blob)
+            let options = requestOptions(challenge: SecureRandom.bytes(32), allow: [id])
+                .replacingOccurrences(of: #""rpId""#, with: #""extensions":{"largeBlob":{"read":true}},"rpId""#)
+            let get = try await client.send(
+                .post, path + "/get", #"{"origin":"https://example.com","options":\#(options)}"#)
+            let response = try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: get.valueBytes)
+            #expect(response.clientExtensionResults.otherExtensions["largeBlob"] == .object(["blob": .string(blob)]))
+
+            let tooLarge = Base64URL.encode(SecureRandom.bytes(5000))
+            let other = Base64URL.encode(SecureRandom.bytes(16))
+            let refused = try await client.send(
+                .post, path + "/credential",
+                #"{"credentialId":"\#(other)","isResidentCredential":false,"rpId":"example.com","privateKey":"\#(pkcs8)","signCount":0,"largeBlob":"\#(tooLarge)"}"#
+            )
+            #expect(refused.status == 400 && refused.error == "invalid argument", "\(refused.text)")
+            #expect(try await count(client, path) == 1, "the refused credential is not kept")
         }
     }
 

@@ -13,7 +13,8 @@ public import WebAuthn
 ///   authenticator makes on its own display already made (no `authenticatorGetNextAssertion`).
 ///
 /// An authenticator that implements hmac-secret (and so WebAuthn's `prf`) also answers
-/// ``keyAgreement(_:)``; the default refuses it.
+/// ``keyAgreement(_:)``, and one with large blobs (WebAuthn's `largeBlob`) answers
+/// ``largeBlobs()`` and ``setLargeBlobs(_:)``; the defaults refuse them.
 ///
 /// Failures are ``AuthenticatorError``s carrying CTAP2 status codes.
 public protocol Authenticator: Sendable {
@@ -47,11 +48,38 @@ public protocol Authenticator: Sendable {
     /// - Throws: ``AuthenticatorError`` with `CTAP2_ERR_UNSUPPORTED_OPTION` when the authenticator
     ///   has no hmac-secret.
     func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey
+
+    /// The serialized large-blob array (`authenticatorLargeBlobs` `get`, CTAP 2.1 §6.10.2), read
+    /// whole; see ``LargeBlobArray``.
+    ///
+    /// - Returns: the array and its 16-byte hash.
+    /// - Throws: ``AuthenticatorError`` with `CTAP2_ERR_UNSUPPORTED_OPTION` when the authenticator
+    ///   keeps no large blobs.
+    func largeBlobs() async throws(AuthenticatorError) -> [UInt8]
+
+    /// Replaces the serialized large-blob array (`authenticatorLargeBlobs` `set`, CTAP 2.1
+    /// §6.10.2), written whole.
+    ///
+    /// - Parameter serialized: the array and its 16-byte hash.
+    /// - Throws: ``AuthenticatorError`` with `CTAP2_ERR_LARGE_BLOB_STORAGE_FULL` when it is longer
+    ///   than ``AuthenticatorInfo/maxSerializedLargeBlobArray``, `CTAP2_ERR_INTEGRITY_FAILURE`
+    ///   when its hash does not match, `CTAP2_ERR_UNSUPPORTED_OPTION` without large blobs.
+    func setLargeBlobs(_ serialized: [UInt8]) async throws(AuthenticatorError)
 }
 
 extension Authenticator {
     /// Refuses: an authenticator without hmac-secret has no key agreement.
     public func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey {
         throw AuthenticatorError(.unsupportedOption, "this authenticator does not implement hmac-secret")
+    }
+
+    /// Refuses: this authenticator keeps no large blobs.
+    public func largeBlobs() async throws(AuthenticatorError) -> [UInt8] {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator keeps no large blobs")
+    }
+
+    /// Refuses: this authenticator keeps no large blobs.
+    public func setLargeBlobs(_ serialized: [UInt8]) async throws(AuthenticatorError) {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator keeps no large blobs")
     }
 }

@@ -19,6 +19,9 @@ public struct AuthenticatorInfo: Sendable, Hashable {
     /// The extensions it implements, by CTAP name (`extensions`: `hmac-secret`, `credProps` is the
     /// client's).
     public var extensions: [String]
+    /// The longest serialized large-blob array it keeps (`maxSerializedLargeBlobArray`, at least
+    /// 1024); `nil` when it keeps none.
+    public var maxSerializedLargeBlobArray: Int? = nil
 
     /// Describes an authenticator.
     ///

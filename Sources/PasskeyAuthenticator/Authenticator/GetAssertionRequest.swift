@@ -14,6 +14,8 @@ public struct GetAssertionRequest: Sendable, Hashable {
     public var hmacSecret: HMACSecretInput?
     /// Whether the credential's `credBlob` is asked for (CTAP 2.1 §12.2 `getCredBlob`).
     public var getCredBlob = false
+    /// Whether the credential's `largeBlobKey` is asked for (CTAP 2.1 §12.3).
+    public var largeBlobKey = false
 
     /// Creates a request.
     ///

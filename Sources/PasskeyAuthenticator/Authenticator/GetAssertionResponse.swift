@@ -14,6 +14,9 @@ public struct GetAssertionResponse: Sendable, Hashable {
     /// ``AuthenticatorInfo/attachment`` (not CTAP: one software authenticator answers for the
     /// credentials of every profile in its store); `nil` for the usual case.
     public let attachment: AuthenticatorAttachment?
+    /// The credential's `largeBlobKey` (CTAP 2.1 §6.2 response member 0x07) when asked for and
+    /// supported.
+    public let largeBlobKey: SecretKey?
 
     /// Creates a response.
     ///
@@ -23,14 +26,16 @@ public struct GetAssertionResponse: Sendable, Hashable {
     ///   - signature: the signature.
     ///   - userHandle: the user handle, if the authenticator returns it.
     ///   - attachment: the attachment, when it differs from the authenticator's.
+    ///   - largeBlobKey: the credential's `largeBlobKey`, when asked for.
     public init(
         credentialID: [UInt8], authenticatorData: AuthenticatorData, signature: [UInt8], userHandle: [UInt8]?,
-        attachment: AuthenticatorAttachment? = nil
+        attachment: AuthenticatorAttachment? = nil, largeBlobKey: SecretKey? = nil
     ) {
         self.credentialID = credentialID
         self.authenticatorData = authenticatorData
         self.signature = signature
         self.userHandle = userHandle
         self.attachment = attachment
+        self.largeBlobKey = largeBlobKey
     }
 }

@@ -56,6 +56,8 @@ public struct MakeCredentialRequest: Sendable, Hashable {
     /// The `hmac-secret-mc` input (CTAP 2.2 §12.7): salts to evaluate at creation, which the
     /// `prf` extension's `eval` at creation runs on; `nil` when not requested.
     public var hmacSecretMC: HMACSecretInput?
+    /// Whether the credential's `largeBlobKey` is asked for (CTAP 2.1 §12.3).
+    public var largeBlobKey = false
 
     /// Creates a request.
     ///

@@ -7,6 +7,9 @@ public struct MakeCredentialResponse: Sendable, Hashable {
     /// Whether the credential is discoverable, for the `credProps` extension (WebAuthn L3
     /// §10.1.3); `nil` when the authenticator does not say.
     public let residentKey: Bool?
+    /// The credential's `largeBlobKey` (CTAP 2.1 §6.1 response member 0x05) when asked for and
+    /// supported.
+    public let largeBlobKey: SecretKey?
 
     /// Wraps an attestation object.
     ///
@@ -14,12 +17,14 @@ public struct MakeCredentialResponse: Sendable, Hashable {
     ///   - attestationObject: the attestation object; its authenticator data carries the
     ///     attested credential data.
     ///   - residentKey: whether the credential is discoverable, if known.
-    public init(attestationObject: AttestationObject, residentKey: Bool?) {
+    ///   - largeBlobKey: the credential's `largeBlobKey`, when asked for.
+    public init(attestationObject: AttestationObject, residentKey: Bool?, largeBlobKey: SecretKey? = nil) {
         precondition(
             attestationObject.authenticatorData.attestedCredentialData != nil,
             "a new credential's authenticator data has attested credential data")
         self.attestationObject = attestationObject
         self.residentKey = residentKey
+        self.largeBlobKey = largeBlobKey
     }
 
     /// The new credential's attested data (ID, AAGUID and public key).

@@ -35,6 +35,8 @@ extension WebAuthnClient {
             throw WebAuthnClientError(.notSupported, "prf.evalByCredential has no meaning when creating a credential")
         }
         let ctap = try CTAPExtensionInputs(options.extensions)
+        let largeBlob = try LargeBlobExtension(options.extensions)
+        let askLargeBlobKey = try largeBlob?.checkCreation(info) ?? false
         if let policy = ctap.credentialProtection, !info.extensions.contains("credProtect"),
             ctap.enforceCredentialProtection, policy != .userVerificationOptional
         {
@@ -56,6 +58,7 @@ extension WebAuthnClient {
             request.credBlob = ctap.credBlob
         }
         request.minPINLength = ctap.minPINLength && info.extensions.contains("minPinLength")
+        request.largeBlobKey = askLargeBlobKey
         var prfSecret: PINUVAuthSharedSecret?
         if let values = prf?.eval, info.extensions.contains("hmac-secret-mc"),
             let (input, sharedSecret) = try await PRFEvaluation.input(values, client: self)
@@ -68,6 +71,11 @@ extension WebAuthnClient {
             authenticator.makeCredential)
         let attestationObject = Self.conveyed(response.attestationObject, options.attestation)
         let credential = response.credential
+        var extensionResults = try Self.creationExtensionResults(
+            options.extensions, ctap, response, prfSecret: prfSecret)
+        if largeBlob != nil {
+            extensionResults.otherExtensions["largeBlob"] = .object(["supported": .bool(response.largeBlobKey != nil)])
+        }
         let publicKey = try? credential.publicKey
         return RegistrationResponseJSON(
             rawId: Base64URL(credential.credentialID),
@@ -79,8 +87,7 @@ extension WebAuthnClient {
                 publicKeyAlgorithm: publicKey?.algorithm?.rawValue,
                 attestationObject: Base64URL(attestationObject.bytes)),
             authenticatorAttachment: info.attachment,
-            clientExtensionResults: try Self.creationExtensionResults(
-                options.extensions, ctap, response, prfSecret: prfSecret))
+            clientExtensionResults: extensionResults)
     }
 
     /// The algorithms to offer: the `public-key` entries in order, or ES256 and RS256 when the

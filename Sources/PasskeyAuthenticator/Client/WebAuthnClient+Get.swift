@@ -28,6 +28,8 @@ extension WebAuthnClient {
             userVerification: verification.ask)
         let ctap = try CTAPExtensionInputs(options.extensions)
         request.getCredBlob = ctap.getCredBlob && info.extensions.contains("credBlob")
+        let largeBlob = try LargeBlobExtension(options.extensions)
+        request.largeBlobKey = try largeBlob?.checkAssertion(info, allowList: request.allowList) ?? false
         var prf: PRFEvaluation?
         if let inputs = options.extensions?.prf {
             prf = try await PRFEvaluation(inputs, request: &request, client: self)
@@ -38,6 +40,10 @@ extension WebAuthnClient {
         var extensionResults = AuthenticationExtensionsClientOutputsJSON()
         if let prf {
             extensionResults.prf = try prf.results(response.authenticatorData)
+        }
+        if let largeBlob {
+            extensionResults.otherExtensions["largeBlob"] = await largeBlob.assertionOutput(
+                response.largeBlobKey, client: self)
         }
         if request.getCredBlob {
             let blob = response.authenticatorData.extensions?.mapValue?[.text("credBlob")]?.bytesValue ?? []

@@ -15,7 +15,7 @@ public import WebAuthn
 /// | BE, BS | set | clear |
 /// | sign count | always 0; nothing written on an assertion | per credential, durable before signing |
 /// | attestation | `none`, zero AAGUID | `packed` self attestation when asked, own AAGUID |
-/// | extensions | hmac-secret (`prf`) | hmac-secret, hmac-secret-mc, credProtect, credBlob, minPinLength |
+/// | extensions | hmac-secret (`prf`) | hmac-secret, hmac-secret-mc, credProtect, credBlob, minPinLength, largeBlobKey |
 ///
 /// ``cdp`` models Chrome's virtual authenticator, and ``providers`` the passkey providers met
 /// in the wild.
@@ -54,7 +54,8 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     public var supportsUserVerification = true
     /// The authenticator extensions it supports (CTAP 2.1 §12, CTAP 2.2 §12.7): any of
     /// `hmac-secret` (which the `prf` client extension runs on), `hmac-secret-mc` (`prf` at
-    /// creation), `credProtect`, `credBlob` and `minPinLength`.
+    /// creation), `credProtect`, `credBlob`, `minPinLength` and `largeBlobKey` (large blobs, which
+    /// the `largeBlob` client extension runs on).
     public var extensions: [String] = ["hmac-secret"]
     /// The PIN length `minPinLength` reports (CTAP 2.1 §12.4).
     public var minPINLength: UInt8 = 4
@@ -62,10 +63,16 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     /// `minPinLengthRPIDs`); `nil` reports to every relying party that asks.
     public var minPINLengthRPIDs: [String]? = nil
 
+    /// The longest serialized large-blob array kept (CTAP 2.1 §6.4 `maxSerializedLargeBlobArray`),
+    /// when the profile supports `largeBlobKey`.
+    public var maxSerializedLargeBlobArray = 4096
+
     /// The longest `credBlob` kept (CTAP 2.1 §12.2 `maxCredBlobLength`, at least 32).
     public static let maxCredBlobLength = 32
     /// Every authenticator extension this library implements.
-    public static let allExtensions = ["credProtect", "credBlob", "minPinLength", "hmac-secret", "hmac-secret-mc"]
+    public static let allExtensions = [
+        "credProtect", "credBlob", "minPinLength", "hmac-secret", "hmac-secret-mc", "largeBlobKey",
+    ]
 
     /// Whether it signs `packed` attestation with a batch certificate (`x5c`, WebAuthn L3 §8.2)
     /// when the client does not ask for `none`: its store's (``BatchAttestationStore``) for this

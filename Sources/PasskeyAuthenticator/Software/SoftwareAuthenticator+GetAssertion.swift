@@ -31,7 +31,9 @@ extension SoftwareAuthenticator {
             credentialID: stored.id, authenticatorData: authenticatorData,
             signature: try await sign(authenticatorData, request.clientDataHash, with: stored),
             userHandle: stored.userHandle.isEmpty ? nil : stored.userHandle,
-            attachment: behaviour.attachment == profile.attachment ? nil : behaviour.attachment)
+            attachment: behaviour.attachment == profile.attachment ? nil : behaviour.attachment,
+            largeBlobKey: request.largeBlobKey && profile.supports("largeBlobKey")
+                ? try await largeBlobKey(of: stored) : nil)
     }
 
     /// The hmac-secret output (CTAP 2.1 §12.5): the salts read with the shared secret, their

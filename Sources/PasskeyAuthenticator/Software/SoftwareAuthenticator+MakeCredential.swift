@@ -69,7 +69,10 @@ extension SoftwareAuthenticator {
             attestationObject = AttestationObject(
                 format: .none, statement: .map([:]), authenticatorData: authenticatorData)
         }
-        return MakeCredentialResponse(attestationObject: attestationObject, residentKey: discoverable)
+        let largeBlobKey =
+            request.largeBlobKey && profile.supports("largeBlobKey") ? try await largeBlobKey(of: stored) : nil
+        return MakeCredentialResponse(
+            attestationObject: attestationObject, residentKey: discoverable, largeBlobKey: largeBlobKey)
     }
 
     /// Draws (or derives) the credential ID, has the store make the key and PRF seeds (or take in

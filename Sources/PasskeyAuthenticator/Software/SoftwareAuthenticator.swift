@@ -53,10 +53,14 @@ public struct SoftwareAuthenticator: Authenticator {
     }
 
     public var info: AuthenticatorInfo {
-        AuthenticatorInfo(
+        var info = AuthenticatorInfo(
             aaguid: profile.aaguid, attachment: profile.attachment, transports: profile.transports,
             algorithms: profile.algorithms, supportsResidentKeys: profile.supportsResidentKeys,
             supportsUserVerification: profile.supportsUserVerification, extensions: profile.extensions)
+        if profile.supports("largeBlobKey"), store is any LargeBlobStore {
+            info.maxSerializedLargeBlobArray = profile.maxSerializedLargeBlobArray
+        }
+        return info
     }
 
     /// The key-agreement public key for hmac-secret (CTAP 2.1 §6.5.5.4); the same for both

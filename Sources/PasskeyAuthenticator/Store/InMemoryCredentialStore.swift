@@ -9,6 +9,8 @@ public actor InMemoryCredentialStore: KeyExportingStore {
     let keys = SealedKeys(storeKey: .random())
     /// The attestation CA and batches, made on first use (``BatchAttestationStore``).
     var attestationKeys = AttestationKeys()
+    /// The serialized large-blob array (``LargeBlobStore``); empty until written.
+    var largeBlobArray: [UInt8] = []
     private var credentialsByID: [[UInt8]: StoredCredential] = [:]
     private var idsByRP: [String: Set<[UInt8]>] = [:]
     private var idsByUser: [UserKey: Set<[UInt8]>] = [:]
