@@ -16,7 +16,14 @@ extension Passkey {
         @Option(help: "The authenticator profile.")
         var profile: AuthenticatorProfile = .platform
 
+        @Option(
+            name: .customLong("enterprise-rp-id"),
+            help: "An RP ID the authenticator gives enterprise attestation to when it asks (repeatable; cdp).")
+        var enterpriseRPIDs: [String] = []
+
         func run() async throws {
+            var profile = profile
+            profile.enterpriseAttestationRPIDs = enterpriseRPIDs
             let response = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 let options = try authenticator.decodeOptions(PublicKeyCredentialCreationOptionsJSON.self)
                 let (origin, topOrigin) = try authenticator.origins()

@@ -172,3 +172,27 @@ def test_a_chain_for_another_aaguid_or_key_is_refused(passkey, tmp_path):
     refused(passkey("attestation-ca", "--store", str(store), "--certificate", str(chain), "--key", str(other_key)),
             "SyntaxError", code=2)
     assert not (store / "attestation.json").exists()
+
+
+def test_enterprise_attestation_identifies_the_authenticator(passkey, tmp_path):
+    def leaf_subject(store, *extra):
+        challenge = os.urandom(32)
+        options = {
+            "rp": {"id": "example.org", "name": "Example"},
+            "user": {"id": b64url(os.urandom(8)), "name": "ada", "displayName": "Ada"},
+            "challenge": b64url(challenge),
+            "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
+            "attestation": "enterprise",
+        }
+        response = succeeded(ceremony(passkey, "create", options, "https://example.org", store, "--profile", "cdp",
+                                      *extra))
+        root = passkey("attestation-ca", "--store", str(store)).stdout
+        py_webauthn_verifies(challenge, response, root)
+        trust_path = fido2_trust_path(response, b64url_decode(response["response"]["clientDataJSON"]))
+        return x509.load_der_x509_certificate(trust_path[0]).subject.rfc4514_string()
+
+    first = leaf_subject(tmp_path / "a", "--enterprise-rp-id", "example.org")
+    assert "Enterprise" in first and "serial" in first
+    assert leaf_subject(tmp_path / "a", "--enterprise-rp-id", "example.org") == first
+    assert leaf_subject(tmp_path / "b", "--enterprise-rp-id", "example.org") != first
+    assert "Batch" in leaf_subject(tmp_path / "a")

@@ -145,6 +145,43 @@ import X509
         #expect(verified.trustPath.map(\.derBytes) == batch.certificates)
     }
 
+    @Test func enterpriseAttestationIdentifiesTheAuthenticatorToTheRelyingPartiesItNames() async throws {
+        var profile = AuthenticatorProfile.cdp
+        profile.enterpriseAttestationRPIDs = ["example.com"]
+        func leafName(_ store: InMemoryCredentialStore, _ profile: AuthenticatorProfile, rpID: String = "example.com")
+            async throws -> (String, Bool)
+        {
+            let authenticator = SoftwareAuthenticator(store: store, profile: profile)
+            var request = MakeCredentialRequest(
+                clientDataHash: SHA256Digest.hash([1]), rpID: rpID,
+                user: .init(id: SecureRandom.bytes(8), name: "ada", displayName: "Ada"), algorithms: [-7],
+                attestationFormatsPreference: [.packed])
+            request.enterpriseAttestation = 1
+            let response = try await authenticator.makeCredential(request)
+            let statement = try PackedAttestationStatement(cbor: response.attestationObject.statement)
+            let leaf = try Certificate(derEncoded: statement.certificates[0])
+            return (leaf.subject.description, response.enterpriseAttestation)
+        }
+        let store = InMemoryCredentialStore()
+        let (first, epAtt) = try await leafName(store, profile)
+        #expect(epAtt)
+        #expect(first.contains("Enterprise") && first.contains("serial"), "\(first)")
+        #expect(try await leafName(store, profile).0 == first, "the same authenticator")
+        #expect(try await leafName(InMemoryCredentialStore(), profile).0 != first, "another authenticator")
+        let (unlisted, unlistedEpAtt) = try await leafName(store, profile, rpID: "other.example")
+        #expect(!unlistedEpAtt && unlisted.contains("Batch"))
+        let (plain, plainEpAtt) = try await leafName(store, .cdp)
+        #expect(!plainEpAtt && plain.contains("Batch"))
+
+        let root = try X509Certificate(derEncoded: await store.attestationAuthority().certificate)
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: profile),
+            relyingParty: RelyingParty(ids: ["example.com"], trustAnchors: [.packed: [root]]))
+        let (_, verified) = try await ceremony.register(Ceremony.creationOptions(attestation: .enterprise))
+        #expect(verified.isTrusted)
+        #expect(try #require(verified.trustPath.first).subjectAttribute("CN")?.contains("Enterprise") == true)
+    }
+
     @Test func aKeyThatIsNotTheCertificatesIsRefused() async throws {
         let batch = try await InMemoryCredentialStore().batchAttestation(aaguid: .zero)
         #expect(throws: WebAuthnError(.invalidKey, "")) {

@@ -8,7 +8,8 @@ import WebAuthn
 /// ```
 /// { "version": 1,
 ///   "authority": { "certificates": [base64url DER], "sealedKey": base64url },
-///   "batches": { "<aaguid>": { "certificates": [leaf, …, root], "sealedKey": base64url } } }
+///   "batches": { "<aaguid>" or "enterprise <aaguid>": { "certificates": [leaf, …, root],
+///                                                      "sealedKey": base64url } } }
 /// ```
 struct AttestationKeys: Codable, Equatable {
     var version = 1
@@ -47,17 +48,25 @@ struct AttestationKeys: Codable, Equatable {
         return made
     }
 
-    /// The batch attestation of `aaguid`, issued now by the CA when there is none.
-    mutating func batch(_ aaguid: AAGUID, _ keys: SealedKeys) throws(StoreError) -> BatchAttestation {
-        if let batch = batches[aaguid.description] {
+    /// The batch attestation of `aaguid`, issued now by the CA when there is none; with
+    /// `enterprise`, this store's own certificate, whose CN carries a random serial number.
+    mutating func batch(_ aaguid: AAGUID, _ keys: SealedKeys, enterprise: Bool = false) throws(StoreError)
+        -> BatchAttestation
+    {
+        let name = enterprise ? "enterprise " + aaguid.description : aaguid.description
+        if let batch = batches[name] {
             let (chain, key) = try batch.open(keys)
             return try Self.checked { () throws(WebAuthnError) in try BatchAttestation(certificates: chain, key: key) }
         }
         let authority = try authority(keys)
         let made = try Self.checked { () throws(WebAuthnError) in
-            try authority.issueBatchAttestation(aaguid: aaguid, commonName: "SoftPasskey Batch \(aaguid)")
+            try authority.issueBatchAttestation(
+                aaguid: aaguid,
+                commonName: enterprise
+                    ? "SoftPasskey Enterprise serial \(Hex.encode(SecureRandom.bytes(8)))"  // CN is at most 64
+                    : "SoftPasskey Batch \(aaguid)")
         }
-        batches[aaguid.description] = try SealedChain(certificates: made.certificates, key: made.key, keys: keys)
+        batches[name] = try SealedChain(certificates: made.certificates, key: made.key, keys: keys)
         return made
     }
 

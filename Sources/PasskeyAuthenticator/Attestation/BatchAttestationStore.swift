@@ -15,6 +15,16 @@ public protocol BatchAttestationStore: CredentialStore {
     /// - Throws: `StoreError` when the keys cannot be made, read or kept.
     func batchAttestation(aaguid: AAGUID) async throws(StoreError) -> BatchAttestation
 
+    /// The enterprise attestation of this authenticator for model `aaguid` (CTAP 2.1 §7.1,
+    /// vendor-facilitated): a certificate issued by the store's CA to this store alone, its
+    /// subject naming a serial number made once, so that it identifies the authenticator; made the
+    /// first time it is asked for and kept.
+    ///
+    /// - Parameter aaguid: the authenticator model.
+    /// - Returns: the key and its chain.
+    /// - Throws: `StoreError` when the keys cannot be made, read or kept.
+    func enterpriseAttestation(aaguid: AAGUID) async throws(StoreError) -> BatchAttestation
+
     /// The store's attestation CA, made the first time it is asked for and kept.
     ///
     /// - Returns: the CA, whose certificate a relying party trusts as the attestation root.

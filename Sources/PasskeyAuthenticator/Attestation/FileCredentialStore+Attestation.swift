@@ -11,6 +11,12 @@ extension FileCredentialStore: BatchAttestationStore {
         }
     }
 
+    public func enterpriseAttestation(aaguid: AAGUID) throws(StoreError) -> BatchAttestation {
+        try changingAttestationKeys { (keys: inout AttestationKeys) throws(StoreError) in
+            try keys.batch(aaguid, self.keys, enterprise: true)
+        }
+    }
+
     public func attestationAuthority() throws(StoreError) -> AttestationCertificateAuthority {
         try changingAttestationKeys { (keys: inout AttestationKeys) throws(StoreError) in try keys.authority(self.keys)
         }

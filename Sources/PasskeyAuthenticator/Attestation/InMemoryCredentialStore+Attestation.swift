@@ -5,6 +5,10 @@ extension InMemoryCredentialStore: BatchAttestationStore {
         try attestationKeys.batch(aaguid, keys)
     }
 
+    public func enterpriseAttestation(aaguid: AAGUID) throws(StoreError) -> BatchAttestation {
+        try attestationKeys.batch(aaguid, keys, enterprise: true)
+    }
+
     public func attestationAuthority() throws(StoreError) -> AttestationCertificateAuthority {
         try attestationKeys.authority(keys)
     }

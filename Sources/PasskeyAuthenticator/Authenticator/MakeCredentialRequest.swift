@@ -58,6 +58,9 @@ public struct MakeCredentialRequest: Sendable, Hashable {
     public var hmacSecretMC: HMACSecretInput?
     /// Whether the credential's `largeBlobKey` is asked for (CTAP 2.1 §12.3).
     public var largeBlobKey = false
+    /// The `enterpriseAttestation` parameter (CTAP 2.1 §6.1): 1 vendor-facilitated, 2
+    /// platform-managed; `nil` when the relying party did not ask for enterprise attestation.
+    public var enterpriseAttestation: Int?
 
     /// Creates a request.
     ///

@@ -10,6 +10,9 @@ public struct MakeCredentialResponse: Sendable, Hashable {
     /// The credential's `largeBlobKey` (CTAP 2.1 §6.1 response member 0x05) when asked for and
     /// supported.
     public let largeBlobKey: SecretKey?
+    /// `epAtt` (CTAP 2.1 §6.1 response member 0x04): whether the attestation is an enterprise
+    /// attestation, which may identify the authenticator.
+    public let enterpriseAttestation: Bool
 
     /// Wraps an attestation object.
     ///
@@ -18,13 +21,18 @@ public struct MakeCredentialResponse: Sendable, Hashable {
     ///     attested credential data.
     ///   - residentKey: whether the credential is discoverable, if known.
     ///   - largeBlobKey: the credential's `largeBlobKey`, when asked for.
-    public init(attestationObject: AttestationObject, residentKey: Bool?, largeBlobKey: SecretKey? = nil) {
+    ///   - enterpriseAttestation: whether the attestation is an enterprise attestation.
+    public init(
+        attestationObject: AttestationObject, residentKey: Bool?, largeBlobKey: SecretKey? = nil,
+        enterpriseAttestation: Bool = false
+    ) {
         precondition(
             attestationObject.authenticatorData.attestedCredentialData != nil,
             "a new credential's authenticator data has attested credential data")
         self.attestationObject = attestationObject
         self.residentKey = residentKey
         self.largeBlobKey = largeBlobKey
+        self.enterpriseAttestation = enterpriseAttestation
     }
 
     /// The new credential's attested data (ID, AAGUID and public key).

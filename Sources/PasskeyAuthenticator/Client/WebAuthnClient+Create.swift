@@ -59,6 +59,9 @@ extension WebAuthnClient {
         }
         request.minPINLength = ctap.minPINLength && info.extensions.contains("minPinLength")
         request.largeBlobKey = askLargeBlobKey
+        if options.attestation == .enterprise {
+            request.enterpriseAttestation = 1  // vendor-facilitated: the authenticator holds the RP ID list
+        }
         var prfSecret: PINUVAuthSharedSecret?
         if let values = prf?.eval, info.extensions.contains("hmac-secret-mc"),
             let (input, sharedSecret) = try await PRFEvaluation.input(values, client: self)

@@ -78,6 +78,10 @@ public struct AuthenticatorProfile: Sendable, Hashable {
     /// when the client does not ask for `none`: its store's (``BatchAttestationStore``) for this
     /// profile's AAGUID. Takes precedence over ``selfAttests``.
     public var batchAttests = false
+    /// The relying parties it gives enterprise attestation to when they ask (CTAP 2.1 §7.1.1,
+    /// vendor-facilitated: the list a vendor burns into the authenticator); with batch
+    /// attestation, each gets a certificate that identifies this authenticator. Empty: none.
+    public var enterpriseAttestationRPIDs: [String] = []
     /// Whether a new credential's ID is SHA-256 of its COSE public key, as Chrome's virtual
     /// authenticator makes them, instead of 16 random bytes.
     public var credentialIDFromPublicKey = false

@@ -56,8 +56,12 @@ extension SoftwareAuthenticator {
             extensions: try await creationExtensions(request, stored, userVerified: gesture.userVerified))
         let attestationObject: AttestationObject
         let attests = request.attestationFormatsPreference.first != AttestationFormat.none
+        let enterprise =
+            request.enterpriseAttestation != nil && profile.batchAttests && attests
+            && profile.enterpriseAttestationRPIDs.contains(request.rpID)
         if profile.batchAttests, attests {
-            let statement = try await batchAttestation(authenticatorData, request.clientDataHash)
+            let statement = try await batchAttestation(
+                authenticatorData, request.clientDataHash, enterprise: enterprise)
             attestationObject = AttestationObject(
                 format: .packed, statement: statement.cbor, authenticatorData: authenticatorData)
         } else if profile.selfAttests, attests {
@@ -72,7 +76,8 @@ extension SoftwareAuthenticator {
         let largeBlobKey =
             request.largeBlobKey && profile.supports("largeBlobKey") ? try await largeBlobKey(of: stored) : nil
         return MakeCredentialResponse(
-            attestationObject: attestationObject, residentKey: discoverable, largeBlobKey: largeBlobKey)
+            attestationObject: attestationObject, residentKey: discoverable, largeBlobKey: largeBlobKey,
+            enterpriseAttestation: enterprise)
     }
 
     /// Draws (or derives) the credential ID, has the store make the key and PRF seeds (or take in
@@ -133,9 +138,9 @@ extension SoftwareAuthenticator {
         return stored
     }
 
-    /// A `packed` statement signed with the store's batch attestation for the profile's AAGUID
-    /// (WebAuthn L3 §8.2 signing procedure, with `x5c`).
-    private func batchAttestation(_ authenticatorData: AuthenticatorData, _ clientDataHash: [UInt8])
+    /// A `packed` statement signed with the store's batch attestation for the profile's AAGUID,
+    /// or its enterprise attestation (WebAuthn L3 §8.2 signing procedure, with `x5c`).
+    private func batchAttestation(_ authenticatorData: AuthenticatorData, _ clientDataHash: [UInt8], enterprise: Bool)
         async throws(AuthenticatorError) -> PackedAttestationStatement
     {
         guard let attesting = store as? any BatchAttestationStore else {
@@ -143,7 +148,9 @@ extension SoftwareAuthenticator {
                 .other, "profile \(profile.name) attests with a batch certificate, and this store keeps none")
         }
         let batch = try await storing { () async throws(StoreError) in
-            try await attesting.batchAttestation(aaguid: profile.aaguid)
+            enterprise
+                ? try await attesting.enterpriseAttestation(aaguid: profile.aaguid)
+                : try await attesting.batchAttestation(aaguid: profile.aaguid)
         }
         do {
             return try batch.statement(authenticatorData, clientDataHash)
