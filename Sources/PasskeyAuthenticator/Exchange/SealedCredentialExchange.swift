@@ -7,7 +7,7 @@ public import WebAuthn
 ///
 /// ```
 /// { "format": "softpasskey-sealed-cxf", "version": 1,
-///   "kdf": { "name": "scrypt", "salt": base64url(16 bytes), "n": 32768, "r": 8, "p": 1 },
+///   "scrypt": { "salt": base64url(16 bytes), "n": 32768, "r": 8, "p": 1 },   (as store.json's)
 ///   "cipher": "A256GCM",
 ///   "sealed": base64url(nonce ‖ ciphertext ‖ tag) }      associated data "SoftPasskey sealed CXF 1"
 /// ```
@@ -22,17 +22,9 @@ public enum SealedCredentialExchange {
     struct Envelope: Codable {
         var format: String
         var version: Int
-        var kdf: KDFParameters
+        var scrypt: FileCredentialStore.ScryptParameters
         var cipher: String
         var sealed: Base64URL
-    }
-
-    struct KDFParameters: Codable {
-        var name: String
-        var salt: Base64URL
-        var n: UInt64
-        var r: UInt32
-        var p: UInt32
     }
 
     /// Seals an export under `passphrase`.
@@ -45,12 +37,12 @@ public enum SealedCredentialExchange {
     public static func seal(_ exchange: CredentialExchange, passphrase: Passphrase) throws(StoreError) -> [UInt8] {
         var plaintext = try encode(exchange)
         defer { secureZero(&plaintext) }
-        let parameters = KDFParameters(name: "scrypt", salt: Base64URL(SecureRandom.bytes(16)), n: 1 << 15, r: 8, p: 1)
+        let parameters = FileCredentialStore.ScryptParameters.fresh()
         do {
-            let key = try derive(passphrase, parameters)
+            let key = try FileCredentialStore.derive(passphrase, parameters)
             let sealed = try AESGCM.seal(plaintext, using: key, authenticating: context)
             let envelope = Envelope(
-                format: format, version: 1, kdf: parameters, cipher: "A256GCM", sealed: Base64URL(sealed))
+                format: format, version: 1, scrypt: parameters, cipher: "A256GCM", sealed: Base64URL(sealed))
             return Array(try JSONEncoder().encode(envelope))
         } catch let error as StoreError {
             throw error
@@ -98,10 +90,7 @@ public enum SealedCredentialExchange {
         guard envelope.version == 1 else {
             throw StoreError(.unsupportedVersion, "sealed export version \(envelope.version); this reads 1")
         }
-        let kdf = envelope.kdf
-        guard envelope.cipher == "A256GCM", kdf.name == "scrypt", kdf.n > 1, kdf.n & (kdf.n - 1) == 0,
-            kdf.n <= 1 << 20, (1...32).contains(kdf.r), (1...16).contains(kdf.p), kdf.salt.bytes.count >= 16
-        else {
+        guard envelope.cipher == "A256GCM", envelope.scrypt.isReasonable else {
             throw StoreError(.corrupt, "the sealed export's cipher or scrypt cost is not one this reads")
         }
         guard let passphrase else {
@@ -110,7 +99,8 @@ public enum SealedCredentialExchange {
         var plaintext: [UInt8]
         do {
             plaintext = try AESGCM.open(
-                envelope.sealed.bytes, using: try derive(passphrase, kdf), authenticating: context)
+                envelope.sealed.bytes, using: try FileCredentialStore.derive(passphrase, envelope.scrypt),
+                authenticating: context)
         } catch {
             throw StoreError(.wrongPassphrase, "the export does not open with this passphrase (or was altered)")
         }
@@ -119,16 +109,6 @@ public enum SealedCredentialExchange {
             return try decoder.decode(CredentialExchange.self, from: Data(plaintext))
         } catch {
             throw StoreError(.corrupt, "the sealed export is not CXF JSON: \(FileCredentialStore.describe(error))")
-        }
-    }
-
-    private static func derive(_ passphrase: Passphrase, _ parameters: KDFParameters) throws(StoreError) -> SecretKey {
-        do {
-            return try KDF.scrypt(
-                password: passphrase.bytes, salt: parameters.salt.bytes, n: parameters.n, r: parameters.r,
-                p: parameters.p)
-        } catch {
-            throw StoreError(.io, "scrypt failed: \(error.reason)")
         }
     }
 }

@@ -13,21 +13,12 @@ enum RawDeflate {
             throw WebAuthnError(.cryptoFailure, "zlib cannot start compressing")
         }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        var input = bytes
-        let status = input.withUnsafeMutableBufferPointer { inputBuffer in
-            output.withUnsafeMutableBufferPointer { outputBuffer in
-                stream.next_in = inputBuffer.baseAddress
-                stream.avail_in = uInt(inputBuffer.count)
-                stream.next_out = outputBuffer.baseAddress
-                stream.avail_out = uInt(outputBuffer.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
+        let capacity = Int(deflateBound(&stream, uLong(bytes.count)))
+        let (status, output) = run(&stream, bytes, capacity: capacity) { deflate(&$0, Z_FINISH) }
         guard status == Z_STREAM_END else {
             throw WebAuthnError(.cryptoFailure, "zlib could not compress (status \(status))")
         }
-        return Array(output.prefix(Int(stream.total_out)))
+        return output
     }
 
     /// Decompresses `bytes`, which must inflate to exactly `size` bytes.
@@ -43,21 +34,29 @@ enum RawDeflate {
             throw WebAuthnError(.cryptoFailure, "zlib cannot start decompressing")
         }
         defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: size + 1)
-        var input = bytes
+        let (status, output) = run(&stream, bytes, capacity: size + 1) { inflate(&$0, Z_FINISH) }
+        guard status == Z_STREAM_END, output.count == size else {
+            throw WebAuthnError(
+                .malformedEncoding, "a large blob does not inflate to its \(size) bytes (zlib status \(status))")
+        }
+        return output
+    }
+
+    /// Runs one zlib call over all of `input` into a buffer of `capacity` bytes.
+    private static func run(
+        _ stream: inout z_stream, _ input: [UInt8], capacity: Int, _ call: (inout z_stream) -> Int32
+    ) -> (Int32, [UInt8]) {
+        var input = input
+        var output = [UInt8](repeating: 0, count: capacity)
         let status = input.withUnsafeMutableBufferPointer { inputBuffer in
             output.withUnsafeMutableBufferPointer { outputBuffer in
                 stream.next_in = inputBuffer.baseAddress
                 stream.avail_in = uInt(inputBuffer.count)
                 stream.next_out = outputBuffer.baseAddress
                 stream.avail_out = uInt(outputBuffer.count)
-                return inflate(&stream, Z_FINISH)
+                return call(&stream)
             }
         }
-        guard status == Z_STREAM_END, Int(stream.total_out) == size else {
-            throw WebAuthnError(
-                .malformedEncoding, "a large blob does not inflate to its \(size) bytes (zlib status \(status))")
-        }
-        return Array(output.prefix(size))
+        return (status, Array(output.prefix(Int(stream.total_out))))
     }
 }

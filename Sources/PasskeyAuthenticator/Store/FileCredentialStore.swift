@@ -576,7 +576,8 @@ public actor FileCredentialStore: KeyExportingStore {
         return key
     }
 
-    private static func derive(_ passphrase: Passphrase, _ parameters: ScryptParameters) throws(StoreError)
+    /// The key scrypt derives from a passphrase (RFC 7914), for the store key and for sealed exports.
+    static func derive(_ passphrase: Passphrase, _ parameters: ScryptParameters) throws(StoreError)
         -> SecretKey
     {
         do {
