@@ -55,8 +55,8 @@ struct AttestationKeys: Codable, Equatable {
     {
         let name = enterprise ? "enterprise " + aaguid.description : aaguid.description
         if let batch = batches[name] {
-            let (chain, key) = try batch.open(keys)
-            return try Self.checked { () throws(WebAuthnError) in try BatchAttestation(certificates: chain, key: key) }
+            let (chain, key) = try batch.open(keys)  // the sealing binds the key to the leaf
+            return BatchAttestation(checked: chain, key: key)
         }
         let authority = try authority(keys)
         let made = try Self.checked { () throws(WebAuthnError) in

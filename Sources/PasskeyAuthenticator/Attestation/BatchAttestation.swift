@@ -31,6 +31,13 @@ public struct BatchAttestation: Sendable, CustomStringConvertible {
         self.key = key
     }
 
+    /// Takes a chain and key a store checked when it kept them, and whose sealing binds the key to
+    /// the leaf, without parsing them again.
+    init(checked certificates: [[UInt8]], key: SigningKey) {
+        self.certificates = certificates
+        self.key = key
+    }
+
     /// Signs a `packed` attestation statement with the batch key (WebAuthn L3 §8.2 signing
     /// procedure: the signature over `authenticatorData ‖ clientDataHash`, and `x5c`).
     ///

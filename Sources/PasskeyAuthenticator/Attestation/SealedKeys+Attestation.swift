@@ -15,18 +15,21 @@ extension SealedKeys {
         }
     }
 
-    /// Opens what ``seal(attestationKey:certificate:)`` sealed.
+    /// Opens what ``seal(attestationKey:certificate:)`` sealed (once, then kept, found by the
+    /// sealed bytes and the certificate they are bound to).
     ///
     /// - Throws: `StoreError` with `corrupt` when it does not open for `certificate` under the
     ///   store key.
     func openAttestationKey(_ sealed: [UInt8], certificate: [UInt8]) throws(StoreError) -> SigningKey {
-        do {
-            return try SigningKey(
-                sealedPKCS8: sealed, using: storeKey, authenticating: Self.attestationContext(certificate))
-        } catch {
-            throw StoreError(
-                .corrupt, "a sealed attestation key does not open under the store key (tampered, or from another store)"
-            )
+        let context = Self.attestationContext(certificate)
+        return try openedKeys.key(sealed: sealed + context) { () throws(StoreError) in
+            do {
+                return try SigningKey(sealedPKCS8: sealed, using: storeKey, authenticating: context)
+            } catch {
+                throw StoreError(
+                    .corrupt,
+                    "a sealed attestation key does not open under the store key (tampered, or from another store)")
+            }
         }
     }
 

@@ -18,7 +18,7 @@ import WebAuthn
 /// `Sendable`: the key is immutable and the cache is behind a mutex, so signing needs no actor.
 final class SealedKeys: Sendable {
     let storeKey: SecretKey
-    private let openedKeys = OpenedKeys()
+    let openedKeys = OpenedKeys()
 
     /// Creates the custody of a store whose key is `storeKey`.
     init(storeKey: SecretKey) {

@@ -67,6 +67,18 @@ struct CeremonyBench {
         if let peer {
             try await comparePeer(peer, memory, into: &figures, progress: progress)
         }
+        if wants("memory-create-batch") {
+            // Issue 15: what an x5c batch attestation costs over self attestation (both `direct`).
+            let selfAttesting = try await Rig(
+                store: InMemoryCredentialStore(), profile: .securityKey, origin: origin, attestation: .direct)
+            let batchAttesting = try await Rig(
+                store: InMemoryCredentialStore(), profile: .cdp, origin: origin, attestation: .direct)
+            progress("create with batch attestation (cdp) beside self attestation (security-key)")
+            figures += try await BenchFigure.paired(
+                "memory-create-batch", "create, in-memory store, packed x5c batch attestation (cdp)",
+                baseline: "memory-create-self", baselineLabel: "create, in-memory store, packed self attestation",
+                target: nil, rounds: rounds, seconds: seconds, batchAttesting.create, against: selfAttesting.create)
+        }
         if flatStoreSize > 0, wants("memory-create-flat") {
             progress("filling an in-memory store with \(flatStoreSize) credentials of one RP")
             let small = try await Rig(store: InMemoryCredentialStore(), profile: .platform, origin: origin, filled: 10)
@@ -140,16 +152,22 @@ private struct Rig {
     let requestOptions: [UInt8]
     let registration: VerifiedRegistration
     let challenge: [UInt8]
+    let attestation: AttestationConveyancePreference?
     private let users = Counter()
 
     /// A rig whose store holds `filled` credentials of its RP (one registered here, the rest
     /// stored directly, under one key: filling measures nothing).
-    init(store: any CredentialStore, profile: AuthenticatorProfile, origin: WebOrigin, filled: Int = 1) async throws {
+    init(
+        store: any CredentialStore, profile: AuthenticatorProfile, origin: WebOrigin, filled: Int = 1,
+        attestation: AttestationConveyancePreference? = nil
+    ) async throws {
         self.store = store
+        self.attestation = attestation
         client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store, profile: profile))
         self.origin = origin
         challenge = SecureRandom.bytes(32)
-        let options = Self.creationOptions(user: 0, challenge: challenge, rpID: origin.host)
+        var options = Self.creationOptions(user: 0, challenge: challenge, rpID: origin.host)
+        options.attestation = attestation
         let response = try await client.create(options, origin: origin)
         registration = try RelyingParty(id: origin.host).verifyRegistration(response, challenge: challenge)
         let secrets = try CredentialSecrets.random(.es256)
@@ -186,8 +204,9 @@ private struct Rig {
 
     /// One `create` for a new user: options JSON in, response JSON out.
     func create() async throws {
-        let json = WebAuthnJSON.encode(
-            Self.creationOptions(user: users.next(), challenge: challenge, rpID: origin.host))
+        var creation = Self.creationOptions(user: users.next(), challenge: challenge, rpID: origin.host)
+        creation.attestation = attestation
+        let json = WebAuthnJSON.encode(creation)
         let options = try WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: json)
         _ = WebAuthnJSON.encode(try await client.create(options, origin: origin))
     }
