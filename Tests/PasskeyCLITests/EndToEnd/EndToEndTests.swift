@@ -82,6 +82,33 @@ import Testing
     }
 
     /// `passkey demo` (`make demo`): every step, exit 0, nothing left behind.
+    @Test func aPasskeyExportedFromThePhoneLogsInFromTheLaptop() async throws {
+        let terminal = try Terminal()
+        let tenant = try await CLITenant(database: terminal.database)
+        terminal.use(tenant)
+        let signup = try await terminal.passkey("signup", "--email", "ada@example.com")
+        #expect(signup.status == 0, "\(signup)")
+        terminal.environment["PASSKEY_EXPORT_PASSPHRASE"] = "correct horse battery staple"
+        let file = terminal.home + "/passkeys.cxf.json"
+        let export = try await terminal.passkey("export", "-o", file)
+        #expect(export.status == 0, "\(export)")
+
+        terminal.environment["PASSKEY_STORE"] = terminal.home + "/laptop"
+        let before = try await terminal.passkey("login")
+        #expect(before.status == 1, "an empty laptop has no passkey: \(before)")
+        let imported = try await terminal.passkey("import", "--cxf", file)
+        #expect(imported.status == 0 && imported.stdout.hasPrefix("imported "), "\(imported)")
+        let login = try await terminal.passkey("login")
+        #expect(login.status == 0, "\(login)")
+        #expect(login.stdout.hasPrefix("Logged in as ada@example.com"), "\(login)")
+        let exported = try #require(FileManager.default.contents(atPath: file))
+        for (_, credential) in terminal.storeFiles(terminal.home + "/phone") {
+            let json = try #require(try JSONSerialization.jsonObject(with: credential) as? [String: Any])
+            let id = try #require((json["credential"] as? [String: Any])?["id"] as? String)
+            #expect(!String(decoding: exported, as: UTF8.self).contains(id), "the export is sealed")
+        }
+    }
+
     @Test func theDemoRunsEveryStepAndLeavesNothing() async throws {
         let terminal = try Terminal()
         terminal.environment["TMPDIR"] = terminal.home
