@@ -38,7 +38,7 @@ extension Passkey {
         @Option(name: .customLong("sign-count"), help: "The signature counter to start from.")
         var signCount: UInt32 = 0
 
-        @Option(help: "The profile the passkeys behave by (passkey profiles); platform for --cxf by default.")
+        @Option(help: "The profile the passkeys behave by; for --cxf one without a counter (default platform).")
         var profile: AuthenticatorProfile?
 
         @Option(name: .customLong("rsa-algorithm"), help: "For an RSA key: -257 (RS256) or -37 (PS256).")

@@ -133,6 +133,9 @@ import WebAuthn
             try await destination.importCredentialExchange(exchange, profile: .platform)
         }
         #expect(try await destination.all().credentials.isEmpty)
+        await #expect(throws: StoreError(.invalidCredential, "")) {
+            try await destination.importCredentialExchange(exchange, profile: .securityKey)
+        }
         exchange.version.major = 2
         await #expect(throws: StoreError(.unsupportedVersion, "")) {
             try await destination.importCredentialExchange(exchange, profile: .platform)

@@ -71,20 +71,27 @@ extension CredentialStore {
     /// Imports every passkey of a Credential Exchange Format export, all or none.
     ///
     /// Each becomes a discoverable credential of `profile` (its BE and BS flags) with a counter
-    /// of 0 (CXF 1.0: importers set the counter to zero). Every key is read and every ID checked
+    /// of 0 that never advances (CXF 1.0: importers set the counter to zero and do not increment
+    /// it), so `profile` must be one that keeps no counter. Every key is read and every ID checked
     /// before the store changes; a failure while adding removes what this call added.
     ///
     /// - Parameters:
     ///   - exchange: the export.
     ///   - profile: the profile the imported passkeys behave by.
     /// - Returns: the credentials as this store keeps them.
-    /// - Throws: `StoreError` with `unsupported-version` for a major version other than 1,
+    /// - Throws: `StoreError` with `invalid-credential` for a profile that counts signatures,
+    ///   `unsupported-version` for a major version other than 1,
     ///   `invalid-credential` for a key that is not PKCS#8 of a supported algorithm or an empty
     ///   user handle, `duplicate` when an ID is already stored or appears twice (the store is then
     ///   unchanged), or another code.
     public func importCredentialExchange(_ exchange: CredentialExchange, profile: AuthenticatorProfile)
         async throws(StoreError) -> [StoredCredential]
     {
+        guard !profile.countsSignatures else {
+            throw StoreError(
+                .invalidCredential,
+                "profile \(profile.name) counts signatures; CXF passkeys never do (import them as platform)")
+        }
         guard exchange.version.major == 1 else {
             throw StoreError(
                 .unsupportedVersion, "CXF version \(exchange.version.major).\(exchange.version.minor); this reads 1.x")
