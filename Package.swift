@@ -53,6 +53,12 @@ let package = Package(
             pkgConfig: "libpsl",
             providers: [.apt(["libpsl-dev", "publicsuffix"])]
         ),
+        /// The PKCS#11 interface (p11-kit's header); modules are opened with dlopen.
+        .systemLibrary(
+            name: "CPKCS11",
+            pkgConfig: "p11-kit-1",
+            providers: [.apt(["libp11-kit-dev"])]
+        ),
         /// zlib's raw DEFLATE (RFC 1951), which CTAP large blobs are compressed with.
         .systemLibrary(
             name: "CZlib",
@@ -86,6 +92,13 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        /// Passkeys whose private keys live in a PKCS#11 token (an HSM, a TPM, a smart card, SoftHSM2);
+        /// public API of the core only.
+        .target(
+            name: "PasskeyPKCS11",
+            dependencies: ["CPKCS11", "PasskeyAuthenticator", "WebAuthn"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -173,6 +186,11 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyPKCS11Tests",
+            dependencies: ["PasskeyPKCS11", "WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

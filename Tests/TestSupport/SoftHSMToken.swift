@@ -1,0 +1,43 @@
+public import Foundation
+
+/// A SoftHSM2 token for the tests of one process: a temporary token directory, its
+/// `softhsm2.conf` in `SOFTHSM2_CONF`, and one token made with `softhsm2-util --init-token`, all
+/// before the module is first loaded (a module reads its configuration once per process).
+public enum SoftHSMToken {
+    /// The token's label.
+    public static let label = "softpasskey-test"
+    /// The token's user PIN.
+    public static let pin = "246810"
+    /// The SoftHSM2 module: `$PASSKEY_PKCS11_MODULE`, else Debian's path.
+    public static var module: String {
+        ProcessInfo.processInfo.environment["PASSKEY_PKCS11_MODULE"] ?? "/usr/lib/softhsm/libsofthsm2.so"
+    }
+
+    /// Makes the token once; later calls return at once.
+    ///
+    /// - Throws: when `softhsm2-util` is missing or fails.
+    public static func prepare() async throws {
+        try await made.value
+    }
+
+    private static let made = Task<Void, any Error> {
+        let directory = try TemporaryDirectory(prefix: "passkey-softhsm")
+        try FileManager.default.createDirectory(atPath: directory.path + "/tokens", withIntermediateDirectories: true)
+        let configuration = directory.write(
+            "softhsm2.conf",
+            "directories.tokendir = \(directory.path)/tokens\nobjectstore.backend = file\nlog.level = ERROR\n")
+        setenv("SOFTHSM2_CONF", configuration, 1)
+        let result = try await ChildProcess.run(
+            "/usr/bin/softhsm2-util",
+            ["--init-token", "--free", "--label", label, "--pin", pin, "--so-pin", "13579135"],
+            environment: .inheriting(["SOFTHSM2_CONF": configuration]))
+        guard result.status == 0 else {
+            throw SoftHSMFailure(message: "softhsm2-util --init-token failed: \(result.stderr)")
+        }
+    }
+
+    struct SoftHSMFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
