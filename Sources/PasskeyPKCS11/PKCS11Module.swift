@@ -1,5 +1,6 @@
 import CPKCS11
 import Synchronization
+import WebAuthn
 
 /// A PKCS#11 module (a `.so` that implements Cryptoki: SoftHSM2, tpm2-pkcs11, OpenSC, a vendor's
 /// HSM library), loaded with `dlopen` and initialized once for the process (PKCS#11 2.40 §5.4
@@ -14,6 +15,8 @@ public final class PKCS11Module: @unchecked Sendable {
     let functions: UnsafeMutablePointer<CK_FUNCTION_LIST>
 
     private static let loaded = LoadedModules()
+    /// SHA-256 of the PIN each slot was logged in with by this process.
+    private let logins = Mutex<[CK_SLOT_ID: [UInt8]]>([:])
 
     private init(path: String, functions: UnsafeMutablePointer<CK_FUNCTION_LIST>) {
         self.path = path
@@ -74,6 +77,19 @@ public final class PKCS11Module: @unchecked Sendable {
             }
         }
         throw PKCS11Error(.tokenNotFound, "no token labelled \"\(label)\" in \(path)")
+    }
+
+    /// Records the PIN a slot was logged in with (as its SHA-256).
+    func recordLogin(_ slot: CK_SLOT_ID, pin: [UInt8]) {
+        let digest = SHA256Digest.hash(pin)
+        logins.withLock { $0[slot] = digest }
+    }
+
+    /// Whether `pin` is the PIN the slot was logged in with; `true` when another part of the
+    /// process logged it in, which this module cannot check.
+    func loggedIn(_ slot: CK_SLOT_ID, pin: [UInt8]) -> Bool {
+        let digest = SHA256Digest.hash(pin)
+        return logins.withLock { $0[slot].map { $0 == digest } ?? true }
     }
 
     /// Throws the error of a call that did not return `CKR_OK`.

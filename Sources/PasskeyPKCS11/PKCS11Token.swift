@@ -52,10 +52,15 @@ public final class PKCS11Token: @unchecked Sendable {
             var pin = pin.bytes
             defer { for index in pin.indices { pin[index] = 0 } }
             let login = functions.C_Login(session, CK_USER_TYPE(CKU_USER), &pin, CK_ULONG(pin.count))
-            guard login == CKR_OK || login == CKR_USER_ALREADY_LOGGED_IN else {
+            // Login is per token for the whole process (PKCS#11 2.40 §5.6): when another session
+            // logged in already, the PIN is checked against the one that did.
+            guard login == CKR_OK || (login == CKR_USER_ALREADY_LOGGED_IN && module.loggedIn(slot, pin: pin)) else {
                 _ = functions.C_CloseSession(session)
-                throw PKCS11Error.call("C_Login", UInt(login))
+                throw login == CKR_USER_ALREADY_LOGGED_IN
+                    ? PKCS11Error(.wrongPIN, "C_Login: the token is logged in with another PIN")
+                    : PKCS11Error.call("C_Login", UInt(login))
             }
+            module.recordLogin(slot, pin: pin)
             return PKCS11Token(module: module, label: label, session: session, queue: queue)
         }
     }

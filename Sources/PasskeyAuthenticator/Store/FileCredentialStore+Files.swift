@@ -10,6 +10,7 @@ extension FileCredentialStore {
         let credentials: FileDescriptor
         let lock: FileDescriptor
         let keys: SealedKeys
+        let custody: (any CredentialKeyCustody)?
 
         /// The largest credential file read, far above a real one (about 1 KiB).
         static let fileSizeLimit = 64 * 1024
@@ -54,11 +55,25 @@ extension FileCredentialStore {
                     file: path)
             }
             do {
-                try keys.check(credential)
+                try check(credential)
             } catch {
                 throw StoreError(.corrupt, "\(error.reason) (tampered, or from another store)", file: path)
             }
             return credential
+        }
+
+        /// Checks a record's blobs: that they open under the store key, or that the custody
+        /// recognises them.
+        func check(_ credential: StoredCredential) throws(StoreError) {
+            if let custody {
+                try custody.check(credential)
+                return
+            }
+            do {
+                try keys.check(credential)
+            } catch {
+                throw StoreError(.corrupt, error.reason)
+            }
         }
 
         /// The names of the credential files.

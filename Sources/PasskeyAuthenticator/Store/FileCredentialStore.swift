@@ -48,8 +48,11 @@ public import WebAuthn
 public actor FileCredentialStore: KeyExportingStore {
     /// The store's directory.
     public nonisolated let directory: String
-    /// The custody of the secrets, under the store key.
+    /// The sealing under the store key: of credential secrets without a ``custody``, and always
+    /// of the attestation keys.
     let keys: SealedKeys
+    /// The custody of credential keys other than the store's own, if any.
+    nonisolated let custody: (any CredentialKeyCustody)?
     /// Where the actor's code runs: a queue of its own, off the concurrency pool.
     private let executor: BlockingExecutor
 
@@ -80,16 +83,20 @@ public actor FileCredentialStore: KeyExportingStore {
     ///   - passphrase: the passphrase the store key derives from; `nil` for a key-file store. A new
     ///     store takes the kind this asks for; an existing one must match it.
     ///   - lockTimeout: how long an operation waits for another process's lock.
+    ///   - custody: who keeps the credentials' keys; `nil` (the default) seals them under the store
+    ///     key. A store keeps one custody: records of another are reported `corrupt`.
     /// - Throws: `StoreError` with `wrong-passphrase` (a wrong passphrase, none for a passphrase
     ///   store, or one for a key-file store), `unsupported-version`, `corrupt` naming
     ///   `store.json` or `store.key`, `insecure`, `locked`, `disk-full` or `io`.
-    public init(directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10))
-        async throws(StoreError)
-    {
+    public init(
+        directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10),
+        custody: (any CredentialKeyCustody)? = nil
+    ) async throws(StoreError) {
         let executor = BlockingExecutor(label: "FileCredentialStore \(directory)")
         let opened = try await executor.run { () throws(StoreError) in
-            try Opened(directory: directory, passphrase: passphrase, lockTimeout: lockTimeout)
+            try Opened(directory: directory, passphrase: passphrase, lockTimeout: lockTimeout, custody: custody)
         }
+        self.custody = custody
         self.directory = directory
         self.executor = executor
         self.keys = opened.files.keys
@@ -106,7 +113,9 @@ public actor FileCredentialStore: KeyExportingStore {
         let observed: Observation?
 
         /// Opens, checks and, when needed, repairs the store, under the exclusive lock.
-        init(directory: String, passphrase: Passphrase?, lockTimeout: Duration) throws(StoreError) {
+        init(directory: String, passphrase: Passphrase?, lockTimeout: Duration, custody: (any CredentialKeyCustody)?)
+            throws(StoreError)
+        {
             try FileDescriptor.makeDirectories(directory)
             let root = try FileDescriptor(opening: directory, .directory)
             let status = try root.status()
@@ -130,7 +139,7 @@ public actor FileCredentialStore: KeyExportingStore {
             let keys = SealedKeys(
                 storeKey: try FileCredentialStore.storeKey(
                     root: root, credentials: credentialsDirectory, passphrase: passphrase))
-            files = Files(root: root, credentials: credentialsDirectory, lock: lockFile, keys: keys)
+            files = Files(root: root, credentials: credentialsDirectory, lock: lockFile, keys: keys, custody: custody)
             (index, observed) = try FileCredentialStore.repairIndex(files)
         }
     }
@@ -141,29 +150,45 @@ public actor FileCredentialStore: KeyExportingStore {
 
     // MARK: Keys
 
-    public nonisolated func makeKey(_ request: CredentialKeyRequest) throws(StoreError) -> CredentialKey {
+    public nonisolated func makeKey(_ request: CredentialKeyRequest) async throws(StoreError) -> CredentialKey {
         guard Self.fileName(request.credentialID) != nil else {
             throw StoreError(
                 .invalidCredential,
                 "a credential ID must be 1 to \(Self.maximumIDLength) bytes, not \(request.credentialID.count)")
         }
+        if let custody {
+            return try await custody.makeKey(request)
+        }
         return try keys.makeKey(request)
     }
 
-    public nonisolated func sign(_ message: [UInt8], with credential: StoredCredential) throws(StoreError)
+    public nonisolated func sign(_ message: [UInt8], with credential: StoredCredential) async throws(StoreError)
         -> [UInt8]
     {
-        try keys.sign(message, with: credential)
+        if let custody {
+            return try await custody.sign(message, with: credential)
+        }
+        return try keys.sign(message, with: credential)
     }
 
+    /// The credential's private key, when the store keeps it (no ``custody``).
+    ///
+    /// - Throws: `StoreError` with `unsupported` when a custody keeps the keys: they never leave it.
     public nonisolated func exportPrivateKey(of credential: StoredCredential) throws(StoreError) -> SigningKey {
-        try keys.privateKey(of: credential)
+        guard custody == nil else {
+            throw StoreError(
+                .unsupported, "the keys of this store are kept by \(type(of: custody!)) and never leave it")
+        }
+        return try keys.privateKey(of: credential)
     }
 
     public nonisolated func hmacSecret(_ salts: [[UInt8]], with credential: StoredCredential, userVerified: Bool)
-        throws(StoreError) -> [[UInt8]]?
+        async throws(StoreError) -> [[UInt8]]?
     {
-        try keys.hmacSecret(salts, with: credential, userVerified: userVerified)
+        if let custody {
+            return try await custody.hmacSecret(salts, with: credential, userVerified: userVerified)
+        }
+        return try keys.hmacSecret(salts, with: credential, userVerified: userVerified)
     }
 
     // MARK: Records
@@ -292,16 +317,21 @@ public actor FileCredentialStore: KeyExportingStore {
         }
     }
 
-    public func delete(id: [UInt8]) throws(StoreError) {
+    /// Deletes a credential's record; with a ``custody``, then has it discard the key.
+    public func delete(id: [UInt8]) async throws(StoreError) {
         guard let name = Self.fileName(id) else {
             throw Self.notFound(id)
         }
+        let record = custody == nil ? nil : try files.read(name)
         try changing { () throws(StoreError) in
             guard try files.credentials.remove(name) else {
                 throw Self.notFound(id)
             }
             try files.credentials.sync()
             return ((), .deleted(id: id))
+        }
+        if let custody, let record {
+            try await custody.discardKey(of: record)
         }
     }
 
@@ -453,7 +483,7 @@ public actor FileCredentialStore: KeyExportingStore {
                 "a credential ID must be 1 to \(Self.maximumIDLength) bytes, not \(credential.id.count)")
         }
         do {
-            try keys.check(credential)
+            try files.check(credential)
         } catch {
             throw StoreError(.invalidCredential, "\(credential): \(error.reason)")
         }

@@ -139,7 +139,7 @@ struct LargeStoreBench {
         let secrets = try CredentialSecrets.random(.es256)  // one key for all: filling measures the store
         for index in start..<count {
             let id = SecureRandom.bytes(16)
-            let key = try store.makeKey(
+            let key = try await store.makeKey(
                 CredentialKeyRequest(credentialID: id, rpID: Self.rpID(index), algorithm: .es256, importing: secrets))
             try await store.add(
                 StoredCredential(
