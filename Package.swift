@@ -99,6 +99,7 @@ let package = Package(
         .target(
             name: "PasskeyPKCS11",
             dependencies: ["CPKCS11", "PasskeyAuthenticator", "WebAuthn"],
+            packageAccess: false,
             swiftSettings: swiftSettings
         ),
         .target(

@@ -163,8 +163,10 @@ public final class PKCS11Token: @unchecked Sendable {
     }
 
     /// Asks the token for the private key's value (`CKA_VALUE`), which a sensitive,
-    /// non-extractable key refuses: how tests show the key cannot leave.
-    package func privateKeyValue(keyID id: [UInt8]) async throws(PKCS11Error) -> [UInt8] {
+    /// non-extractable key refuses: the check that a key cannot leave the token.
+    ///
+    /// - Throws: ``PKCS11Error`` (`CKR_ATTRIBUTE_SENSITIVE` from a token that keeps its promise).
+    public func privateKeyValue(keyID id: [UInt8]) async throws(PKCS11Error) -> [UInt8] {
         let session = session
         let module = module
         return try await Self.run(on: queue) { () throws(PKCS11Error) in
