@@ -2,7 +2,7 @@
 # Both install what they need first (Debian packages with apt-get, Python tools into .venv).
 
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
+APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 opensc libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
 	time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv

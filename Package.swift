@@ -153,7 +153,7 @@ let package = Package(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "BlockingIO",
+                "PasskeyPKCS11", "BlockingIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),

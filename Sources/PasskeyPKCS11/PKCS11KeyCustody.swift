@@ -31,6 +31,20 @@ public struct PKCS11KeyCustody: CredentialKeyCustody {
         return profile
     }()
 
+    /// `profile` as an authenticator with token keys can run it: only the token's algorithms, no
+    /// extensions (they need hmac-secret seeds or keys a store makes), and random credential IDs
+    /// (an ID from the public key needs the key before the token makes it).
+    ///
+    /// - Parameter profile: any profile.
+    /// - Returns: the profile, narrowed.
+    public static func restricting(_ profile: AuthenticatorProfile) -> AuthenticatorProfile {
+        var narrowed = profile
+        narrowed.algorithms = profile.algorithms.filter(PKCS11Token.algorithms.contains)
+        narrowed.extensions = []
+        narrowed.credentialIDFromPublicKey = false
+        return narrowed
+    }
+
     /// SoftPasskey's PKCS#11 authenticator model: a random version-4 UUID chosen once.
     private static let aaguid: AAGUID = {
         // A constant, well-formed UUID literal.

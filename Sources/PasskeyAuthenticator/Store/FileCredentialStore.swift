@@ -52,7 +52,7 @@ public actor FileCredentialStore: KeyExportingStore {
     /// of the attestation keys.
     let keys: SealedKeys
     /// The custody of credential keys other than the store's own, if any.
-    nonisolated let custody: (any CredentialKeyCustody)?
+    public nonisolated let custody: (any CredentialKeyCustody)?
     /// Where the actor's code runs: a queue of its own, off the concurrency pool.
     private let executor: BlockingExecutor
 

@@ -28,6 +28,7 @@ struct DeviceOptions: ParsableArguments {
             throw WebAuthnClientError(.security, "\(origin ?? "") is not an origin: \(error.reason)")
         }
         return VirtualDevice(
-            store: store, profile: profile, seed: try Seed(option: seed), simulation: simulate, origin: webOrigin)
+            store: store, profile: passkey.profile(profile, for: store), seed: try Seed(option: seed),
+            simulation: simulate, origin: webOrigin)
     }
 }

@@ -10,6 +10,16 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The credential store directory (default: $PASSKEY_STORE, then $XDG_DATA_HOME/passkey).")
     var store: String?
 
+    @Option(
+        help: "Where the keys live: software (sealed in the store) or pkcs11 (a token; default $PASSKEY_BACKEND).")
+    var backend: KeyBackend?
+
+    @Option(name: .customLong("module"), help: "With pkcs11: the PKCS#11 module (default $PASSKEY_PKCS11_MODULE).")
+    var pkcs11Module: String?
+
+    @Option(name: .customLong("token"), help: "With pkcs11: the token's label (default $PASSKEY_PKCS11_TOKEN).")
+    var pkcs11Token: String?
+
     /// The store's directory.
     func directory() throws(WebAuthnClientError) -> String {
         guard let directory = store ?? Self.defaultDirectory(environment: ProcessInfo.processInfo.environment) else {
@@ -18,12 +28,14 @@ struct StoreOptions: ParsableArguments {
         return directory
     }
 
-    /// Opens the store.
+    /// Opens the store; with the pkcs11 backend, its records keep keys in the token.
     func open() async throws(WebAuthnClientError) -> FileCredentialStore {
         let directory = try directory()
+        let environment = ProcessInfo.processInfo.environment
+        let custody = try await tokenCustody(environment)
         do {
             return try await FileCredentialStore(
-                directory: directory, passphrase: Self.passphrase(environment: ProcessInfo.processInfo.environment))
+                directory: directory, passphrase: Self.passphrase(environment: environment), custody: custody)
         } catch {
             throw WebAuthnClientError(.notAllowed, "the credential store \(directory) cannot be opened: \(error)")
         }
@@ -116,9 +128,10 @@ struct AuthenticatorOptions: ParsableArguments {
     func authenticator(profile: AuthenticatorProfile, accountChoice: AccountChoice = .mostRecent)
         async throws(WebAuthnClientError) -> SoftwareAuthenticator
     {
-        SoftwareAuthenticator(
-            store: try await store.open(), profile: profile, seed: try Seed(option: seed), simulation: simulate,
-            accountChoice: accountChoice)
+        let opened = try await store.open()
+        return SoftwareAuthenticator(
+            store: opened, profile: passkey.profile(profile, for: opened), seed: try Seed(option: seed),
+            simulation: simulate, accountChoice: accountChoice)
     }
 }
 

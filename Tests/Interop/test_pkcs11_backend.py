@@ -1,0 +1,108 @@
+"""The pkcs11 backend as independent relying parties see it: passkeys whose private keys a SoftHSM2
+token holds (`passkey create/get --backend pkcs11`), registered and asserted, verified by py_webauthn
+and python-fido2; the key is not extractable (pkcs11-tool cannot read it); a wrong PIN, a missing
+module or token is one stderr line."""
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+import webauthn
+from fido2.cose import CoseKey
+from fido2.webauthn import AttestationObject, AuthenticatorData
+
+from conftest import ceremony, passkey_binary, refused, succeeded
+
+MODULE = os.environ.get("PASSKEY_PKCS11_MODULE", "/usr/lib/softhsm/libsofthsm2.so")
+ORIGIN, RP_ID = "https://example.org", "example.org"
+
+pytestmark = pytest.mark.skipif(shutil.which("softhsm2-util") is None, reason="softhsm2 is not installed")
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@pytest.fixture
+def hsm(tmp_path):
+    """A SoftHSM2 token of its own and the environment that points the CLI at it."""
+    (tmp_path / "tokens").mkdir()
+    conf = tmp_path / "softhsm2.conf"
+    conf.write_text(f"directories.tokendir = {tmp_path}/tokens\nobjectstore.backend = file\nlog.level = ERROR\n")
+    env = {**os.environ, "SOFTHSM2_CONF": str(conf)}
+    subprocess.run(["softhsm2-util", "--init-token", "--free", "--label", "interop", "--pin", "4321",
+                    "--so-pin", "87654321"], env=env, check=True, capture_output=True)
+    env.update(PASSKEY_PKCS11_MODULE=MODULE, PASSKEY_PKCS11_TOKEN="interop", PASSKEY_PKCS11_PIN="4321",
+               PASSKEY_BACKEND="pkcs11")
+
+    def run(*args, input=None, **overrides):
+        return subprocess.run([passkey_binary(), *args], input=input, capture_output=True, timeout=60,
+                              env={**env, **overrides})
+
+    run.env = env
+    return run
+
+
+@pytest.mark.parametrize("alg", [-7, -8])
+def test_token_keys_register_and_sign(hsm, tmp_path, alg):
+    store = tmp_path / "store"
+    challenge = os.urandom(32)
+    options = {
+        "rp": {"id": RP_ID, "name": "Example"},
+        "user": {"id": b64url(b"ada"), "name": "ada", "displayName": "Ada"},
+        "challenge": b64url(challenge),
+        "pubKeyCredParams": [{"type": "public-key", "alg": alg}],
+        "authenticatorSelection": {"residentKey": "required"},
+        "attestation": "direct",
+    }
+    response = succeeded(ceremony(hsm, "create", options, ORIGIN, store, "--profile", "security-key"))
+    verified = webauthn.verify_registration_response(
+        credential=response, expected_challenge=challenge, expected_rp_id=RP_ID, expected_origin=ORIGIN
+    )
+    assert verified.fmt == "packed"
+    attestation = AttestationObject(b64url_decode(response["response"]["attestationObject"]))
+    credential = attestation.auth_data.credential_data
+    assert CoseKey.parse(dict(credential.public_key)).ALGORITHM == alg
+
+    count = verified.sign_count
+    for _ in range(2):
+        challenge = os.urandom(32)
+        assertion = succeeded(ceremony(hsm, "get", {"rpId": RP_ID, "challenge": b64url(challenge)}, ORIGIN, store))
+        checked = webauthn.verify_authentication_response(
+            credential=assertion, expected_challenge=challenge, expected_rp_id=RP_ID, expected_origin=ORIGIN,
+            credential_public_key=verified.credential_public_key, credential_current_sign_count=count,
+        )
+        count = checked.new_sign_count
+        data = AuthenticatorData(b64url_decode(assertion["response"]["authenticatorData"]))
+        client_data_hash = hashlib.sha256(b64url_decode(assertion["response"]["clientDataJSON"])).digest()
+        credential.public_key.verify(bytes(data) + client_data_hash, b64url_decode(assertion["response"]["signature"]))
+    assert count == 2
+
+    if shutil.which("pkcs11-tool"):  # OpenSC's view of the token: the key is there, and can never leave
+        listed = subprocess.run(
+            ["pkcs11-tool", "--module", MODULE, "--token-label", "interop", "--login", "--pin", "4321",
+             "--list-objects", "--type", "privkey"], env=hsm.env, capture_output=True, text=True, check=True).stdout
+        entry = listed.split("ID:")[1]
+        assert entry.split()[0] == b64url_decode(response["id"]).hex()
+        assert "sensitive, always sensitive, never extractable, local" in entry
+
+
+def test_token_failures_are_one_line(hsm, tmp_path):
+    store = tmp_path / "store"
+    request = {"rpId": RP_ID, "challenge": b64url(os.urandom(32))}
+    line = refused(hsm("get", "--origin", ORIGIN, "--store", str(store), input=json.dumps(request).encode(),
+                       PASSKEY_PKCS11_PIN="0000"), "NotAllowedError")
+    assert "wrong-pin" in line and "0000" not in line
+    line = refused(hsm("get", "--origin", ORIGIN, "--store", str(store), input=json.dumps(request).encode(),
+                       PASSKEY_PKCS11_MODULE="/nonexistent/module.so"), "NotAllowedError")
+    assert "module-unavailable" in line
+    line = refused(hsm("list", "--store", str(store), PASSKEY_PKCS11_TOKEN="absent"), "NotAllowedError")
+    assert "token-not-found" in line
