@@ -15,12 +15,18 @@ public enum SoftHSMToken {
 
     /// Makes the token once; later calls return at once.
     ///
+    /// - Returns: the environment a child process needs to use the token with `--backend pkcs11`.
     /// - Throws: when `softhsm2-util` is missing or fails.
-    public static func prepare() async throws {
-        try await made.value
+    @discardableResult
+    public static func prepare() async throws -> [String: String] {
+        let configuration = try await made.value
+        return [
+            "SOFTHSM2_CONF": configuration, "PASSKEY_BACKEND": "pkcs11", "PASSKEY_PKCS11_MODULE": module,
+            "PASSKEY_PKCS11_TOKEN": label, "PASSKEY_PKCS11_PIN": pin,
+        ]
     }
 
-    private static let made = Task<Void, any Error> {
+    private static let made = Task<String, any Error> {
         let directory = try TemporaryDirectory(prefix: "passkey-softhsm")
         try FileManager.default.createDirectory(atPath: directory.path + "/tokens", withIntermediateDirectories: true)
         let configuration = directory.write(
@@ -34,6 +40,7 @@ public enum SoftHSMToken {
         guard result.status == 0 else {
             throw SoftHSMFailure(message: "softhsm2-util --init-token failed: \(result.stderr)")
         }
+        return configuration
     }
 
     struct SoftHSMFailure: Error, CustomStringConvertible {

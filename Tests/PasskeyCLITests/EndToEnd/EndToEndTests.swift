@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WebAuthn
 
 /// The built `passkey` driving the built `passkey tenant serve`, as a user does from a terminal:
 /// signup, login, two users in one store, enrollment, methods, token, api, logout with
@@ -107,6 +108,32 @@ import Testing
             let id = try #require((json["credential"] as? [String: Any])?["id"] as? String)
             #expect(!String(decoding: exported, as: UTF8.self).contains(id), "the export is sealed")
         }
+    }
+
+    @Test func signupLoginAndEnrollWithKeysInAPKCS11Token() async throws {
+        let terminal = try Terminal()
+        terminal.environment.merge(try await SoftHSMToken.prepare()) { $1 }
+        let tenant = try await CLITenant(database: terminal.database)
+        terminal.use(tenant)
+        let signup = try await terminal.passkey("signup", "--email", "ada@example.com")
+        #expect(signup.status == 0, "\(signup)")
+        let login = try await terminal.passkey("login")
+        #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as ada@example.com"), "\(login)")
+        let enroll = try await terminal.passkey("enroll", "--store", terminal.home + "/second-token-store")
+        #expect(enroll.status == 0, "\(enroll)")
+        let methods = try await terminal.passkey("methods", "--json")
+        #expect(methods.status == 0, "\(methods)")
+        #expect(
+            terminal.storeFiles().count == 1 && terminal.storeFiles(terminal.home + "/second-token-store").count == 1)
+        for (name, record) in terminal.storeFiles() {
+            let text = String(decoding: record, as: UTF8.self)
+            #expect(text.contains(Base64URL.encode(Array("pkcs11:\(SoftHSMToken.label)".utf8))), "\(name)")
+        }
+        var software = terminal.environment
+        software["PASSKEY_BACKEND"] = "software"
+        let withoutToken = try await ChildProcess.run(
+            CLIProcess.executable, ["login"], environment: .exactly(software))
+        #expect(withoutToken.status == 1, "a token's records are refused by the software backend: \(withoutToken)")
     }
 
     @Test func theDemoRunsEveryStepAndLeavesNothing() async throws {
