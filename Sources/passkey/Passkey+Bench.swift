@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PasskeyAuthenticator
 
 extension Passkey {
     /// `passkey bench`: measurements, each as a ratio to a baseline measured in the same run.
@@ -55,6 +56,8 @@ extension Passkey.Bench {
         @Flag(help: "Print JSON.")
         var json = false
 
+        @OptionGroup var keys: KeyBackendOptions
+
         func validate() throws {
             guard seconds > 0, rounds > 0, storeSize >= 0 else {
                 throw ValidationError("--seconds and --rounds must be positive, --store-size not negative")
@@ -68,6 +71,18 @@ extension Passkey.Bench {
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let progress: (String) -> Void = { printError("bench: \($0)") }
             let wants: (String) -> Bool = { name in only.map { name.hasPrefix($0) } ?? true }
+            let custody = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                try await keys.tokenCustody(ProcessInfo.processInfo.environment)
+            }
+            if let custody {
+                // --backend pkcs11: the token's figures alone.
+                let figures = try await PKCS11Bench(
+                    custody: custody, seconds: seconds, rounds: rounds, scratch: scratch
+                )
+                .figures(progress: progress)
+                print(figures: figures)
+                return
+            }
             // A group runs when any of its figures may be wanted: its names all start with `group`.
             let wantsGroup: (String) -> Bool = { group in
                 only.map { group.hasPrefix($0) || $0.hasPrefix(group) } ?? true
@@ -85,11 +100,15 @@ extension Passkey.Bench {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
             }
+            print(figures: figures)
+        }
+
+        private func print(figures: [BenchFigure]) {
             if json {
                 printJSON(figures)
             } else {
                 for figure in figures {
-                    print(figure.line)
+                    Swift.print(figure.line)
                 }
             }
         }

@@ -29,6 +29,22 @@ import WebAuthn
         }
     }
 
+    /// `--backend pkcs11` measures get and create with token keys, each paired with the token's own
+    /// work in the same run.
+    @Test func measuresTheTokenBackendAgainstRawTokenCalls() async throws {
+        let environment = try await SoftHSMToken.prepare()
+        let result = try await ChildProcess.run(
+            CLIProcess.executable, ["bench", "--seconds", "0.05", "--rounds", "1", "--json"],
+            environment: .inheriting(environment))
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let byName = Dictionary(
+            uniqueKeysWithValues: figures.compactMap { f in (f["name"] as? String).map { ($0, f) } })
+        #expect(Set(byName.keys) == ["raw-c-sign", "pkcs11-get", "raw-c-generate-key-pair", "pkcs11-create"])
+        #expect(byName["pkcs11-get"]?["baseline"] as? String == "raw-c-sign")
+        #expect((byName["pkcs11-create"]?["ratio"] as? Double ?? 0) > 0)
+    }
+
     /// `--only` measures the figures whose name starts so, with their baselines, and nothing else;
     /// every figure with a target says whether it meets it.
     @Test(arguments: [

@@ -232,7 +232,7 @@ private struct Rig {
 }
 
 /// A counter shared by the closures of one rig.
-private final class Counter: Sendable {
+final class Counter: Sendable {
     private let value = Mutex(0)
 
     func next() -> Int {

@@ -10,7 +10,18 @@ enum KeyBackend: String, ExpressibleByArgument, CaseIterable {
     case pkcs11
 }
 
-extension StoreOptions {
+/// Where a command's keys live: `--backend`, and the token of the pkcs11 backend.
+struct KeyBackendOptions: ParsableArguments {
+    @Option(
+        help: "Where the keys live: software (sealed in the store) or pkcs11 (a token; default $PASSKEY_BACKEND).")
+    var backend: KeyBackend?
+
+    @Option(name: .customLong("module"), help: "With pkcs11: the PKCS#11 module (default $PASSKEY_PKCS11_MODULE).")
+    var pkcs11Module: String?
+
+    @Option(name: .customLong("token"), help: "With pkcs11: the token's label (default $PASSKEY_PKCS11_TOKEN).")
+    var pkcs11Token: String?
+
     /// The token custody of `--backend pkcs11` (or `$PASSKEY_BACKEND`): the module and token from
     /// the options or `$PASSKEY_PKCS11_MODULE` and `$PASSKEY_PKCS11_TOKEN`, the PIN from
     /// `$PASSKEY_PKCS11_PIN` or the first line of `$PASSKEY_PKCS11_PIN_FILE`, never a flag; `nil`

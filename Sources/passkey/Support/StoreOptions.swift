@@ -10,15 +10,7 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The credential store directory (default: $PASSKEY_STORE, then $XDG_DATA_HOME/passkey).")
     var store: String?
 
-    @Option(
-        help: "Where the keys live: software (sealed in the store) or pkcs11 (a token; default $PASSKEY_BACKEND).")
-    var backend: KeyBackend?
-
-    @Option(name: .customLong("module"), help: "With pkcs11: the PKCS#11 module (default $PASSKEY_PKCS11_MODULE).")
-    var pkcs11Module: String?
-
-    @Option(name: .customLong("token"), help: "With pkcs11: the token's label (default $PASSKEY_PKCS11_TOKEN).")
-    var pkcs11Token: String?
+    @OptionGroup var keys: KeyBackendOptions
 
     /// The store's directory.
     func directory() throws(WebAuthnClientError) -> String {
@@ -32,7 +24,7 @@ struct StoreOptions: ParsableArguments {
     func open() async throws(WebAuthnClientError) -> FileCredentialStore {
         let directory = try directory()
         let environment = ProcessInfo.processInfo.environment
-        let custody = try await tokenCustody(environment)
+        let custody = try await keys.tokenCustody(environment)
         do {
             return try await FileCredentialStore(
                 directory: directory, passphrase: Self.passphrase(environment: environment), custody: custody)
