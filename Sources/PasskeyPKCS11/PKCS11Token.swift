@@ -1,5 +1,6 @@
 import CPKCS11
 import Dispatch
+import Synchronization
 public import WebAuthn
 
 /// A logged-in session with one token of a PKCS#11 module, where credential key pairs are made
@@ -20,6 +21,9 @@ public final class PKCS11Token: @unchecked Sendable {
     public let label: String
     private let session: CK_SESSION_HANDLE
     private let queue: DispatchQueue
+    /// Private-key handles found before, by credential ID: a handle stays valid for the session
+    /// (PKCS#11 2.40 §4.4.1), and finding one is a search of the token.
+    private let privateKeys = Mutex<[[UInt8]: CK_OBJECT_HANDLE]>([:])
 
     /// The algorithms a token may make keys for.
     public static let algorithms: [COSEAlgorithm] = [.es256, .eddsa]
@@ -121,13 +125,23 @@ public final class PKCS11Token: @unchecked Sendable {
         let session = session
         let module = module
         return try await Self.run(on: queue) { () throws(PKCS11Error) in
-            let key = try Self.find(CKO_PRIVATE_KEY, id: id, session: session, module: module)
+            let key: CK_OBJECT_HANDLE
+            if let cached = self.privateKeys.withLock({ $0[id] }) {
+                key = cached
+            } else {
+                key = try Self.find(CKO_PRIVATE_KEY, id: id, session: session, module: module)
+                self.privateKeys.withLock { $0[id] = key }
+            }
             var input = algorithm == .es256 ? SHA256Digest.hash(message) : message
             var mechanism = CK_MECHANISM(
                 mechanism: CK_MECHANISM_TYPE(algorithm == .es256 ? CKM_ECDSA : CKM_EDDSA), pParameter: nil,
                 ulParameterLen: 0)
             let functions = module.functions.pointee
-            try module.check("C_SignInit", functions.C_SignInit(session, &mechanism, key))
+            let initialized = functions.C_SignInit(session, &mechanism, key)
+            if initialized == CKR_KEY_HANDLE_INVALID || initialized == CKR_OBJECT_HANDLE_INVALID {
+                self.privateKeys.withLock { $0[id] = nil }  // destroyed elsewhere: the next call searches again
+            }
+            try module.check("C_SignInit", initialized)
             var length: CK_ULONG = 0
             try module.check("C_Sign", functions.C_Sign(session, &input, CK_ULONG(input.count), nil, &length))
             var signature = [UInt8](repeating: 0, count: Int(length))
@@ -154,6 +168,7 @@ public final class PKCS11Token: @unchecked Sendable {
     public func deleteKeyPair(keyID id: [UInt8]) async throws(PKCS11Error) {
         let session = session
         let module = module
+        privateKeys.withLock { $0[id] = nil }
         try await Self.run(on: queue) { () throws(PKCS11Error) in
             for objectClass in [CKO_PRIVATE_KEY, CKO_PUBLIC_KEY] {
                 guard let key = try? Self.find(objectClass, id: id, session: session, module: module) else { continue }
