@@ -51,7 +51,10 @@ public struct PKCS11KeyCustody: CredentialKeyCustody {
         try! AAGUID(uuidString: "8d3f2c6a-41b7-4e0f-9a5c-2b7e6d1f0a93")
     }()
 
-    private var blob: [UInt8] { Array("pkcs11:\(token.label)".utf8) }
+    /// `pkcs11:` and the token's label.
+    public var name: String { "pkcs11:\(token.label)" }
+
+    private var blob: [UInt8] { Array(name.utf8) }
 
     public func makeKey(_ request: CredentialKeyRequest) async throws(StoreError) -> CredentialKey {
         guard request.importing == nil else {

@@ -79,8 +79,16 @@ import WebAuthn
             authenticator: SoftwareAuthenticator(store: store, profile: PKCS11KeyCustody.profile))
         let registration = try await client.create(
             Self.creationOptions(.es256, challenge: SecureRandom.bytes(32)), origin: Self.origin)
-        let software = try await FileCredentialStore(directory: directory.appending("store"))
-        await #expect(throws: StoreError(.corrupt, "")) { try await software.credential(id: registration.rawId.bytes) }
+        let opening = await #expect(throws: StoreError(.unsupported, "")) {
+            try await FileCredentialStore(directory: directory.appending("store"))
+        }
+        #expect(opening?.reason.contains("pkcs11:\(SoftHSMToken.label)") == true, "\(String(describing: opening))")
+        _ = try await FileCredentialStore(directory: directory.appending("software"))
+        await #expect(throws: StoreError(.unsupported, "")) {
+            try await FileCredentialStore(
+                directory: directory.appending("software"), custody: store.custody as? PKCS11KeyCustody)
+        }
+        #expect(try await store.credential(id: registration.rawId.bytes) != nil)
         let rsa = Self.creationOptions(.rs256, challenge: SecureRandom.bytes(32))
         await #expect(throws: WebAuthnClientError(.notSupported, "")) {
             try await client.create(rsa, origin: Self.origin)

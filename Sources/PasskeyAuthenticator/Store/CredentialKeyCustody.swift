@@ -9,6 +9,10 @@ public import WebAuthn
 /// record's blobs are whatever the custody put in ``CredentialKey``: a reference to the object
 /// that holds the key. The store's own key still seals its attestation keys.
 public protocol CredentialKeyCustody: Sendable {
+    /// What keeps the keys, as the store's `store.json` records it when the store is made (for
+    /// example `pkcs11:passkeys`); a store opened with another custody, or without one, refuses.
+    var name: String { get }
+
     /// Makes a new credential's key pair (and, if the custody has them, hmac-secret seeds) and
     /// describes them as the record will keep them.
     ///

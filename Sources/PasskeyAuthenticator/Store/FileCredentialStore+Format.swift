@@ -11,13 +11,15 @@ extension FileCredentialStore {
     /// { "version": 1,
     ///   "keySource": "scrypt" | "keyfile",
     ///   "scrypt": { "salt": base64url, "n": 32768, "r": 8, "p": 1 },    (keySource "scrypt" only)
-    ///   "keyCheck": base64url(AESGCM.seal(keyCheckPlaintext, storeKey, "store.json")) }
+    ///   "keyCheck": base64url(AESGCM.seal(keyCheckPlaintext, storeKey, "store.json")),
+    ///   "custody": "pkcs11:LABEL" }                                   (only with a ``CredentialKeyCustody``)
     /// ```
     struct Header: Codable {
         var version: Int
         var keySource: KeySource
         var scrypt: ScryptParameters?
         var keyCheck: Base64URL
+        var custody: String?
     }
 
     enum KeySource: String, Codable {

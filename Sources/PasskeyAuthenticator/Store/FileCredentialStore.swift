@@ -138,7 +138,7 @@ public actor FileCredentialStore: KeyExportingStore {
             try FileCredentialStore.removeTemporaryFiles(in: root)
             let keys = SealedKeys(
                 storeKey: try FileCredentialStore.storeKey(
-                    root: root, credentials: credentialsDirectory, passphrase: passphrase))
+                    root: root, credentials: credentialsDirectory, passphrase: passphrase, custody: custody?.name))
             files = Files(root: root, credentials: credentialsDirectory, lock: lockFile, keys: keys, custody: custody)
             (index, observed) = try FileCredentialStore.repairIndex(files)
         }
@@ -527,15 +527,15 @@ public actor FileCredentialStore: KeyExportingStore {
 
     /// Reads `store.json` and the key it describes, or makes both for a new store; called under
     /// the exclusive lock.
-    private static func storeKey(root: FileDescriptor, credentials: FileDescriptor, passphrase: Passphrase?)
-        throws(StoreError) -> SecretKey
-    {
+    private static func storeKey(
+        root: FileDescriptor, credentials: FileDescriptor, passphrase: Passphrase?, custody: String?
+    ) throws(StoreError) -> SecretKey {
         let headerPath = root.path + "/store.json"
         guard try root.contains("store.json") else {
             guard try !credentials.entries().contains(where: isCredentialFileName) else {
                 throw StoreError(.corrupt, "is missing while credentials exist", file: headerPath)
             }
-            return try create(root: root, passphrase: passphrase)
+            return try create(root: root, passphrase: passphrase, custody: custody)
         }
         let data = Data(
             try FileDescriptor(opening: "store.json", in: root, .readOnly).readAll(limit: Files.fileSizeLimit))
@@ -552,6 +552,13 @@ public actor FileCredentialStore: KeyExportingStore {
             throw error
         } catch {
             throw StoreError(.corrupt, "not a store header: \(describe(error))", file: headerPath)
+        }
+        guard header.custody == custody else {
+            throw StoreError(
+                .unsupported,
+                header.custody.map { "its keys are kept by \($0); open it with that custody (--backend pkcs11)" }
+                    ?? "it keeps its own keys, sealed; it cannot be opened with custody \(custody ?? "")",
+                file: headerPath)
         }
         let key: SecretKey
         switch (header.keySource, passphrase) {
@@ -579,7 +586,9 @@ public actor FileCredentialStore: KeyExportingStore {
         return key
     }
 
-    private static func create(root: FileDescriptor, passphrase: Passphrase?) throws(StoreError) -> SecretKey {
+    private static func create(root: FileDescriptor, passphrase: Passphrase?, custody: String?) throws(StoreError)
+        -> SecretKey
+    {
         let parameters = ScryptParameters.fresh()
         let key =
             try passphrase.map { (passphrase) throws(StoreError) in try derive(passphrase, parameters) } ?? .random()
@@ -596,7 +605,7 @@ public actor FileCredentialStore: KeyExportingStore {
         }
         let header = Header(
             version: formatVersion, keySource: passphrase == nil ? .keyFile : .scrypt,
-            scrypt: passphrase == nil ? nil : parameters, keyCheck: Base64URL(keyCheck))
+            scrypt: passphrase == nil ? nil : parameters, keyCheck: Base64URL(keyCheck), custody: custody)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         guard let bytes = try? encoder.encode(header) else {
