@@ -1,4 +1,5 @@
 import CPKCS11
+import Dispatch
 import Synchronization
 import WebAuthn
 
@@ -13,6 +14,9 @@ public final class PKCS11Module: @unchecked Sendable {
     public let path: String
     /// The module's function list, valid while the module is loaded (always, once loaded).
     let functions: UnsafeMutablePointer<CK_FUNCTION_LIST>
+    /// Where every call to the module runs, one at a time: modules that claim OS locking still
+    /// fail under concurrent object creation (SoftHSM2's file store answers CKR_GENERAL_ERROR).
+    let queue: DispatchQueue
 
     private static let loaded = LoadedModules()
     /// SHA-256 of the PIN each slot was logged in with by this process.
@@ -21,6 +25,7 @@ public final class PKCS11Module: @unchecked Sendable {
     private init(path: String, functions: UnsafeMutablePointer<CK_FUNCTION_LIST>) {
         self.path = path
         self.functions = functions
+        self.queue = DispatchQueue(label: "PKCS11Module \(path)")
     }
 
     /// The module at `path`, loaded and initialized on first use.

@@ -12,8 +12,8 @@ public import WebAuthn
 /// token's `r ‖ s` re-encoded as DER); Ed25519 keys with `CKM_EC_EDWARDS_KEY_PAIR_GEN` and sign with
 /// `CKM_EDDSA`, where the token has them.
 ///
-/// Every call to the module runs on a dispatch queue of the token's own, in order, so the session
-/// is used by one thread at a time and no call blocks a Swift concurrency thread.
+/// Every call to the module runs on the module's dispatch queue, in order, so a session is used by
+/// one thread at a time and no call blocks a Swift concurrency thread.
 public final class PKCS11Token: @unchecked Sendable {
     /// The module the token is in.
     public let module: PKCS11Module
@@ -45,7 +45,7 @@ public final class PKCS11Token: @unchecked Sendable {
     public static func open(module: PKCS11Module, label: String, pin: PKCS11PIN) async throws(PKCS11Error)
         -> PKCS11Token
     {
-        let queue = DispatchQueue(label: "PKCS11Token \(label)")
+        let queue = module.queue
         return try await run(on: queue) { () throws(PKCS11Error) in
             let slot = try module.slot(tokenLabel: label)
             let functions = module.functions.pointee

@@ -1,13 +1,18 @@
 import Foundation
 import PasskeyAuthenticator
 import Synchronization
+import TestSupport
 import Testing
 import WebAuthn
 
+/// The software authenticator's behaviour, the same whichever backend keeps its keys (in memory,
+/// sealed in files, or in a PKCS#11 token).
 @Suite struct SoftwareAuthenticatorTests {
-    @Test func platformProfileMakesASyncedPasskey() async throws {
-        let store = InMemoryCredentialStore()
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+    @Test(arguments: Backend.allCases)
+    func platformProfileMakesASyncedPasskey(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
         let (response, verified) = try await ceremony.register()
         #expect(verified.format == .none)
         #expect(verified.aaguid == .zero)
@@ -29,14 +34,16 @@ import WebAuthn
         #expect(try await store.credential(id: verified.credentialID) == before)
     }
 
-    @Test func securityKeyCountsAndSelfAttestsWhenAsked() async throws {
-        let store = InMemoryCredentialStore()
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: .securityKey))
+    @Test(arguments: Backend.allCases)
+    func securityKeyCountsAndSelfAttestsWhenAsked(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.securityKey)))
         let (response, verified) = try await ceremony.register(
             Ceremony.creationOptions(attestation: .direct, residentKey: .discouraged))
         #expect(verified.format == .packed)
         #expect(verified.attestationType == .`self`)
-        #expect(verified.aaguid == AuthenticatorProfile.securityKey.aaguid)
+        #expect(verified.aaguid == backend.profile(.securityKey).aaguid)
         #expect(!verified.backupEligible && !verified.backupState)
         #expect(response.authenticatorAttachment == .crossPlatform)
         #expect(response.response.transports == [.usb])
@@ -51,16 +58,22 @@ import WebAuthn
         #expect(try await store.credential(id: verified.credentialID)?.signCount == 3)
     }
 
-    @Test func securityKeyConveysNoneWhenTheRelyingPartyAsksForNone() async throws {
-        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey))
+    @Test(arguments: Backend.allCases)
+    func securityKeyConveysNoneWhenTheRelyingPartyAsksForNone(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.securityKey)))
         let (_, verified) = try await ceremony.register(
             Ceremony.creationOptions(attestation: AttestationConveyancePreference.none))
         #expect(verified.format == .none)
-        #expect(verified.aaguid == AuthenticatorProfile.securityKey.aaguid)
+        #expect(verified.aaguid == backend.profile(.securityKey).aaguid)
     }
 
-    @Test func theFirstSupportedAlgorithmIsChosen() async throws {
-        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore()))
+    @Test(arguments: Backend.allCases)
+    func theFirstSupportedAlgorithmIsChosen(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
         let options = Ceremony.creationOptions(algorithms: [.rs256, .eddsa, .es256])
         let (response, verified) = try await ceremony.register(options)
         #expect(verified.algorithm == .eddsa)
@@ -69,31 +82,37 @@ import WebAuthn
         #expect(assertion.credentialID == verified.credentialID)
     }
 
-    @Test func noSupportedAlgorithmIsNotSupportedError() async throws {
-        let store = InMemoryCredentialStore()
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+    @Test(arguments: Backend.allCases)
+    func noSupportedAlgorithmIsNotSupportedError(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
         await #expect(throws: WebAuthnClientError(.notSupported, "")) {
             try await ceremony.register(Ceremony.creationOptions(algorithms: [.rs256, .es384]))
         }
-        #expect(await store.all().credentials.isEmpty)
+        #expect(try await store.all().credentials.isEmpty)
     }
 
-    @Test func anExcludedCredentialIsInvalidStateAndTheStoreIsUntouched() async throws {
-        let store = InMemoryCredentialStore()
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+    @Test(arguments: Backend.allCases)
+    func anExcludedCredentialIsInvalidStateAndTheStoreIsUntouched(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
         let (_, first) = try await ceremony.register()
-        let before = await store.all()
+        let before = try await store.all()
         await #expect(throws: WebAuthnClientError(.invalidState, "")) {
             try await ceremony.register(
                 Ceremony.creationOptions(user: "bob", userID: Array("bob".utf8), exclude: [first.credentialID]))
         }
-        #expect(await store.all() == before)
+        #expect(try await store.all() == before)
     }
 
-    @Test func severalMatchesPickTheNewestUnlessAUserOrCredentialIsChosen() async throws {
-        let store = InMemoryCredentialStore()
+    @Test(arguments: Backend.allCases)
+    func severalMatchesPickTheNewestUnlessAUserOrCredentialIsChosen(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
         let clock = SteppingClock()
-        let authenticator = SoftwareAuthenticator(store: store, now: clock.next)
+        let authenticator = SoftwareAuthenticator(store: store, profile: backend.profile(.platform), now: clock.next)
         let ceremony = Ceremony(authenticator)
         let (_, alice) = try await ceremony.register(Ceremony.creationOptions(user: "alice", userID: Array("a".utf8)))
         let (_, bob) = try await ceremony.register(Ceremony.creationOptions(user: "bob", userID: Array("b".utf8)))
@@ -117,8 +136,12 @@ import WebAuthn
         }
     }
 
-    @Test func anAllowListLimitsTheChoiceAndAnUnknownOneIsNotAllowed() async throws {
-        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), now: SteppingClock().next))
+    @Test(arguments: Backend.allCases)
+    func anAllowListLimitsTheChoiceAndAnUnknownOneIsNotAllowed(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: backend.profile(.platform), now: SteppingClock().next))
         let (_, first) = try await ceremony.register(Ceremony.creationOptions(user: "a", userID: [1]))
         _ = try await ceremony.register(Ceremony.creationOptions(user: "b", userID: [2]))
         let (response, _) = try await ceremony.authenticate(
@@ -129,8 +152,11 @@ import WebAuthn
         }
     }
 
-    @Test func aNonDiscoverableCredentialNeedsAnAllowList() async throws {
-        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey))
+    @Test(arguments: Backend.allCases)
+    func aNonDiscoverableCredentialNeedsAnAllowList(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.securityKey)))
         let options = Ceremony.creationOptions(
             residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
         let (response, verified) = try await ceremony.register(options)
@@ -142,17 +168,22 @@ import WebAuthn
             verified.record(), options: Ceremony.requestOptions(allow: [verified.credentialID]))
     }
 
-    @Test func registeringTheSameUserAgainReplacesTheDiscoverableCredential() async throws {
-        let store = InMemoryCredentialStore()
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+    @Test(arguments: Backend.allCases)
+    func registeringTheSameUserAgainReplacesTheDiscoverableCredential(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
         let (_, first) = try await ceremony.register()
         let (_, second) = try await ceremony.register()
         #expect(first.credentialID != second.credentialID)
-        #expect(await store.all().credentials.map(\.id) == [second.credentialID])
+        #expect(try await store.all().credentials.map(\.id) == [second.credentialID])
     }
 
-    @Test func credPropsReportsADiscoverablePlatformCredential() async throws {
-        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore()))
+    @Test(arguments: Backend.allCases)
+    func credPropsReportsADiscoverablePlatformCredential(_ backend: Backend) async throws {
+        let made = try await backend.store()
+        let store = made.store
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
         let options = Ceremony.creationOptions(
             residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
         let (response, _) = try await ceremony.register(options)
