@@ -87,31 +87,16 @@ struct LargeBlobExtension {
     /// The assertion's output: the blob read (absent when the credential has none), or whether
     /// the blob was written; a damaged array reads as empty (CTAP 2.1 §6.10.3).
     func assertionOutput(_ key: SecretKey?, client: WebAuthnClient) async -> JSONValue {
-        guard let key, let limit = client.authenticator.info.maxSerializedLargeBlobArray else {
-            return write != nil ? .object(["written": .bool(false)]) : .object([:])
-        }
-        var array = LargeBlobArray.empty
-        if let serialized = try? await client.authenticator.largeBlobs(),
-            let stored = try? LargeBlobArray(serialized: serialized)
-        {
-            array = stored
-        }
+        let authenticator = client.authenticator
         guard let write else {
-            guard let blob = try? array.blob(key: key) else {
+            guard let key, let blob = try? await authenticator.largeBlob(key: key) else {
                 return .object([:])
             }
             return .object(["blob": .string(Base64URL.encode(blob))])
         }
-        do {
-            try array.set(write, key: key)
-            let serialized = array.serialized
-            guard serialized.count <= limit else {
-                return .object(["written": .bool(false)])
-            }
-            try await client.authenticator.setLargeBlobs(serialized)
-            return .object(["written": .bool(true)])
-        } catch {
+        guard let key, (try? await authenticator.setLargeBlob(write, key: key)) != nil else {
             return .object(["written": .bool(false)])
         }
+        return .object(["written": .bool(true)])
     }
 }

@@ -55,13 +55,9 @@ public struct LargeBlobArray: Sendable, Hashable {
     ///   inflate to its size.
     public func blob(key: SecretKey) throws(WebAuthnError) -> [UInt8]? {
         for entry in entries {
-            guard let ciphertext = entry[1]?.bytesValue, let nonce = entry[2]?.bytesValue, nonce.count == 12,
-                let size = entry[3]?.intValue, size >= 0,
-                let compressed = try? AESGCM.open(nonce + ciphertext, using: key, authenticating: Self.context(size))
-            else {
-                continue
+            if let (compressed, size) = Self.open(entry, key: key) {
+                return try RawDeflate.decompress(compressed, size: size)
             }
-            return try RawDeflate.decompress(compressed, size: size)
         }
         return nil
     }
@@ -79,14 +75,18 @@ public struct LargeBlobArray: Sendable, Hashable {
 
     /// Removes the entries of the credential whose `largeBlobKey` is `key`.
     public mutating func remove(key: SecretKey) {
-        entries.removeAll { entry in
-            guard let ciphertext = entry[1]?.bytesValue, let nonce = entry[2]?.bytesValue,
-                let size = entry[3]?.intValue, size >= 0
-            else {
-                return false
-            }
-            return (try? AESGCM.open(nonce + ciphertext, using: key, authenticating: Self.context(size))) != nil
+        entries.removeAll { Self.open($0, key: key) != nil }
+    }
+
+    /// An entry's compressed blob and original size, when it is well formed and opens under `key`.
+    private static func open(_ entry: CBOR, key: SecretKey) -> ([UInt8], Int)? {
+        guard let ciphertext = entry[1]?.bytesValue, let nonce = entry[2]?.bytesValue, nonce.count == 12,
+            let size = entry[3]?.intValue, size >= 0,
+            let compressed = try? AESGCM.open(nonce + ciphertext, using: key, authenticating: context(size))
+        else {
+            return nil
         }
+        return (compressed, size)
     }
 
     /// The associated data of an entry: `"blob" ‖ uint64le(origSize)` (§6.10.3).

@@ -47,12 +47,10 @@ extension SoftwareAuthenticator {
     /// - Parameter stored: a credential of this authenticator's store.
     /// - Throws: ``AuthenticatorError`` with `CTAP2_ERR_UNSUPPORTED_OPTION` without large blobs.
     public func largeBlob(of stored: StoredCredential) async throws(AuthenticatorError) -> [UInt8]? {
-        guard let key = try await largeBlobKey(of: stored),
-            let array = try? LargeBlobArray(serialized: await largeBlobs())
-        else {
+        guard let key = try await largeBlobKey(of: stored) else {
             return nil
         }
-        return try? array.blob(key: key)
+        return try await largeBlob(key: key)
     }
 
     /// Stores a credential's large blob, as a client's `largeBlob.write` does, replacing the one it
@@ -69,13 +67,7 @@ extension SoftwareAuthenticator {
             throw AuthenticatorError(
                 .unsupportedOption, "credential \(Base64URL.encode(stored.id)) has no largeBlobKey")
         }
-        var array = (try? LargeBlobArray(serialized: await largeBlobs())) ?? .empty
-        do {
-            try array.set(blob, key: key)
-        } catch {
-            throw AuthenticatorError(.other, "could not seal the large blob: \(error.reason)")
-        }
-        try await setLargeBlobs(array.serialized)
+        try await setLargeBlob(blob, key: key)
     }
 
     private func largeBlobStore() throws(AuthenticatorError) -> any LargeBlobStore {

@@ -7,8 +7,8 @@ extension SoftwareAuthenticator {
     /// supports (step 3); the user acts (steps 11–14), and only then is an excluded credential
     /// reported (step 10), leaving the store untouched; the key and ID are drawn (or derived from
     /// ``seed``), sealed and stored; a discoverable credential replaces an older discoverable one
-    /// for the same RP ID and user handle (step 17); the attestation is `packed` self
-    /// attestation (WebAuthn L3 §8.2) with the store's batch certificate or self attestation, as the
+    /// for the same RP ID and user handle (step 17); the attestation is `packed` (WebAuthn L3
+    /// §8.2), with the store's batch (or enterprise) certificate or as self attestation as the
     /// profile says, when the client did not ask for `none` first, else `none`.
     public func makeCredential(_ request: MakeCredentialRequest) async throws(AuthenticatorError)
         -> MakeCredentialResponse
@@ -56,10 +56,10 @@ extension SoftwareAuthenticator {
             extensions: try await creationExtensions(request, stored, userVerified: gesture.userVerified))
         let attestationObject: AttestationObject
         let attests = request.attestationFormatsPreference.first != AttestationFormat.none
-        let enterprise =
-            request.enterpriseAttestation != nil && profile.batchAttests && attests
-            && profile.enterpriseAttestationRPIDs.contains(request.rpID)
+        var enterprise = false
         if profile.batchAttests, attests {
+            enterprise =
+                request.enterpriseAttestation != nil && profile.enterpriseAttestationRPIDs.contains(request.rpID)
             let statement = try await batchAttestation(
                 authenticatorData, request.clientDataHash, enterprise: enterprise)
             attestationObject = AttestationObject(

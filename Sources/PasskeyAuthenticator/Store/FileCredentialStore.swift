@@ -84,10 +84,11 @@ public actor FileCredentialStore: KeyExportingStore {
     ///     store takes the kind this asks for; an existing one must match it.
     ///   - lockTimeout: how long an operation waits for another process's lock.
     ///   - custody: who keeps the credentials' keys; `nil` (the default) seals them under the store
-    ///     key. A store keeps one custody: records of another are reported `corrupt`.
+    ///     key. A new store records its custody in `store.json`; an existing one opens only with it.
     /// - Throws: `StoreError` with `wrong-passphrase` (a wrong passphrase, none for a passphrase
-    ///   store, or one for a key-file store), `unsupported-version`, `corrupt` naming
-    ///   `store.json` or `store.key`, `insecure`, `locked`, `disk-full` or `io`.
+    ///   store, or one for a key-file store), `unsupported` (another custody than the store's),
+    ///   `unsupported-version`, `corrupt` naming `store.json` or `store.key`, `insecure`, `locked`,
+    ///   `disk-full` or `io`.
     public init(
         directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10),
         custody: (any CredentialKeyCustody)? = nil
@@ -322,13 +323,14 @@ public actor FileCredentialStore: KeyExportingStore {
         guard let name = Self.fileName(id) else {
             throw Self.notFound(id)
         }
-        let record = custody == nil ? nil : try files.read(name)
-        try changing { () throws(StoreError) in
+        let record = try changing { () throws(StoreError) in
+            // Read under the lock, for the custody; an unreadable record is still deleted.
+            let record = custody == nil ? nil : try? files.read(name)
             guard try files.credentials.remove(name) else {
                 throw Self.notFound(id)
             }
             try files.credentials.sync()
-            return ((), .deleted(id: id))
+            return (record, .deleted(id: id))
         }
         if let custody, let record {
             try await custody.discardKey(of: record)

@@ -14,14 +14,7 @@ struct ExportPassphraseOptions: ParsableArguments {
     /// The passphrase, or `nil` when none is given.
     func passphrase() throws(WebAuthnClientError) -> Passphrase? {
         if let passphraseFile {
-            guard let data = FileManager.default.contents(atPath: passphraseFile) else {
-                throw WebAuthnClientError(.notAllowed, "\(passphraseFile): cannot be read")
-            }
-            let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
-            guard let line, !line.isEmpty else {
-                throw WebAuthnClientError(.syntax, "\(passphraseFile): the first line is empty")
-            }
-            return Passphrase(line)
+            return Passphrase(try SecretFile.firstLine(passphraseFile, "--passphrase-file"))
         }
         guard let text = ProcessInfo.processInfo.environment["PASSKEY_EXPORT_PASSPHRASE"], !text.isEmpty else {
             return nil

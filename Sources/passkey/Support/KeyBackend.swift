@@ -57,12 +57,7 @@ struct KeyBackendOptions: ParsableArguments {
             return PKCS11PIN(pin)
         }
         if let file = environment["PASSKEY_PKCS11_PIN_FILE"], !file.isEmpty {
-            guard let data = FileManager.default.contents(atPath: file),
-                let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
-            else {
-                throw WebAuthnClientError(.notAllowed, "PASSKEY_PKCS11_PIN_FILE \(file) cannot be read or is empty")
-            }
-            return PKCS11PIN(String(line))
+            return PKCS11PIN(try SecretFile.firstLine(file, "PASSKEY_PKCS11_PIN_FILE"))
         }
         throw WebAuthnClientError(.notAllowed, "the pkcs11 backend needs PASSKEY_PKCS11_PIN or PASSKEY_PKCS11_PIN_FILE")
     }
