@@ -1,7 +1,7 @@
 public import PasskeyAuthenticator
 public import WebAuthn
 
-/// Credential keys kept in a PKCS#11 token, for a ``FileCredentialStore`` that keeps the records:
+/// Credential keys kept in a PKCS#11 token, for a `FileCredentialStore` that keeps the records:
 /// `FileCredentialStore(directory:custody: PKCS11KeyCustody(token:))`.
 ///
 /// Each credential's key pair is made on the token with `CKA_ID` = the credential ID (see
@@ -37,7 +37,7 @@ public struct PKCS11KeyCustody: CredentialKeyCustody {
     ///
     /// - Parameter profile: any profile.
     /// - Returns: the profile, narrowed.
-    public static func restricting(_ profile: AuthenticatorProfile) -> AuthenticatorProfile {
+    public func narrowing(_ profile: AuthenticatorProfile) -> AuthenticatorProfile {
         var narrowed = profile
         narrowed.algorithms = profile.algorithms.filter(PKCS11Token.algorithms.contains)
         narrowed.extensions = []
@@ -92,13 +92,15 @@ public struct PKCS11KeyCustody: CredentialKeyCustody {
         try await stored { () async throws(PKCS11Error) in try await token.deleteKeyPair(keyID: credential.id) }
     }
 
-    /// Runs a token call, reporting its failure as the store's: a missing key as `not-found`,
-    /// anything else as `io` naming the token's error.
+    /// Runs a token call, reporting its failure as the store's: a missing key as `not-found`, a
+    /// mechanism the token lacks as `unsupported`, anything else as `io` naming the token's error.
     private func stored<T>(_ body: () async throws(PKCS11Error) -> T) async throws(StoreError) -> T {
         do {
             return try await body()
         } catch  where error.code == .keyNotFound {
             throw StoreError(.notFound, "token \"\(token.label)\": \(error.reason)")
+        } catch  where error.code == .unsupportedMechanism {
+            throw StoreError(.unsupported, "token \"\(token.label)\": \(error.reason)")
         } catch {
             throw StoreError(.io, "token \"\(token.label)\": \(error)")
         }

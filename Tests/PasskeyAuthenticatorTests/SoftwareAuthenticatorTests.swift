@@ -12,7 +12,8 @@ import WebAuthn
     func platformProfileMakesASyncedPasskey(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
         let (response, verified) = try await ceremony.register()
         #expect(verified.format == .none)
         #expect(verified.aaguid == .zero)
@@ -38,12 +39,13 @@ import WebAuthn
     func securityKeyCountsAndSelfAttestsWhenAsked(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.securityKey)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.securityKey.narrowed(for: store)))
         let (response, verified) = try await ceremony.register(
             Ceremony.creationOptions(attestation: .direct, residentKey: .discouraged))
         #expect(verified.format == .packed)
         #expect(verified.attestationType == .`self`)
-        #expect(verified.aaguid == backend.profile(.securityKey).aaguid)
+        #expect(verified.aaguid == AuthenticatorProfile.securityKey.narrowed(for: store).aaguid)
         #expect(!verified.backupEligible && !verified.backupState)
         #expect(response.authenticatorAttachment == .crossPlatform)
         #expect(response.response.transports == [.usb])
@@ -62,18 +64,20 @@ import WebAuthn
     func securityKeyConveysNoneWhenTheRelyingPartyAsksForNone(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.securityKey)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.securityKey.narrowed(for: store)))
         let (_, verified) = try await ceremony.register(
             Ceremony.creationOptions(attestation: AttestationConveyancePreference.none))
         #expect(verified.format == .none)
-        #expect(verified.aaguid == backend.profile(.securityKey).aaguid)
+        #expect(verified.aaguid == AuthenticatorProfile.securityKey.narrowed(for: store).aaguid)
     }
 
     @Test(arguments: Backend.allCases)
     func theFirstSupportedAlgorithmIsChosen(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
         let options = Ceremony.creationOptions(algorithms: [.rs256, .eddsa, .es256])
         let (response, verified) = try await ceremony.register(options)
         #expect(verified.algorithm == .eddsa)
@@ -86,7 +90,8 @@ import WebAuthn
     func noSupportedAlgorithmIsNotSupportedError(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
         await #expect(throws: WebAuthnClientError(.notSupported, "")) {
             try await ceremony.register(Ceremony.creationOptions(algorithms: [.rs256, .es384]))
         }
@@ -97,7 +102,8 @@ import WebAuthn
     func anExcludedCredentialIsInvalidStateAndTheStoreIsUntouched(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
         let (_, first) = try await ceremony.register()
         let before = try await store.all()
         await #expect(throws: WebAuthnClientError(.invalidState, "")) {
@@ -112,7 +118,8 @@ import WebAuthn
         let made = try await backend.store()
         let store = made.store
         let clock = SteppingClock()
-        let authenticator = SoftwareAuthenticator(store: store, profile: backend.profile(.platform), now: clock.next)
+        let authenticator = SoftwareAuthenticator(
+            store: store, profile: AuthenticatorProfile.platform.narrowed(for: store), now: clock.next)
         let ceremony = Ceremony(authenticator)
         let (_, alice) = try await ceremony.register(Ceremony.creationOptions(user: "alice", userID: Array("a".utf8)))
         let (_, bob) = try await ceremony.register(Ceremony.creationOptions(user: "bob", userID: Array("b".utf8)))
@@ -141,7 +148,8 @@ import WebAuthn
         let made = try await backend.store()
         let store = made.store
         let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: backend.profile(.platform), now: SteppingClock().next))
+            SoftwareAuthenticator(
+                store: store, profile: AuthenticatorProfile.platform.narrowed(for: store), now: SteppingClock().next))
         let (_, first) = try await ceremony.register(Ceremony.creationOptions(user: "a", userID: [1]))
         _ = try await ceremony.register(Ceremony.creationOptions(user: "b", userID: [2]))
         let (response, _) = try await ceremony.authenticate(
@@ -156,7 +164,8 @@ import WebAuthn
     func aNonDiscoverableCredentialNeedsAnAllowList(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.securityKey)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.securityKey.narrowed(for: store)))
         let options = Ceremony.creationOptions(
             residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
         let (response, verified) = try await ceremony.register(options)
@@ -172,7 +181,8 @@ import WebAuthn
     func registeringTheSameUserAgainReplacesTheDiscoverableCredential(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
         let (_, first) = try await ceremony.register()
         let (_, second) = try await ceremony.register()
         #expect(first.credentialID != second.credentialID)
@@ -183,7 +193,8 @@ import WebAuthn
     func credPropsReportsADiscoverablePlatformCredential(_ backend: Backend) async throws {
         let made = try await backend.store()
         let store = made.store
-        let ceremony = Ceremony(SoftwareAuthenticator(store: store, profile: backend.profile(.platform)))
+        let ceremony = Ceremony(
+            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
         let options = Ceremony.creationOptions(
             residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
         let (response, _) = try await ceremony.register(options)

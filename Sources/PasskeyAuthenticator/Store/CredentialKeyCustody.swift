@@ -13,6 +13,14 @@ public protocol CredentialKeyCustody: Sendable {
     /// example `pkcs11:passkeys`); a store opened with another custody, or without one, refuses.
     var name: String { get }
 
+    /// `profile` as an authenticator whose keys this custody keeps can run it: only the
+    /// algorithms it makes keys for, and only the extensions it can serve. The default runs any
+    /// profile.
+    ///
+    /// - Parameter profile: the profile asked for.
+    /// - Returns: the profile, narrowed.
+    func narrowing(_ profile: AuthenticatorProfile) -> AuthenticatorProfile
+
     /// Makes a new credential's key pair (and, if the custody has them, hmac-secret seeds) and
     /// describes them as the record will keep them.
     ///
@@ -46,6 +54,9 @@ public protocol CredentialKeyCustody: Sendable {
 }
 
 extension CredentialKeyCustody {
+    /// Any profile, as it is.
+    public func narrowing(_ profile: AuthenticatorProfile) -> AuthenticatorProfile { profile }
+
     /// Keeps the key.
     public func discardKey(of credential: StoredCredential) async throws(StoreError) {}
 }

@@ -28,7 +28,7 @@ struct DeviceOptions: ParsableArguments {
             throw WebAuthnClientError(.security, "\(origin ?? "") is not an origin: \(error.reason)")
         }
         return VirtualDevice(
-            store: store, profile: passkey.profile(profile, for: store), seed: try Seed(option: seed),
+            store: store, profile: profile.narrowed(for: store), seed: try Seed(option: seed),
             simulation: simulate, origin: webOrigin)
     }
 }

@@ -20,7 +20,7 @@ struct PKCS11Bench {
         let store = try await FileCredentialStore(directory: scratch + "/pkcs11", custody: custody)
         // The platform profile keeps no counter: a get is the token's signature and the store's read.
         let client = WebAuthnClient(
-            authenticator: SoftwareAuthenticator(store: store, profile: PKCS11KeyCustody.restricting(.platform)))
+            authenticator: SoftwareAuthenticator(store: store, profile: custody.narrowing(.platform)))
         let challenge = SecureRandom.bytes(32)
         func creation(_ user: Int) -> PublicKeyCredentialCreationOptionsJSON {
             PublicKeyCredentialCreationOptionsJSON(

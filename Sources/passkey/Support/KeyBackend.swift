@@ -62,8 +62,3 @@ struct KeyBackendOptions: ParsableArguments {
         throw WebAuthnClientError(.notAllowed, "the pkcs11 backend needs PASSKEY_PKCS11_PIN or PASSKEY_PKCS11_PIN_FILE")
     }
 }
-
-/// `profile` as the store's keys allow it: narrowed for a token (``PKCS11KeyCustody/restricting(_:)``).
-func profile(_ profile: AuthenticatorProfile, for store: any CredentialStore) -> AuthenticatorProfile {
-    (store as? FileCredentialStore)?.custody is PKCS11KeyCustody ? PKCS11KeyCustody.restricting(profile) : profile
-}

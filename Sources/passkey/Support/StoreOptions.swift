@@ -122,7 +122,7 @@ struct AuthenticatorOptions: ParsableArguments {
     {
         let opened = try await store.open()
         return SoftwareAuthenticator(
-            store: opened, profile: passkey.profile(profile, for: opened), seed: try Seed(option: seed),
+            store: opened, profile: profile.narrowed(for: opened), seed: try Seed(option: seed),
             simulation: simulate, accountChoice: accountChoice)
     }
 }
