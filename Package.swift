@@ -247,7 +247,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyControlTests",
-            dependencies: ["PasskeyControl", "PasskeyTenant", "Auth0Passkeys", "WebAuthn"],
+            dependencies: [
+                "PasskeyControl", "PasskeyTenant", "PasskeyAuthenticator", "PasskeyPKCS11", "Auth0Passkeys", "WebAuthn",
+                "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         /// The samples of README.md and the DocC articles, compiled.

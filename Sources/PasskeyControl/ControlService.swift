@@ -21,6 +21,9 @@ public actor ControlService {
     private var sessions: [String: Session] = [:]
     /// The passphrase file stores are sealed with; a key file inside each store when `nil`.
     let passphrase: Passphrase?
+    /// Who keeps the keys of file stores' credentials (a PKCS#11 token, say); each store's own
+    /// sealing when `nil`.
+    let custody: (any CredentialKeyCustody)?
     /// The transport virtual users reach their tenants through.
     let transport: any HTTPTransport
     /// Where ceremonies, flows and errors are counted.
@@ -30,15 +33,19 @@ public actor ControlService {
     ///
     /// - Parameters:
     ///   - passphrase: the passphrase of file stores, or `nil` for each store's key file.
+    ///   - custody: who keeps the keys of file stores' credentials, or `nil` for the stores
+    ///     themselves; a store opens only with the custody it was made with.
     ///   - transport: the HTTP transport of virtual users; libcurl, keeping up to 64 idle
     ///     connections for concurrent users, by default.
     ///   - metrics: where to count; a registry of its own by default.
     public init(
         passphrase: Passphrase? = nil,
+        custody: (any CredentialKeyCustody)? = nil,
         transport: any HTTPTransport = CurlTransport(configuration: .init(maxIdleHandles: 64)),
         metrics: ControlMetrics = ControlMetrics()
     ) {
         self.passphrase = passphrase
+        self.custody = custody
         self.transport = transport
         self.metrics = metrics
     }
@@ -82,7 +89,7 @@ public actor ControlService {
         let store: any CredentialStore
         if let directory = configuration.storeDirectory {
             do {
-                store = try await FileCredentialStore(directory: directory, passphrase: passphrase)
+                store = try await FileCredentialStore(directory: directory, passphrase: passphrase, custody: custody)
             } catch {
                 throw .invalidArgument("softpasskey:store: \(error)")
             }

@@ -10,7 +10,8 @@ public struct VirtualAuthenticator: Sendable {
     /// The authenticator every ceremony runs on.
     public private(set) var authenticator: SoftwareAuthenticator
 
-    /// Creates a virtual authenticator over `store`.
+    /// Creates a virtual authenticator over `store`, running the configuration's profile as the
+    /// store's keys allow (`AuthenticatorProfile.narrowed(for:)`).
     ///
     /// - Parameters:
     ///   - id: its ID.
@@ -20,7 +21,8 @@ public struct VirtualAuthenticator: Sendable {
         self.id = id
         self.configuration = configuration
         self.authenticator = SoftwareAuthenticator(
-            store: store, profile: configuration.authenticatorProfile, simulation: configuration.simulation)
+            store: store, profile: configuration.authenticatorProfile.narrowed(for: store),
+            simulation: configuration.simulation)
     }
 
     /// The store its credentials live in.

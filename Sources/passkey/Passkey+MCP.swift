@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import MCP
+import PasskeyAuthenticator
 
 extension Passkey {
     /// `passkey mcp`: the control tools over MCP on standard input and output.
@@ -16,7 +18,10 @@ extension Passkey {
         var profile = "platform"
 
         func run() async throws {
-            let tools = try await PasskeyMCP.start(store: try store.directory(), profile: profile)
+            let (directory, custody) = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                (try store.directory(), try await store.keys.tokenCustody(ProcessInfo.processInfo.environment))
+            }
+            let tools = try await PasskeyMCP.start(store: directory, profile: profile, custody: custody)
             let server = Server(
                 name: "passkey", version: Passkey.configuration.version,
                 capabilities: .init(tools: .init(listChanged: false)))

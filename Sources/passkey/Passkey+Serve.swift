@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PasskeyAuthenticator
 import PasskeyControl
 import Synchronization
 
@@ -12,7 +13,8 @@ extension Passkey {
                 Listens on loopback (or a Unix socket) until SIGINT or SIGTERM. Prints one start line with the URL \
                 and the bearer token every request must carry (JSON with --json). Routes follow WebAuthn L3 §11 \
                 under /session/{id}/webauthn/authenticator; see the README. File stores are sealed under \
-                PASSKEY_PASSPHRASE when set, else each store's key file.
+                PASSKEY_PASSPHRASE when set, else each store's key file. With --backend pkcs11, the keys of \
+                file stores' passkeys live in the token (in-memory authenticators keep theirs in memory).
                 """)
 
         @Option(help: "The address to listen on.")
@@ -26,6 +28,8 @@ extension Passkey {
 
         @Option(name: .customLong("token-file"), help: "Read the bearer token from this file instead of making one.")
         var tokenFile: String?
+
+        @OptionGroup var keys: KeyBackendOptions
 
         @Flag(help: "Print the start line as JSON: {\"url\", \"token\", \"socket\"}.")
         var json = false
@@ -49,8 +53,12 @@ extension Passkey {
             } else {
                 token = .random()
             }
+            let environment = ProcessInfo.processInfo.environment
+            let custody = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                try await keys.tokenCustody(environment)
+            }
             let service = ControlService(
-                passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment))
+                passphrase: StoreOptions.passphrase(environment: environment), custody: custody)
             let server = ControlServer(service: service, token: token)
             let address: ControlAddress = socket.map { .unixSocket(path: $0) } ?? .tcp(host: host, port: port)
             let json = json

@@ -15,10 +15,13 @@ struct PasskeyMCP: Sendable {
     let session: String
     let authenticator: String
 
-    /// A service with one session and one authenticator of `profile` over `store`.
-    static func start(store: String, profile: String) async throws -> PasskeyMCP {
+    /// A service with one session and one authenticator of `profile` over `store`, its keys kept
+    /// by `custody` when given.
+    static func start(store: String, profile: String, custody: (any CredentialKeyCustody)? = nil)
+        async throws -> PasskeyMCP
+    {
         let service = ControlService(
-            passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment))
+            passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment), custody: custody)
         let session = await service.newSession()
         let configuration = try VirtualAuthenticatorConfiguration(parameters: [
             "softpasskey:profile": .string(profile), "softpasskey:store": .string(store),
