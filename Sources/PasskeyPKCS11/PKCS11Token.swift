@@ -125,21 +125,26 @@ public final class PKCS11Token: @unchecked Sendable {
         let session = session
         let module = module
         return try await Self.run(on: queue) { () throws(PKCS11Error) in
-            let key: CK_OBJECT_HANDLE
-            if let cached = self.privateKeys.withLock({ $0[id] }) {
-                key = cached
-            } else {
-                key = try Self.find(CKO_PRIVATE_KEY, id: id, session: session, module: module)
+            func found() throws(PKCS11Error) -> CK_OBJECT_HANDLE {
+                let key = try Self.find(CKO_PRIVATE_KEY, id: id, session: session, module: module)
                 self.privateKeys.withLock { $0[id] = key }
+                return key
             }
             var input = algorithm == .es256 ? SHA256Digest.hash(message) : message
             var mechanism = CK_MECHANISM(
                 mechanism: CK_MECHANISM_TYPE(algorithm == .es256 ? CKM_ECDSA : CKM_EDDSA), pParameter: nil,
                 ulParameterLen: 0)
             let functions = module.functions.pointee
-            let initialized = functions.C_SignInit(session, &mechanism, key)
+            let key: CK_OBJECT_HANDLE
+            if let cached = self.privateKeys.withLock({ $0[id] }) {
+                key = cached
+            } else {
+                key = try found()
+            }
+            var initialized = functions.C_SignInit(session, &mechanism, key)
             if initialized == CKR_KEY_HANDLE_INVALID || initialized == CKR_OBJECT_HANDLE_INVALID {
-                self.privateKeys.withLock { $0[id] = nil }  // destroyed elsewhere: the next call searches again
+                // A cached handle of a key destroyed elsewhere: search again (`key-not-found` if it is gone).
+                initialized = functions.C_SignInit(session, &mechanism, try found())
             }
             try module.check("C_SignInit", initialized)
             var length: CK_ULONG = 0

@@ -1,7 +1,8 @@
 """The pkcs11 backend as independent relying parties see it: passkeys whose private keys a SoftHSM2
-token holds (`passkey create/get --backend pkcs11`), registered and asserted, verified by py_webauthn
-and python-fido2; the key is not extractable (pkcs11-tool cannot read it); a wrong PIN, a missing
-module or token is one stderr line."""
+token holds (`passkey create/get --backend pkcs11`, and `passkey serve` with the token), registered
+and asserted, verified by py_webauthn and python-fido2; the key is not extractable (pkcs11-tool
+cannot read it); a wrong PIN, a missing module or token, a key gone from the token is one stderr
+line, and the store loses nothing."""
 
 import base64
 import hashlib
@@ -9,13 +10,14 @@ import json
 import os
 import shutil
 import subprocess
+import urllib.request
 
 import pytest
 import webauthn
 from fido2.cose import CoseKey
 from fido2.webauthn import AttestationObject, AuthenticatorData
 
-from conftest import ceremony, passkey_binary, refused, succeeded
+from conftest import ceremony, listed, passkey_binary, refused, succeeded
 
 MODULE = os.environ.get("PASSKEY_PKCS11_MODULE", "/usr/lib/softhsm/libsofthsm2.so")
 ORIGIN, RP_ID = "https://example.org", "example.org"
@@ -93,6 +95,74 @@ def test_token_keys_register_and_sign(hsm, tmp_path, alg):
         entry = listed.split("ID:")[1]
         assert entry.split()[0] == b64url_decode(response["id"]).hex()
         assert "sensitive, always sensitive, never extractable, local" in entry
+
+
+def token_objects(hsm, kind: str) -> str:
+    """pkcs11-tool's listing of the token's objects of one kind."""
+    return subprocess.run(
+        ["pkcs11-tool", "--module", MODULE, "--token-label", "interop", "--login", "--pin", "4321",
+         "--list-objects", "--type", kind], env=hsm.env, capture_output=True, text=True, check=True).stdout
+
+
+def registration_options(challenge: bytes, name: str) -> dict:
+    return {
+        "rp": {"id": RP_ID, "name": "Example"},
+        "user": {"id": b64url(name.encode()), "name": name, "displayName": name.title()},
+        "challenge": b64url(challenge),
+        "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
+        "authenticatorSelection": {"residentKey": "required"},
+    }
+
+
+@pytest.mark.skipif(shutil.which("pkcs11-tool") is None, reason="opensc is not installed")
+def test_serve_keeps_the_keys_of_file_store_passkeys_in_the_token(hsm, tmp_path):
+    server = subprocess.Popen([passkey_binary(), "serve", "--json"], env=hsm.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        start = json.loads(server.stdout.readline())
+
+        def call(path, body=None):
+            request = urllib.request.Request(
+                start["url"] + path, data=json.dumps(body or {}).encode(), method="POST",
+                headers={"Authorization": f"Bearer {start['token']}", "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return json.loads(answer.read())["value"]
+
+        session = call("/session")["sessionId"]
+        authenticator = call(f"/session/{session}/webauthn/authenticator", {
+            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+            "isUserVerified": True, "softpasskey:store": str(tmp_path / "store")})
+        path = f"/session/{session}/webauthn/authenticator/{authenticator}"
+        challenge = os.urandom(32)
+        response = call(path + "/create", {"origin": ORIGIN, "options": registration_options(challenge, "grace")})
+        verified = webauthn.verify_registration_response(
+            credential=response, expected_challenge=challenge, expected_rp_id=RP_ID, expected_origin=ORIGIN)
+        challenge = os.urandom(32)
+        assertion = call(path + "/get", {"origin": ORIGIN, "options": {"rpId": RP_ID, "challenge": b64url(challenge)}})
+        webauthn.verify_authentication_response(
+            credential=assertion, expected_challenge=challenge, expected_rp_id=RP_ID, expected_origin=ORIGIN,
+            credential_public_key=verified.credential_public_key, credential_current_sign_count=0)
+    finally:
+        server.send_signal(2)
+        assert server.wait(timeout=10) == 0
+    assert b64url_decode(response["id"]).hex() in token_objects(hsm, "privkey")
+    # The same store, opened by the CLI with the same token, holds the passkey.
+    assert [entry["id"] for entry in listed(hsm, tmp_path / "store")] == [response["id"]]
+
+
+@pytest.mark.skipif(shutil.which("pkcs11-tool") is None, reason="opensc is not installed")
+def test_a_key_gone_from_the_token_is_one_line_and_the_record_stays(hsm, tmp_path):
+    store = tmp_path / "store"
+    response = succeeded(ceremony(hsm, "create", registration_options(os.urandom(32), "alan"), ORIGIN, store))
+    key_id = b64url_decode(response["id"]).hex()
+    for kind in ("privkey", "pubkey"):
+        subprocess.run(["pkcs11-tool", "--module", MODULE, "--token-label", "interop", "--login", "--pin", "4321",
+                        "--delete-object", "--type", kind, "--id", key_id], env=hsm.env, check=True,
+                       capture_output=True)
+    request = {"rpId": RP_ID, "challenge": b64url(os.urandom(32))}
+    line = refused(ceremony(hsm, "get", request, ORIGIN, store), "NotAllowedError")
+    assert "token" in line and "interop" in line
+    assert [entry["id"] for entry in listed(hsm, store)] == [response["id"]]
 
 
 def test_token_failures_are_one_line(hsm, tmp_path):
