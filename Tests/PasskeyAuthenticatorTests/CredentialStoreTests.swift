@@ -6,8 +6,8 @@ import WebAuthn
 
 /// The `CredentialStore` contract, for every implementation.
 @Suite struct CredentialStoreTests {
-    @Test(arguments: StoreKind.allCases)
-    func addGetListUpdateDelete(kind: StoreKind) async throws {
+    @Test(arguments: Backend.allCases)
+    func addGetListUpdateDelete(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)
@@ -41,8 +41,8 @@ import WebAuthn
         await #expect(throws: StoreError(.notFound, "")) { try await store.incrementCounter(id: other.id) }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func storedKeysSignAndPRFSeedsOpen(kind: StoreKind) async throws {
+    @Test(arguments: Backend.importingKeys)
+    func storedKeysSignAndPRFSeedsOpen(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)
@@ -69,8 +69,8 @@ import WebAuthn
         #expect(try await store.hmacSecret([SecureRandom.bytes(32)], with: plain, userVerified: true) == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func summariesListOneRPNewestFirstTiesByID(kind: StoreKind) async throws {
+    @Test(arguments: Backend.allCases)
+    func summariesListOneRPNewestFirstTiesByID(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)
@@ -99,8 +99,8 @@ import WebAuthn
         #expect(try await store.summaries(rpID: "example.com").last?.userName == "alice.renamed")
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func duplicateIDIsRefusedAndTheStoreIsUnchanged(kind: StoreKind) async throws {
+    @Test(arguments: Backend.allCases)
+    func duplicateIDIsRefusedAndTheStoreIsUnchanged(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)
@@ -115,8 +115,8 @@ import WebAuthn
 
     /// `summaries(rpID:userHandle:)` is `summaries(rpID:)` narrowed to one user, newest first,
     /// through adds, updates and deletes.
-    @Test(arguments: StoreKind.allCases)
-    func summariesOfOneUser(kind: StoreKind) async throws {
+    @Test(arguments: Backend.allCases)
+    func summariesOfOneUser(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)
@@ -151,8 +151,8 @@ import WebAuthn
         #expect(try await ids("a.example", 2) == [credentials[1].id])
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func incrementCounterStrictlyIncreases(kind: StoreKind) async throws {
+    @Test(arguments: Backend.allCases)
+    func incrementCounterStrictlyIncreases(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)
@@ -166,8 +166,8 @@ import WebAuthn
         #expect(try await store.credential(id: credential.id)?.signCount == 5)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func aCredentialSealedUnderAnotherKeyIsRefused(kind: StoreKind) async throws {
+    @Test(arguments: Backend.allCases)
+    func aCredentialSealedUnderAnotherKeyIsRefused(kind: Backend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await kind.open(in: directory)

@@ -5,15 +5,29 @@ import WebAuthn
 
 /// The credential store through the real `passkey` binary (issue 3, "Store"): `create` killed at
 /// random instants loses no credential it reported, four processes creating and asserting at once
-/// lose nothing and never reuse a counter value. Each child is awaited through `ChildProcess`, so
-/// that waiting for it never holds a thread of the test pool.
+/// lose nothing and never reuse a counter value; with keys sealed in the store and with keys in a
+/// SoftHSM2 token (issue 16). Each child is awaited through `ChildProcess`, so that waiting for it
+/// never holds a thread of the test pool.
 @Suite struct StoreCrashTests {
     static let origin = "https://example.com"
     static let challenge = "AAECAwQFBgcICQoLDA0ODw"
 
-    @Test func killedCreatesLoseNoCredentialTheyPrinted() async throws {
+    /// Where the keys live, and what the children's environment says of it.
+    enum Keys: String, CaseIterable, CustomTestStringConvertible {
+        case software, pkcs11
+
+        var testDescription: String { rawValue }
+
+        var environment: [String: String] {
+            get async throws { self == .pkcs11 ? try await SoftHSMToken.prepare() : [:] }
+        }
+    }
+
+    @Test(arguments: Keys.allCases)
+    func killedCreatesLoseNoCredentialTheyPrinted(_ keys: Keys) async throws {
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
+        let environment = try await keys.environment
         var outcome: (reported: [Registration], killed: Int) = ([], 0)
         // Kill instants spread over a whole run, from before the store opens to after the print. A
         // run takes as long as the median of the last five that finished: the tests running
@@ -23,7 +37,8 @@ import WebAuthn
         for round in 0..<3 {
             let start = clock.now
             _ = try await Self.create(
-                user: "calibration\(round)", profile: "platform", store: directory.store, in: directory)
+                user: "calibration\(round)", profile: "platform", store: directory.store, in: directory,
+                environment: environment)
             finished.append(clock.now - start)
         }
         for round in 0..<200 {
@@ -33,7 +48,7 @@ import WebAuthn
             let start = clock.now
             let run = try await Self.passkey(
                 ["create", "--origin", Self.origin, "--store", directory.store, "--options", options],
-                killAfter: runTime * Double.random(in: 0...1.2))
+                environment: environment, killAfter: runTime * Double.random(in: 0...1.2))
             if run.status != nil {
                 finished.append(clock.now - start)
             }
@@ -46,7 +61,7 @@ import WebAuthn
         #expect(outcome.killed > 20, "kills landed mid-run (\(outcome.killed) of 200)")
         #expect(outcome.reported.count > 20, "some runs finished (\(outcome.reported.count) of 200)")
 
-        let listing = try await Self.passkey(["list", "--json", "--store", directory.store])
+        let listing = try await Self.passkey(["list", "--json", "--store", directory.store], environment: environment)
         #expect(listing.status == 0)
         #expect(listing.standardError.isEmpty, "\(String(decoding: listing.standardError, as: UTF8.self))")
         let listed = try JSONDecoder().decode(Listing.self, from: listing.standardOutput)
@@ -54,7 +69,8 @@ import WebAuthn
         #expect(Set(listed.credentials.map(\.id)).isSuperset(of: outcome.reported.map(\.id)))
 
         for registration in outcome.reported.shuffled().prefix(5) {
-            let assertion = try await Self.get(registration.id, store: directory.store, in: directory)
+            let assertion = try await Self.get(
+                registration.id, store: directory.store, in: directory, environment: environment)
             let key = try COSEKey(
                 spki: try Base64URL.decode(registration.response.publicKey),
                 algorithm: COSEAlgorithm(rawValue: registration.response.publicKeyAlgorithm))
@@ -68,11 +84,13 @@ import WebAuthn
         }
     }
 
-    @Test func fourProcessesCreatingAndAssertingLoseNothingAndReuseNoCounter() async throws {
+    @Test(arguments: Keys.allCases)
+    func fourProcessesCreatingAndAssertingLoseNothingAndReuseNoCounter(_ keys: Keys) async throws {
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
+        let environment = try await keys.environment
         let shared = try await Self.create(
-            user: "shared", profile: "security-key", store: directory.store, in: directory)
+            user: "shared", profile: "security-key", store: directory.store, in: directory, environment: environment)
         let (workers, rounds) = (4, 4)
         let results = try await withThrowingTaskGroup(of: [(String, UInt32)].self) { group in
             for worker in 0..<workers {
@@ -81,11 +99,16 @@ import WebAuthn
                     for round in 0..<rounds {
                         let own = try await Self.create(
                             user: "w\(worker)r\(round)", profile: "security-key", store: directory.store,
-                            in: directory)
+                            in: directory, environment: environment)
                         counters.append((own, 0))
                         for id in [shared, own, shared] {
                             counters.append(
-                                (id, try await Self.get(id, store: directory.store, in: directory).signCount))
+                                (
+                                    id,
+                                    try await Self.get(
+                                        id, store: directory.store, in: directory, environment: environment
+                                    ).signCount
+                                ))
                         }
                     }
                     return counters
@@ -100,7 +123,7 @@ import WebAuthn
             #expect(counters.sorted() == [1], "\(id)")
         }
 
-        let listing = try await Self.passkey(["list", "--json", "--store", directory.store])
+        let listing = try await Self.passkey(["list", "--json", "--store", directory.store], environment: environment)
         let listed = try JSONDecoder().decode(Listing.self, from: listing.standardOutput)
         #expect(listed.problems.isEmpty)
         #expect(Set(listed.credentials.map(\.id)) == Set(byCredential.keys))
@@ -120,13 +143,17 @@ import WebAuthn
 
     // MARK: Running the binary
 
-    /// Runs the built `passkey` with `arguments` and waits for it; with `killAfter`, sends SIGKILL
-    /// that long after starting it, unless it has exited.
-    static func passkey(_ arguments: [String], killAfter: Duration? = nil) async throws -> ProcessResult {
+    /// Runs the built `passkey` with `arguments` (and `environment` added to this process's) and
+    /// waits for it; with `killAfter`, sends SIGKILL that long after starting it, unless it has exited.
+    static func passkey(_ arguments: [String], environment: [String: String] = [:], killAfter: Duration? = nil)
+        async throws -> ProcessResult
+    {
         if let killAfter {
-            try await ChildProcess.run(CLIProcess.executable, arguments, timeout: killAfter, timeoutSignal: SIGKILL)
+            try await ChildProcess.run(
+                CLIProcess.executable, arguments, environment: .inheriting(environment), timeout: killAfter,
+                timeoutSignal: SIGKILL)
         } else {
-            try await ChildProcess.run(CLIProcess.executable, arguments)
+            try await ChildProcess.run(CLIProcess.executable, arguments, environment: .inheriting(environment))
         }
     }
 
@@ -142,13 +169,15 @@ import WebAuthn
     }
 
     /// Runs `passkey create` to the end; returns the new credential's ID.
-    static func create(user: String, profile: String, store: String, in directory: TemporaryDirectory) async throws
-        -> String
-    {
+    static func create(
+        user: String, profile: String, store: String, in directory: TemporaryDirectory,
+        environment: [String: String] = [:]
+    ) async throws -> String {
         let options = directory.write("create-\(user).json", creationOptions(user: user))
-        let run = try await passkey([
-            "create", "--profile", profile, "--origin", origin, "--store", store, "--options", options,
-        ])
+        let run = try await passkey(
+            [
+                "create", "--profile", profile, "--origin", origin, "--store", store, "--options", options,
+            ], environment: environment)
         guard run.status == 0 else {
             throw CLIFailure(run)
         }
@@ -156,12 +185,15 @@ import WebAuthn
     }
 
     /// Runs `passkey get` for one credential (an allow list of one), to the end.
-    static func get(_ id: String, store: String, in directory: TemporaryDirectory) async throws -> Assertion {
+    static func get(
+        _ id: String, store: String, in directory: TemporaryDirectory, environment: [String: String] = [:]
+    ) async throws -> Assertion {
         let options = directory.write(
             "get-\(UUID().uuidString).json",
             #"{"challenge":"\#(challenge)","rpId":"example.com","allowCredentials":[{"type":"public-key","id":"\#(id)"}]}"#
         )
-        let run = try await passkey(["get", "--origin", origin, "--store", store, "--options", options])
+        let run = try await passkey(
+            ["get", "--origin", origin, "--store", store, "--options", options], environment: environment)
         guard run.status == 0 else {
             throw CLIFailure(run)
         }

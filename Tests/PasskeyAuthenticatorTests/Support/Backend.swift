@@ -11,43 +11,42 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The backends that take keys in (import, WebDriver "Add Credential"); a token makes its own.
+    static let importingKeys: [Backend] = [.memory, .file]
+
     /// A new, empty store of this backend; its directory, if any, goes with the returned value.
     func store() async throws -> BackendStore {
+        let directory = try TemporaryDirectory()
+        return BackendStore(store: try await open(in: directory), directory: directory)
+    }
+
+    /// A new, empty store of this backend, its files (if any) in `directory`.
+    func open(in directory: TemporaryDirectory) async throws -> any CredentialStore {
         switch self {
         case .memory:
-            return BackendStore(store: InMemoryCredentialStore(), directory: nil)
+            return InMemoryCredentialStore()
         case .file:
-            let directory = try TemporaryDirectory()
-            return BackendStore(
-                store: try await FileCredentialStore(directory: directory.appending("store")), directory: directory)
+            return try await FileCredentialStore(directory: directory.appending("store"))
         case .pkcs11:
             try await SoftHSMToken.prepare()
             let token = try await PKCS11Token.open(
                 module: PKCS11Module.load(SoftHSMToken.module), label: SoftHSMToken.label,
                 pin: PKCS11PIN(SoftHSMToken.pin))
-            let directory = try TemporaryDirectory()
-            return BackendStore(
-                store: try await FileCredentialStore(
-                    directory: directory.appending("store"), custody: PKCS11KeyCustody(token: token)),
-                directory: directory)
+            return try await FileCredentialStore(
+                directory: directory.appending("store"), custody: PKCS11KeyCustody(token: token))
         }
-    }
-
-    /// `profile` as this backend runs it.
-    func profile(_ profile: AuthenticatorProfile) -> AuthenticatorProfile {
-        self == .pkcs11 ? PKCS11KeyCustody.restricting(profile) : profile
     }
 }
 
 /// A store made for one test, and the directory removed with it.
 final class BackendStore: Sendable {
     let store: any CredentialStore
-    private let directory: TemporaryDirectory?
+    private let directory: TemporaryDirectory
 
-    init(store: any CredentialStore, directory: TemporaryDirectory?) {
+    init(store: any CredentialStore, directory: TemporaryDirectory) {
         self.store = store
         self.directory = directory
     }
 
-    deinit { directory?.remove() }
+    deinit { directory.remove() }
 }

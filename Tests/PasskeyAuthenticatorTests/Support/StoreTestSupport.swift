@@ -1,22 +1,7 @@
 import Foundation
 import PasskeyAuthenticator
 import TestSupport
-import Testing
 import WebAuthn
-
-/// The two implementations, for tests that hold for both.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case inMemory, file
-
-    var testDescription: String { rawValue }
-
-    func open(in directory: TemporaryDirectory) async throws -> any CredentialStore {
-        switch self {
-        case .inMemory: InMemoryCredentialStore()
-        case .file: try await FileCredentialStore(directory: directory.appending("store"))
-        }
-    }
-}
 
 /// A platform-profile credential whose key `store` made (or took in, when `key` is given).
 func makeCredential(
