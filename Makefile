@@ -95,6 +95,7 @@ docs: setup
 	$(call docc-catalog,Auth0Passkeys)
 	$(call docc-catalog,PasskeyKit)
 	$(call docc-catalog,PasskeyControl)
+	$(call docc-catalog,PasskeyPKCS11)
 
 ## lint: swift-format, strict
 lint:
