@@ -19,6 +19,8 @@ public final class PKCS11Module: @unchecked Sendable {
     let queue: DispatchQueue
 
     private static let loaded = LoadedModules()
+    /// Marks ``queue``'s threads with the module they serve.
+    private static let queueOwner = DispatchSpecificKey<ObjectIdentifier>()
     /// SHA-256 of the PIN each slot was logged in with by this process.
     private let logins = Mutex<[CK_SLOT_ID: [UInt8]]>([:])
 
@@ -26,6 +28,18 @@ public final class PKCS11Module: @unchecked Sendable {
         self.path = path
         self.functions = functions
         self.queue = DispatchQueue(label: "PKCS11Module \(path)")
+        queue.setSpecific(key: Self.queueOwner, value: ObjectIdentifier(self))
+    }
+
+    /// Runs `body` on ``queue`` and waits for it; directly when called from the queue itself.
+    /// For what must be done before the caller goes on (a session's `C_CloseSession`, so that no
+    /// call is still running when the process exits and the module's static destructors run).
+    func runAndWait(_ body: () -> Void) {
+        if DispatchQueue.getSpecific(key: Self.queueOwner) == ObjectIdentifier(self) {
+            body()
+        } else {
+            queue.sync(execute: body)
+        }
     }
 
     /// The module at `path`, loaded and initialized on first use.

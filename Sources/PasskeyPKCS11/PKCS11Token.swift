@@ -69,10 +69,13 @@ public final class PKCS11Token: @unchecked Sendable {
         }
     }
 
+    /// Closes the session before returning: a close left on the queue could still run when the
+    /// process exits, and a module's exit-time destructors crash under a running call (seen with
+    /// SoftHSM2). The wait is one short call.
     deinit {
         let functions = module.functions.pointee
         let session = session
-        queue.async { _ = functions.C_CloseSession(session) }
+        module.runAndWait { _ = functions.C_CloseSession(session) }
     }
 
     /// Makes a key pair for a credential on the token.
@@ -224,19 +227,18 @@ public final class PKCS11Token: @unchecked Sendable {
     // MARK: Calls
 
     /// Runs `body` on `queue` and resumes with its result, leaving the caller's thread free.
+    ///
+    /// `body` and what it captures (the token, say) are released on the queue before the caller
+    /// resumes: released after, they could be the last reference, and a token's `deinit` would
+    /// then call the module while the caller, done, lets the process exit under it.
     private static func run<T: Sendable>(
         on queue: DispatchQueue, _ body: @escaping @Sendable () throws(PKCS11Error) -> T
     )
         async throws(PKCS11Error) -> T
     {
+        let call = QueuedCall(body)
         let result: Result<T, PKCS11Error> = await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(PKCS11Error) {
-                    continuation.resume(returning: .success(try body()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+            queue.async { continuation.resume(returning: call.run()) }
         }
         return try result.get()
     }
@@ -319,6 +321,24 @@ public final class PKCS11Token: @unchecked Sendable {
         } catch {
             throw PKCS11Error(.failed, "the token's public key is not a valid COSE key: \(error.reason)")
         }
+    }
+}
+
+/// One call to run on a module's queue, which lets go of its body (and of all the body captured)
+/// as soon as it has run.
+private final class QueuedCall<T: Sendable>: @unchecked Sendable {
+    /// Only touched by ``run()``, on the module's queue, once.
+    private var body: (@Sendable () throws(PKCS11Error) -> T)?
+
+    init(_ body: @escaping @Sendable () throws(PKCS11Error) -> T) {
+        self.body = body
+    }
+
+    /// Runs the body and releases it.
+    func run() -> Result<T, PKCS11Error> {
+        guard let body else { preconditionFailure("a queued PKCS#11 call runs once") }
+        self.body = nil
+        return Result(catching: body)
     }
 }
 
