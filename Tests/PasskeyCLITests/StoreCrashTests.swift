@@ -18,8 +18,10 @@ import WebAuthn
 
         var testDescription: String { rawValue }
 
-        var environment: [String: String] {
-            get async throws { self == .pkcs11 ? try await SoftHSMToken.prepare() : [:] }
+        /// The children's environment: for pkcs11, a SoftHSM2 token of the test's own in
+        /// `directory` (a child killed while SoftHSM2 rewrites its token file may break it).
+        func environment(in directory: TemporaryDirectory) async throws -> [String: String] {
+            self == .pkcs11 ? try await SoftHSMToken.separate(in: directory) : [:]
         }
     }
 
@@ -27,7 +29,7 @@ import WebAuthn
     func killedCreatesLoseNoCredentialTheyPrinted(_ keys: Keys) async throws {
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
-        let environment = try await keys.environment
+        let environment = try await keys.environment(in: directory)
         var outcome: (reported: [Registration], killed: Int) = ([], 0)
         // Kill instants spread over a whole run, from before the store opens to after the print. A
         // run takes as long as the median of the last five that finished: the tests running
@@ -88,7 +90,7 @@ import WebAuthn
     func fourProcessesCreatingAndAssertingLoseNothingAndReuseNoCounter(_ keys: Keys) async throws {
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
-        let environment = try await keys.environment
+        let environment = try await keys.environment(in: directory)
         let shared = try await Self.create(
             user: "shared", profile: "security-key", store: directory.store, in: directory, environment: environment)
         let (workers, rounds) = (4, 4)

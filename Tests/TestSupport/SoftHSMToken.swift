@@ -26,13 +26,33 @@ public enum SoftHSMToken {
         ]
     }
 
+    /// A token of its own for child processes only, in `directory`: for tests whose children may
+    /// break it (SoftHSM2's file store rewrites `token.object` in place, so a SIGKILL at that
+    /// instant loses the token), away from the token the rest of the process uses.
+    ///
+    /// - Returns: the environment a child process needs to use it with `--backend pkcs11`.
+    public static func separate(in directory: TemporaryDirectory) async throws -> [String: String] {
+        let configuration = try await initialize(in: directory)
+        return [
+            "SOFTHSM2_CONF": configuration, "PASSKEY_BACKEND": "pkcs11", "PASSKEY_PKCS11_MODULE": module,
+            "PASSKEY_PKCS11_TOKEN": label, "PASSKEY_PKCS11_PIN": pin,
+        ]
+    }
+
     private static let made = Task<String, any Error> {
-        let directory = try TemporaryDirectory(prefix: "passkey-softhsm")
+        let configuration = try await initialize(in: try TemporaryDirectory(prefix: "passkey-softhsm"))
+        setenv("SOFTHSM2_CONF", configuration, 1)
+        return configuration
+    }
+
+    /// Writes a `softhsm2.conf` whose tokens live in `directory`, and makes the token there.
+    ///
+    /// - Returns: the configuration file's path.
+    private static func initialize(in directory: TemporaryDirectory) async throws -> String {
         try FileManager.default.createDirectory(atPath: directory.path + "/tokens", withIntermediateDirectories: true)
         let configuration = directory.write(
             "softhsm2.conf",
             "directories.tokendir = \(directory.path)/tokens\nobjectstore.backend = file\nlog.level = ERROR\n")
-        setenv("SOFTHSM2_CONF", configuration, 1)
         let result = try await ChildProcess.run(
             "/usr/bin/softhsm2-util",
             ["--init-token", "--free", "--label", label, "--pin", pin, "--so-pin", "13579135"],
