@@ -191,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyPKCS11Tests",
-            dependencies: ["PasskeyPKCS11", "WebAuthn", "TestSupport"],
+            dependencies: ["PasskeyPKCS11", "PasskeyAuthenticator", "WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
