@@ -22,7 +22,7 @@ public enum SealedCredentialExchange {
     struct Envelope: Codable {
         var format: String
         var version: Int
-        var scrypt: FileCredentialStore.ScryptParameters
+        var scrypt: ScryptParameters
         var cipher: String
         var sealed: Base64URL
     }
@@ -37,7 +37,7 @@ public enum SealedCredentialExchange {
     public static func seal(_ exchange: CredentialExchange, passphrase: Passphrase) throws(StoreError) -> [UInt8] {
         var plaintext = try encode(exchange)
         defer { secureZero(&plaintext) }
-        let parameters = FileCredentialStore.ScryptParameters.fresh()
+        let parameters = ScryptParameters.fresh()
         do {
             let key = try FileCredentialStore.derive(passphrase, parameters)
             let sealed = try AESGCM.seal(plaintext, using: key, authenticating: context)

@@ -29,26 +29,6 @@ extension FileCredentialStore {
         case keyFile = "keyfile"
     }
 
-    struct ScryptParameters: Codable {
-        var salt: Base64URL
-        var n: UInt64
-        var r: UInt32
-        var p: UInt32
-
-        /// N = 2^15, r = 8, p = 1: 32 MiB and about 50 ms on a laptop core, within an interactive
-        /// unlock budget (RFC 7914 §2 recommends N = 2^14 as a floor for interactive use).
-        static func fresh() -> ScryptParameters {
-            ScryptParameters(salt: Base64URL(SecureRandom.bytes(16)), n: 1 << 15, r: 8, p: 1)
-        }
-
-        /// Bounds on what a `store.json` may ask for, so a tampered file cannot make opening the
-        /// store take gigabytes or minutes.
-        var isReasonable: Bool {
-            n > 1 && n & (n - 1) == 0 && n <= 1 << 20 && (1...32).contains(r) && (1...16).contains(p)
-                && salt.bytes.count >= 16
-        }
-    }
-
     /// What the key check seals; opening it proves the store key right.
     static let keyCheckPlaintext = Array("SoftPasskey store key check".utf8)
     /// The key check's associated data.

@@ -622,9 +622,7 @@ public actor FileCredentialStore: KeyExportingStore {
         -> SecretKey
     {
         do {
-            return try KDF.scrypt(
-                password: passphrase.bytes, salt: parameters.salt.bytes, n: parameters.n, r: parameters.r,
-                p: parameters.p)
+            return try parameters.key(for: passphrase)
         } catch {
             throw StoreError(.io, "scrypt failed: \(error.reason)")
         }

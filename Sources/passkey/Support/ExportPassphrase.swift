@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PasskeyAuthenticator
+import WebAuthn
 
 /// The passphrase of an export file: `--passphrase-file F` (its first line), else
 /// `$PASSKEY_EXPORT_PASSPHRASE`; never a flag's value, which `ps` would show. Apart from the

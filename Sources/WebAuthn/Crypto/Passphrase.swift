@@ -1,9 +1,10 @@
-/// A store passphrase that never prints (STYLE §5).
+/// A passphrase that never prints (STYLE §5): of a credential store, a sealed export, or sealed
+/// session storage. Keys come from it through ``ScryptParameters/key(for:)``.
 ///
-/// The library never reads the environment; the CLI builds one from `PASSKEY_PASSPHRASE`.
+/// The libraries never read the environment; the CLI builds one from `PASSKEY_PASSPHRASE`.
 public struct Passphrase: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The passphrase's UTF-8 bytes, as scrypt takes them.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Wraps a passphrase.
     ///
