@@ -47,6 +47,43 @@ package enum DurableFile {
         try sync(directory, path: directoryPath)
     }
 
+    /// Creates `name` in an open directory with `bytes`, durably, unless it exists: the file is
+    /// written in full and `fsync`ed under a temporary name, then linked to `name` (`linkat`
+    /// fails on an existing name), so two processes making it at once agree on one content.
+    ///
+    /// - Parameters:
+    ///   - name: the file name within the directory.
+    ///   - directory: the open directory's descriptor (`O_DIRECTORY`).
+    ///   - directoryPath: the directory's path, for errors.
+    ///   - bytes: the content.
+    /// - Returns: whether this call made it (`false`: it existed, and is unchanged).
+    /// - Throws: ``SystemCallError`` naming the call and the path.
+    package static func create(
+        _ name: String, inDirectory directory: Int32, path directoryPath: String, with bytes: [UInt8]
+    ) throws(SystemCallError) -> Bool {
+        var random = SystemRandomNumberGenerator()
+        let temporary = temporaryPrefix + String(random.next(), radix: 36) + String(random.next(), radix: 36)
+        let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw SystemCallError("open", directoryPath + "/" + temporary)
+        }
+        defer { unlinkat(directory, temporary, 0) }
+        let written = Result { () throws(SystemCallError) in
+            defer { close(descriptor) }
+            try writeAll(bytes, to: descriptor, path: directoryPath + "/" + temporary)
+            guard fsync(descriptor) == 0 else {
+                throw SystemCallError("fsync", directoryPath + "/" + temporary)
+            }
+        }
+        try written.get()
+        guard linkat(directory, temporary, directory, name, 0) == 0 else {
+            if errno == EEXIST { return false }
+            throw SystemCallError("link", directoryPath + "/" + name)
+        }
+        try sync(directory, path: directoryPath)
+        return true
+    }
+
     /// Flushes a file, or a directory's entries, to stable storage (`fsync`).
     ///
     /// - Throws: ``SystemCallError``.

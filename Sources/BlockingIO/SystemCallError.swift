@@ -23,6 +23,13 @@ package struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertib
         self.number = errno
     }
 
+    /// An error with a given `errno` value, for a failure found without a system call.
+    package init(_ operation: String, _ path: String, number: Int32) {
+        self.operation = operation
+        self.path = path
+        self.number = number
+    }
+
     /// Whether the device or the user's quota is full (`ENOSPC`, `EDQUOT`).
     package var isDiskFull: Bool { number == ENOSPC || number == EDQUOT }
 

@@ -65,10 +65,14 @@ public struct VirtualUser: Sendable {
     }
 
     /// Keeps the credentials of a new login as the only session: API credentials of a previous
-    /// user must not survive a change of user.
+    /// user must not survive a change of user. The new session is stored before the old API
+    /// credentials are pruned, so a write that fails leaves the previous session usable, never
+    /// none; a passphrase requirement of the storage stays.
     func startSession(_ credentials: Credentials) async throws -> UserInfo {
-        try await credentialsManager.clearAll()
         try await credentialsManager.store(credentials: credentials)
+        for stale in try await credentialsManager.storedAPICredentials() {
+            try await credentialsManager.clear(forAudience: stale.audience, scope: stale.scope)
+        }
         guard let user = await credentialsManager.user else {
             throw VirtualUserError(.badIDToken, "the tenant's ID token does not decode")
         }

@@ -211,7 +211,8 @@ import WebAuthn
     @Test func fileStorageIsAtomicAndPrivate() throws {
         let directory = try TemporaryDirectory(prefix: "auth0-tests")
         defer { directory.remove() }
-        let storage = FileCredentialsStorage(directory: directory.path + "/nested/auth0")
+        let storage = FileCredentialsStorage(
+            directory: directory.path + "/nested/auth0", sealing: .keyFile(directory.path + "/storage.key"))
         try storage.setEntry(Array("one".utf8), forKey: "https://login.example.com/me/::read:me")
         try storage.setEntry(Array("two".utf8), forKey: "https://login.example.com/me/::read:me")
         try storage.setEntry(Array("main".utf8), forKey: "credentials")
@@ -221,7 +222,7 @@ import WebAuthn
         #expect(try mode(storage.directory) == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: storage.directory).sorted()
         #expect(names.count == 2)
-        #expect(names.allSatisfy { $0.hasSuffix(".json") && !$0.contains("/") })
+        #expect(names.allSatisfy { $0.hasSuffix(".sealed") && !$0.contains("/") })
         for name in names {
             #expect(try mode(storage.directory + "/" + name) == 0o600)
         }
@@ -242,13 +243,16 @@ import WebAuthn
         let directory = try TemporaryDirectory(prefix: "auth0-tests")
         defer { directory.remove() }
         let answer = ScriptedTransport(json: Fixtures.tokens())
-        let first = try manager(answer, storage: FileCredentialsStorage(directory: directory.path))
+        let sealing = CredentialsSealing.keyFile(directory.path + "/storage.key")
+        let first = try manager(answer, storage: FileCredentialsStorage(directory: directory.path, sealing: sealing))
         try await first.store(credentials: credentials(expiresIn: 0))
         _ = try await first.credentials()
-        let second = try manager(answer, storage: FileCredentialsStorage(directory: directory.path))
+        let second = try manager(answer, storage: FileCredentialsStorage(directory: directory.path, sealing: sealing))
         #expect(try await second.credentials().accessToken == "AT-1")
         let text = String(
-            decoding: try FileCredentialsStorage(directory: directory.path).entry(forKey: "credentials") ?? [],
+            decoding: try FileCredentialsStorage(directory: directory.path, sealing: sealing).entry(
+                forKey: "credentials")
+                ?? [],
             as: UTF8.self)
         #expect(text.contains(#""expires_at":"#) && text.contains(#""refresh_token":"v1.Mr5-refresh-opaque""#))
     }
@@ -263,7 +267,7 @@ import WebAuthn
     @Test func anEntryInTheFormerFormatLoads() async throws {
         let directory = try TemporaryDirectory(prefix: "auth0-tests")
         defer { directory.remove() }
-        let storage = FileCredentialsStorage(directory: directory.path)
+        let storage = FileCredentialsStorage(directory: directory.path, sealing: .keyFile(directory.path + "/key"))
         try storage.setEntry(Array(Self.entryInTheFormerFormat.utf8), forKey: "credentials")
         let answer = ScriptedTransport(json: Fixtures.tokens())
         let manager = try manager(answer, storage: storage)
@@ -318,7 +322,9 @@ import WebAuthn
         #expect(chmod(directory.path, 0o500) == 0)
         defer { chmod(directory.path, 0o700) }
         let manager = try manager(
-            ScriptedTransport(json: "{}"), storage: FileCredentialsStorage(directory: directory.path + "/store"))
+            ScriptedTransport(json: "{}"),
+            storage: FileCredentialsStorage(
+                directory: directory.path + "/store", sealing: .keyFile(directory.path + "/store.key")))
         guard getuid() != 0 else { return }  // root ignores the mode
         let error = await #expect(throws: CredentialsManagerError.self) {
             try await manager.store(credentials: credentials(expiresIn: 60))
@@ -353,4 +359,6 @@ final class GatedStorage: CredentialsStorage {
     func deleteEntry(forKey key: String) {}
 
     func deleteAllEntries() {}
+
+    func entryKeys() -> [String] { [] }
 }

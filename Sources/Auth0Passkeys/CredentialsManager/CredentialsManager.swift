@@ -24,7 +24,9 @@ public import WebAuthn
 /// ``apiCredentials(forAudience:scope:minTTL:parameters:headers:)`` and ``revoke(headers:)``
 /// run one at a time, in call order: when many tasks ask for credentials that need renewing,
 /// the first renews and the others get what it stored, so the refresh token is spent once.
-/// Nothing coordinates two managers (or processes) over one storage.
+/// Across managers and processes, each renewal holds the storage's lock
+/// (``CredentialsStorage/lock()``; a `flock` for ``FileCredentialsStorage``) from its read to its
+/// write, so a second process renewing at once reads what the first stored.
 ///
 /// The storage is synchronous and may block (``FileCredentialsStorage`` `fsync`s every write), so
 /// the manager runs its isolated code, and with it every storage call, on a serial executor of
@@ -39,12 +41,14 @@ public actor CredentialsManager {
     public let authentication: Authentication
     /// The key of the main credentials in the storage.
     public let storeKey: String
-    private let storage: any CredentialsStorage
+    let storage: any CredentialsStorage
     /// Where the isolated code, and so every storage call, runs.
     private let executor = BlockingExecutor(label: "Auth0Passkeys.CredentialsManager")
     private let now: @Sendable () -> Date
     /// The last queued operation; each new one waits for it.
     private var tail: Task<Void, Never>?
+    /// How to ask for the passphrase when the storage requires one.
+    var passphrasePrompt: (@Sendable () async throws -> Passphrase)?
 
     /// Creates a manager.
     ///
@@ -94,7 +98,26 @@ public actor CredentialsManager {
         try delete(storeKey)
     }
 
-    /// Deletes the API credentials of one audience and scope.
+    /// Stores API credentials for an audience and the scope they were asked with, as
+    /// ``apiCredentials(forAudience:scope:minTTL:parameters:headers:)`` does with what it gets
+    /// (Auth0.swift's `store(apiCredentials:forAudience:forScope:)`).
+    ///
+    /// - Parameters:
+    ///   - apiCredentials: the credentials.
+    ///   - audience: the API's audience.
+    ///   - scope: the scope they were asked with, or `nil`.
+    /// - Throws: ``CredentialsManagerError/Code/storeFailed``.
+    public func store(apiCredentials: APICredentials, forAudience audience: String, forScope scope: String? = nil)
+        throws(CredentialsManagerError)
+    {
+        try save(
+            StoredAPICredentials(audience: audience, scope: scope, credentials: apiCredentials),
+            forKey: Self.apiKey(audience, scope))
+    }
+
+    /// Deletes the API credentials of one audience and scope: the entry
+    /// ``store(apiCredentials:forAudience:forScope:)`` made with the same audience and scope
+    /// (compared as sets); deleting a missing entry succeeds. The main credentials stay.
     ///
     /// - Parameters:
     ///   - audience: the API's audience.
@@ -102,6 +125,32 @@ public actor CredentialsManager {
     /// - Throws: ``CredentialsManagerError/Code/clearFailed``.
     public func clear(forAudience audience: String, scope: String? = nil) throws(CredentialsManagerError) {
         try delete(Self.apiKey(audience, scope))
+    }
+
+    /// The stored API credentials, by audience (then scope), expired ones included. An entry
+    /// that cannot be read (sealed under another key, altered) is left out; an entry stored by
+    /// an earlier version, which did not record its audience, lists its storage key as the
+    /// audience and no scope, so ``clear(forAudience:scope:)`` with those still deletes it.
+    ///
+    /// - Returns: the credentials.
+    /// - Throws: ``CredentialsManagerError/Code/readFailed`` when the storage cannot be listed.
+    public func storedAPICredentials() throws(CredentialsManagerError) -> [StoredAPICredentials] {
+        let keys: [String]
+        do {
+            keys = try storage.entryKeys()
+        } catch {
+            throw CredentialsManagerError(.readFailed, "The storage could not list its entries.", cause: error)
+        }
+        return keys.filter { $0 != storeKey && $0 != Self.passphraseKey }.compactMap { key in
+            guard let bytes = try? storage.entry(forKey: key),
+                var stored = try? JSONDecoder().decode(StoredAPICredentials.self, from: Data(bytes))
+            else { return nil }
+            if stored.audience.isEmpty {
+                stored.audience = key
+            }
+            return stored
+        }
+        .sorted { ($0.audience, $0.scope ?? "") < ($1.audience, $1.scope ?? "") }
     }
 
     /// Deletes every entry of the storage.
@@ -165,7 +214,8 @@ public actor CredentialsManager {
         headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> Credentials {
         try await serialized { () async throws(CredentialsManagerError) in
-            try await self.renewIfNeeded(
+            try await self.unlock()
+            return try await self.renewIfNeeded(
                 scope: scope, minTTL: minTTL, force: false, parameters: parameters, headers: headers)
         }
     }
@@ -182,7 +232,9 @@ public actor CredentialsManager {
         parameters: [String: JSONValue] = [:], headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> Credentials {
         try await serialized { () async throws(CredentialsManagerError) in
-            try await self.renewIfNeeded(scope: nil, minTTL: 0, force: true, parameters: parameters, headers: headers)
+            try await self.unlock()
+            return try await self.renewIfNeeded(
+                scope: nil, minTTL: 0, force: true, parameters: parameters, headers: headers)
         }
     }
 
@@ -222,7 +274,8 @@ public actor CredentialsManager {
         headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> APICredentials {
         try await serialized { () async throws(CredentialsManagerError) in
-            try await self.exchange(
+            try await self.unlock()
+            return try await self.exchange(
                 audience: audience, scope: scope, minTTL: minTTL, parameters: parameters, headers: headers)
         }
     }
@@ -232,7 +285,9 @@ public actor CredentialsManager {
     private func renewIfNeeded(
         scope: String?, minTTL: Int, force: Bool, parameters: [String: JSONValue], headers: [String: String]
     ) async throws(CredentialsManagerError) -> Credentials {
-        guard let stored = load() else { throw .noCredentials }
+        let lock = try lockStorage()
+        defer { lock.release() }
+        guard let stored = try read() else { throw .noCredentials }
         if !force && !willExpire(stored.expiresAt, within: minTTL) && !Self.scopeChanged(stored.scope, scope) {
             return stored
         }
@@ -256,7 +311,9 @@ public actor CredentialsManager {
     }
 
     private func revokeNow(headers: [String: String]) async throws(CredentialsManagerError) {
-        guard let stored = load() else { return }
+        let lock = try lockStorage()
+        defer { lock.release() }
+        guard let stored = try read() else { return }
         if let refreshToken = stored.refreshToken {
             do {
                 try await authentication.revoke(refreshToken: refreshToken).headers(headers).start()
@@ -272,13 +329,15 @@ public actor CredentialsManager {
         audience: String, scope: String?, minTTL: Int, parameters: [String: JSONValue], headers: [String: String]
     ) async throws(CredentialsManagerError) -> APICredentials {
         let key = Self.apiKey(audience, scope)
+        let lock = try lockStorage()
+        defer { lock.release() }
         if let bytes = try? storage.entry(forKey: key),
             let stored = try? JSONDecoder().decode(APICredentials.self, from: Data(bytes)),
             !willExpire(stored.expiresAt, within: minTTL), !Self.apiScopeChanged(stored.scope, scope)
         {
             return stored
         }
-        guard let main = load() else { throw .noCredentials }
+        guard let main = try read() else { throw .noCredentials }
         guard let refreshToken = main.refreshToken else { throw .noRefreshToken }
         let exchanged: Credentials
         do {
@@ -298,7 +357,7 @@ public actor CredentialsManager {
             refreshToken: exchanged.refreshToken ?? refreshToken, expiresAt: main.expiresAt, scope: main.scope,
             recoveryCode: main.recoveryCode)
         try save(updated, forKey: storeKey)
-        try save(api, forKey: key)
+        try save(StoredAPICredentials(audience: audience, scope: scope, credentials: api), forKey: key)
         return api
     }
 
@@ -321,15 +380,42 @@ public actor CredentialsManager {
         return try await task.value.get()
     }
 
+    /// The storage's lock across processes, for one read–renew–write (``CredentialsStorage/lock()``).
+    private func lockStorage() throws(CredentialsManagerError) -> CredentialsStorageLock {
+        do {
+            return try storage.lock()
+        } catch {
+            throw CredentialsManagerError(.readFailed, "The storage could not be locked.", cause: error)
+        }
+    }
+
     /// The main entry in its stored form (``Credentials/encode(to:)``); `nil` when missing or
     /// unreadable.
     private func load() -> Credentials? {
-        guard let bytes = try? storage.entry(forKey: storeKey) else { return nil }
-        return try? JSONDecoder().decode(Credentials.self, from: Data(bytes))
+        (try? read()) ?? nil
+    }
+
+    /// The main entry; `nil` when missing.
+    ///
+    /// - Throws: ``CredentialsManagerError/Code/readFailed`` when it exists but cannot be read
+    ///   (sealed under another key, altered, not credentials), so that it is not taken for none.
+    private func read() throws(CredentialsManagerError) -> Credentials? {
+        let bytes: [UInt8]?
+        do {
+            bytes = try storage.entry(forKey: storeKey)
+        } catch {
+            throw CredentialsManagerError(.readFailed, "The storage could not read the credentials.", cause: error)
+        }
+        guard let bytes else { return nil }
+        do {
+            return try JSONDecoder().decode(Credentials.self, from: Data(bytes))
+        } catch {
+            throw CredentialsManagerError(.readFailed, "The stored credentials do not decode.")
+        }
     }
 
     /// Stores the JSON of `value` (keys sorted) under `key`.
-    private func save(_ value: some Encodable, forKey key: String) throws(CredentialsManagerError) {
+    func save(_ value: some Encodable, forKey key: String) throws(CredentialsManagerError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let bytes: Data
@@ -346,7 +432,7 @@ public actor CredentialsManager {
         }
     }
 
-    private func delete(_ key: String) throws(CredentialsManagerError) {
+    func delete(_ key: String) throws(CredentialsManagerError) {
         do {
             try storage.deleteEntry(forKey: key)
         } catch {

@@ -29,6 +29,15 @@ public struct CredentialsManagerError: Error, Sendable, Hashable, CustomStringCo
         public static let clearFailed = Code(rawValue: "clearFailed")
         /// Even fresh credentials expire within the minimum time-to-live asked for.
         public static let largeMinTTL = Code(rawValue: "largeMinTTL")
+        /// The storage holds credentials it could not read: sealed under another key, altered,
+        /// or not credentials; nothing was changed.
+        public static let readFailed = Code(rawValue: "readFailed")
+        /// The storage requires a passphrase (``CredentialsManager/requirePassphrase(_:)``) and
+        /// the manager has no way to ask for it (``CredentialsManager/setPassphrasePrompt(_:)``).
+        public static let passphraseRequired = Code(rawValue: "passphraseRequired")
+        /// The passphrase given is wrong, or asking for it failed: the analogue of Auth0.swift's
+        /// `biometricsFailed`.
+        public static let passphraseFailed = Code(rawValue: "passphraseFailed")
     }
 
     /// What went wrong.

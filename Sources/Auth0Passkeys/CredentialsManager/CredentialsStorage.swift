@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a ``CredentialsManager`` keeps its entries: the main credentials under the manager's
 /// store key and one entry per API audience (and scope).
 ///
@@ -33,4 +35,49 @@ public protocol CredentialsStorage: Sendable {
     ///
     /// - Throws: when an entry cannot be deleted.
     func deleteAllEntries() throws
+
+    /// The keys of the stored entries, sorted.
+    ///
+    /// - Throws: when the storage cannot be listed.
+    func entryKeys() throws -> [String]
+
+    /// Takes the storage's lock for a read, a renewal over the network and a write that no
+    /// other process may interleave with: two processes renewing with one rotating refresh
+    /// token would spend it twice, and the server revokes the family of a replayed token
+    /// (RFC 9700 §4.14.2), leaving no session at all. It may block until the other releases.
+    /// The default lock is no lock: a storage that lives in one process needs none.
+    ///
+    /// - Returns: the lock, held until ``CredentialsStorageLock/release()``.
+    /// - Throws: when the lock cannot be taken.
+    func lock() throws -> CredentialsStorageLock
+}
+
+extension CredentialsStorage {
+    /// No lock.
+    public func lock() throws -> CredentialsStorageLock {
+        CredentialsStorageLock {}
+    }
+}
+
+/// A storage's lock, held until released (or until its process ends).
+public final class CredentialsStorageLock: Sendable {
+    private let releasing: Mutex<(@Sendable () -> Void)?>
+
+    /// A lock that `release` lets go of.
+    ///
+    /// - Parameter release: what releases it; called at most once.
+    public init(release: @escaping @Sendable () -> Void) {
+        releasing = Mutex(release)
+    }
+
+    /// Releases the lock; later calls do nothing.
+    public func release() {
+        releasing.withLock { release in
+            let pending = release
+            release = nil
+            return pending
+        }?()
+    }
+
+    deinit { release() }
 }

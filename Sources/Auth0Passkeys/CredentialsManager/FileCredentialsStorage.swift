@@ -1,25 +1,35 @@
 import BlockingIO
-import FoundationEssentials
+public import FoundationEssentials
 import Glibc
+import Synchronization
 import WebAuthn
 
-/// Credentials in files: one file per entry in a directory only the user can open.
+/// Credentials in files, each sealed with AES-256-GCM: one file per entry in a directory only the
+/// user can open.
 ///
 /// - Layout: the directory (mode 0700, created on first write) holds `<base64url of the
-///   key>.json` per entry, mode 0600.
+///   key>.sealed` per entry, mode 0600: `"A0SE" ‖ 0x01 ‖ key ID (8 bytes) ‖ nonce ‖ ciphertext ‖
+///   tag` (AES-256-GCM, the entry's key as associated data); with a passphrase, also
+///   `.sealing` (the scrypt salt and a key check, ``CredentialsSealing/passphrase(_:)``).
+/// - Keys: by default a random key in ``CredentialsSealing/defaultKeyFile``, apart from the
+///   entries; or a key derived from a passphrase. The entry's key is bound as associated data,
+///   so entries cannot be swapped. An entry sealed under another key, or truncated, or altered,
+///   is a ``CredentialsStorageError`` (`wrongKey`, `tampered`) naming its file; the other entries
+///   stay readable.
+/// - Migration: an entry written in the clear by an earlier version (`<base64url>.json`) is
+///   sealed when first read, then the clear file is removed.
 /// - Atomicity: a write is the package's one durable file commit: a new temporary file
 ///   (`O_CREAT | O_EXCL`, 0600) is written and `fsync`ed, renamed over the entry, and the
-///   directory is `fsync`ed; a crash at any instant leaves the old entry or the new one, never a
-///   torn one. A crashed writer may leave a `.tmp-…` file, which is never read.
-/// - Blocking: every method makes blocking system calls (`fsync` above all). A
-///   ``CredentialsManager`` calls them on a thread of its own, off Swift's concurrency pool;
-///   code that calls them directly from a task should do the same.
+///   directory is `fsync`ed; a crash, or a full disk, at any instant leaves the old entry or the
+///   new one, never a torn one. A crashed writer may leave a `.tmp-…` file, which is never read.
+/// - Blocking: every method makes blocking system calls (`fsync` above all, and scrypt once per
+///   storage with a passphrase). A ``CredentialsManager`` calls them on a thread of its own, off
+///   Swift's concurrency pool; code that calls them directly from a task should do the same.
 /// - The default directory is `$XDG_DATA_HOME/auth0-passkeys`, else
 ///   `~/.local/share/auth0-passkeys`.
 ///
-/// Files are not encrypted: they hold bearer tokens, protected by their mode alone (as a
-/// browser's cookie jar is). Nothing coordinates two processes writing the same entry: the last
-/// rename wins.
+/// Nothing coordinates two processes writing the same entry: the last rename wins, and each
+/// reader sees one whole entry.
 ///
 /// ```swift
 /// let manager = CredentialsManager(authentication: auth, storage: FileCredentialsStorage(directory: "/var/lib/app/auth0"))
@@ -27,12 +37,19 @@ import WebAuthn
 public struct FileCredentialsStorage: CredentialsStorage {
     /// The directory of the entries.
     public let directory: String
+    /// What the entries are sealed under.
+    public let sealing: CredentialsSealing
+    private let key: SealingKey
 
-    /// Creates a storage in `directory`.
+    /// Creates a storage in `directory`, sealed under `sealing`.
     ///
-    /// - Parameter directory: the directory; the default one when `nil`.
-    public init(directory: String? = nil) {
+    /// - Parameters:
+    ///   - directory: the directory; the default one when `nil`.
+    ///   - sealing: the key; a key file in the user's configuration directory by default.
+    public init(directory: String? = nil, sealing: CredentialsSealing = .keyFile(CredentialsSealing.defaultKeyFile)) {
         self.directory = directory ?? Self.defaultDirectory
+        self.sealing = sealing
+        self.key = SealingKey(sealing, directory: self.directory)
     }
 
     /// `$XDG_DATA_HOME/auth0-passkeys`, else `$HOME/.local/share/auth0-passkeys`.
@@ -44,66 +61,125 @@ public struct FileCredentialsStorage: CredentialsStorage {
         return (environment["HOME"] ?? ".") + "/.local/share/auth0-passkeys"
     }
 
-    /// The file name of an entry within ``directory``.
-    func fileName(forKey key: String) -> String {
-        Base64URL.encode(Array(key.utf8)) + ".json"
+    /// The suffix of sealed entries, and of the clear ones an earlier version wrote.
+    static let sealedSuffix = ".sealed"
+    static let clearSuffix = ".json"
+    /// The largest entry read: far above any token set.
+    static let sizeLimit = 1 << 20
+
+    /// The file of an entry within ``directory``.
+    func path(forKey key: String, suffix: String = sealedSuffix) -> String {
+        directory + "/" + Base64URL.encode(Array(key.utf8)) + suffix
     }
 
-    /// The file of an entry.
-    func path(forKey key: String) -> String {
-        directory + "/" + fileName(forKey: key)
-    }
-
-    public func entry(forKey key: String) throws -> [UInt8]? {
-        try mapped { () throws(SystemCallError) -> [UInt8]? in
-            let path = path(forKey: key)
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                if errno == ENOENT { return nil }
-                throw SystemCallError("open", path)
-            }
-            defer { close(descriptor) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw SystemCallError("read", path)
-                }
-                if count == 0 { return bytes }
-                bytes += chunk.prefix(count)
-            }
+    public func entry(forKey key: String) throws(CredentialsStorageError) -> [UInt8]? {
+        let sealedPath = path(forKey: key)
+        if let sealed = try Self.read(sealedPath) {
+            return try SealedEntry.open(sealed, key: try self.key.existing(), entryKey: key, path: sealedPath)
         }
+        guard let clear = try Self.read(path(forKey: key, suffix: Self.clearSuffix)) else { return nil }
+        // An earlier version's entry in the clear: seal it, then remove the clear file. Should
+        // that fail (a full disk), the value is still returned and the clear file kept.
+        try? setEntry(clear, forKey: key)
+        return clear
     }
 
-    public func setEntry(_ value: [UInt8], forKey key: String) throws {
+    public func setEntry(_ value: [UInt8], forKey key: String) throws(CredentialsStorageError) {
+        try mapped { () throws(SystemCallError) in try makeDirectory() }
+        let sealed: [UInt8]
+        do {
+            sealed = try SealedEntry.seal(value, key: try self.key.creatingIfNeeded(), entryKey: key)
+        } catch let error as CredentialsStorageError {
+            throw error
+        } catch {
+            throw CredentialsStorageError(.io, path: path(forKey: key), "cannot seal the entry: \(error)")
+        }
         try mapped { () throws(SystemCallError) in
-            try makeDirectory()
             let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard descriptor >= 0 else { throw SystemCallError("open", directory) }
             defer { close(descriptor) }
-            try DurableFile.replace(fileName(forKey: key), inDirectory: descriptor, path: directory, with: value)
+            let name = Base64URL.encode(Array(key.utf8))
+            try DurableFile.replace(name + Self.sealedSuffix, inDirectory: descriptor, path: directory, with: sealed)
+            if unlinkat(descriptor, name + Self.clearSuffix, 0) == 0 {
+                try DurableFile.sync(descriptor, path: directory)
+            }
         }
     }
 
-    public func deleteEntry(forKey key: String) throws {
+    public func deleteEntry(forKey key: String) throws(CredentialsStorageError) {
         try mapped { () throws(SystemCallError) in
-            let path = path(forKey: key)
-            guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError("unlink", path) }
+            for path in [path(forKey: key), path(forKey: key, suffix: Self.clearSuffix)] {
+                guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError("unlink", path) }
+            }
             try syncDirectory()
         }
     }
 
-    public func deleteAllEntries() throws {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    public func deleteAllEntries() throws(CredentialsStorageError) {
+        let names = try entryFileNames()
         try mapped { () throws(SystemCallError) in
-            for name in names where name.hasSuffix(".json") {
+            for name in names {
                 guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
                     throw SystemCallError("unlink", directory + "/" + name)
                 }
             }
             try syncDirectory()
+        }
+    }
+
+    public func entryKeys() throws(CredentialsStorageError) -> [String] {
+        var keys: Set<String> = []
+        for name in try entryFileNames() {
+            let stem = name.hasSuffix(Self.sealedSuffix) ? name.dropLast(Self.sealedSuffix.count) : name.dropLast(5)
+            if let bytes = try? Base64URL.decode(String(stem)) {
+                keys.insert(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return keys.sorted()
+    }
+
+    /// `flock` on the directory's `.lock` file (made 0600 on first use), blocking until no other
+    /// process holds it; closing the file, or the process ending, releases it.
+    public func lock() throws(CredentialsStorageError) -> CredentialsStorageLock {
+        let path = directory + "/.lock"
+        let descriptor = try mapped { () throws(SystemCallError) -> Int32 in
+            try SmallFile.makePrivateDirectory(directory)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw SystemCallError("open", path) }
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    let error = SystemCallError("flock", path)
+                    close(descriptor)
+                    throw error
+                }
+            }
+            return descriptor
+        }
+        return CredentialsStorageLock { close(descriptor) }
+    }
+
+    /// The names of the entry files, sealed or clear (never `.sealing` or a writer's `.tmp-…`).
+    private func entryFileNames() throws(CredentialsStorageError) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            guard FileManager.default.fileExists(atPath: directory) else { return [] }
+            throw CredentialsStorageError(.io, path: directory, "cannot list the directory")
+        }
+        return names.filter {
+            !$0.hasPrefix(".") && ($0.hasSuffix(Self.sealedSuffix) || $0.hasSuffix(Self.clearSuffix))
+        }
+    }
+
+    /// A file's bytes, or `nil` when it does not exist.
+    static func read(_ path: String) throws(CredentialsStorageError) -> [UInt8]? {
+        do {
+            return try SmallFile.read(path, limit: sizeLimit)
+        } catch  where error.number == EFBIG {
+            throw CredentialsStorageError(.tampered, path: path, "larger than any entry (\(sizeLimit) bytes)")
+        } catch {
+            throw CredentialsStorageError(error)
         }
     }
 
@@ -119,15 +195,7 @@ public struct FileCredentialsStorage: CredentialsStorage {
 
     /// Creates the directory's parents as needed and the directory itself with mode 0700.
     private func makeDirectory() throws(SystemCallError) {
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory { return }
-        let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
-        if !parent.isEmpty {
-            try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        }
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
-            throw SystemCallError("mkdir", directory)
-        }
+        try SmallFile.makePrivateDirectory(directory)
     }
 
     /// `fsync` of the directory, so an unlink survives a crash; nothing to do when it is missing.
@@ -139,25 +207,5 @@ public struct FileCredentialsStorage: CredentialsStorage {
         }
         defer { close(descriptor) }
         try DurableFile.sync(descriptor, path: directory)
-    }
-}
-
-/// A file operation of ``FileCredentialsStorage`` that failed, with the system's error.
-public struct CredentialsStorageError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The system call: `open`, `write`, `rename`, …
-    public let operation: String
-    /// The file or directory.
-    public let path: String
-    /// The `errno` value.
-    public let errorNumber: Int32
-
-    init(_ error: SystemCallError) {
-        operation = error.operation
-        path = error.path
-        errorNumber = error.number
-    }
-
-    public var description: String {
-        "\(operation) \(path): \(String(cString: strerror(errorNumber)))"
     }
 }

@@ -23,4 +23,8 @@ public final class InMemoryCredentialsStorage: CredentialsStorage {
     public func deleteAllEntries() {
         entries.withLock { $0.removeAll() }
     }
+
+    public func entryKeys() -> [String] {
+        entries.withLock { $0.keys.sorted() }
+    }
 }

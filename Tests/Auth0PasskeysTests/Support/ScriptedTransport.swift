@@ -48,9 +48,10 @@ final class ScriptedTransport: HTTPTransport {
         HTTPClient(transport: self, retryPolicy: retryPolicy, logger: logger, sleep: { _ in })
     }
 
-    func authentication(retryPolicy: RetryPolicy = RetryPolicy()) throws -> Authentication {
+    func authentication(retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger? = nil) throws -> Authentication {
         try Authentication(
-            clientId: Fixtures.clientID, baseURL: "https://login.example.com", client: client(retryPolicy: retryPolicy))
+            clientId: Fixtures.clientID, baseURL: "https://login.example.com",
+            client: client(retryPolicy: retryPolicy, logger: logger))
     }
 
     func myAccount() throws -> MyAccount {
