@@ -52,7 +52,8 @@ extension Passkey.Bench {
                     VirtualUser(
                         tenant: connection,
                         device: VirtualDevice(store: try await FileCredentialStore(directory: home)),
-                        session: FileCredentialsStorage(directory: home + "/session")))
+                        session: FileCredentialsStorage(
+                            directory: home + "/session", sealing: .keyFile(home + "/session.key"))))
             }
             let signups = try await phase(virtualUsers) { index, user in
                 try await user.signUp(email: "user\(index)@example.com")

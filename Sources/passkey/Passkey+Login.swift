@@ -16,6 +16,7 @@ extension Passkey {
 
         @OptionGroup var auth0: Auth0Options
         @OptionGroup var device: DeviceOptions
+        @OptionGroup var protection: SessionProtectionOptions
 
         @Option(help: "Use the passkey of this user (its account name) when several match.")
         var user: String?
@@ -42,6 +43,7 @@ extension Passkey {
             try await runningFlow("login", auth0) { user in
                 let result = try await user.logIn(
                     choosing: choice, on: try await device.device(store: auth0.store.open()))
+                try await protection.apply(to: user)
                 return LoginOutcome(result, choice: choice, showTokens: showTokens || auth0.json)
             }
         }

@@ -15,6 +15,7 @@ extension Passkey {
 
         @OptionGroup var auth0: Auth0Options
         @OptionGroup var device: DeviceOptions
+        @OptionGroup var protection: SessionProtectionOptions
 
         @Option(help: "The new user's email.")
         var email: String?
@@ -42,6 +43,7 @@ extension Passkey {
                 let result = try await user.signUp(
                     email: email, name: name, phone: phone, username: username,
                     on: try await device.device(store: auth0.store.open()))
+                try await protection.apply(to: user)
                 return SignupOutcome(result, showTokens: showTokens || auth0.json)
             }
         }

@@ -66,7 +66,8 @@ struct Auth0Options: ParsableArguments {
         let sessionsDirectory =
             sessions ?? environment["PASSKEY_SESSIONS"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileCredentialsStorage.defaultDirectory
-        return try TenantSettings(values, sessionsDirectory: sessionsDirectory)
+        return try TenantSettings(
+            values, sessionsDirectory: sessionsDirectory, sealing: SessionPassphrase.sealing(environment: environment))
     }
 
     /// A logger that writes the redacted HTTP trace to standard error with `-v`, else nothing.

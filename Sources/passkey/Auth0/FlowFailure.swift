@@ -117,6 +117,18 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             self.init(
                 step: step, code: "no_refresh_token", description: "the session has no refresh token to renew with",
                 hint: "log in again with a scope that includes offline_access")
+        case .passphraseRequired, .passphraseFailed:
+            self.init(
+                step: step, code: error.code.rawValue,
+                description: error.cause.map { "\(error.reason) \($0)" } ?? error.reason,
+                hint: "the session was made with --require-passphrase: give it on the terminal or in PASSKEY_PASSPHRASE"
+            )
+        case .readFailed where (error.cause as? CredentialsStorageError)?.code == .wrongKey:
+            self.init(
+                step: step, code: error.code.rawValue,
+                description: "\(error.reason) \(error.cause.map { "\($0)" } ?? "")",
+                hint: "sessions are sealed under PASSKEY_PASSPHRASE when it is set, else under the key file "
+                    + "PASSKEY_SESSION_KEY_FILE (default ~/.config/auth0-passkeys/storage.key): use the same one")
         default:
             self.init(
                 step: step, code: error.code.rawValue,

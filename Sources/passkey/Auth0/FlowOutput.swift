@@ -1,4 +1,5 @@
 import ArgumentParser
+import Auth0Passkeys
 import Foundation
 import PasskeyKit
 
@@ -24,6 +25,8 @@ func runningFlow(
 ) async throws {
     do {
         let user = try options.settings().user(logger: options.logger)
+        await user.credentialsManager.setPassphrasePrompt(
+            SessionPassphrase.prompt(environment: ProcessInfo.processInfo.environment))
         let outcome = try await body(user)
         if options.json {
             printJSON(outcome)

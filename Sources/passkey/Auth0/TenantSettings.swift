@@ -17,9 +17,13 @@ struct TenantSettings: Sendable {
     /// The directory of this tenant's and application's session: one per client ID and base URL,
     /// so that two tenants never share tokens.
     let sessionDirectory: String
+    /// What the session's files are sealed under.
+    let sealing: CredentialsSealing
 
     /// - Throws: ``FlowFailure`` when the client ID, or both the domain and the base URL, are missing.
-    init(_ values: [TenantSetting: String], sessionsDirectory: String) throws(FlowFailure) {
+    init(_ values: [TenantSetting: String], sessionsDirectory: String, sealing: CredentialsSealing)
+        throws(FlowFailure)
+    {
         guard let clientID = values[.clientID] else {
             throw FlowFailure(
                 step: "config", code: "no_client_id", description: "no client ID is configured",
@@ -39,6 +43,7 @@ struct TenantSettings: Sendable {
         scope = values[.scope] ?? Authentication.defaultScope
         organization = values[.organization]
         sessionDirectory = sessionsDirectory + "/" + Self.directoryName(clientID: clientID, baseURL: baseURL)
+        self.sealing = sealing
     }
 
     /// The tenant these settings name, its requests going through `transport`.
@@ -59,12 +64,12 @@ struct TenantSettings: Sendable {
         return tenant
     }
 
-    /// The user of this tenant's session, kept in files under ``sessionDirectory``; with no device
-    /// of its own (the commands that make or use a passkey name theirs).
+    /// The user of this tenant's session, kept in files under ``sessionDirectory`` sealed under
+    /// ``sealing``; with no device of its own (the commands that make or use a passkey name theirs).
     func user(transport: any HTTPTransport = CurlTransport(), logger: Logger?) throws(FlowFailure) -> VirtualUser {
         VirtualUser(
             tenant: try tenant(transport: transport, logger: logger), device: nil,
-            session: FileCredentialsStorage(directory: sessionDirectory))
+            session: FileCredentialsStorage(directory: sessionDirectory, sealing: sealing))
     }
 
     /// `<client ID>@<host[:port][/path]>`, with every character outside `[A-Za-z0-9._@-]` as `_`.

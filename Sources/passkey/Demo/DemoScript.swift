@@ -25,7 +25,7 @@ final class DemoScript {
         self.directory = directory
         let settings = try TenantSettings(
             [.clientID: served.tenant.clientID, .baseURL: served.endpoint.baseURL],
-            sessionsDirectory: directory + "/sessions")
+            sessionsDirectory: directory + "/sessions", sealing: .keyFile(directory + "/session.key"))
         user = try settings.user(logger: .httpTrace(verbose))
     }
 
@@ -136,7 +136,7 @@ final class DemoScript {
             The tenant keeps running at \(served.endpoint.baseURL) until Ctrl-C (then its files are removed).
             Go on by hand in another terminal:
               export AUTH0_BASE_URL=\(served.endpoint.baseURL) AUTH0_CLIENT_ID=\(served.tenant.clientID)
-              export PASSKEY_STORE=\(phone) PASSKEY_SESSIONS=\(directory)/sessions
+              export PASSKEY_STORE=\(phone) PASSKEY_SESSIONS=\(directory)/sessions PASSKEY_SESSION_KEY_FILE=\(directory)/session.key
               passkey login
               passkey whoami --refresh
               passkey methods

@@ -39,9 +39,9 @@ final class Terminal {
     var database: String { home + "/tenant.sqlite" }
 
     /// The files of the session directories (`$XDG_DATA_HOME/auth0-passkeys/<tenant>/…`), with
-    /// their contents.
+    /// their contents; not the empty `.lock` a renewal takes.
     func sessionFiles() -> [String: Data] {
-        files(under: home + "/.local/share/auth0-passkeys")
+        files(under: home + "/.local/share/auth0-passkeys").filter { !$0.key.hasSuffix("/.lock") }
     }
 
     /// The credential files of an authenticator store, with their contents.
