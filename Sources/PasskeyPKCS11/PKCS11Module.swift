@@ -1,5 +1,6 @@
 import CPKCS11
 import Dispatch
+import Glibc
 import Synchronization
 import WebAuthn
 
@@ -7,8 +8,10 @@ import WebAuthn
 /// HSM library), loaded with `dlopen` and initialized once for the process (PKCS#11 2.40 §5.4
 /// `C_GetFunctionList`, `C_Initialize` with `CKF_OS_LOCKING_OK`).
 ///
-/// A module is process-wide state; ``load(_:)`` keeps one instance per path and never finalizes
-/// it, since other code of the process may be using it.
+/// A module is process-wide state; ``load(_:)`` keeps one instance per path, and the process
+/// finalizes it (`C_Finalize`) as it exits, before the libraries' own exit-time cleanup: a module
+/// left initialized may crash in its destructors (SoftHSM2 does when OpenSSL 3's `atexit` cleanup
+/// has already run, about one exit in ten with a session open).
 public final class PKCS11Module: @unchecked Sendable {
     /// The module's path.
     public let path: String
@@ -74,7 +77,20 @@ public final class PKCS11Module: @unchecked Sendable {
         guard initialized == CKR_OK || initialized == CKR_CRYPTOKI_ALREADY_INITIALIZED else {
             throw PKCS11Error(.moduleUnavailable, "C_Initialize of \(path) returned \(PKCS11Error.name(initialized))")
         }
+        // Registered after C_Initialize, so it runs before what the module registered there.
+        _ = finalizedAtExit
         return PKCS11Module(path: path, functions: list)
+    }
+
+    /// Registers, once, the `atexit` handler that finalizes every loaded module.
+    private static let finalizedAtExit: Void = {
+        atexit { PKCS11Module.loaded.finalizeAll() }
+    }()
+
+    /// `C_Finalize`, on the module's queue so no call of ours is cut short.
+    fileprivate func finalize() {
+        let functions = functions
+        runAndWait { _ = functions.pointee.C_Finalize(nil) }
     }
 
     /// The slot holding the token labelled `label` (`C_GetSlotList` with a token present, then
@@ -131,6 +147,13 @@ private final class LoadedModules: Sendable {
             let module = try load()
             modules[path] = module
             return module
+        }
+    }
+
+    /// Finalizes every loaded module (at process exit).
+    func finalizeAll() {
+        for module in modules.withLock({ Array($0.values) }) {
+            module.finalize()
         }
     }
 }
