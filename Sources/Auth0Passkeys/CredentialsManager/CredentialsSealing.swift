@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import WebAuthn
 
 /// What a ``FileCredentialsStorage`` seals its entries under: AES-256-GCM with a key from a key

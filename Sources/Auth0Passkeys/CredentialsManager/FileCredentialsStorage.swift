@@ -1,5 +1,5 @@
 import BlockingIO
-public import FoundationEssentials
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WebAuthn
@@ -61,8 +61,9 @@ public struct FileCredentialsStorage: CredentialsStorage {
         return (environment["HOME"] ?? ".") + "/.local/share/auth0-passkeys"
     }
 
-    /// The suffix of sealed entries, and of the clear ones an earlier version wrote.
+    /// The suffix of sealed entries.
     static let sealedSuffix = ".sealed"
+    /// The suffix of the clear entries an earlier version wrote.
     static let clearSuffix = ".json"
     /// The largest entry read: far above any token set.
     static let sizeLimit = 1 << 20
@@ -130,7 +131,8 @@ public struct FileCredentialsStorage: CredentialsStorage {
     public func entryKeys() throws(CredentialsStorageError) -> [String] {
         var keys: Set<String> = []
         for name in try entryFileNames() {
-            let stem = name.hasSuffix(Self.sealedSuffix) ? name.dropLast(Self.sealedSuffix.count) : name.dropLast(5)
+            let suffix = name.hasSuffix(Self.sealedSuffix) ? Self.sealedSuffix : Self.clearSuffix
+            let stem = name.dropLast(suffix.count)
             if let bytes = try? Base64URL.decode(String(stem)) {
                 keys.insert(String(decoding: bytes, as: UTF8.self))
             }
