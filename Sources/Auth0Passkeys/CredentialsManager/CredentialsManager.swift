@@ -285,10 +285,18 @@ public actor CredentialsManager {
     private func renewIfNeeded(
         scope: String?, minTTL: Int, force: Bool, parameters: [String: JSONValue], headers: [String: String]
     ) async throws(CredentialsManagerError) -> Credentials {
+        func current(_ stored: Credentials) -> Bool {
+            !force && !willExpire(stored.expiresAt, within: minTTL) && !Self.scopeChanged(stored.scope, scope)
+        }
+        // Current credentials need no lock. A renewal takes it, then reads again: another process
+        // may have renewed meanwhile.
+        if let stored = try read(), current(stored) {
+            return stored
+        }
         let lock = try lockStorage()
         defer { lock.release() }
         guard let stored = try read() else { throw .noCredentials }
-        if !force && !willExpire(stored.expiresAt, within: minTTL) && !Self.scopeChanged(stored.scope, scope) {
+        if current(stored) {
             return stored
         }
         guard let refreshToken = stored.refreshToken else { throw .noRefreshToken }
@@ -329,12 +337,20 @@ public actor CredentialsManager {
         audience: String, scope: String?, minTTL: Int, parameters: [String: JSONValue], headers: [String: String]
     ) async throws(CredentialsManagerError) -> APICredentials {
         let key = Self.apiKey(audience, scope)
+        func current() -> APICredentials? {
+            guard let bytes = try? storage.entry(forKey: key),
+                let stored = try? JSONDecoder().decode(APICredentials.self, from: Data(bytes)),
+                !willExpire(stored.expiresAt, within: minTTL), !Self.apiScopeChanged(stored.scope, scope)
+            else { return nil }
+            return stored
+        }
+        // As in renewIfNeeded: the lock only for an exchange, and a second look once it is held.
+        if let stored = current() {
+            return stored
+        }
         let lock = try lockStorage()
         defer { lock.release() }
-        if let bytes = try? storage.entry(forKey: key),
-            let stored = try? JSONDecoder().decode(APICredentials.self, from: Data(bytes)),
-            !willExpire(stored.expiresAt, within: minTTL), !Self.apiScopeChanged(stored.scope, scope)
-        {
+        if let stored = current() {
             return stored
         }
         guard let main = try read() else { throw .noCredentials }
