@@ -96,6 +96,10 @@ extension Passkey.Bench {
                     vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds, wants: wants
                 ).figures(progress: progress)
             }
+            if wantsGroup("session") {
+                figures += try await SessionBench(seconds: seconds, rounds: rounds, scratch: scratch)
+                    .figures(progress: progress)
+            }
             if storeSize > 0, wantsGroup("large-store") {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)

@@ -53,6 +53,7 @@ import WebAuthn
             ["raw-es256-verify", "rp-verify-registration-tpm-es256", "rp-verify-registration-tpm-rs1-dell"]
         ),
         ("memory-get", ["raw-es256-sign", "memory-get"]),
+        ("session", ["raw-session-read", "session-read", "raw-session-replace", "session-store"]),
     ])
     func onlyMeasuresTheFiguresNamed(_ only: String, _ expected: [String]) async throws {
         let result = try await ChildProcess.run(
