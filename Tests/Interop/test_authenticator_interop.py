@@ -419,7 +419,7 @@ def test_two_users_in_one_store(rp):
     _, chosen, _ = rp.sign_in(allow=[alice["id"], bob["id"]], extra=("--user", "alice"))
     assert chosen["id"] == alice["id"]
 
-    _, chosen, _ = rp.sign_in(extra=("--credential", alice["id"]))
+    _, chosen, _ = rp.sign_in(extra=(f"--credential={alice['id']}",))
     assert chosen["id"] == alice["id"]
 
     refused(rp.get(rp.request_options(), "--user", "carol"), "NotAllowedError")

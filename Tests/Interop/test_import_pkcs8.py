@@ -37,7 +37,7 @@ def test_an_imported_key_signs_for_its_public_key(passkey, tmp_path, alg, encodi
     credential_id = b64url(os.urandom(16))
     result = passkey(
         "import", "--store", str(tmp_path / "store"), "--pkcs8", str(key_file), "--rp-id", "example.org",
-        "--credential-id", credential_id, "--user-handle", b64url(b"ada"), "--user-name", "ada", "--resident",
+        f"--credential-id={credential_id}", "--user-handle", b64url(b"ada"), "--user-name", "ada", "--resident",
         "--sign-count", "7",
     )
     assert result.returncode == 0, result.stderr.decode()
