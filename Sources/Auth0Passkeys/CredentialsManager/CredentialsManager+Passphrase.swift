@@ -8,8 +8,8 @@ public import WebAuthn
 /// ``renew(parameters:headers:)`` and ``apiCredentials(forAudience:scope:minTTL:parameters:headers:)``
 /// ask for the passphrase (through ``setPassphrasePrompt(_:)``) each time and check it before
 /// touching the tokens; ``user``, ``hasValid(minTTL:)`` and ``canRenew()`` do not, as in
-/// Auth0.swift. The requirement is an entry of the storage (scrypt parameters and a key check,
-/// RFC 7914), so every later manager over the same storage, in any process, enforces it until
+/// Auth0.swift. The requirement is an entry of the storage (a `PassphraseVerifier`: scrypt
+/// parameters, RFC 7914, and a key check), so every later manager over the same storage, in any process, enforces it until
 /// ``stopRequiringPassphrase(_:)`` or ``clearAll()``.
 ///
 /// Like biometrics in front of the Keychain, this is a gate for the code that asks for tokens;
@@ -19,29 +19,17 @@ extension CredentialsManager {
     /// The storage key of the requirement's entry.
     static let passphraseKey = "auth0-passkeys:passphrase"
 
-    /// The requirement's entry: `{ "scrypt": ScryptParameters, "check": base64url }`, the check
-    /// being ``checkPlaintext`` sealed under the passphrase's key.
-    struct PassphraseRequirement: Codable {
-        var scrypt: ScryptParameters
-        var check: Base64URL
-    }
-
-    private static let checkPlaintext = Array("Auth0Passkeys passphrase check".utf8)
-
     /// Requires `passphrase` from now on for the calls that hand out tokens.
     ///
     /// - Throws: ``CredentialsManagerError/Code/storeFailed``.
     public func requirePassphrase(_ passphrase: Passphrase) throws(CredentialsManagerError) {
-        let scrypt = ScryptParameters.fresh()
-        let check: [UInt8]
+        let verifier: PassphraseVerifier
         do {
-            check = try AESGCM.seal(
-                Self.checkPlaintext, using: try scrypt.key(for: passphrase),
-                authenticating: Array(Self.passphraseKey.utf8))
+            (verifier, _) = try PassphraseVerifier.make(passphrase, use: Self.passphraseKey)
         } catch {
             throw CredentialsManagerError(.storeFailed, "The passphrase could not be turned into a key.", cause: error)
         }
-        try save(PassphraseRequirement(scrypt: scrypt, check: Base64URL(check)), forKey: Self.passphraseKey)
+        try save(verifier, forKey: Self.passphraseKey)
     }
 
     /// Stops requiring a passphrase, given the one required.
@@ -86,7 +74,7 @@ extension CredentialsManager {
         try Self.check(passphrase, against: requirement)
     }
 
-    private func requirement() throws(CredentialsManagerError) -> PassphraseRequirement? {
+    private func requirement() throws(CredentialsManagerError) -> PassphraseVerifier? {
         let bytes: [UInt8]?
         do {
             bytes = try storage.entry(forKey: Self.passphraseKey)
@@ -95,20 +83,18 @@ extension CredentialsManager {
                 .readFailed, "The storage could not read its passphrase requirement.", cause: error)
         }
         guard let bytes else { return nil }
-        guard let requirement = try? JSONDecoder().decode(PassphraseRequirement.self, from: Data(bytes)),
-            requirement.scrypt.isReasonable
+        guard let requirement = try? JSONDecoder().decode(PassphraseVerifier.self, from: Data(bytes)),
+            requirement.isReasonable
         else {
             throw CredentialsManagerError(.readFailed, "The storage's passphrase requirement does not decode.")
         }
         return requirement
     }
 
-    private static func check(_ passphrase: Passphrase, against requirement: PassphraseRequirement)
+    private static func check(_ passphrase: Passphrase, against requirement: PassphraseVerifier)
         throws(CredentialsManagerError)
     {
-        guard let key = try? requirement.scrypt.key(for: passphrase),
-            (try? AESGCM.open(requirement.check.bytes, using: key, authenticating: Array(passphraseKey.utf8))) != nil
-        else {
+        guard (try? requirement.key(passphrase, use: passphraseKey)) != nil else {
             throw CredentialsManagerError(.passphraseFailed, "The passphrase is not the one the credentials require.")
         }
     }

@@ -17,17 +17,8 @@ final class SealingKey: Sendable {
         self.directory = directory
     }
 
-    /// `.sealing`: `{ "version": 1, "scrypt": ScryptParameters, "keyCheck": base64url }`, the key
-    /// check being ``checkPlaintext`` sealed under the derived key.
-    struct Parameters: Codable {
-        var version: Int
-        var scrypt: ScryptParameters
-        var keyCheck: Base64URL
-    }
-
+    /// The file of a passphrase storage's ``PassphraseVerifier``, in its directory.
     static let parametersName = ".sealing"
-    private static let checkPlaintext = Array("Auth0Passkeys key check".utf8)
-    private static let checkContext = Array(".sealing".utf8)
 
     /// The key, to open an entry that exists: never made here.
     ///
@@ -91,27 +82,25 @@ final class SealingKey: Sendable {
         return key
     }
 
-    /// The passphrase's key under the parameters at `path`; with `creating`, fresh parameters
-    /// are written when there are none.
+    /// The passphrase's key under the verifier at `path`; with `creating`, a fresh one is written
+    /// when there is none.
     private static func derived(_ passphrase: Passphrase, path: String, creating: Bool)
         throws(CredentialsStorageError) -> SecretKey
     {
-        if let parameters = try readParameters(path) {
-            return try opened(passphrase, parameters, path: path)
+        if let verifier = try readVerifier(path) {
+            return try opened(passphrase, verifier, path: path)
         }
         guard creating else {
             throw CredentialsStorageError(
                 .wrongKey, path: path, "the entries are not sealed under a passphrase (no .sealing file)")
         }
-        let scrypt = ScryptParameters.fresh()
-        let key: SecretKey
+        let (verifier, key): (PassphraseVerifier, SecretKey)
         let encoded: [UInt8]
         do {
-            key = try scrypt.key(for: passphrase)
-            let check = try AESGCM.seal(checkPlaintext, using: key, authenticating: checkContext)
+            (verifier, key) = try PassphraseVerifier.make(passphrase, use: parametersName)
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            encoded = Array(try encoder.encode(Parameters(version: 1, scrypt: scrypt, keyCheck: Base64URL(check))))
+            encoded = Array(try encoder.encode(verifier))
         } catch {
             throw CredentialsStorageError(.io, path: path, "cannot derive the key: \(error)")
         }
@@ -126,34 +115,34 @@ final class SealingKey: Sendable {
         } catch {
             throw CredentialsStorageError(error)
         }
-        // Another process wrote its parameters first: use those.
-        guard let parameters = try readParameters(path) else {
+        // Another process wrote its verifier first: use that one.
+        guard let verifier = try readVerifier(path) else {
             throw CredentialsStorageError(.io, path: path, "the .sealing file vanished as it was made")
         }
-        return try opened(passphrase, parameters, path: path)
+        return try opened(passphrase, verifier, path: path)
     }
 
-    private static func readParameters(_ path: String) throws(CredentialsStorageError) -> Parameters? {
+    private static func readVerifier(_ path: String) throws(CredentialsStorageError) -> PassphraseVerifier? {
         guard let bytes = try FileCredentialsStorage.read(path) else { return nil }
-        guard let parameters = try? JSONDecoder().decode(Parameters.self, from: Data(bytes)),
-            parameters.version == 1, parameters.scrypt.isReasonable
+        guard let verifier = try? JSONDecoder().decode(PassphraseVerifier.self, from: Data(bytes)),
+            verifier.isReasonable
         else {
             throw CredentialsStorageError(
                 .tampered, path: path, "not a .sealing file, or its scrypt cost is out of bounds")
         }
-        return parameters
+        return verifier
     }
 
-    private static func opened(_ passphrase: Passphrase, _ parameters: Parameters, path: String)
+    private static func opened(_ passphrase: Passphrase, _ verifier: PassphraseVerifier, path: String)
         throws(CredentialsStorageError) -> SecretKey
     {
-        let key: SecretKey
+        let key: SecretKey?
         do {
-            key = try parameters.scrypt.key(for: passphrase)
+            key = try verifier.key(passphrase, use: parametersName)
         } catch {
             throw CredentialsStorageError(.io, path: path, "cannot derive the key: \(error)")
         }
-        guard (try? AESGCM.open(parameters.keyCheck.bytes, using: key, authenticating: checkContext)) != nil else {
+        guard let key else {
             throw CredentialsStorageError(.wrongKey, path: path, "the passphrase does not open these credentials")
         }
         return key
