@@ -34,9 +34,9 @@ public final class PKCS11Module: @unchecked Sendable {
         queue.setSpecific(key: Self.queueOwner, value: ObjectIdentifier(self))
     }
 
-    /// Runs `body` on ``queue`` and waits for it; directly when called from the queue itself.
-    /// For what must be done before the caller goes on (a session's `C_CloseSession`, so that no
-    /// call is still running when the process exits and the module's static destructors run).
+    /// Runs `body` on ``queue`` and waits for it, after every call queued before it; directly when
+    /// called from the queue itself. For `C_Finalize` at exit, which must come after the last
+    /// call and before the module's own exit-time destructors.
     func runAndWait(_ body: () -> Void) {
         if DispatchQueue.getSpecific(key: Self.queueOwner) == ObjectIdentifier(self) {
             body()

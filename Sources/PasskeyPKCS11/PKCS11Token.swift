@@ -69,13 +69,13 @@ public final class PKCS11Token: @unchecked Sendable {
         }
     }
 
-    /// Closes the session before returning: a close left on the queue could still run when the
-    /// process exits, and a module's exit-time destructors crash under a running call (seen with
-    /// SoftHSM2). The wait is one short call.
+    /// Closes the session on the module's queue, without waiting (a `deinit` may run on a Swift
+    /// concurrency thread, which must not block); the module's exit-time `C_Finalize` runs after
+    /// it on the same queue.
     deinit {
         let functions = module.functions.pointee
         let session = session
-        module.runAndWait { _ = functions.C_CloseSession(session) }
+        queue.async { _ = functions.C_CloseSession(session) }
     }
 
     /// Makes a key pair for a credential on the token.
