@@ -5,8 +5,8 @@ import WebAuthn
 
 /// The credential store through the real `passkey` binary (issue 3, "Store"): `create` killed at
 /// random instants loses no credential it reported, four processes creating and asserting at once
-/// lose nothing and never reuse a counter value; with keys sealed in the store and with keys in a
-/// SoftHSM2 token (issue 16). Each child is awaited through `ChildProcess`, so that waiting for it
+/// lose nothing and never reuse a counter value; the latter with keys sealed in the store and with
+/// keys in a SoftHSM2 token (issue 16). Each child is awaited through `ChildProcess`, so that waiting for it
 /// never holds a thread of the test pool.
 @Suite struct StoreCrashTests {
     static let origin = "https://example.com"
@@ -19,13 +19,17 @@ import WebAuthn
         var testDescription: String { rawValue }
 
         /// The children's environment: for pkcs11, a SoftHSM2 token of the test's own in
-        /// `directory` (a child killed while SoftHSM2 rewrites its token file may break it).
+        /// `directory`, apart from the one the rest of the process uses.
         func environment(in directory: TemporaryDirectory) async throws -> [String: String] {
             self == .pkcs11 ? try await SoftHSMToken.separate(in: directory) : [:]
         }
     }
 
-    @Test(arguments: Keys.allCases)
+    /// Software keys only: SoftHSM2's file store rewrites `token.object` in place, so one of the
+    /// 200 kills now and then lands in that write and the token is gone, with every key on it;
+    /// the store's records survive, but nothing can sign for them. An HSM keeps its own objects
+    /// crash-safe; the token backend's concurrency is tested below.
+    @Test(arguments: [Keys.software])
     func killedCreatesLoseNoCredentialTheyPrinted(_ keys: Keys) async throws {
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
