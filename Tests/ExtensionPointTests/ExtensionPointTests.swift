@@ -7,9 +7,10 @@ import PasskeyTenant
 import Testing
 import WebAuthn
 
-/// The Auth0 client's extension point, `HTTPTransport`, implemented from a target that sees public
-/// API only (`packageAccess: false`, no `@testable import`): a transport that routes to the local
-/// tenant's router in process, and one that records the exchanges of another.
+/// The Auth0 client's extension points, `HTTPTransport` and `CredentialsStorage`, implemented from a
+/// target that sees public API only (`packageAccess: false`, no `@testable import`): a transport
+/// that routes to the local tenant's router in process, one that records the exchanges of another,
+/// and a storage with a lock of its own.
 @Suite struct ExtensionPointTests {
     /// Runs `body` with a fresh tenant and a transport to its router: no socket, no port.
     func inProcess<Value: Sendable>(
@@ -54,12 +55,16 @@ import WebAuthn
             #expect(loggedIn.tokenType == "Bearer")
             #expect(try await auth.userInfo(withAccessToken: loggedIn.accessToken).start().email == "ada@example.com")
 
-            let manager = CredentialsManager(authentication: auth, storage: InMemoryCredentialsStorage())
+            let storage = LockingStorage()
+            let manager = CredentialsManager(authentication: auth, storage: storage)
             try await manager.store(credentials: loggedIn)
             #expect(await manager.user?.email == "ada@example.com")
             #expect(try await manager.credentials().accessToken == loggedIn.accessToken)
 
+            #expect(storage.locks == 0, "current credentials are read without the lock")
             let renewed = try await manager.renew()
+            #expect(storage.locks == 1, "a renewal holds the storage's lock")
+            #expect(try await manager.storedAPICredentials().isEmpty)
             #expect(renewed.accessToken != loggedIn.accessToken)
             #expect(renewed.refreshToken != nil)
             let current = try await manager.credentials()
