@@ -22,8 +22,6 @@ public final class PKCS11Module: @unchecked Sendable {
     let queue: DispatchQueue
 
     private static let loaded = LoadedModules()
-    /// Marks ``queue``'s threads with the module they serve.
-    private static let queueOwner = DispatchSpecificKey<ObjectIdentifier>()
     /// SHA-256 of the PIN each slot was logged in with by this process.
     private let logins = Mutex<[CK_SLOT_ID: [UInt8]]>([:])
 
@@ -31,18 +29,6 @@ public final class PKCS11Module: @unchecked Sendable {
         self.path = path
         self.functions = functions
         self.queue = DispatchQueue(label: "PKCS11Module \(path)")
-        queue.setSpecific(key: Self.queueOwner, value: ObjectIdentifier(self))
-    }
-
-    /// Runs `body` on ``queue`` and waits for it, after every call queued before it; directly when
-    /// called from the queue itself. For `C_Finalize` at exit, which must come after the last
-    /// call and before the module's own exit-time destructors.
-    func runAndWait(_ body: () -> Void) {
-        if DispatchQueue.getSpecific(key: Self.queueOwner) == ObjectIdentifier(self) {
-            body()
-        } else {
-            queue.sync(execute: body)
-        }
     }
 
     /// The module at `path`, loaded and initialized on first use.
@@ -87,10 +73,11 @@ public final class PKCS11Module: @unchecked Sendable {
         atexit { PKCS11Module.loaded.finalizeAll() }
     }()
 
-    /// `C_Finalize`, on the module's queue so no call of ours is cut short.
+    /// `C_Finalize`, on the module's queue after every call queued there (a released token's
+    /// `C_CloseSession` among them), so none is cut short. Called at exit, never from the queue.
     fileprivate func finalize() {
         let functions = functions
-        runAndWait { _ = functions.pointee.C_Finalize(nil) }
+        queue.sync { _ = functions.pointee.C_Finalize(nil) }
     }
 
     /// The slot holding the token labelled `label` (`C_GetSlotList` with a token present, then
