@@ -8,7 +8,13 @@ extension ControlError {
     ///
     /// - Parameter error: the client's refusal.
     public init(_ error: WebAuthnClientError) {
-        self.init(error.name.rawValue, status: 400, error.message)
+        self.init(refusal: error)
+    }
+
+    /// A refusal whose code and reason are the caller's to see: the error's `CodedError/codeName`
+    /// and `CodedError/reason`, with 400.
+    private init(refusal error: some CodedError) {
+        self.init(error.codeName, status: 400, error.reason)
     }
 
     /// A failure of the server's own making (a store that cannot be read or written): `unknown
@@ -32,30 +38,28 @@ extension ControlError {
         switch error {
         case let error as ControlError:
             self = error
-        case let error as AuthenticationError:
-            self.init(api: error)
-        case let error as MyAccountError:
+        case let error as any Auth0APIError:
             self.init(api: error)
         case let error as WebAuthnClientError:
-            self.init(error)
+            self.init(refusal: error)
         case let error as CredentialsManagerError:
-            self.init(error.code.rawValue, status: 400, error.reason)
+            self.init(refusal: error)
         case let error as VirtualUserError:
-            self.init(error.code.rawValue, status: 400, error.reason)
+            self.init(refusal: error)
         case let error as TransportError:
-            self.init(error.code.rawValue, status: 502, "no answer: \(error.reason)")
+            self.init(error.codeName, status: 502, "no answer: \(error.reason)")
         default:
             self.init(serverFault: error)
         }
     }
 
-    private init(api error: some Auth0APIError) {
+    private init(api error: any Auth0APIError) {
         if let transport = error.cause as? TransportError {
-            self.init(transport.code.rawValue, status: 502, "no answer from the tenant: \(transport.reason)")
+            self.init(transport.codeName, status: 502, "no answer from the tenant: \(transport.reason)")
         } else {
             let refused = (400..<500).contains(error.statusCode)
             self.init(
-                error.code.rawValue, status: refused ? 400 : 502,
+                error.codeName, status: refused ? 400 : 502,
                 "the tenant answered \(error.statusCode): \(error.reason)")
         }
     }

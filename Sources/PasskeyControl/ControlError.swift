@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// A refusal of the control API, in the WebDriver error shape (W3C WebDriver §6.6 "Errors"):
 /// `{"value": {"error": CODE, "message": MESSAGE, "stacktrace": ""}}`.
 ///
@@ -7,7 +9,7 @@
 ///
 /// Bad input is always a 4xx: WebDriver answers `unsupported operation` with 500, this API with
 /// 400, since what is unsupported is what the client asked for.
-public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ControlError: CodedError, Hashable {
     /// The error code of the shape's `error` member.
     public let code: String
     /// The HTTP status.
@@ -53,6 +55,9 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func tooLarge(limit: Int) -> ControlError {
         ControlError("invalid argument", status: 413, "the request body is over \(limit) bytes")
     }
+
+    /// The ``message``, as `CodedError` names it.
+    public var reason: String { message }
 
     public var description: String { "\(code) (HTTP \(status)): \(message)" }
 }

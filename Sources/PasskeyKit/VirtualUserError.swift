@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// Why a virtual user's flow stopped, when no library below gave the reason.
 ///
 /// The flows throw the typed errors of the libraries they call — `AuthenticationError` and
@@ -5,7 +7,7 @@
 /// `WebAuthnClientError` for the device, `StoreError` for its store, `TransportError` for no
 /// answer — and this one for the conditions of their own. Two errors are equal when their codes
 /// are; the reason never carries a token (STYLE §3, §5).
-public struct VirtualUserError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct VirtualUserError: CodedError, Hashable {
     /// What went wrong, as a stable identifier.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -48,9 +50,4 @@ public struct VirtualUserError: Error, Sendable, Hashable, CustomStringConvertib
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "\(code): \(reason)" }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,6 +1,8 @@
+public import WebAuthn
+
 /// A failure of a PKCS#11 module or token, with the `CKR_` return value when the module gave one
 /// (PKCS#11 2.40 §5.1), and never a PIN or a key in its text (STYLE §5).
-public struct PKCS11Error: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PKCS11Error: CodedError, Hashable {
     /// What went wrong.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         public let rawValue: String
@@ -45,16 +47,7 @@ public struct PKCS11Error: Error, Sendable, Hashable, CustomStringConvertible {
         self.returnValue = returnValue
     }
 
-    public var description: String { "\(code): \(reason)" }
-
     /// Errors are equal when their codes are: the reason is for people.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-    }
 
     /// The error of a failed call: the code its return value means, and the value's name.
     static func call(_ function: String, _ value: UInt) -> PKCS11Error {

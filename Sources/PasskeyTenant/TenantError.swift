@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// The one error type of `PasskeyTenant`: what a request did wrong, as the tenant answers it.
 ///
 /// The Authentication API renders it as `{"error", "error_description"}` and My Account as
@@ -6,7 +8,7 @@
 /// makes the tenant answer 5xx.
 ///
 /// Two errors are equal when their codes are equal; the detail is for people.
-public struct TenantError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TenantError: CodedError, Hashable {
     /// What went wrong, as the wire's `error` (or My Account's `type`).
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -66,11 +68,10 @@ public struct TenantError: Error, Sendable, Hashable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
+    /// The ``detail``, as `CodedError` names it.
+    public var reason: String { detail }
+
     public var description: String { "\(code) (\(status)): \(detail)" }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Whether the failure counts towards a lockout: every refusal of the client's input does;
     /// the lockout itself and the tenant's own faults do not.

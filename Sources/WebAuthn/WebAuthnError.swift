@@ -5,8 +5,8 @@
 /// the vocabulary of the test vectors' `failure.reason` (`wrong-challenge`, `bad-signature`, ...),
 /// so a verdict can be compared with a vector's by its code alone.
 ///
-/// Two errors are equal when their codes are equal; the reason is for people.
-public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Two errors are equal when their codes are equal (``CodedError``); the reason is for people.
+public struct WebAuthnError: CodedError, Hashable {
     /// What went wrong, as a stable, kebab-case identifier.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -131,14 +131,6 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\(code): \(reason) (at byte \(offset))"
         }
         return "\(code): \(reason)"
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
     }
 
     /// The same error with its offset moved by `base`, for errors raised while reading a part

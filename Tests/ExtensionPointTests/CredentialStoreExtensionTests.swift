@@ -67,7 +67,7 @@ import WebAuthn
                         """.utf8)),
                 rpID: "example.org")
         }
-        #expect(error?.authenticatorError?.cause?.code == .unsupported)
+        #expect(error?.authenticatorError?.storeError?.code == .unsupported)
         #expect(try await store.all().credentials.isEmpty)
     }
 

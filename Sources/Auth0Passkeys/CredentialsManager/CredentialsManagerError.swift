@@ -1,8 +1,10 @@
+public import WebAuthn
+
 /// Why a ``CredentialsManager`` operation failed (spec §9). The underlying error, an
 /// ``AuthenticationError`` or a storage error, is in ``cause``.
 ///
 /// Two errors are equal when their codes are equal.
-public struct CredentialsManagerError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CredentialsManagerError: CodedError, Hashable {
     /// What went wrong.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -75,8 +77,4 @@ public struct CredentialsManagerError: Error, Sendable, Hashable, CustomStringCo
         if let cause { text += " Cause: \(cause)" }
         return text
     }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

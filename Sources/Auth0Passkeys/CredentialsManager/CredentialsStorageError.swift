@@ -1,9 +1,10 @@
 import BlockingIO
 import Glibc
+public import WebAuthn
 
 /// Why a ``FileCredentialsStorage`` could not read or write an entry; its text names the file
 /// and never holds an entry's bytes, a key or a passphrase.
-public struct CredentialsStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CredentialsStorageError: CodedError, Hashable {
     /// What went wrong.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String

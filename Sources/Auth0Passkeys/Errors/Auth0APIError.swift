@@ -4,6 +4,10 @@ public import WebAuthn
 /// What ``AuthenticationError`` and ``MyAccountError`` share: an error answered by an Auth0 API,
 /// or made by this library when there was no usable answer (spec §7).
 ///
+/// As a `CodedError`: `CodedError/code` is Auth0's error code, or this library's
+/// `a0.sdk.internal_error.*`; `CodedError/reason` the message; `CodedError/cause` the
+/// ``TransportError`` or decoding error behind it.
+///
 /// `info` is the error body (a JSON object) with `statusCode` set to the HTTP status. When the
 /// library makes the error itself, `info` holds `code` and `description`, as Auth0's SDK does:
 ///
@@ -13,17 +17,11 @@ public import WebAuthn
 /// | error status, body not a JSON object | `a0.sdk.internal_error.plain` | the status | — |
 /// | success status, empty body where one is needed | `a0.sdk.internal_error.empty` | the status | — |
 /// | success body that does not decode | `a0.sdk.internal_error.plain` | the status | the decoding error |
-public protocol Auth0APIError: Error, Sendable, CustomStringConvertible {
+public protocol Auth0APIError: CodedError where Code == AuthenticationError.Code {
     /// The error body with `statusCode` added, or the library's own `code` and `description`.
     var info: [String: JSONValue] { get }
     /// The HTTP status, or 0 when no response arrived.
     var statusCode: Int { get }
-    /// The underlying error: a ``TransportError`` or a decoding error.
-    var cause: (any Error)? { get }
-    /// The error code: Auth0's, or this library's `a0.sdk.internal_error.*`.
-    var code: AuthenticationError.Code { get }
-    /// The message, in words fit for a terminal.
-    var reason: String { get }
 
     /// Creates an error from an Auth0 error body.
     ///

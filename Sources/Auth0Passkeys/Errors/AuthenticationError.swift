@@ -143,7 +143,4 @@ public struct AuthenticationError: Auth0APIError, Hashable {
         self.code == code && descriptions.contains(rawDescription ?? "")
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -67,7 +67,4 @@ public struct MyAccountError: Auth0APIError, Hashable {
         Self.sentence(detail.isEmpty ? title : "\(title): \(detail)")
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// An HTTP exchange that produced no response: the request could not be sent, or the response
 /// could not be read in full.
 ///
@@ -12,7 +14,7 @@
 /// retried.
 ///
 /// Two errors are equal when their codes are equal.
-public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TransportError: CodedError, Hashable {
     /// What went wrong.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -63,10 +65,4 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     public var isNetworkError: Bool {
         [.timedOut, .cannotConnect, .cannotResolveHost, .connectionLost].contains(code)
     }
-
-    public var description: String { "\(code): \(reason)" }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,12 +1,14 @@
+public import WebAuthn
+
 /// The one error type of the ``Authenticator`` protocol: a CTAP2 status code and a reason.
 ///
 /// Backends (the software authenticator, an HSM, a TPM, a token) answer in CTAP 2.1 §8.2 status
 /// codes so that one client maps them to WebAuthn's exceptions the same way for all of them
 /// (``WebAuthnClientError/init(_:)``). A failure that comes from the credential store keeps it as
-/// ``cause``.
+/// ``storeError`` (its ``cause``).
 ///
 /// Two errors are equal when their codes are equal; the reason is for people.
-public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AuthenticatorError: CodedError, Hashable {
     /// A CTAP2 status code (CTAP 2.1 §8.2), named as the specification names it.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         /// The status byte.
@@ -75,7 +77,10 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
     /// Why, in words fit for a terminal; never key material.
     public let reason: String
     /// The store failure behind a ``Code/other`` or ``Code/keyStoreFull``, if any.
-    public let cause: StoreError?
+    public let storeError: StoreError?
+
+    /// The store failure behind this error, if any (``storeError``).
+    public var cause: (any Error)? { storeError }
 
     /// Creates an error.
     ///
@@ -86,7 +91,7 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
     public init(_ code: Code, _ reason: String, cause: StoreError? = nil) {
         self.code = code
         self.reason = reason
-        self.cause = cause
+        self.storeError = cause
     }
 
     /// Wraps a store failure: a full disk is `CTAP2_ERR_KEY_STORE_FULL`, anything else
@@ -96,15 +101,5 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
     public init(_ error: StoreError) {
         self.init(
             error.code == .diskFull ? .keyStoreFull : .other, "the credential store failed: \(error)", cause: error)
-    }
-
-    public var description: String { "\(code): \(reason)" }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
     }
 }

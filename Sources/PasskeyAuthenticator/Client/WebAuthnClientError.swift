@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// Why a ``WebAuthnClient`` refused a ceremony: the `DOMException` a browser would throw
 /// (WebAuthn L3 §5.1.3, §5.1.4), with a reason fit for a terminal.
 ///
@@ -5,7 +7,7 @@
 /// out"). An authenticator failure behind it stays as ``authenticatorError``.
 ///
 /// Two errors are equal when their names are equal; the message is for people.
-public struct WebAuthnClientError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct WebAuthnClientError: CodedError, Hashable {
     /// The `DOMException` name.
     public struct Name: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -64,13 +66,12 @@ public struct WebAuthnClientError: Error, Sendable, Hashable, CustomStringConver
         self.init(name, error.reason, authenticatorError: error)
     }
 
-    public var description: String { "\(name): \(message)" }
+    /// The ``name``: the `DOMException` name is this error's code.
+    public var code: Name { name }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.name == rhs.name
-    }
+    /// The ``message``, as `CodedError` names it.
+    public var reason: String { message }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(name)
-    }
+    /// The authenticator's error behind this one, if any (``authenticatorError``).
+    public var cause: (any Error)? { authenticatorError }
 }

@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// The one error type of the credential stores.
 ///
 /// A machine-readable ``Code``, a human ``reason`` and, when one file is to blame, its ``file``
@@ -5,7 +7,7 @@
 /// description ever carries key material, sealed bytes or a passphrase (STYLE §5).
 ///
 /// Two errors are equal when their codes are equal; the reason and the file are for people.
-public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoreError: CodedError, Hashable {
     /// What went wrong, as a stable, kebab-case identifier.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
@@ -68,13 +70,5 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(code): \(file): \(reason)"
         }
         return "\(code): \(reason)"
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
     }
 }

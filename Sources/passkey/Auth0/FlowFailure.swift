@@ -42,9 +42,7 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
         case let failure as FlowFailure:
             self = failure
             self.step = step
-        case let error as AuthenticationError:
-            self.init(step: step, api: error)
-        case let error as MyAccountError:
+        case let error as any Auth0APIError:
             self.init(step: step, api: error)
         case let error as CredentialsManagerError:
             self.init(step: step, session: error)
@@ -56,15 +54,19 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             self.init(step: step, user: error)
         case let error as TransportError:
             self.init(
-                step: step, code: error.code.rawValue, description: "no answer: \(error.reason)",
+                step: step, code: error.codeName, description: "no answer: \(error.reason)",
                 hint: "is the server running, and the URL right?")
+        case let error as any CodedError:
+            self.init(
+                step: step, code: error.codeName, description: error.reason,
+                hint: "run again with -v for the HTTP trace")
         default:
             self.init(step: step, code: "error", description: "\(error)", hint: "run again with -v for the HTTP trace")
         }
     }
 
     /// An answer (or no answer) from the Authentication or My Account API (spec §7).
-    private init(step: String, api error: some Auth0APIError) {
+    private init(step: String, api error: any Auth0APIError) {
         if let transport = error.cause as? TransportError {
             self.init(
                 step: step, code: transport.code.rawValue,
@@ -140,7 +142,7 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
     /// The authenticator or the WebAuthn client refused (WebAuthn L3 §5.1.3, §5.1.4: the
     /// DOMException names).
     private init(step: String, device error: WebAuthnClientError) {
-        if let store = error.authenticatorError?.cause {
+        if let store = error.authenticatorError?.storeError {
             self.init(step: step, store: store)
             return
         }
