@@ -18,21 +18,35 @@ public import WebAuthn
 /// | success status, empty body where one is needed | `a0.sdk.internal_error.empty` | the status | — |
 /// | success body that does not decode | `a0.sdk.internal_error.plain` | the status | the decoding error |
 public protocol Auth0APIError: CodedError where Code == AuthenticationError.Code {
-    /// The error body with `statusCode` added, or the library's own `code` and `description`.
-    var info: [String: JSONValue] { get }
-    /// The HTTP status, or 0 when no response arrived.
-    var statusCode: Int { get }
+    /// What the API answered, or what this library made of no usable answer.
+    var report: Auth0ErrorReport { get }
 
+    /// Creates an error from what the API answered.
+    ///
+    /// - Parameter report: the body, the status and the cause.
+    init(_ report: Auth0ErrorReport)
+}
+
+extension Auth0APIError {
     /// Creates an error from an Auth0 error body.
     ///
     /// - Parameters:
     ///   - info: the body's members.
     ///   - statusCode: the HTTP status; it overwrites `info["statusCode"]`.
     ///   - cause: the underlying error, if any.
-    init(info: [String: JSONValue], statusCode: Int, cause: (any Error)?)
-}
+    public init(info: [String: JSONValue], statusCode: Int, cause: (any Error)? = nil) {
+        self.init(Auth0ErrorReport(info: Self.withStatus(info, statusCode), statusCode: statusCode, cause: cause))
+    }
 
-extension Auth0APIError {
+    /// The error body with `statusCode` added, or the library's own `code` and `description`.
+    public var info: [String: JSONValue] { report.info }
+
+    /// The HTTP status, or 0 when no response arrived.
+    public var statusCode: Int { report.statusCode }
+
+    /// The underlying error: a ``TransportError`` or a decoding error.
+    public var cause: (any Error)? { report.cause }
+
     /// `<code> (HTTP <status>): <reason>`, then the cause when there is one.
     public var description: String {
         var text = "\(code) (HTTP \(statusCode)): \(reason)"

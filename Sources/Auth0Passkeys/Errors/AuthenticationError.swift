@@ -48,20 +48,10 @@ public struct AuthenticationError: Auth0APIError, Hashable {
         public static let unauthorizedClient = Code(rawValue: "unauthorized_client")
     }
 
-    public let info: [String: JSONValue]
-    public let statusCode: Int
-    public let cause: (any Error)?
+    public let report: Auth0ErrorReport
 
-    /// Creates an error from an Auth0 error body.
-    ///
-    /// - Parameters:
-    ///   - info: the body's members.
-    ///   - statusCode: the HTTP status; it overwrites `info["statusCode"]`.
-    ///   - cause: the underlying error, if any.
-    public init(info: [String: JSONValue], statusCode: Int, cause: (any Error)? = nil) {
-        self.info = Self.withStatus(info, statusCode)
-        self.statusCode = statusCode
-        self.cause = cause
+    public init(_ report: Auth0ErrorReport) {
+        self.report = report
     }
 
     /// `error`, else `code`, else ``Code/unknown``.

@@ -21,20 +21,10 @@ public struct MyAccountError: Auth0APIError, Hashable {
         public let source: String?
     }
 
-    public let info: [String: JSONValue]
-    public let statusCode: Int
-    public let cause: (any Error)?
+    public let report: Auth0ErrorReport
 
-    /// Creates an error from a My Account error body.
-    ///
-    /// - Parameters:
-    ///   - info: the body's members.
-    ///   - statusCode: the HTTP status; it overwrites `info["statusCode"]`.
-    ///   - cause: the underlying error, if any.
-    public init(info: [String: JSONValue], statusCode: Int, cause: (any Error)? = nil) {
-        self.info = Self.withStatus(info, statusCode)
-        self.statusCode = statusCode
-        self.cause = cause
+    public init(_ report: Auth0ErrorReport) {
+        self.report = report
     }
 
     /// `type`, else `code`, else `a0.sdk.internal_error.unknown`.

@@ -17,18 +17,21 @@ public import WebAuthn
 public struct PasskeyEnrollmentChallenge: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The pending method's ID: the last path segment of `Location`, still percent-encoded.
     public let authenticationMethodId: String
+    /// The body, whose shape is a signup challenge's: session, RP, user and options.
+    private let body: PasskeySignupChallenge
+
     /// `auth_session`: the opaque, single-use session of this enrollment.
-    public let authenticationSession: String
+    public var authenticationSession: String { body.authenticationSession }
     /// `rp.id`.
-    public let relyingPartyId: String
+    public var relyingPartyId: String { body.relyingPartyId }
     /// `user.id`: the user's WebAuthn user handle.
-    public let userId: Data
+    public var userId: Data { body.userId }
     /// `user.name`.
-    public let userName: String
+    public var userName: String { body.userName }
     /// `challenge`, decoded.
-    public let challengeData: Data
+    public var challengeData: Data { body.challengeData }
     /// `authn_params_public_key` as WebAuthn L3 creation options.
-    public let options: PublicKeyCredentialCreationOptionsJSON
+    public var options: PublicKeyCredentialCreationOptionsJSON { body.options }
 
     /// Creates a challenge from its parts, as Auth0.swift 2.21.1 allows.
     ///
@@ -43,20 +46,15 @@ public struct PasskeyEnrollmentChallenge: Sendable, Hashable, CustomStringConver
         authenticationMethodId: String, authenticationSession: String, relyingPartyId: String, userId: Data,
         userName: String, challengeData: Data
     ) {
-        let signup = PasskeySignupChallenge(
+        let body = PasskeySignupChallenge(
             authenticationSession: authenticationSession, relyingPartyId: relyingPartyId, userId: userId,
             userName: userName, challengeData: challengeData)
-        self.init(authenticationMethodId: authenticationMethodId, signup)
+        self.init(authenticationMethodId: authenticationMethodId, body)
     }
 
     private init(authenticationMethodId: String, _ body: PasskeySignupChallenge) {
         self.authenticationMethodId = authenticationMethodId
-        self.authenticationSession = body.authenticationSession
-        self.relyingPartyId = body.relyingPartyId
-        self.userId = body.userId
-        self.userName = body.userName
-        self.challengeData = body.challengeData
-        self.options = body.options
+        self.body = body
     }
 
     /// Reads the `Location` header and the body (whose shape is a signup challenge's).
