@@ -9,14 +9,12 @@ public import WebAuthn
 /// are; the reason never carries a token (STYLE §3, §5).
 public struct VirtualUserError: CodedError, Hashable {
     /// What went wrong, as a stable identifier.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// The flow needs a device and the user has none.
         public static let noDevice = Code(rawValue: "no_device")

@@ -4,7 +4,7 @@ public import WebAuthn
 /// (PKCS#11 2.40 §5.1), and never a PIN or a key in its text (STYLE §5).
 public struct PKCS11Error: CodedError, Hashable {
     /// What went wrong.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         /// Wraps a kebab-case identifier.
@@ -24,8 +24,6 @@ public struct PKCS11Error: CodedError, Hashable {
         public static let keyNotFound = Code(rawValue: "key-not-found")
         /// Any other `CKR_` value.
         public static let failed = Code(rawValue: "failed")
-
-        public var description: String { rawValue }
     }
 
     /// What went wrong.

@@ -10,14 +10,12 @@ public import WebAuthn
 /// Two errors are equal when their codes are equal; the detail is for people.
 public struct TenantError: CodedError, Hashable {
     /// What went wrong, as the wire's `error` (or My Account's `type`).
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// The body or a parameter is missing, malformed or not allowed (RFC 6749 §5.2).
         public static let invalidRequest = Code(rawValue: "invalid_request")

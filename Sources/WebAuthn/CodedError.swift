@@ -59,3 +59,15 @@ extension CodedError where Self: Hashable {
         hasher.combine(code)
     }
 }
+
+/// The code of a ``CodedError`` whose names are strings: a stable identifier, printed as it is.
+///
+/// A conforming type is a small registry, a struct over `rawValue` with a `static let` for each
+/// code it names (as ``WebAuthnError/Code``), so callers compare codes with `==` and a server's
+/// or a vector's code that this library does not name still round-trips.
+public protocol ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible where RawValue == String {}
+
+extension ErrorCode {
+    /// The code itself.
+    public var description: String { rawValue }
+}

@@ -8,14 +8,12 @@
 /// Two errors are equal when their codes are equal (``CodedError``); the reason is for people.
 public struct WebAuthnError: CodedError, Hashable {
     /// What went wrong, as a stable, kebab-case identifier.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// Whether the code reports input that does not parse (as opposed to input that parses
         /// but fails a ceremony check).

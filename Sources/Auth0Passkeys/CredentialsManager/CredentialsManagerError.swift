@@ -6,14 +6,12 @@ public import WebAuthn
 /// Two errors are equal when their codes are equal.
 public struct CredentialsManagerError: CodedError, Hashable {
     /// What went wrong.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// Nothing is stored.
         public static let noCredentials = Code(rawValue: "noCredentials")

@@ -6,14 +6,12 @@ public import WebAuthn
 /// and never holds an entry's bytes, a key or a passphrase.
 public struct CredentialsStorageError: CodedError, Hashable {
     /// What went wrong.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// A system call failed (``CredentialsStorageError/errorNumber`` says why); `ENOSPC`
         /// is ``diskFull``.

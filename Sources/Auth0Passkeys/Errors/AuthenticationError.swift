@@ -21,14 +21,12 @@ public import WebAuthn
 public struct AuthenticationError: Auth0APIError, Hashable {
     /// The error code: Auth0's (`invalid_grant`, `mfa_required`, …) or this library's
     /// (`a0.sdk.internal_error.*`).
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// No usable response: a transport failure, a non-JSON error body, or an undecodable
         /// success body.

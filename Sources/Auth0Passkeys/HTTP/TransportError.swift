@@ -16,14 +16,12 @@ public import WebAuthn
 /// Two errors are equal when their codes are equal.
 public struct TransportError: CodedError, Hashable {
     /// What went wrong.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// No complete response within the configured time (the SDK's `URLError.timedOut`).
         public static let timedOut = Code(rawValue: "timed-out")

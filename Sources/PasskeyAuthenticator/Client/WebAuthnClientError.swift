@@ -9,14 +9,12 @@ public import WebAuthn
 /// Two errors are equal when their names are equal; the message is for people.
 public struct WebAuthnClientError: CodedError, Hashable {
     /// The `DOMException` name.
-    public struct Name: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Name: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// No credential matched, the user cancelled or declined, verification failed, or the
         /// time ran out; WebAuthn does not tell a relying party which.

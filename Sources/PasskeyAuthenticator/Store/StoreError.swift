@@ -9,14 +9,12 @@ public import WebAuthn
 /// Two errors are equal when their codes are equal; the reason and the file are for people.
 public struct StoreError: CodedError, Hashable {
     /// What went wrong, as a stable, kebab-case identifier.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        public var description: String { rawValue }
 
         /// A credential with this ID is already stored.
         public static let duplicate = Code(rawValue: "duplicate")
