@@ -89,7 +89,7 @@ final class SealingKey: Sendable {
         let (verifier, key): (PassphraseVerifier, SecretKey)
         let encoded: [UInt8]
         do {
-            (verifier, key) = try PassphraseVerifier.make(passphrase, use: parametersName)
+            (verifier, key) = try PassphraseVerifier.make(passphrase, checkedBy: .credentials(parametersName))
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             encoded = Array(try encoder.encode(verifier))
@@ -124,7 +124,7 @@ final class SealingKey: Sendable {
     {
         let key: SecretKey?
         do {
-            key = try verifier.key(passphrase, use: parametersName)
+            key = try verifier.key(passphrase, checkedBy: .credentials(parametersName))
         } catch {
             throw CredentialsStorageError(.io, path: path, "cannot derive the key: \(error)")
         }

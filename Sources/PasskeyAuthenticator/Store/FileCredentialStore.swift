@@ -562,43 +562,58 @@ public actor FileCredentialStore: KeyExportingStore {
                     ?? "it keeps its own keys, sealed; it cannot be opened with custody \(custody ?? "")",
                 file: headerPath)
         }
-        let key: SecretKey
         switch (header.keySource, passphrase) {
         case (.scrypt, nil):
             throw StoreError(.wrongPassphrase, "the store is passphrase-protected and no passphrase was given")
         case (.keyFile, _?):
             throw StoreError(.wrongPassphrase, "the store uses a key file, not a passphrase")
         case (.scrypt, let passphrase?):
-            guard let parameters = header.scrypt, parameters.isReasonable else {
+            guard let verifier = header.passphraseVerifier, verifier.isReasonable else {
                 throw StoreError(.corrupt, "scrypt parameters are missing or out of bounds", file: headerPath)
             }
-            key = try derive(passphrase, parameters)
-        case (.keyFile, nil):
-            key = try readKeyFile(root)
-        }
-        do {
-            _ = try AESGCM.open(header.keyCheck.bytes, using: key, authenticating: keyCheckContext)
-        } catch {
-            if header.keySource == .scrypt {
+            let key: SecretKey?
+            do {
+                key = try verifier.key(passphrase, checkedBy: keyCheck)
+            } catch {
+                throw StoreError(.io, "scrypt failed: \(error.reason)")
+            }
+            guard let key else {
                 throw StoreError(.wrongPassphrase, "the passphrase does not open this store")
             }
-            throw StoreError(
-                .corrupt, "the key does not match the key check in store.json", file: root.path + "/store.key")
+            return key
+        case (.keyFile, nil):
+            let key = try readKeyFile(root)
+            guard keyCheck.isOpened(header.keyCheck, by: key) else {
+                throw StoreError(
+                    .corrupt, "the key does not match the key check in store.json", file: root.path + "/store.key")
+            }
+            return key
         }
-        return key
     }
 
     private static func create(root: FileDescriptor, passphrase: Passphrase?, custody: String?) throws(StoreError)
         -> SecretKey
     {
-        let parameters = ScryptParameters.fresh()
-        let key =
-            try passphrase.map { (passphrase) throws(StoreError) in try derive(passphrase, parameters) } ?? .random()
-        let keyCheck: [UInt8]
+        let key: SecretKey
+        let verifier: PassphraseVerifier?
         do {
-            keyCheck = try AESGCM.seal(keyCheckPlaintext, using: key, authenticating: keyCheckContext)
+            if let passphrase {
+                (verifier, key) = try PassphraseVerifier.make(passphrase, checkedBy: keyCheck)
+            } else {
+                (verifier, key) = (nil, .random())
+            }
         } catch {
-            throw StoreError(.io, "cannot seal the key check: \(error.reason)", file: root.path)
+            throw StoreError(.io, "cannot derive the store key or seal its check: \(error.reason)", file: root.path)
+        }
+        let sealedCheck: Base64URL
+        if let verifier {
+            sealedCheck = verifier.keyCheck
+        } else {
+            do {
+                sealedCheck = try keyCheck.seal(under: key)
+            } catch {
+                throw StoreError(.io, "cannot seal the key check: \(error.reason)", file: root.path)
+            }
         }
         if passphrase == nil {
             var bytes = key.withUnsafeBytes { Array($0) }
@@ -606,8 +621,8 @@ public actor FileCredentialStore: KeyExportingStore {
             try root.replace("store.key", with: bytes)
         }
         let header = Header(
-            version: formatVersion, keySource: passphrase == nil ? .keyFile : .scrypt,
-            scrypt: passphrase == nil ? nil : parameters, keyCheck: Base64URL(keyCheck), custody: custody)
+            version: formatVersion, keySource: verifier == nil ? .keyFile : .scrypt, scrypt: verifier?.scrypt,
+            keyCheck: sealedCheck, custody: custody)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         guard let bytes = try? encoder.encode(header) else {
