@@ -28,7 +28,7 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
     /// What is known of a file from `stat`.
     package typealias Status = FileStatus
 
-    private let descriptor: FileDescriptor
+    let descriptor: FileDescriptor
     /// The path it was opened with, for errors.
     package let path: String
 
@@ -283,174 +283,14 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
         flock(descriptor.rawValue, LOCK_UN)
     }
 
-    // MARK: Directories
-
-    /// Makes a directory in this one with mode 0700 (`mkdirat`).
-    ///
-    /// - Returns: whether it was made; `false` when something already has that name.
-    /// - Throws: `Failure`, from the system's error.
-    @discardableResult
-    package func makeDirectory(_ name: String) throws(Failure) -> Bool {
-        switch Self.retrying({ Glibc.mkdirat(descriptor.rawValue, name, 0o700) }) {
-        case .success: return true
-        case .failure(let errno) where errno == .fileExists: return false
-        case .failure(let errno): throw Failure(SystemCallError("mkdir", path + "/" + name, errno))
-        }
-    }
-
-    /// Makes a directory with mode 0700 unless it is one, and any missing parents.
-    ///
-    /// - Parameters:
-    ///   - path: the directory.
-    ///   - parentPermissions: the mode of the parents it makes (less the process's umask): 0700
-    ///     for a private tree, 0777 for the process's default.
-    /// - Throws: `Failure`, from the system's error.
-    package static func makeDirectories(_ path: String, parentPermissions: UInt32 = 0o777) throws(Failure) {
-        if let info = try? FilePath(path).stat(), info.type == .directory { return }
-        var prefix = path.hasPrefix("/") ? "" : "."
-        let components = path.split(separator: "/")
-        for (position, component) in components.enumerated() {
-            prefix += "/" + component
-            let mode = position == components.count - 1 ? 0o700 : mode_t(parentPermissions)
-            if case .failure(let errno) = retrying({ Glibc.mkdir(prefix, mode) }), errno != .fileExists {
-                throw Failure(SystemCallError("mkdir", prefix, errno))
-            }
-        }
-    }
-
-    /// The names in this directory, without `.` and `..`.
-    ///
-    /// - Throws: `Failure`, from the system's error.
-    package func entries() throws(Failure) -> [String] {
-        let copy = Glibc.dup(descriptor.rawValue)
-        guard copy >= 0, let stream = Glibc.fdopendir(copy) else {
-            let errno = Errno(rawValue: Glibc.errno)
-            if copy >= 0 { Glibc.close(copy) }
-            throw Failure(SystemCallError("opendir", path, errno))
-        }
-        defer { Glibc.closedir(stream) }
-        Glibc.rewinddir(stream)
-        var names: [String] = []
-        while let entry = Glibc.readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { buffer in
-                String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." {
-                names.append(name)
-            }
-        }
-        return names
-    }
-
-    /// Removes a file of this directory (`unlinkat`).
-    ///
-    /// - Returns: whether it existed.
-    /// - Throws: `Failure`, from the system's error.
-    @discardableResult
-    package func remove(_ name: String) throws(Failure) -> Bool {
-        switch Self.retrying({ Glibc.unlinkat(descriptor.rawValue, name, 0) }) {
-        case .success: return true
-        case .failure(let errno) where errno == .noSuchFileOrDirectory: return false
-        case .failure(let errno): throw Failure(SystemCallError("unlink", path + "/" + name, errno))
-        }
-    }
-
-    /// Renames an entry of this directory over another (`renameat`); atomic for any observer:
-    /// the target names the old file or the new one, never neither (POSIX `rename`).
-    ///
-    /// - Throws: `Failure`, from the system's error.
-    func rename(_ name: String, to target: String) throws(Failure) {
-        if case .failure(let errno) = Self.retrying({
-            Glibc.renameat(descriptor.rawValue, name, descriptor.rawValue, target)
-        }) {
-            throw Failure(SystemCallError("rename", path + "/" + target, errno))
-        }
-    }
-
-    /// Links an entry of this directory to a new name (`linkat`), which must not exist.
-    ///
-    /// - Returns: whether it was linked; `false` when `target` exists.
-    /// - Throws: `Failure`, from the system's error.
-    func link(_ name: String, to target: String) throws(Failure) -> Bool {
-        switch Self.retrying({ Glibc.linkat(descriptor.rawValue, name, descriptor.rawValue, target, 0) }) {
-        case .success: return true
-        case .failure(let errno) where errno == .fileExists: return false
-        case .failure(let errno): throw Failure(SystemCallError("link", path + "/" + target, errno))
-        }
-    }
-
     /// Makes a C call that returns -1 and sets `errno` on failure, again while it is interrupted
     /// (`EINTR`), as swift-system does for its own calls.
-    private static func retrying(_ call: () -> CInt) -> Result<CInt, Errno> {
+    static func retrying(_ call: () -> CInt) -> Result<CInt, Errno> {
         while true {
             let result = call()
             if result >= 0 { return .success(result) }
             let errno = Errno(rawValue: Glibc.errno)
             if errno != .interrupted { return .failure(errno) }
         }
-    }
-}
-
-/// How ``OpenFile`` opens a file.
-package enum FileOpenMode: Sendable {
-    case readOnly, readWrite, writeOnly, directory
-
-    var access: FileDescriptor.AccessMode {
-        switch self {
-        case .readOnly, .directory: .readOnly
-        case .readWrite: .readWrite
-        case .writeOnly: .writeOnly
-        }
-    }
-
-    var options: FileDescriptor.OpenOptions {
-        self == .directory ? .directory : []
-    }
-}
-
-/// Flags for creating a file with ``OpenFile``, which is then made with mode 0600.
-package struct FileOpenOptions: OptionSet, Sendable {
-    package let rawValue: Int32
-
-    package init(rawValue: Int32) {
-        self.rawValue = rawValue
-    }
-
-    /// `O_CREAT`.
-    package static let create = FileOpenOptions(rawValue: O_CREAT)
-    /// `O_CREAT | O_EXCL`: fails when the file exists.
-    package static let exclusive = FileOpenOptions(rawValue: O_CREAT | O_EXCL)
-    /// `O_NOFOLLOW`: fails when the path's last component is a symbolic link.
-    package static let noFollow = FileOpenOptions(rawValue: O_NOFOLLOW)
-
-    var options: FileDescriptor.OpenOptions { FileDescriptor.OpenOptions(rawValue: rawValue) }
-
-    var permissions: FilePermissions? { contains(.create) ? FilePermissions(rawValue: 0o600) : nil }
-}
-
-/// What this package needs to know of a file's `stat`.
-package struct FileStatus: Sendable {
-    /// The size in bytes.
-    package var size: Int
-    /// The permission bits (`st_mode & 0o7777`).
-    package var permissions: UInt32
-    /// The owner's user ID.
-    package var owner: UInt32
-    /// The last change of the content, or of a directory's entries (`st_mtim`), in nanoseconds
-    /// since 1970.
-    package var modified: Int64
-    /// The inode number (`st_ino`): a file replaced by rename has another.
-    package var inode: UInt64
-    /// The last change of the content or the inode (`st_ctim`), in nanoseconds since 1970; no
-    /// call sets it back.
-    package var changed: Int64
-
-    init(_ info: stat) {
-        size = Int(info.st_size)
-        permissions = UInt32(info.st_mode) & 0o7777
-        owner = info.st_uid
-        modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-        inode = UInt64(info.st_ino)
-        changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
     }
 }
