@@ -16,7 +16,7 @@ final class SealingKey: Sendable {
         self.directory = directory
     }
 
-    /// The file of a passphrase storage's ``PassphraseVerifier``, in its directory.
+    /// The file of a passphrase storage's `PassphraseVerifier` (WebAuthn), in its directory.
     static let parametersName = ".sealing"
 
     /// The key, to open an entry that exists: never made here.
