@@ -74,6 +74,7 @@ let package = Package(
         /// executor on a thread of its own (not a product; `package` API only).
         .target(
             name: "BlockingIO",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,40 +1,64 @@
-import Glibc
+package import SystemPackage
 
-/// A system call that failed: which, on what path, and `errno` with its `strerror` text.
+/// A system call that failed: which, on what path, and the `Errno` it returned.
 ///
-/// Each library maps it to its own error type in one place (`StoreError`,
-/// `CredentialsStorageError`); the text is safe to show, as it holds no file content.
+/// ``OpenFile`` throws it as its `Failure`, which each library makes its own error in one place
+/// (``SystemCallFailure``: `StoreError`, `CredentialsStorageError`); the text is safe to show, as
+/// it holds no file content.
 package struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The call: `open`, `write`, `fsync`, `rename`, ….
+    /// The call: `open`, `write`, `fsync`, `rename`, `flock`, ….
     package let operation: String
     /// The file or directory.
     package let path: String
-    /// The `errno` value.
-    package let number: Int32
+    /// What the call returned.
+    package let errno: Errno
+    /// Why, when the system's text for ``errno`` would not say it: a lock not released in time,
+    /// a file over the size its reader allows.
+    package let detail: String?
 
-    /// The error of the call that just failed, from `errno`.
+    /// Creates an error.
     ///
     /// - Parameters:
     ///   - operation: the call.
     ///   - path: the path it was given.
-    package init(_ operation: String, _ path: String) {
+    ///   - errno: what it returned, or what stands for a failure found without a call (`EFBIG`,
+    ///     `ETIMEDOUT`).
+    ///   - detail: why in words, when `strerror`'s text would not say it.
+    package init(_ operation: String, _ path: String, _ errno: Errno, detail: String? = nil) {
         self.operation = operation
         self.path = path
-        self.number = errno
+        self.errno = errno
+        self.detail = detail
     }
 
-    /// An error with a given `errno` value, for a failure found without a system call.
-    package init(_ operation: String, _ path: String, number: Int32) {
-        self.operation = operation
-        self.path = path
-        self.number = number
-    }
+    /// The `errno` value.
+    package var number: Int32 { errno.rawValue }
 
     /// Whether the device or the user's quota is full (`ENOSPC`, `EDQUOT`).
-    package var isDiskFull: Bool { number == ENOSPC || number == EDQUOT }
+    package var isDiskFull: Bool { errno == .noSpace || errno == .diskQuotaExceeded }
 
-    /// `strerror`'s text for ``number``.
-    package var reason: String { String(cString: strerror(number)) }
+    /// Whether a file was larger than its reader allows (``OpenFile/readAll(limit:)``, `EFBIG`).
+    package var isOverLimit: Bool { errno == .fileTooLarge }
+
+    /// Whether a lock was not released in time (``OpenFile/lock(exclusive:timeout:)``, `ETIMEDOUT`).
+    package var isTimedOut: Bool { errno == .timedOut }
+
+    /// ``detail``, else `strerror`'s text for ``errno``.
+    package var reason: String { detail ?? errno.description }
 
     package var description: String { "\(operation) \(path): \(reason)" }
+}
+
+/// An error that a failed system call becomes: each library's own, made from a
+/// ``SystemCallError`` in this one initializer, so that ``OpenFile`` throws it directly.
+package protocol SystemCallFailure: Error {
+    /// The error for a failed system call.
+    init(_ error: SystemCallError)
+}
+
+extension SystemCallError: SystemCallFailure {
+    /// The error itself, for code that maps it later (``SmallFile``).
+    package init(_ error: SystemCallError) {
+        self = error
+    }
 }

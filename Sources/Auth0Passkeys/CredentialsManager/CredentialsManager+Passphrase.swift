@@ -25,7 +25,7 @@ extension CredentialsManager {
     public func requirePassphrase(_ passphrase: Passphrase) throws(CredentialsManagerError) {
         let verifier: PassphraseVerifier
         do {
-            (verifier, _) = try PassphraseVerifier.make(passphrase, use: Self.passphraseKey)
+            (verifier, _) = try PassphraseVerifier.make(passphrase, checkedBy: .credentials(Self.passphraseKey))
         } catch {
             throw CredentialsManagerError(.storeFailed, "The passphrase could not be turned into a key.", cause: error)
         }
@@ -94,7 +94,7 @@ extension CredentialsManager {
     private static func check(_ passphrase: Passphrase, against requirement: PassphraseVerifier)
         throws(CredentialsManagerError)
     {
-        guard (try? requirement.key(passphrase, use: passphraseKey)) != nil else {
+        guard (try? requirement.key(passphrase, checkedBy: .credentials(passphraseKey))) != nil else {
             throw CredentialsManagerError(.passphraseFailed, "The passphrase is not the one the credentials require.")
         }
     }

@@ -1,5 +1,4 @@
-import BlockingIO
-import Glibc
+package import BlockingIO
 public import WebAuthn
 
 /// Why a ``FileCredentialsStorage`` could not read or write an entry; its text names the file
@@ -47,13 +46,16 @@ public struct CredentialsStorageError: CodedError, Hashable {
         self.errorNumber = nil
     }
 
-    /// The error of a failed system call.
-    init(_ error: SystemCallError) {
+    public var description: String { "\(code): \(path): \(reason)" }
+}
+
+extension CredentialsStorageError: SystemCallFailure {
+    /// The error of a failed system call: the one place where the storage maps `Errno`
+    /// (`SystemCallError`, from BlockingIO's `OpenFile`) to its own error.
+    package init(_ error: SystemCallError) {
         code = error.isDiskFull ? .diskFull : .io
         path = error.path
         reason = "\(error.operation): \(error.reason)"
         errorNumber = error.number
     }
-
-    public var description: String { "\(code): \(path): \(reason)" }
 }

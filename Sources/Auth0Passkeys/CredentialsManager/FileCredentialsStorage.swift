@@ -1,6 +1,5 @@
 import BlockingIO
 import FoundationEssentials
-import Glibc
 import Synchronization
 import WebAuthn
 
@@ -86,7 +85,7 @@ public struct FileCredentialsStorage: CredentialsStorage {
     }
 
     public func setEntry(_ value: [UInt8], forKey key: String) throws(CredentialsStorageError) {
-        try mapped { () throws(SystemCallError) in try makeDirectory() }
+        try StorageFile.makeDirectories(directory, parentPermissions: 0o700)
         let sealed: [UInt8]
         do {
             sealed = try SealedEntry.seal(value, key: try self.key.creatingIfNeeded(), entryKey: key)
@@ -95,42 +94,34 @@ public struct FileCredentialsStorage: CredentialsStorage {
         } catch {
             throw CredentialsStorageError(.io, path: path(forKey: key), "cannot seal the entry: \(error)")
         }
-        try mapped { () throws(SystemCallError) in
-            let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw SystemCallError("open", directory) }
-            defer { close(descriptor) }
-            let name = Base64URL.encode(Array(key.utf8))
-            try DurableFile.replace(name + Self.sealedSuffix, inDirectory: descriptor, path: directory, with: sealed)
-            if unlinkat(descriptor, name + Self.clearSuffix, 0) == 0 {
-                try DurableFile.sync(descriptor, path: directory)
-            }
+        let folder = try StorageFile(opening: directory, .directory)
+        let name = Base64URL.encode(Array(key.utf8))
+        try folder.replace(name + Self.sealedSuffix, with: sealed)
+        if (try? folder.remove(name + Self.clearSuffix)) == true {
+            try folder.sync()
         }
     }
 
     public func deleteEntry(forKey key: String) throws(CredentialsStorageError) {
-        try mapped { () throws(SystemCallError) in
-            for path in [path(forKey: key), path(forKey: key, suffix: Self.clearSuffix)] {
-                guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError("unlink", path) }
-            }
-            try syncDirectory()
-        }
+        guard let folder = try StorageFile(openingIfExists: directory, .directory) else { return }
+        let name = Base64URL.encode(Array(key.utf8))
+        try folder.remove(name + Self.sealedSuffix)
+        try folder.remove(name + Self.clearSuffix)
+        try folder.sync()
     }
 
     public func deleteAllEntries() throws(CredentialsStorageError) {
-        let names = try entryFileNames()
-        try mapped { () throws(SystemCallError) in
-            for name in names {
-                guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
-                    throw SystemCallError("unlink", directory + "/" + name)
-                }
-            }
-            try syncDirectory()
+        guard let folder = try StorageFile(openingIfExists: directory, .directory) else { return }
+        for name in try Self.entryFileNames(folder) {
+            try folder.remove(name)
         }
+        try folder.sync()
     }
 
     public func entryKeys() throws(CredentialsStorageError) -> [String] {
         var keys: Set<String> = []
-        for name in try entryFileNames() {
+        guard let folder = try StorageFile(openingIfExists: directory, .directory) else { return [] }
+        for name in try Self.entryFileNames(folder) {
             let suffix = name.hasSuffix(Self.sealedSuffix) ? Self.sealedSuffix : Self.clearSuffix
             let stem = name.dropLast(suffix.count)
             if let bytes = try? Base64URL.decode(String(stem)) {
@@ -143,34 +134,20 @@ public struct FileCredentialsStorage: CredentialsStorage {
     /// `flock` on the directory's `.lock` file (made 0600 on first use), blocking until no other
     /// process holds it; closing the file, or the process ending, releases it.
     public func lock() throws(CredentialsStorageError) -> CredentialsStorageLock {
-        let path = directory + "/.lock"
-        let descriptor = try mapped { () throws(SystemCallError) -> Int32 in
-            try SmallFile.makePrivateDirectory(directory)
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else { throw SystemCallError("open", path) }
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    let error = SystemCallError("flock", path)
-                    close(descriptor)
-                    throw error
-                }
-            }
-            return descriptor
-        }
-        return CredentialsStorageLock { close(descriptor) }
+        try StorageFile.makeDirectories(directory, parentPermissions: 0o700)
+        let file = try StorageFile(opening: directory + "/.lock", .readWrite, options: [.create, .noFollow])
+        try file.lock(exclusive: true, timeout: nil)
+        return CredentialsStorageLock { file.unlock() }
     }
 
+    /// The storage's files and its directory: the package's one file type, failing with
+    /// ``CredentialsStorageError``.
+    typealias StorageFile = OpenFile<CredentialsStorageError>
+
     /// The names of the entry files, sealed or clear (never `.sealing` or a writer's `.tmp-…`).
-    private func entryFileNames() throws(CredentialsStorageError) -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            guard FileManager.default.fileExists(atPath: directory) else { return [] }
-            throw CredentialsStorageError(.io, path: directory, "cannot list the directory")
-        }
-        return names.filter {
-            !$0.hasPrefix(".") && ($0.hasSuffix(Self.sealedSuffix) || $0.hasSuffix(Self.clearSuffix))
+    private static func entryFileNames(_ folder: StorageFile) throws(CredentialsStorageError) -> [String] {
+        try folder.entries().filter {
+            !$0.hasPrefix(".") && ($0.hasSuffix(sealedSuffix) || $0.hasSuffix(clearSuffix))
         }
     }
 
@@ -178,36 +155,10 @@ public struct FileCredentialsStorage: CredentialsStorage {
     static func read(_ path: String) throws(CredentialsStorageError) -> [UInt8]? {
         do {
             return try SmallFile.read(path, limit: sizeLimit)
-        } catch  where error.number == EFBIG {
+        } catch  where error.isOverLimit {
             throw CredentialsStorageError(.tampered, path: path, "larger than any entry (\(sizeLimit) bytes)")
         } catch {
             throw CredentialsStorageError(error)
         }
-    }
-
-    /// Runs `body`, turning a failed system call into this storage's public error: the one place
-    /// where BlockingIO's `SystemCallError` becomes a ``CredentialsStorageError``.
-    private func mapped<Value>(_ body: () throws(SystemCallError) -> Value) throws(CredentialsStorageError) -> Value {
-        do {
-            return try body()
-        } catch {
-            throw CredentialsStorageError(error)
-        }
-    }
-
-    /// Creates the directory's parents as needed and the directory itself with mode 0700.
-    private func makeDirectory() throws(SystemCallError) {
-        try SmallFile.makePrivateDirectory(directory)
-    }
-
-    /// `fsync` of the directory, so an unlink survives a crash; nothing to do when it is missing.
-    private func syncDirectory() throws(SystemCallError) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return }
-            throw SystemCallError("open", directory)
-        }
-        defer { close(descriptor) }
-        try DurableFile.sync(descriptor, path: directory)
     }
 }

@@ -1,6 +1,5 @@
 import BlockingIO
 import FoundationEssentials
-import Glibc
 import Synchronization
 import WebAuthn
 
@@ -17,7 +16,7 @@ final class SealingKey: Sendable {
         self.directory = directory
     }
 
-    /// The file of a passphrase storage's ``PassphraseVerifier``, in its directory.
+    /// The file of a passphrase storage's `PassphraseVerifier` (WebAuthn), in its directory.
     static let parametersName = ".sealing"
 
     /// The key, to open an entry that exists: never made here.
@@ -46,7 +45,7 @@ final class SealingKey: Sendable {
     }
 
     /// The key file's key; made (32 random bytes, 0600, in a 0700 directory) when `creating`
-    /// and missing. Two processes making it at once agree on one (``DurableFile/create(_:inDirectory:path:with:)``).
+    /// and missing. Two processes making it at once agree on one (`OpenFile.create(_:with:)`).
     private static func keyFile(_ path: String, creating: Bool) throws(CredentialsStorageError) -> SecretKey {
         if let key = try readKeyFile(path) { return key }
         guard creating else {
@@ -58,15 +57,8 @@ final class SealingKey: Sendable {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var bytes = SecretKey.random().withUnsafeBytes { Array($0) }
         defer { secureZero(&bytes) }
-        do throws(SystemCallError) {
-            try SmallFile.makePrivateDirectory(parent)
-            let descriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw SystemCallError("open", parent) }
-            defer { close(descriptor) }
-            _ = try DurableFile.create(name, inDirectory: descriptor, path: parent, with: bytes)
-        } catch {
-            throw CredentialsStorageError(error)
-        }
+        try FileCredentialsStorage.StorageFile.makeDirectories(parent, parentPermissions: 0o700)
+        _ = try FileCredentialsStorage.StorageFile(opening: parent, .directory).create(name, with: bytes)
         guard let key = try readKeyFile(path) else {
             throw CredentialsStorageError(.io, path: path, "the key file vanished as it was made")
         }
@@ -97,7 +89,7 @@ final class SealingKey: Sendable {
         let (verifier, key): (PassphraseVerifier, SecretKey)
         let encoded: [UInt8]
         do {
-            (verifier, key) = try PassphraseVerifier.make(passphrase, use: parametersName)
+            (verifier, key) = try PassphraseVerifier.make(passphrase, checkedBy: .credentials(parametersName))
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             encoded = Array(try encoder.encode(verifier))
@@ -105,15 +97,9 @@ final class SealingKey: Sendable {
             throw CredentialsStorageError(.io, path: path, "cannot derive the key: \(error)")
         }
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        do throws(SystemCallError) {
-            let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw SystemCallError("open", directory) }
-            defer { close(descriptor) }
-            if try DurableFile.create(parametersName, inDirectory: descriptor, path: directory, with: encoded) {
-                return key
-            }
-        } catch {
-            throw CredentialsStorageError(error)
+        let folder = try FileCredentialsStorage.StorageFile(opening: directory, .directory)
+        if try folder.create(parametersName, with: encoded) {
+            return key
         }
         // Another process wrote its verifier first: use that one.
         guard let verifier = try readVerifier(path) else {
@@ -138,7 +124,7 @@ final class SealingKey: Sendable {
     {
         let key: SecretKey?
         do {
-            key = try verifier.key(passphrase, use: parametersName)
+            key = try verifier.key(passphrase, checkedBy: .credentials(parametersName))
         } catch {
             throw CredentialsStorageError(.io, path: path, "cannot derive the key: \(error)")
         }

@@ -1,3 +1,5 @@
+import BlockingIO
+
 extension FileCredentialStore: LargeBlobStore {
     /// The file of the serialized large-blob array, 0600 beside `store.json`.
     static let largeBlobsFileName = "largeblobs.bin"

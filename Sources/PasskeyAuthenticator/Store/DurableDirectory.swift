@@ -1,3 +1,5 @@
+import BlockingIO
+
 /// A directory whose files are replaced the way every change of ``FileCredentialStore`` is
 /// committed: temporary file, `fsync`, `rename`, `fsync` of the directory.
 ///

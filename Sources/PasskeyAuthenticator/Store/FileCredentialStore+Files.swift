@@ -1,3 +1,4 @@
+import BlockingIO
 import FoundationEssentials
 import WebAuthn
 

@@ -11,15 +11,25 @@ extension FileCredentialStore {
     /// { "version": 1,
     ///   "keySource": "scrypt" | "keyfile",
     ///   "scrypt": { "salt": base64url, "n": 32768, "r": 8, "p": 1 },    (keySource "scrypt" only)
-    ///   "keyCheck": base64url(AESGCM.seal(keyCheckPlaintext, storeKey, "store.json")),
+    ///   "keyCheck": base64url(AESGCM.seal(keyCheck's constant, storeKey, "store.json")),
     ///   "custody": "pkcs11:LABEL" }                                   (only with a ``CredentialKeyCustody``)
     /// ```
+    ///
+    /// A passphrase store's `scrypt` and `keyCheck` are a `PassphraseVerifier`, the one the
+    /// session storage keeps, with the store's ``keyCheck``; a key-file store's `keyCheck` is
+    /// that check sealed under the key of `store.key`. The layout is unchanged from the first
+    /// version, so stores written before the verifier was shared open as they are.
     struct Header: Codable {
         var version: Int
         var keySource: KeySource
         var scrypt: ScryptParameters?
         var keyCheck: Base64URL
         var custody: String?
+
+        /// A passphrase store's verifier: its scrypt parameters and its key check.
+        var passphraseVerifier: PassphraseVerifier? {
+            scrypt.map { PassphraseVerifier(scrypt: $0, keyCheck: keyCheck) }
+        }
     }
 
     enum KeySource: String, Codable {
@@ -29,10 +39,8 @@ extension FileCredentialStore {
         case keyFile = "keyfile"
     }
 
-    /// What the key check seals; opening it proves the store key right.
-    static let keyCheckPlaintext = Array("SoftPasskey store key check".utf8)
-    /// The key check's associated data.
-    static let keyCheckContext = Array("store.json".utf8)
+    /// What proves the store key right: the store's constant sealed under it, bound to `store.json`.
+    static let keyCheck = KeyCheck("SoftPasskey store key check", use: "store.json")
 
     /// Only the version of a `store.json` or credential file, read first so a newer format is
     /// reported as such rather than as corrupt.

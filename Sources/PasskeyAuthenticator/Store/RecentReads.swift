@@ -1,3 +1,4 @@
+import BlockingIO
 import Synchronization
 
 /// The credentials a ``FileCredentialStore`` read lately, each with the identity of the file it

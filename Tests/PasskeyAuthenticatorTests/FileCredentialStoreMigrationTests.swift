@@ -1,0 +1,64 @@
+import Foundation
+import PasskeyAuthenticator
+import TestSupport
+import Testing
+import WebAuthn
+
+/// Stores already on users' disks keep opening: the stores of `Vectors/stores/`, written by the
+/// format-1 code before the store key check was the session storage's `PassphraseVerifier`, are
+/// opened, read, signed with and changed by this library.
+@Suite struct FileCredentialStoreMigrationTests {
+    /// The passphrase of `Vectors/stores/v1-passphrase`.
+    private static let passphrase = "correct horse battery staple"
+
+    @Test(arguments: ["v1-keyfile", "v1-passphrase"])
+    func aFormatOneStoreOpensSignsAndChanges(name: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        try copyFixture(name, to: path)
+        let passphrase = name == "v1-passphrase" ? Passphrase(Self.passphrase) : nil
+
+        let store = try await FileCredentialStore(directory: path, passphrase: passphrase)
+        let listing = try await store.all()
+        #expect(listing.problems.isEmpty)
+        let credential = try #require(listing.credentials.first)
+        #expect(listing.credentials.count == 1 && credential.rpID == "example.org")
+        #expect(try await signs(store, with: credential))
+        #expect(try await store.incrementCounter(id: credential.id) == credential.signCount + 1)
+
+        let reopened = try await FileCredentialStore(directory: path, passphrase: passphrase)
+        let stored = try #require(try await reopened.credential(id: credential.id))
+        #expect(stored.signCount == credential.signCount + 1)
+        #expect(try await reopened.summaries(rpID: "example.org").map(\.id) == [credential.id])
+    }
+
+    @Test func aFormatOnePassphraseStoreRefusesAnotherPassphraseAndNone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        try copyFixture("v1-passphrase", to: path)
+        await #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try await FileCredentialStore(directory: path, passphrase: Passphrase("wrong horse"))
+        }
+        await #expect(throws: StoreError(.wrongPassphrase, "")) {
+            try await FileCredentialStore(directory: path)
+        }
+    }
+
+    @Test func aFormatOneKeyFileStoreRefusesAnotherKey() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        try copyFixture("v1-keyfile", to: path)
+        try Data(SecureRandom.bytes(32)).write(to: URL(fileURLWithPath: path + "/store.key"))
+        let error = await #expect(throws: StoreError(.corrupt, "")) { try await FileCredentialStore(directory: path) }
+        #expect(error?.file == path + "/store.key")
+    }
+
+    /// Copies a store of `Vectors/stores/` to `path`, where the store may change it.
+    private func copyFixture(_ name: String, to path: String) throws {
+        let fixture = Vectors.root.appendingPathComponent("stores").appendingPathComponent(name)
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+    }
+}
