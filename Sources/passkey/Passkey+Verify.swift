@@ -7,6 +7,9 @@ extension Passkey {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a WebAuthn response as a relying party would (WebAuthn L3 §7).",
+            discussion: "A verified response prints what the relying party keeps, in JSON. A failed check prints one "
+                + "line on standard error that starts with the reason code (wrong-origin, bad-signature, ...) and "
+                + "exits 1; input that does not parse exits 2.",
             subcommands: [Registration.self, Authentication.self]
         )
     }
