@@ -8,7 +8,8 @@ struct Passkey: AsyncParsableCommand {
         abstract: "A software passkey authenticator and WebAuthn ceremony engine.",
         discussion: "It creates and uses passkeys from a terminal as a browser would, signs up and logs in to Auth0 "
             + "(or to the Auth0-compatible tenant it serves) with them, and verifies WebAuthn responses as a relying "
-            + "party does. Results go to standard output (JSON with --json), diagnostics to standard error.",
+            + "party does. Results go to standard output (JSON with --json, and from create, get and verify whenever "
+            + "standard output is not a terminal), diagnostics to standard error.",
         version: "0.1.0",
         subcommands: [Bench.self],
         groupedSubcommands: [
