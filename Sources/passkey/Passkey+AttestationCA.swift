@@ -25,6 +25,9 @@ extension Passkey {
         @Option(help: "The profile whose AAGUID the given chain is for (passkey profiles).")
         var profile: AuthenticatorProfile = .cdp
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func validate() throws {
             guard (certificate == nil) == (key == nil) else {
                 throw ValidationError("give --certificate and --key together")
@@ -32,21 +35,46 @@ extension Passkey {
         }
 
         func run() async throws {
-            let output = try await reportingRefusals { () async throws(WebAuthnClientError) in
+            let output = try await reportingRefusals { () async throws(WebAuthnClientError) -> Output in
                 let attestation = try given()
                 let opened = try await store.open()
                 do {
                     if let attestation {
                         try await opened.setBatchAttestation(attestation, aaguid: profile.aaguid)
-                        return "attesting as \(profile.name) (\(profile.aaguid)) with the given chain of "
-                            + "\(attestation.certificates.count)\n"
+                        return Output(
+                            batch: Output.Batch(
+                                profile: profile.name, aaguid: profile.aaguid.description,
+                                certificates: attestation.certificates.count))
                     }
-                    return try await opened.attestationAuthority().pem
+                    return Output(root: try await opened.attestationAuthority().pem)
                 } catch {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            print(output, terminator: "")
+            printOutput(output, json: json)
+        }
+
+        /// What `attestation-ca` prints: the root in PEM, or the profile that now attests with the
+        /// given chain.
+        struct Output: CommandOutput {
+            /// A batch attestation set up: whose AAGUID, and how many certificates its chain has.
+            struct Batch: Encodable {
+                let profile: String
+                let aaguid: String
+                let certificates: Int
+            }
+
+            var root: String?
+            var batch: Batch?
+
+            var text: String {
+                if let batch {
+                    return
+                        "attesting as \(batch.profile) (\(batch.aaguid)) with the given chain of \(batch.certificates)"
+                }
+                let pem = root ?? ""
+                return pem.hasSuffix("\n") ? String(pem.dropLast()) : pem
+            }
         }
 
         /// The chain and key given, checked against each other.

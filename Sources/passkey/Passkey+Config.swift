@@ -52,11 +52,22 @@ extension Passkey.Config {
         @Argument(help: "The setting.")
         var setting: TenantSetting
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func run() throws {
             var found: String?
             try Passkey.Config.editing { file in found = file[setting] }
             guard let found else { throw ExitCode(1) }
-            print(found)
+            printOutput(Value(setting: setting.rawValue, value: found), json: json)
+        }
+
+        /// What `config get` prints.
+        struct Value: CommandOutput {
+            let setting: String
+            let value: String
+
+            var text: String { value }
         }
     }
 
@@ -78,16 +89,50 @@ extension Passkey.Config {
         static let configuration = CommandConfiguration(
             abstract: "Print the file's path and every setting, with the environment variables that override them.")
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func run() throws {
             let environment = ProcessInfo.processInfo.environment
+            var listing: Listing?
             try Passkey.Config.editing { file in
-                print("# \(file.path)")
-                for setting in TenantSetting.allCases {
-                    let overridden = environment[setting.environmentVariable].map { _ in
-                        "  (overridden by \(setting.environmentVariable))"
-                    }
-                    print("\(setting.rawValue) = \(file[setting] ?? "")\(overridden ?? "")")
+                listing = Listing(
+                    path: file.path,
+                    settings: TenantSetting.allCases.map { setting in
+                        Listing.Setting(
+                            setting: setting.rawValue, value: file[setting],
+                            environmentVariable: setting.environmentVariable,
+                            overridden: environment[setting.environmentVariable] != nil)
+                    })
+            }
+            listing.map { printOutput($0, json: json) }
+        }
+
+        /// What `config list` prints: the file's settings, with the environment variables that
+        /// override them (snake_case keys, as the other Auth0 commands print).
+        struct Listing: CommandOutput {
+            struct Setting: Encodable {
+                let setting: String
+                let value: String?
+                let environmentVariable: String
+                let overridden: Bool
+
+                enum CodingKeys: String, CodingKey {
+                    case setting, value, overridden
+                    case environmentVariable = "environment_variable"
                 }
+            }
+
+            let path: String
+            let settings: [Setting]
+
+            var text: String {
+                (["# \(path)"]
+                    + settings.map { setting in
+                        "\(setting.setting) = \(setting.value ?? "")"
+                            + (setting.overridden ? "  (overridden by \(setting.environmentVariable))" : "")
+                    })
+                    .joined(separator: "\n")
             }
         }
     }

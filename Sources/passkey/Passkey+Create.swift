@@ -7,9 +7,10 @@ extension Passkey {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a passkey from PublicKeyCredentialCreationOptionsJSON; print RegistrationResponseJSON.",
-            discussion: "A refusal prints nothing on standard output and one line on standard error that starts "
-                + "with the WebAuthn error: NotAllowedError, InvalidStateError, SecurityError, NotSupportedError "
-                + "or SyntaxError.")
+            discussion: "The response is one line of JSON when standard output is a pipe or a file, or with --json; "
+                + "on a terminal it is decoded field by field, as `passkey inspect` shows it. A refusal prints "
+                + "nothing on standard output and one line on standard error that starts with the WebAuthn error: "
+                + "NotAllowedError, InvalidStateError, SecurityError, NotSupportedError or SyntaxError.")
 
         @OptionGroup var authenticator: AuthenticatorOptions
 
@@ -21,6 +22,9 @@ extension Passkey {
             help: "An RP ID the authenticator gives enterprise attestation to when it asks (repeatable; cdp).")
         var enterpriseRPIDs: [String] = []
 
+        @Flag(help: "Print the JSON even on a terminal (as when standard output is a pipe or a file).")
+        var json = false
+
         func run() async throws {
             var profile = profile
             profile.enterpriseAttestationRPIDs = enterpriseRPIDs
@@ -31,7 +35,9 @@ extension Passkey {
                 return try await WebAuthnClient(authenticator: software).create(
                     options, origin: origin, topOrigin: topOrigin)
             }
-            printWebAuthnJSON(response)
+            printCeremonyResponse(response, json: json) {
+                "Created passkey \(response.id).\n" + (try Report(registration: response)).text
+            }
         }
     }
 }

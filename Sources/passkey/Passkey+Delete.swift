@@ -19,6 +19,9 @@ extension Passkey {
         @Flag(help: "Delete every passkey of --rp.")
         var all = false
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func validate() throws {
             switch (credentialID, rp, all) {
             case (.some, nil, false), (nil, .some, true):
@@ -49,9 +52,14 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            for id in deleted {
-                print("deleted \(Base64URL.encode(id))")
-            }
+            printOutput(Deleted(deleted: deleted.map(Base64URL.encode)), json: json)
+        }
+
+        /// What `delete` prints: the credential IDs deleted, a line each.
+        struct Deleted: CommandOutput {
+            let deleted: [String]
+
+            var text: String { deleted.map { "deleted \($0)" }.joined(separator: "\n") }
         }
     }
 }

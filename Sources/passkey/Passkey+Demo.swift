@@ -15,7 +15,8 @@ extension Passkey {
                 attestation, logs in, decodes the ID token, enrolls a second passkey from a second device through \
                 My Account, lists the passkeys, renews the tokens, calls the sample protected API and logs out \
                 with revocation. Exits 0 only if every step succeeded; removes everything it made. With --keep, \
-                the tenant keeps running (until Ctrl-C) and the commands to go on by hand are printed.
+                the tenant keeps running (until Ctrl-C) and the commands to go on by hand are printed. With --json, \
+                the steps are not told: one JSON object says which ran (and, with --keep, the environment to go on).
                 """)
 
         @Flag(help: "Keep the tenant running afterwards and print how to use it from the CLI.")
@@ -24,27 +25,67 @@ extension Passkey {
         @Flag(name: .shortAndLong, help: "Show the HTTP exchanges on standard error, secrets redacted.")
         var verbose = false
 
+        @Flag(help: "Print one JSON object at the end instead of telling each step.")
+        var json = false
+
         func run() async throws {
             let scratch = try ScratchDirectory("passkey-demo")
             defer { scratch.remove() }
             let tenant = try await PasskeyTenant(database: scratch.path + "/tenant.sqlite")
             let served = try await ServedTenant.start(tenant)
-            let script = try DemoScript(served: served, directory: scratch.path, verbose: verbose)
+            let script = try DemoScript(served: served, directory: scratch.path, verbose: verbose, narrating: !json)
             do {
                 try await script.run()
             } catch {
                 await served.stop()
-                printError("demo failed at step \(script.steps.current): \(FlowFailure(step: "demo", error).line)")
+                let failure = FlowFailure(step: "demo", error)
+                if json {
+                    printJSON(Outcome(steps: script.steps.titles, failedStep: script.steps.current, error: failure))
+                } else {
+                    printError("demo failed at step \(script.steps.current): \(failure.line)")
+                }
                 throw ExitCode(1)
             }
             guard keep else {
                 await served.stop()
-                print("\nAll \(script.steps.current) steps succeeded; the tenant stopped and its files were removed.")
+                printOutput(Outcome(steps: script.steps.titles), json: json)
                 return
             }
-            print(script.continuation)
+            if json {
+                printJSON(Outcome(steps: script.steps.titles, environment: script.environment))
+            } else {
+                print(script.continuation)
+            }
             fflush(nil)  // all streams: the steps show as they happen, even through a pipe
             try await served.wait()
+        }
+
+        /// What `demo` prints at the end: the steps that ran, and the failure or (with `--keep`) the
+        /// environment to go on by hand (snake_case keys, as the other Auth0 commands print).
+        struct Outcome: CommandOutput {
+            let steps: [String]
+            var failedStep: Int?
+            var error: FlowFailure?
+            var environment: [String: String]?
+
+            enum CodingKeys: String, CodingKey {
+                case steps, error, environment
+                case failedStep = "failed_step"
+            }
+
+            init(
+                steps: [String], failedStep: Int? = nil, error: FlowFailure? = nil,
+                environment: KeyValuePairs<String, String>? = nil
+            ) {
+                self.steps = steps
+                self.failedStep = failedStep
+                self.error = error
+                self.environment = environment.map { Dictionary(uniqueKeysWithValues: Array($0)) }
+            }
+
+            var text: String {
+                "\nAll \(steps.count) steps succeeded; the tenant stopped and its files were removed."
+            }
         }
     }
 }

@@ -11,7 +11,8 @@ extension Passkey {
             abstract: "Export passkeys in the FIDO Credential Exchange Format (CXF 1.0), sealed under a passphrase.",
             discussion: "The CXF JSON is sealed with AES-256-GCM under a key scrypt derives from the passphrase "
                 + "($PASSKEY_EXPORT_PASSPHRASE or --passphrase-file); `passkey import --cxf` opens it. Passkeys with "
-                + "a counter above 0 are left out, as CXF 1.0 requires, and counted on stderr.")
+                + "a counter above 0 are left out, as CXF 1.0 requires, and counted on stderr. With -o FILE and "
+                + "--json, a summary of the export is printed.")
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var passphrase: ExportPassphraseOptions
@@ -25,9 +26,18 @@ extension Passkey {
         @Flag(name: .customLong("insecure-plaintext"), help: "Write the CXF JSON unsealed, private keys in the clear.")
         var insecurePlaintext = false
 
+        @Flag(help: "With -o FILE: print a JSON summary (on standard output the export itself is the JSON).")
+        var json = false
+
+        func validate() throws {
+            guard !json || output != "-" else {
+                throw ValidationError("--json summarizes an export written to a file: give -o FILE")
+            }
+        }
+
         func run() async throws {
-            let (bytes, leftOut) = try await reportingRefusals {
-                () async throws(WebAuthnClientError) -> ([UInt8], Int) in
+            let (bytes, summary) = try await reportingRefusals {
+                () async throws(WebAuthnClientError) -> ([UInt8], Summary) in
                 let secret = try passphrase.passphrase()
                 guard secret != nil || insecurePlaintext else {
                     throw WebAuthnClientError(
@@ -42,16 +52,35 @@ extension Passkey {
                         try secret.map { passphrase throws(StoreError) in
                             try SealedCredentialExchange.seal(exchange, passphrase: passphrase)
                         } ?? SealedCredentialExchange.encode(exchange)
-                    return (bytes, leftOut.count)
+                    let summary = Summary(
+                        file: output, exported: exchange.accounts.map(\.items.count).reduce(0, +),
+                        leftOut: leftOut.count, sealed: secret != nil)
+                    return (bytes, summary)
                 } catch {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
             try await reportingRefusals { () async throws(WebAuthnClientError) in try write(bytes) }
-            if leftOut > 0 {
+            if summary.leftOut > 0 {
                 FileHandle.standardError.write(
-                    Data("left out \(leftOut) passkeys with a counter or without a user handle (CXF 1.0)\n".utf8))
+                    Data(
+                        "left out \(summary.leftOut) passkeys with a counter or without a user handle (CXF 1.0)\n".utf8)
+                )
             }
+            if json {
+                printJSON(summary)
+            }
+        }
+
+        /// What `export -o FILE --json` prints.
+        struct Summary: Encodable {
+            let file: String
+            /// The passkeys in the export.
+            let exported: Int
+            /// The passkeys left out: with a counter above 0 or without a user handle (CXF 1.0).
+            let leftOut: Int
+            /// Whether the export is sealed under the passphrase.
+            let sealed: Bool
         }
 
         /// Writes the export to standard output, or to a new 0600 file.

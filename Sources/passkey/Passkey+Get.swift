@@ -9,7 +9,7 @@ extension Passkey {
             abstract:
                 "Sign with a passkey for PublicKeyCredentialRequestOptionsJSON; print AuthenticationResponseJSON.",
             discussion: "With several matching passkeys, --credential or --user picks one; otherwise the most "
-                + "recently created is used. Refusals are reported as for create.")
+                + "recently created is used. The response is printed and refusals are reported as for create.")
 
         @OptionGroup var authenticator: AuthenticatorOptions
 
@@ -21,6 +21,9 @@ extension Passkey {
 
         @Option(help: "Use this passkey (credential ID, base64url) when several match.")
         var credential: String?
+
+        @Flag(help: "Print the JSON even on a terminal (as when standard output is a pipe or a file).")
+        var json = false
 
         func validate() throws {
             if user != nil, credential != nil {
@@ -36,7 +39,9 @@ extension Passkey {
                 return try await WebAuthnClient(authenticator: software).get(
                     options, origin: origin, topOrigin: topOrigin)
             }
-            printWebAuthnJSON(response)
+            printCeremonyResponse(response, json: json) {
+                "Signed with passkey \(response.id).\n" + (try Report(authentication: response)).text
+            }
         }
 
         private func choice() throws(WebAuthnClientError) -> AccountChoice {

@@ -47,6 +47,9 @@ extension Passkey {
         @Flag(help: "A discoverable (resident) credential.")
         var resident = false
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func validate() throws {
             guard (cxf == nil) != (pkcs8 == nil) else {
                 throw ValidationError("give --cxf FILE or --pkcs8 FILE")
@@ -71,7 +74,16 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            print("imported \(Base64URL.encode(imported.id)) for \(imported.rpID) (\(imported.algorithm))")
+            printOutput(Imported(imported: [ListedPasskey(imported)]), json: json)
+        }
+
+        /// What `import` prints: the passkeys imported (as `list` shows them), a line each.
+        struct Imported: CommandOutput {
+            let imported: [ListedPasskey]
+
+            var text: String {
+                imported.map { "imported \($0.id) for \($0.rpId) (\($0.algorithm))" }.joined(separator: "\n")
+            }
         }
 
         /// Imports every passkey of a CXF export, all or none.
@@ -92,9 +104,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(path): \(error)")
                 }
             }
-            for credential in imported {
-                print("imported \(Base64URL.encode(credential.id)) for \(credential.rpID) (\(credential.algorithm))")
-            }
+            printOutput(Imported(imported: imported.map(ListedPasskey.init)), json: json)
         }
 
         private func template() throws(WebAuthnClientError) -> CredentialTemplate {

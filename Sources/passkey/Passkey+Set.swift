@@ -27,6 +27,9 @@ extension Passkey {
         @Option(name: .customLong("backup-state"), help: "The BS flag: true or false.")
         var backupState: Bool?
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func validate() throws {
             guard signCount != nil || backupEligible != nil || backupState != nil else {
                 throw ValidationError("give --sign-count, --backup-eligible or --backup-state")
@@ -51,9 +54,17 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            print(
-                "set \(Base64URL.encode(changed.id)) signCount=\(changed.signCount) "
-                    + "backupEligible=\(changed.backupEligible) backupState=\(changed.backupState)")
+            printOutput(Changed(set: ListedPasskey(changed)), json: json)
+        }
+
+        /// What `set` prints: the passkey as it now is (as `list` shows it).
+        struct Changed: CommandOutput {
+            let set: ListedPasskey
+
+            var text: String {
+                "set \(set.id) signCount=\(set.signCount) backupEligible=\(set.backupEligible) "
+                    + "backupState=\(set.backupState)"
+            }
         }
     }
 
@@ -73,6 +84,9 @@ extension Passkey {
         @Option(help: "The store directory to copy into (created if missing).")
         var to: String
 
+        @Flag(help: "Print JSON.")
+        var json = false
+
         func run() async throws {
             let copy = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 let source = try await store.open()
@@ -91,7 +105,15 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            print("cloned \(Base64URL.encode(copy.id)) to \(to) signCount=\(copy.signCount)")
+            printOutput(Cloned(cloned: ListedPasskey(copy), to: to), json: json)
+        }
+
+        /// What `clone` prints: the copy (as `list` shows it) and the store it went to.
+        struct Cloned: CommandOutput {
+            let cloned: ListedPasskey
+            let to: String
+
+            var text: String { "cloned \(cloned.id) to \(to) signCount=\(cloned.signCount)" }
         }
     }
 }

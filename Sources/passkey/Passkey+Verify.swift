@@ -7,6 +7,10 @@ extension Passkey {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a WebAuthn response as a relying party would (WebAuthn L3 §7).",
+            discussion: "A verified response prints what the relying party keeps: text on a terminal, JSON when "
+                + "standard output is a pipe or a file, or with --json. A failed check prints one line on standard "
+                + "error that starts with the reason code (wrong-origin, bad-signature, ...) and exits 1; input that "
+                + "does not parse exits 2.",
             subcommands: [Registration.self, Authentication.self]
         )
     }
@@ -35,6 +39,18 @@ struct RelyingPartyOptions: ParsableArguments {
     @Option(name: .customLong("top-origin"), help: "An accepted top-level origin of a cross-origin call (repeatable).")
     var topOrigins: [String] = []
 
+    @Option(
+        name: .customLong("algorithm"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "A credential algorithm the relying party accepts, by name or COSE ID (repeatable; default: all but RS1).",
+            discussion: "Checked at registration (WebAuthn L3 §7.1 step 20) against the pubKeyCredParams offered; "
+                + "an assertion is checked with the key stored then (§7.2).",
+            valueName: "name|id"))
+    var algorithms: [COSEAlgorithm] = []
+
+    @Flag(help: "Print JSON even on a terminal (as when standard output is a pipe or a file).")
+    var json = false
+
     /// The challenge's bytes. The text is read as a browser reads `challenge` in options JSON
     /// (padding and unused low bits ignored), so client data that carries another encoding is
     /// `wrong-challenge` (WebAuthn L3 §7.1 step 8, §7.2 step 11), not a malformed option.
@@ -45,7 +61,9 @@ struct RelyingPartyOptions: ParsableArguments {
     func relyingParty(trustAnchors: [AttestationFormat: [X509Certificate]] = [:]) -> RelyingParty {
         RelyingParty(
             ids: rpIDs, origins: origins, allowsCrossOrigin: allowsCrossOrigin, topOrigins: topOrigins,
-            requireUserVerification: requireUserVerification, trustAnchors: trustAnchors)
+            requireUserVerification: requireUserVerification,
+            allowedAlgorithms: algorithms.isEmpty ? COSEAlgorithm.signatureAlgorithms : algorithms,
+            trustAnchors: trustAnchors)
     }
 }
 
@@ -56,12 +74,4 @@ func decodeOption(_ name: String, _ text: String, ignoringPaddingBits: Bool = fa
     } catch {
         throw WebAuthnError(.malformedEncoding, "\(name): \(error.reason)", offset: error.offset)
     }
-}
-
-/// Writes a value to standard output as pretty JSON with sorted keys.
-func printJSON(_ value: some Encodable) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    // Every printed value is made of strings, integers and booleans, which always encode.
-    print(String(decoding: try! encoder.encode(value), as: UTF8.self))
 }

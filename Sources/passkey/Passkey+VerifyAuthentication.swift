@@ -39,12 +39,13 @@ extension Passkey.Verify {
                     .verifyAuthentication(
                         response, challenge: relyingParty.challengeBytes(), credential: record,
                         userIdentified: discoverable ? .byResponse : .beforeCeremony)
-                printJSON(Output(verified))
+                printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.json))
             }
         }
 
-        /// What `verify authentication` prints.
-        struct Output: Encodable {
+        /// What `verify authentication` prints: what to update in the credential record (WebAuthn L3
+        /// §7.2 steps 22-24).
+        struct Output: CommandOutput {
             let credentialId: String
             let signCount: UInt32
             let userVerified: Bool
@@ -55,6 +56,15 @@ extension Passkey.Verify {
                 signCount = verified.signCount
                 userVerified = verified.userVerified
                 backupState = verified.backupState
+            }
+
+            var text: String {
+                var report = Report()
+                report.add("credentialId", .text(credentialId))
+                report.add("signCount", .number(Int(signCount)))
+                report.add("userVerified", .flag(userVerified))
+                report.add("backupState", .flag(backupState))
+                return "Assertion verified; store the new signCount and backupState.\n" + report.text
             }
         }
     }

@@ -44,7 +44,7 @@ extension Passkey.Verify {
                 verifier.metadata = try loadMetadata()
                 let verified = try verifier.verifyRegistration(
                     response, challenge: relyingParty.challengeBytes(), at: instant())
-                printJSON(Output(verified))
+                printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.json))
             }
         }
 
@@ -66,8 +66,8 @@ extension Passkey.Verify {
             return date
         }
 
-        /// What `verify registration` prints.
-        struct Output: Encodable {
+        /// What `verify registration` prints: the credential record to store (WebAuthn L3 §7.1 step 27).
+        struct Output: CommandOutput {
             let credentialId: String
             let publicKey: String
             let algorithm: Int
@@ -95,6 +95,23 @@ extension Passkey.Verify {
                 backupEligible = verified.backupEligible
                 backupState = verified.backupState
                 userVerified = verified.userVerified
+            }
+
+            var text: String {
+                var report = Report()
+                report.add("credentialId", .text(credentialId))
+                report.add("publicKey", .text(publicKey))
+                report.add("algorithm", Report.algorithm(algorithm))
+                report.add("signCount", .number(Int(signCount)))
+                report.add("aaguid", .text(aaguid))
+                report.add("format", .text(format))
+                report.add("attestationType", .text(attestationType))
+                report.add("attestationTrusted", .flag(attestationTrusted))
+                report.add("trustPath", .text("\(trustPath.count) certificates (--json shows them)"))
+                report.add("backupEligible", .flag(backupEligible))
+                report.add("backupState", .flag(backupState))
+                report.add("userVerified", .flag(userVerified))
+                return "Registration verified; store this credential.\n" + report.text
             }
         }
     }

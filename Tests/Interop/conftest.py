@@ -2,7 +2,10 @@
 
 import json
 import os
+import pty
+import select
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,32 @@ def passkey():
         )
 
     return run
+
+
+def in_pty(env, *args, answer=None):
+    """Runs `passkey args` on a pseudo-terminal (standard input, output and error), typing `answer`
+    when it asks for the session passphrase; (exit code, what the terminal showed)."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(passkey_binary(), [passkey_binary(), *args], env)
+    shown, typed, deadline = b"", False, time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if not ready:
+            continue
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        shown += data
+        if answer is not None and not typed and b"Session passphrase:" in shown:
+            os.write(fd, answer.encode() + b"\n")
+            typed = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")
 
 
 def load(family: str, name: str) -> dict:

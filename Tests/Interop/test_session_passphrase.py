@@ -5,14 +5,11 @@ PASSKEY_PASSPHRASE it says so in one line."""
 
 import json
 import os
-import pty
-import select
 import subprocess
-import time
 
 import pytest
 
-from conftest import passkey_binary
+from conftest import in_pty, passkey_binary
 
 PASSPHRASE = "typed-at-the-terminal"
 
@@ -30,32 +27,6 @@ def terminal(tmp_path):
     yield env
     tenant.terminate()
     tenant.wait(timeout=10)
-
-
-def in_pty(env, *args, answer=None):
-    """Runs `passkey args` on a pseudo-terminal, typing `answer` when asked; (exit code, what the
-    terminal showed)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(passkey_binary(), [passkey_binary(), *args], env)
-    shown, typed, deadline = b"", False, time.monotonic() + 60
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 1)
-        if not ready:
-            continue
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        shown += data
-        if answer is not None and not typed and b"Session passphrase:" in shown:
-            os.write(fd, answer.encode() + b"\n")
-            typed = True
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")
 
 
 def test_the_terminal_is_asked_without_echo_and_the_user_stays_readable(terminal):

@@ -10,19 +10,23 @@ import WebAuthn
 /// The steps of `passkey demo`, each a call of the same virtual-user flows the CLI commands run
 /// (PasskeyKit), against a served tenant, with two devices (authenticator stores) and one session.
 final class DemoScript {
-    /// The number of the step under way.
+    /// The number of the step under way, and the titles of the steps begun.
     final class Steps {
         var current = 0
+        var titles: [String] = []
     }
 
     let served: ServedTenant
     let directory: String
     let user: VirtualUser
     let steps = Steps()
+    /// Whether each step is told on standard output as it runs (not with `--json`).
+    let narrating: Bool
 
-    init(served: ServedTenant, directory: String, verbose: Bool) throws {
+    init(served: ServedTenant, directory: String, verbose: Bool, narrating: Bool = true) throws {
         self.served = served
         self.directory = directory
+        self.narrating = narrating
         let settings = try TenantSettings(
             [.clientID: served.tenant.clientID, .baseURL: served.endpoint.baseURL],
             sessionsDirectory: directory + "/sessions", sealing: .keyFile(directory + "/session.key"))
@@ -34,7 +38,7 @@ final class DemoScript {
 
     func run() async throws {
         let configuration = served.tenant.configuration
-        print(
+        narrate(
             """
             A local Auth0-compatible tenant listens on \(served.endpoint.baseURL)
               client ID \(served.tenant.clientID), RP ID \(configuration.relyingPartyID), issuer \(configuration.issuer)
@@ -128,6 +132,15 @@ final class DemoScript {
         }
     }
 
+    /// The environment that points the CLI at the kept tenant, the phone and the session.
+    var environment: KeyValuePairs<String, String> {
+        [
+            "AUTH0_BASE_URL": served.endpoint.baseURL, "AUTH0_CLIENT_ID": served.tenant.clientID,
+            "PASSKEY_STORE": phone, "PASSKEY_SESSIONS": directory + "/sessions",
+            "PASSKEY_SESSION_KEY_FILE": directory + "/session.key",
+        ]
+    }
+
     /// What `--keep` prints: how to go on by hand.
     var continuation: String {
         let configuration = served.tenant.configuration
@@ -135,8 +148,7 @@ final class DemoScript {
 
             The tenant keeps running at \(served.endpoint.baseURL) until Ctrl-C (then its files are removed).
             Go on by hand in another terminal:
-              export AUTH0_BASE_URL=\(served.endpoint.baseURL) AUTH0_CLIENT_ID=\(served.tenant.clientID)
-              export PASSKEY_STORE=\(phone) PASSKEY_SESSIONS=\(directory)/sessions PASSKEY_SESSION_KEY_FILE=\(directory)/session.key
+              export \(environment.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
               passkey login
               passkey whoami --refresh
               passkey methods
@@ -152,17 +164,25 @@ final class DemoScript {
         async throws -> Value
     {
         steps.current += 1
-        print("\n[\(steps.current)] \(title)\n" + Self.wrapped(explanation, indent: "    ") + "\n")
+        steps.titles.append(title)
+        narrate("\n[\(steps.current)] \(title)\n" + Self.wrapped(explanation, indent: "    ") + "\n")
         let value = try await body()
         let text: String =
             switch value {
-            case let output as any FlowOutput: output.text
+            case let output as any CommandOutput: output.text
             case let report as Report: report.text
             default: "\(value)"
             }
-        print(text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
-        fflush(nil)  // all streams: the steps show as they happen, even through a pipe
+        narrate(
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
         return value
+    }
+
+    /// Prints `text` on standard output at once when narrating.
+    private func narrate(_ text: String) {
+        guard narrating else { return }
+        print(text)
+        fflush(nil)  // all streams: the steps show as they happen, even through a pipe
     }
 
     /// The header and claims of a JWT, pretty-printed (RFC 7519 §7.2: decoded, not verified).
