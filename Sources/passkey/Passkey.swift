@@ -16,7 +16,7 @@ struct Passkey: AsyncParsableCommand {
             Inspect.self,
             Verify.self,
             Signup.self, Login.self, Enroll.self, Methods.self, Whoami.self, Token.self, API.self, Logout.self,
-            Config.self, Demo.self, Tenant.self, Serve.self, MCPServer.self, Bench.self,
+            Config.self, Demo.self, Tenant.self, Serve.self, MCPServer.self,
         ]
     )
 }
