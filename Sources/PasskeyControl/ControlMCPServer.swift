@@ -102,9 +102,9 @@ public struct ControlMCPServer: Sendable {
     ///   - name: the tool's name.
     ///   - arguments: its arguments.
     /// - Returns: the tool's JSON answer, or a tool error naming the refusal.
-    public func call(_ name: String, arguments values: [String: Value]) async -> CallTool.Result {
+    public func call(_ name: String, arguments: [String: Value]) async -> CallTool.Result {
         do {
-            let arguments = ControlMCPArguments(values)
+            let arguments = ControlMCPArguments(arguments)
             let output: [UInt8]
             if let answer = try await serviceCall(name, arguments) {
                 output = answer
