@@ -9,7 +9,7 @@ VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: setup apt-packages python-tools build test swift-test interop-test examples-test demo docs lint clean fuzz \
-	fuzz-build fuzz-regressions
+	fuzz-build fuzz-regressions bench
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
 setup: apt-packages python-tools
@@ -79,6 +79,13 @@ fuzz-regressions: fuzz-build
 ## demo: the whole story against a local tenant (signup, login, My Account enrollment, API, logout)
 demo: build
 	@"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" demo
+
+## bench: the benchmarks, release build (`passkey-bench`, beside `passkey`); options in BENCH_ARGS, for example
+## BENCH_ARGS="--only session" or BENCH_ARGS="serve --rounds 5"
+BENCH_ARGS ?=
+bench: setup
+	swift build -c release
+	"$$(swift build -c release --show-bin-path)/passkey-bench" $(BENCH_ARGS)
 
 # docc-catalog MODULE: the module's symbol graph (only its own symbols), then its catalog, warnings as errors.
 define docc-catalog

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PasskeyTenant", targets: ["PasskeyTenant"]),
         .library(name: "PasskeyKit", targets: ["PasskeyKit"]),
         .library(name: "PasskeyControl", targets: ["PasskeyControl"]),
+        .library(name: "PasskeyPKCS11", targets: ["PasskeyPKCS11"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -131,12 +132,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         /// The control API (W3C WebDriver virtual authenticators, ceremonies, virtual users,
-        /// metrics) as a service and over HTTP: what `passkey serve` and `passkey mcp` expose.
+        /// metrics) as a service, over HTTP and over MCP: what `passkey serve` and `passkey mcp` expose.
         .target(
             name: "PasskeyControl",
             dependencies: [
                 "PasskeyKit", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,13 +156,26 @@ let package = Package(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11", "BlockingIO",
+                "PasskeyPKCS11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        /// The benchmarks, each figure beside its baseline measured in the same run (not a product:
+        /// `make bench`). Raw baselines call BlockingIO and the C targets themselves.
+        .executableTarget(
+            name: "passkey-bench",
+            dependencies: [
+                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
+                "PasskeyPKCS11", "BlockingIO", "CPKCS11",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -250,7 +265,7 @@ let package = Package(
             name: "PasskeyControlTests",
             dependencies: [
                 "PasskeyControl", "PasskeyTenant", "PasskeyAuthenticator", "PasskeyPKCS11", "Auth0Passkeys", "WebAuthn",
-                "TestSupport",
+                "TestSupport", .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -265,8 +280,8 @@ let package = Package(
         .testTarget(
             name: "PasskeyCLITests",
             dependencies: [
-                "passkey", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport", "PasskeyTenant",
-                .product(name: "MCP", package: "swift-sdk"),
+                "passkey", "passkey-bench", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport",
+                "PasskeyTenant", .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -185,32 +185,6 @@ public final class PKCS11Token: @unchecked Sendable {
         }
     }
 
-    /// Signs a fixed 32-byte digest `count` times with a credential's ES256 key, found once, in one
-    /// hop to the token's queue: the bare `C_SignInit` / `C_Sign` loop that `passkey bench --backend
-    /// pkcs11` measures the ceremonies against.
-    ///
-    /// - Parameters:
-    ///   - count: how many signatures.
-    ///   - id: the credential ID.
-    /// - Throws: ``PKCS11Error`` as ``sign(_:keyID:algorithm:)`` does.
-    public func signRepeatedly(_ count: Int, keyID id: [UInt8]) async throws(PKCS11Error) {
-        let session = session
-        let module = module
-        try await Self.run(on: queue) { () throws(PKCS11Error) in
-            let key = try Self.find(CKO_PRIVATE_KEY, id: id, session: session, module: module)
-            let functions = module.functions.pointee
-            var digest = [UInt8](repeating: 0x5A, count: 32)
-            var signature = [UInt8](repeating: 0, count: 132)
-            for _ in 0..<count {
-                var mechanism = CK_MECHANISM(
-                    mechanism: CK_MECHANISM_TYPE(CKM_ECDSA), pParameter: nil, ulParameterLen: 0)
-                var length = CK_ULONG(signature.count)
-                try module.check("C_SignInit", functions.C_SignInit(session, &mechanism, key))
-                try module.check("C_Sign", functions.C_Sign(session, &digest, 32, &signature, &length))
-            }
-        }
-    }
-
     /// Asks the token for the private key's value (`CKA_VALUE`), which a sensitive,
     /// non-extractable key refuses: the check that a key cannot leave the token.
     ///

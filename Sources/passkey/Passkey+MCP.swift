@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MCP
 import PasskeyAuthenticator
+import PasskeyControl
 
 extension Passkey {
     /// `passkey mcp`: the control tools over MCP on standard input and output.
@@ -22,12 +23,7 @@ extension Passkey {
                 (try store.directory(), try await store.keys.tokenCustody(ProcessInfo.processInfo.environment))
             }
             let tools = try await PasskeyMCP.start(store: directory, profile: profile, custody: custody)
-            let server = Server(
-                name: "passkey", version: Passkey.configuration.version,
-                capabilities: .init(tools: .init(listChanged: false)))
-            await tools.register(on: server)
-            try await server.start(transport: StdioTransport())
-            await server.waitUntilCompleted()
+            try await tools.serve(over: StdioTransport(), name: "passkey", version: Passkey.configuration.version)
         }
     }
 }

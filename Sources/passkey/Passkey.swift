@@ -11,7 +11,6 @@ struct Passkey: AsyncParsableCommand {
             + "party does. Results go to standard output (JSON with --json, and from create, get and verify whenever "
             + "standard output is not a terminal), diagnostics to standard error.",
         version: "0.1.0",
-        subcommands: [Bench.self],
         groupedSubcommands: [
             CommandGroup(
                 name: "Auth0",

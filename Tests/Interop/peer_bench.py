@@ -1,4 +1,4 @@
-"""The peer `passkey bench --compare-peer` measures beside SoftPasskey: soft-webauthn 0.1.4
+"""The peer `passkey-bench --compare-peer` measures beside SoftPasskey: soft-webauthn 0.1.4
 (https://pypi.org/project/soft-webauthn/), a Python virtual authenticator over python-fido2 and
 `cryptography`, the one issue 13 compares with.
 

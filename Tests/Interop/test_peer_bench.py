@@ -1,16 +1,31 @@
-"""`passkey bench --compare-peer` measures soft-webauthn (Tests/Interop/peer_bench.py, from this
+"""`passkey-bench --compare-peer` measures soft-webauthn (Tests/Interop/peer_bench.py, from this
 virtual environment) beside SoftPasskey's in-memory ceremonies in one run, and prints the ratio
 to it, so the comparison issue 13 asks for is reproducible."""
 
 import json
+import subprocess
 import sys
+from pathlib import Path
 
-from conftest import ROOT
+import pytest
+
+from conftest import ROOT, passkey_binary
 
 
-def test_the_peer_is_measured_beside_our_ceremonies(passkey):
-    result = passkey(
-        "bench", "--compare-peer", "--python", sys.executable, "--peer-script",
+@pytest.fixture(scope="session")
+def bench():
+    """Runs `passkey-bench`, built beside `passkey`: bench(*args) -> CompletedProcess."""
+    binary = Path(passkey_binary()).with_name("passkey-bench")
+
+    def run(*args):
+        return subprocess.run([binary, *args], capture_output=True, timeout=60)
+
+    return run
+
+
+def test_the_peer_is_measured_beside_our_ceremonies(bench):
+    result = bench(
+        "--compare-peer", "--python", sys.executable, "--peer-script",
         str(ROOT / "Tests/Interop/peer_bench.py"), "--only", "memory-", "--seconds", "0.05", "--rounds", "1",
         "--store-size", "0", "--json",
     )
@@ -25,9 +40,9 @@ def test_the_peer_is_measured_beside_our_ceremonies(passkey):
         assert ours["target"] == 1.5
 
 
-def test_a_missing_peer_is_a_clear_error(passkey, tmp_path):
-    result = passkey(
-        "bench", "--compare-peer", "--python", sys.executable, "--peer-script", str(tmp_path / "missing.py"),
+def test_a_missing_peer_is_a_clear_error(bench, tmp_path):
+    result = bench(
+        "--compare-peer", "--python", sys.executable, "--peer-script", str(tmp_path / "missing.py"),
         "--only", "memory-get-vs-peer", "--seconds", "0.05", "--rounds", "1", "--store-size", "0",
     )
     assert result.returncode != 0

@@ -3,17 +3,20 @@ import TestSupport
 import Testing
 import WebAuthn
 
-/// `passkey bench` as a user runs it: what it measures, not how fast (speed is the bench's
+/// `passkey-bench` as a user runs it: what it measures, not how fast (speed is the bench's
 /// output, never a test's verdict).
 @Suite struct BenchCommandTests {
+    /// The built `passkey-bench`, beside `passkey`.
+    static var executable: String { ChildProcess.built("passkey-bench") }
+
     /// Every attestation format this library verifies has its registration-verification figure,
     /// paired with raw ES256 verification of the same run; but `android-safetynet`, of which no
     /// vector exists (SafetyNet is retired; its tests sign their own responses).
     @Test func measuresRegistrationVerificationPerFormat() async throws {
         let result = try await ChildProcess.run(
-            CLIProcess.executable,
+            Self.executable,
             [
-                "bench", "--seconds", "0.02", "--rounds", "1", "--store-size", "0", "--json", "--vectors",
+                "--seconds", "0.02", "--rounds", "1", "--store-size", "0", "--json", "--vectors",
                 Vectors.root.path,
             ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -34,7 +37,7 @@ import WebAuthn
     @Test func measuresTheTokenBackendAgainstRawTokenCalls() async throws {
         let environment = try await SoftHSMToken.prepare()
         let result = try await ChildProcess.run(
-            CLIProcess.executable, ["bench", "--seconds", "0.05", "--rounds", "1", "--json"],
+            Self.executable, ["--seconds", "0.05", "--rounds", "1", "--json"],
             environment: .inheriting(environment))
         #expect(result.status == 0, "\(result.stderr)")
         let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -57,9 +60,9 @@ import WebAuthn
     ])
     func onlyMeasuresTheFiguresNamed(_ only: String, _ expected: [String]) async throws {
         let result = try await ChildProcess.run(
-            CLIProcess.executable,
+            Self.executable,
             [
-                "bench", "--only", only, "--seconds", "0.02", "--rounds", "1", "--store-size", "0", "--json",
+                "--only", only, "--seconds", "0.02", "--rounds", "1", "--store-size", "0", "--json",
                 "--vectors", Vectors.root.path,
             ])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import PasskeyControl
 import PasskeyTenant
 import TestSupport
 import Testing

@@ -85,7 +85,7 @@ extension COSEKey {
 }
 
 /// A public key imported into OpenSSL once, to verify many signatures with: what a relying
-/// party holding a credential's key in memory does, and the raw baseline `passkey bench`
+/// party holding a credential's key in memory does, and the raw baseline `passkey-bench`
 /// compares the full verification with.
 package struct PreparedPublicKey: Sendable {
     private let key: EVPKey

@@ -1,8 +1,8 @@
 import MCP
 
-extension PasskeyMCP {
-    /// The tools, each with a JSON Schema of its arguments.
-    static let tools: [Tool] = [
+extension ControlMCPServer {
+    /// The service's tools, each with a JSON Schema of its arguments.
+    static let serviceTools: [Tool] = [
         tool(
             "create",
             "Create a passkey (navigator.credentials.create) from PublicKeyCredentialCreationOptionsJSON; "
@@ -25,28 +25,6 @@ extension PasskeyMCP {
         tool(
             "delete", "Delete a passkey from the store.", ["credentialId": string("The credential ID, base64url.")],
             required: ["credentialId"]),
-        tool(
-            "inspect", "Decode a WebAuthn response, attestation object, authenticator data or client data.",
-            ["input": string("RegistrationResponseJSON / AuthenticationResponseJSON text, or base64url / hex bytes.")],
-            required: ["input"], readOnly: true),
-        tool(
-            "verify_registration", "Verify a RegistrationResponseJSON as a relying party would (WebAuthn L3 §7.1).",
-            [
-                "response": object("The RegistrationResponseJSON."), "challenge": string("The challenge, base64url."),
-                "origin": string("The expected origin."), "rpId": string("The RP ID."),
-                "requireUserVerification": boolean("Require the UV flag."),
-            ], required: ["response", "challenge", "origin", "rpId"], readOnly: true),
-        tool(
-            "verify_authentication",
-            "Verify an AuthenticationResponseJSON against a stored public key as a relying party would (WebAuthn L3 §7.2).",
-            [
-                "response": object("The AuthenticationResponseJSON."), "challenge": string("The challenge, base64url."),
-                "origin": string("The expected origin."), "rpId": string("The RP ID."),
-                "publicKey": string("The credential's COSE_Key, base64url (verify_registration's publicKey)."),
-                "signCount": number("The stored signature counter."),
-                "userHandle": string("The owner's user handle, base64url, for a discoverable login."),
-                "requireUserVerification": boolean("Require the UV flag."),
-            ], required: ["response", "challenge", "origin", "rpId", "publicKey"], readOnly: true),
         tool(
             "signup", "Sign a new virtual user up at an Auth0 tenant with a passkey (Auth0 native passkey signup).",
             [
@@ -80,27 +58,10 @@ extension PasskeyMCP {
         _ name: String, _ description: String, _ properties: [String: Value], required: [String],
         readOnly: Bool = false
     ) -> Tool {
-        Tool(
-            name: name, description: description,
-            inputSchema: .object([
-                "type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }),
-            ]),
-            annotations: .init(readOnlyHint: readOnly))
+        ControlMCPTool.describing(name, description, properties, required: required, readOnly: readOnly)
     }
 
-    private static func string(_ description: String) -> Value {
-        ["type": "string", "description": .string(description)]
-    }
-
-    private static func number(_ description: String) -> Value {
-        ["type": "integer", "description": .string(description)]
-    }
-
-    private static func boolean(_ description: String) -> Value {
-        ["type": "boolean", "description": .string(description)]
-    }
-
-    private static func object(_ description: String) -> Value {
-        ["type": ["object", "string"], "description": .string(description)]
-    }
+    private static func string(_ description: String) -> Value { ControlMCPTool.string(description) }
+    private static func boolean(_ description: String) -> Value { ControlMCPTool.boolean(description) }
+    private static func object(_ description: String) -> Value { ControlMCPTool.object(description) }
 }

@@ -5,8 +5,8 @@ import PasskeyKit
 import PasskeyTenant
 import WebAuthn
 
-extension Passkey.Bench {
-    /// `passkey bench tenant`: registrations and logins per second, in process and over HTTP.
+extension PasskeyBench {
+    /// `passkey-bench tenant`: registrations and logins per second, in process and over HTTP.
     struct TenantBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tenant",
@@ -36,9 +36,10 @@ extension Passkey.Bench {
         }
 
         func run() async throws {
-            let tenant = try await PasskeyTenant()
-            let signs = try await rate(seconds) { try await tenant.signSampleToken() }
-            let ceiling = signs / Double(PasskeyTenant.tokensSignedPerLogin)
+            let signing = try await SigningCeiling()
+            let tenant = try await PasskeyTenant(configuration: signing.configuration)
+            let signs = try await rate(seconds) { try await signing.signSampleToken() }
+            let ceiling = signs / Double(SigningCeiling.tokensSignedPerLogin)
             var index = 0
             // A fresh device each time, so the authenticator's store does not grow with the run.
             let registrations = try await rate(seconds) {
@@ -63,7 +64,7 @@ extension Passkey.Bench {
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
                 loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP)
             if json {
-                printJSON(result)
+                try BenchOutput.json(result)
             } else {
                 print(result.text)
             }
@@ -86,27 +87,27 @@ extension Passkey.Bench {
         /// (PasskeyKit) over libcurl, as an app's users, each with a session of its own and the same
         /// device.
         private func httpLogins(tenant: PasskeyTenant, device: VirtualDevice, clients: Int) async throws -> Double {
-            let served = try await ServedTenant.start(tenant)
-            let connection = try Tenant(clientID: tenant.clientID, baseURL: served.endpoint.baseURL)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let end = start + .seconds(seconds)
-            let count = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<clients {
-                    let user = VirtualUser(tenant: connection, device: device)
-                    group.addTask {
-                        var done = 0
-                        while clock.now < end {
-                            try await user.logIn()
-                            done += 1
+            try await tenant.serving { endpoint in
+                let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+                let clock = ContinuousClock()
+                let start = clock.now
+                let end = start + .seconds(seconds)
+                let count = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<clients {
+                        let user = VirtualUser(tenant: connection, device: device)
+                        group.addTask {
+                            var done = 0
+                            while clock.now < end {
+                                try await user.logIn()
+                                done += 1
+                            }
+                            return done
                         }
-                        return done
                     }
+                    return try await group.reduce(0, +)
                 }
-                return try await group.reduce(0, +)
+                return Double(count) / (clock.now - start).seconds
             }
-            await served.stop()
-            return Double(count) / (clock.now - start).seconds
         }
 
         /// Logins over HTTP with K clients, against the ceiling.
@@ -118,7 +119,7 @@ extension Passkey.Bench {
             let target: Double
         }
 
-        /// What `bench tenant` prints.
+        /// What `passkey-bench tenant` prints.
         struct Result: Encodable {
             let rs256SignsPerSecond: Double
             let ceilingLoginsPerSecond: Double
@@ -132,7 +133,7 @@ extension Passkey.Bench {
                 var lines = [
                     "RS256 signatures/s        \(f(rs256SignsPerSecond))",
                     "ceiling logins/s          \(f(ceilingLoginsPerSecond))  (signatures/s ÷ "
-                        + "\(PasskeyTenant.tokensSignedPerLogin) tokens per login)",
+                        + "\(SigningCeiling.tokensSignedPerLogin) tokens per login)",
                     "registrations/s (in proc) \(f(registrationsPerSecond))",
                     "logins/s (in process)     \(f(loginsPerSecond))  ratio \(String(format: "%.2f", ratioInProcess))",
                 ]

@@ -4,7 +4,7 @@ import PasskeyAuthenticator
 import Synchronization
 import WebAuthn
 
-/// The ceremony figures of `passkey bench`, each paired with the baseline it is judged against
+/// The ceremony figures of `passkey-bench`, each paired with the baseline it is judged against
 /// (issues 3 and 13): raw OpenSSL ES256 signatures (one `EVP_DigestSign` on a copy of a context
 /// prepared for the key, the fastest raw use) for assertions, raw durable writes off the pool for
 /// what must reach the disk (a new file for `create`, a replacement for a counter), raw OpenSSL
@@ -14,7 +14,7 @@ struct CeremonyBench {
     let seconds: Double
     let rounds: Int
     let scratch: String
-    /// Whether a figure, by name, is measured (`passkey bench --only`).
+    /// Whether a figure, by name, is measured (`passkey-bench --only`).
     var wants: (String) -> Bool = { _ in true }
     /// The peer to measure beside the in-memory ceremonies (`--compare-peer`), if any.
     var peer: PeerBench?
@@ -28,7 +28,7 @@ struct CeremonyBench {
         let message = SecureRandom.bytes(37 + 32)
         let signature = try key.signature(for: message)
         let verifier = try PreparedPublicKey(key.publicKey)
-        let durable = try DurableDirectory(path: scratch + "/durable")
+        let durable = try RawDurableDirectory(path: scratch + "/durable")
         let payload = [UInt8](repeating: 0x5A, count: 900)
 
         let rawSign = { _ = try key.signature(for: message) }
@@ -36,9 +36,9 @@ struct CeremonyBench {
             guard try verifier.isValidSignature(signature, for: message) else { throw BenchFailure.invalid }
         }
         // Durable writes run off the concurrency pool, as the file store's do (BlockingExecutor).
-        let io = BlockingExecutor(label: "passkey bench: raw durable writes")
+        let io = BlockingExecutor(label: "passkey-bench: raw durable writes")
         let rawReplace = { try await io.run { try durable.replace("file.json", with: payload) } }
-        let newFiles = try DurableDirectory(path: scratch + "/durable-new")
+        let newFiles = try RawDurableDirectory(path: scratch + "/durable-new")
         let written = Counter()
         let rawNewFile = {
             let name = "\(written.next()).json"

@@ -5,8 +5,8 @@ import PasskeyAuthenticator
 import PasskeyKit
 import PasskeyTenant
 
-extension Passkey.Bench {
-    /// `passkey bench e2e`: virtual users (PasskeyKit) sign up, then log in, as the CLI's commands do.
+extension PasskeyBench {
+    /// `passkey-bench e2e`: virtual users (PasskeyKit) sign up, then log in, as the CLI's commands do.
     struct EndToEndBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "e2e",
@@ -39,43 +39,45 @@ extension Passkey.Bench {
         }
 
         func run() async throws {
-            let scratch = try ScratchDirectory("passkey-bench-e2e", memory: true)
+            let scratch = try Scratch("passkey-bench-e2e", memory: true)
             defer { scratch.remove() }
-            let tenant = try await PasskeyTenant(database: scratch.path + "/tenant.sqlite")
-            let served = try await ServedTenant.start(tenant)
-            let ceilingBefore = try await ceiling(tenant)
-            let connection = try Tenant(clientID: tenant.clientID, baseURL: served.endpoint.baseURL)
-            var virtualUsers: [VirtualUser] = []
-            for index in 0..<users {
-                let home = scratch.path + "/user\(index)"
-                virtualUsers.append(
-                    VirtualUser(
-                        tenant: connection,
-                        device: VirtualDevice(store: try await FileCredentialStore(directory: home)),
-                        session: FileCredentialsStorage(
-                            directory: home + "/session", sealing: .keyFile(home + "/session.key"))))
+            let signing = try await SigningCeiling()
+            let tenant = try await PasskeyTenant(
+                configuration: signing.configuration, database: scratch.path + "/tenant.sqlite")
+            let result = try await tenant.serving { endpoint in
+                let ceilingBefore = try await ceiling(signing)
+                let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+                var virtualUsers: [VirtualUser] = []
+                for index in 0..<users {
+                    let home = scratch.path + "/user\(index)"
+                    virtualUsers.append(
+                        VirtualUser(
+                            tenant: connection,
+                            device: VirtualDevice(store: try await FileCredentialStore(directory: home)),
+                            session: FileCredentialsStorage(
+                                directory: home + "/session", sealing: .keyFile(home + "/session.key"))))
+                }
+                let signups = try await phase(virtualUsers) { index, user in
+                    try await user.signUp(email: "user\(index)@example.com")
+                }
+                let logins = try await phase(virtualUsers) { _, user in try await user.logIn() }
+                let ceilingAfter = try await ceiling(signing)
+                let ceiling = (ceilingBefore + ceilingAfter) / 2
+                return Result(
+                    users: users, concurrency: concurrency, ceilingLoginsPerSecond: ceiling, signups: signups,
+                    logins: logins, loginRatio: logins.perSecond / ceiling)
             }
-            let signups = try await phase(virtualUsers) { index, user in
-                try await user.signUp(email: "user\(index)@example.com")
-            }
-            let logins = try await phase(virtualUsers) { _, user in try await user.logIn() }
-            let ceilingAfter = try await ceiling(tenant)
-            await served.stop()
-            let ceiling = (ceilingBefore + ceilingAfter) / 2
-            let result = Result(
-                users: users, concurrency: concurrency, ceilingLoginsPerSecond: ceiling, signups: signups,
-                logins: logins, loginRatio: logins.perSecond / ceiling)
             if json {
-                printJSON(result)
+                try BenchOutput.json(result)
             } else {
                 print(result.text)
             }
         }
 
         /// The tenant's logins-per-second ceiling: RS256 signatures per second ÷ tokens per login.
-        private func ceiling(_ tenant: PasskeyTenant) async throws -> Double {
-            try await Throughput.rate(seconds: seconds) { try await tenant.signSampleToken() }
-                / Double(PasskeyTenant.tokensSignedPerLogin)
+        private func ceiling(_ signing: SigningCeiling) async throws -> Double {
+            try await Throughput.rate(seconds: seconds) { try await signing.signSampleToken() }
+                / Double(SigningCeiling.tokensSignedPerLogin)
         }
 
         /// Runs `body` once per user, `concurrency` at a time; the rate and latencies.
@@ -118,7 +120,7 @@ extension Passkey.Bench {
             }
         }
 
-        /// What `bench e2e` prints.
+        /// What `passkey-bench e2e` prints.
         struct Result: Encodable {
             let users: Int
             let concurrency: Int
@@ -138,7 +140,7 @@ extension Passkey.Bench {
                 func ms(_ phase: Phase) -> String { "p50 \(f(phase.p50)) ms  p99 \(f(phase.p99)) ms" }
                 return """
                     users \(users), concurrency \(concurrency)
-                    tenant ceiling logins/s   \(f(ceilingLoginsPerSecond))  (RS256 signatures/s ÷ \(PasskeyTenant.tokensSignedPerLogin))
+                    tenant ceiling logins/s   \(f(ceilingLoginsPerSecond))  (RS256 signatures/s ÷ \(SigningCeiling.tokensSignedPerLogin))
                     signups/s                 \(f(signups.perSecond))  \(ms(signups))
                     logins/s                  \(f(logins.perSecond))  \(ms(logins))  ratio \(String(format: "%.2f", loginRatio)) (target 0.6)
                     """

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One line of `passkey bench`: a measured rate or latency and, for a rate, its ratio to the
+/// One line of `passkey-bench`: a measured rate or latency and, for a rate, its ratio to the
 /// baseline measured in the same run (machines are shared and noisy; ratios travel, absolute
 /// figures do not).
 struct BenchFigure: Encodable {

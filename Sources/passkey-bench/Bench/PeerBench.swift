@@ -2,7 +2,7 @@ import Foundation
 import Subprocess
 import SystemPackage
 
-/// soft-webauthn, the peer `passkey bench --compare-peer` measures in the same run (issue 13):
+/// soft-webauthn, the peer `passkey-bench --compare-peer` measures in the same run (issue 13):
 /// `Tests/Interop/peer_bench.py` in the test virtual environment prints the peer's rate for one
 /// operation over a number of seconds, so anyone with `make setup` done reproduces the comparison.
 struct PeerBench {

@@ -4,7 +4,7 @@ import Foundation
 import PasskeyAuthenticator
 import WebAuthn
 
-/// `passkey bench --only session`: a `CredentialsManager` over sealed session files (issue 17),
+/// `passkey-bench --only session`: a `CredentialsManager` over sealed session files (issue 17),
 /// each figure beside the same file work without sealing, in the same run: reading the stored,
 /// valid credentials (lock, read, AES-256-GCM open, decode) against reading the entry's file raw,
 /// and storing them (encode, seal, durable replacement) against a raw durable replacement of as
@@ -28,8 +28,8 @@ struct SessionBench {
         try await manager.store(credentials: credentials)
         let entry = directory + "/" + Base64URL.encode(Array("credentials".utf8)) + ".sealed"
         let payload = [UInt8](repeating: 0x5A, count: try FileManager.default.contents(atPath: entry)?.count ?? 0)
-        let io = BlockingExecutor(label: "passkey bench: raw session files")
-        let raw = try DurableDirectory(path: scratch + "/session-raw")
+        let io = BlockingExecutor(label: "passkey-bench: raw session files")
+        let raw = try RawDurableDirectory(path: scratch + "/session-raw")
 
         progress("session: sealed credentials read and stored, beside the same file work raw")
         var figures = try await BenchFigure.paired(
@@ -43,7 +43,7 @@ struct SessionBench {
             "session-store", "CredentialsManager.store(credentials:), sealed file",
             baseline: "raw-session-replace", baselineLabel: "raw durable replacement of as many bytes", target: nil,
             rounds: rounds, seconds: seconds, { try await manager.store(credentials: credentials) },
-            against: { try await io.run { () throws(StoreError) in try raw.replace("file.json", with: payload) } })
+            against: { try await io.run { () throws(SystemCallError) in try raw.replace("file.json", with: payload) } })
         return figures
     }
 }

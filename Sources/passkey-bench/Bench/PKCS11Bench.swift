@@ -3,7 +3,7 @@ import PasskeyAuthenticator
 import PasskeyPKCS11
 import WebAuthn
 
-/// `passkey bench --backend pkcs11`: ceremonies whose keys a PKCS#11 token holds, each paired
+/// `passkey-bench --backend pkcs11`: ceremonies whose keys a PKCS#11 token holds, each paired
 /// with the token's own work measured in the same run (issue 16): `get` against a bare
 /// `C_SignInit`/`C_Sign` loop on one key handle, `create` against the token's key-pair generation
 /// alone.
@@ -33,7 +33,7 @@ struct PKCS11Bench {
         let request = PublicKeyCredentialRequestOptionsJSON(
             challenge: Base64URL(challenge), rpId: origin.host,
             allowCredentials: [PublicKeyCredentialDescriptorJSON(id: registration.rawId)])
-        let keyID = registration.rawId.bytes
+        let raw = try RawTokenSigner(module: token.module.path, token: token.label, keyID: registration.rawId.bytes)
         let users = Counter()
         var made: [[UInt8]] = []
 
@@ -43,10 +43,10 @@ struct PKCS11Bench {
             baselineLabel: "raw C_SignInit + C_Sign loop (ES256)", target: nil, rounds: rounds,
             { try await Throughput.rate(seconds: seconds) { _ = try await client.get(request, origin: origin) } },
             against: {
-                // One hop to the token's queue, one handle, `count` signatures back to back.
+                // One hop to the signer's thread, one handle, `count` signatures back to back.
                 let count = 256
                 let start = ContinuousClock.now
-                try await token.signRepeatedly(count, keyID: keyID)
+                try await raw.sign(count)
                 let elapsed = ContinuousClock.now - start
                 return Double(count)
                     / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)

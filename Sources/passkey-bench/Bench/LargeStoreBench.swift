@@ -3,7 +3,7 @@ import Foundation
 import PasskeyAuthenticator
 import WebAuthn
 
-/// The scale figures of `passkey bench`: a store of many credentials (100,000 by default),
+/// The scale figures of `passkey-bench`: a store of many credentials (100,000 by default),
 /// opened by a fresh instance as a new CLI process would, then looked up by credential ID and
 /// listed by RP ID; a fresh instance's first `get`; and fresh `passkey` processes that sign once
 /// and list the whole store, with the most memory such a process holds.
@@ -95,8 +95,8 @@ struct LargeStoreBench {
     /// start with `posix_spawn` (Foundation's `Process`), which copies nothing of this process,
     /// and are waited for on a thread of their own, off the concurrency pool.
     private func freshProcesses() async throws -> (start: Double, get: Double, listResidentMegabytes: Double) {
-        let passkey = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let io = BlockingExecutor(label: "passkey bench: child processes")
+        let passkey = try Self.passkey()
+        let io = BlockingExecutor(label: "passkey-bench: child processes")
         let options = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-bench-options.json")
         try Data(WebAuthnJSON.encode(Self.requestOptions)).write(to: options)
         defer { try? FileManager.default.removeItem(at: options) }
@@ -130,6 +130,18 @@ struct LargeStoreBench {
             listMegabytes = (report.split(separator: "\n").last.flatMap { Double($0) } ?? .nan) / 1024
         }
         return (start, get, listMegabytes)
+    }
+
+    /// The `passkey` built beside this executable (`swift build` puts both in one folder).
+    ///
+    /// - Throws: ``BenchError`` when there is none.
+    static func passkey() throws -> String {
+        let bench = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let passkey = URL(fileURLWithPath: bench).deletingLastPathComponent().appendingPathComponent("passkey").path
+        guard FileManager.default.isExecutableFile(atPath: passkey) else {
+            throw BenchError("no passkey beside \(bench) to start: build it (swift build) first")
+        }
+        return passkey
     }
 
     /// GNU time (Debian's `time`, which `make setup` installs).

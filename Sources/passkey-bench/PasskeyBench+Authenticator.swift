@@ -2,19 +2,8 @@ import ArgumentParser
 import Foundation
 import PasskeyAuthenticator
 
-extension Passkey {
-    /// `passkey bench`: measurements, each as a ratio to a baseline measured in the same run.
-    struct Bench: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract:
-                "Measure the authenticator (the default), the local tenant, signup and login end to end, or passkey serve.",
-            subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, ServeBench.self],
-            defaultSubcommand: AuthenticatorBench.self)
-    }
-}
-
-extension Passkey.Bench {
-    /// `passkey bench [authenticator]`: throughput and scale of the authenticator and its store.
+extension PasskeyBench {
+    /// `passkey-bench [authenticator]`: throughput and scale of the authenticator and its store.
     struct AuthenticatorBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "authenticator",
@@ -56,7 +45,7 @@ extension Passkey.Bench {
         @Flag(help: "Print JSON.")
         var json = false
 
-        @OptionGroup var keys: KeyBackendOptions
+        @OptionGroup var keys: BackendOptions
 
         func validate() throws {
             guard seconds > 0, rounds > 0, storeSize >= 0 else {
@@ -65,22 +54,19 @@ extension Passkey.Bench {
         }
 
         func run() async throws {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "passkey-bench-\(ProcessInfo.processInfo.processIdentifier)"
-            ).path
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
-            let progress: (String) -> Void = { printError("bench: \($0)") }
+            let directory = try Scratch("passkey-bench")
+            defer { directory.remove() }
+            let scratch = directory.path
+            let progress: (String) -> Void = BenchOutput.progress
             let wants: (String) -> Bool = { name in only.map { name.hasPrefix($0) } ?? true }
-            let custody = try await reportingRefusals { () async throws(WebAuthnClientError) in
-                try await keys.tokenCustody(ProcessInfo.processInfo.environment)
-            }
+            let custody = try await keys.custody(ProcessInfo.processInfo.environment)
             if let custody {
                 // --backend pkcs11: the token's figures alone.
                 let figures = try await PKCS11Bench(
                     custody: custody, seconds: seconds, rounds: rounds, scratch: scratch
                 )
                 .figures(progress: progress)
-                print(figures: figures)
+                try print(figures: figures)
                 return
             }
             // A group runs when any of its figures may be wanted: its names all start with `group`.
@@ -104,12 +90,12 @@ extension Passkey.Bench {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
             }
-            print(figures: figures)
+            try print(figures: figures)
         }
 
-        private func print(figures: [BenchFigure]) {
+        private func print(figures: [BenchFigure]) throws {
             if json {
-                printJSON(figures)
+                try BenchOutput.json(figures)
             } else {
                 for figure in figures {
                     Swift.print(figure.line)

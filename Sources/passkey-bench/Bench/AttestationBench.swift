@@ -1,7 +1,7 @@
 import Foundation
 import WebAuthn
 
-/// The registration-verification figures of `passkey bench`: one per attestation statement format,
+/// The registration-verification figures of `passkey-bench`: one per attestation statement format,
 /// each the whole of ``RelyingParty/verifyRegistration(clientDataJSON:attestationObject:challenge:at:)``
 /// (client data, authenticator data, the format's procedure and the chain to its trust anchors)
 /// on a vector of that format, beside raw OpenSSL ES256 verification in the same run.
@@ -13,7 +13,7 @@ struct AttestationBench {
     let vectors: URL
     let seconds: Double
     let rounds: Int
-    /// Whether a figure, by name, is measured (`passkey bench --only`).
+    /// Whether a figure, by name, is measured (`passkey-bench --only`).
     var wants: (String) -> Bool = { _ in true }
 
     /// The W3C vectors measured, by file name.

@@ -5,8 +5,8 @@ import PasskeyAuthenticator
 import PasskeyControl
 import WebAuthn
 
-extension Passkey.Bench {
-    /// `passkey bench serve`: ceremonies per second through the control API's HTTP routes, as a
+extension PasskeyBench {
+    /// `passkey-bench serve`: ceremonies per second through the control API's HTTP routes, as a
     /// ratio to the same ceremonies called on the control service in process.
     struct ServeBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -62,12 +62,12 @@ extension Passkey.Bench {
                     let floor = HTTPCeremonies(
                         transport: CurlTransport(configuration: .init(maxIdleHandles: clients)), token: token.value,
                         path: endpoint.url + "/session/\(session)/webauthn/authenticator/\(authenticators["get"]!)")
-                    printError("bench: serve round trips K=\(clients)")
+                    BenchOutput.progress("serve round trips K=\(clients)")
                     let roundTrips = try await Self.concurrentRate(clients: clients, seconds: seconds) {
                         try await floor.run("uv", origin: "")
                     }
                     for operation in ["get", "create"] {
-                        printError("bench: serve \(operation) K=\(clients)")
+                        BenchOutput.progress("serve \(operation) K=\(clients)")
                         let authenticator = authenticators[operation]!
                         let http = HTTPCeremonies(
                             transport: CurlTransport(configuration: .init(maxIdleHandles: clients)), token: token.value,
@@ -107,7 +107,7 @@ extension Passkey.Bench {
                 return figures
             }
             if json {
-                printJSON(figures)
+                try BenchOutput.json(figures)
             } else {
                 for figure in figures { print(figure.line) }
             }
@@ -173,12 +173,12 @@ extension Passkey.Bench {
                             (name: "Content-Type", value: "application/json"),
                         ], body: body))
                 guard response.status == 200 else {
-                    throw CLIError.unrecognized("serve \(operation) answered \(response.status)")
+                    throw BenchError("serve \(operation) answered \(response.status)")
                 }
             }
         }
 
-        /// One figure of `bench serve`.
+        /// One figure of `passkey-bench serve`.
         struct Figure: Encodable {
             let operation: String
             let clients: Int

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `passkey-bench`: SoftPasskey's benchmarks, each figure beside the baseline it is judged against,
+/// measured in the same run. Not a product: nothing of it ships in `passkey`, and nothing in the
+/// libraries exists only for it (DESIGN.md).
+@main
+struct PasskeyBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passkey-bench",
+        abstract:
+            "Measure the authenticator (the default), the local tenant, signup and login end to end, or passkey serve.",
+        discussion: "Build with -c release for real figures (make bench).",
+        subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, ServeBench.self],
+        defaultSubcommand: AuthenticatorBench.self)
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where `passkey-bench` writes: figures on standard output, progress and reasons on standard error.
+enum BenchOutput {
+    /// Writes one progress line to standard error, after `bench: `.
+    static func progress(_ line: String) {
+        FileHandle.standardError.write(Data(("bench: " + line + "\n").utf8))
+    }
+
+    /// Writes figures to standard output as pretty JSON with sorted keys.
+    static func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
+/// Why a bench stopped: a setting it cannot use, or a measured call that failed.
+struct BenchError: Error, CustomStringConvertible {
+    let reason: String
+
+    init(_ reason: String) {
+        self.reason = reason
+    }
+
+    var description: String { reason }
+}
