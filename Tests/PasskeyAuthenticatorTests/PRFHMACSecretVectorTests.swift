@@ -12,24 +12,26 @@ struct PRFHMACSecretVector: Decodable {
         let authenticator_cred_random: HexBytes
     }
 
-    /// The spec's COSE_Key map, with its labels as JSON string keys.
+    /// The spec's COSE_Key map, with its labels as JSON string keys: integers, and byte strings
+    /// in hex.
     struct KeyAgreementKey: Decodable {
-        let kty: Int
-        let alg: Int
-        let crv: Int
-        let x: HexBytes
-        let y: HexBytes
+        let map: [CBOR: CBOR]
 
-        enum CodingKeys: String, CodingKey {
-            case kty = "1"
-            case alg = "3"
-            case crv = "-1"
-            case x = "-2"
-            case y = "-3"
+        init(from decoder: any Decoder) throws {
+            var map: [CBOR: CBOR] = [:]
+            for (label, value) in try decoder.singleValueContainer().decode([String: JSONValue].self) {
+                let key = CBOR(try #require(Int(label)))
+                if let number = value.numberValue {
+                    map[key] = CBOR(try #require(Int(exactly: number)))
+                } else {
+                    map[key] = .bytes(try Hex.decode(try #require(value.stringValue)))
+                }
+            }
+            self.map = map
         }
 
         func coseKey() throws -> COSEKey {
-            try COSEKey(cbor: [1: CBOR(kty), 3: CBOR(alg), -1: CBOR(crv), -2: .bytes(x.bytes), -3: .bytes(y.bytes)])
+            try COSEKey(cbor: .map(map))
         }
     }
 
