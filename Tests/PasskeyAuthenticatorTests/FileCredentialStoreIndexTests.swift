@@ -135,10 +135,9 @@ import WebAuthn
         #expect(try await reader.credentials(rpID: "example.com") == StoreListing(credentials: [fixture.a]))
     }
 
-    @Test(.temporaryDirectory) func filesAddedOrRemovedByHandAreSeen() async throws {
+    @Test func filesAddedOrRemovedByHandAreSeen() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let other = try TemporaryDirectory.current
         #expect(try await fixture.store.summaries(rpID: "example.com").count == 2)
         // Directory mtimes may tick coarsely (a jiffy); a hand edit comes later than that.
         try await Task.sleep(for: .milliseconds(20))

@@ -27,7 +27,7 @@ import WebAuthn
     }
 
     @Test(.temporaryDirectory) func keyFileStoreReopensAndRefusesAPassphrase() async throws {
-        let (path, store, credential) = try await fileStoreWithACredential()
+        let (path, _, credential) = try await fileStoreWithACredential()
         let reopened = try await FileCredentialStore(directory: path)
         let stored = try #require(try await reopened.credential(id: credential.id))
         #expect(try await signs(reopened, with: stored))
