@@ -8,31 +8,8 @@ import WebAuthn
 struct PRFHMACSecretVector: Decodable {
     struct Shared: Decodable {
         let platform_key_agreement_private_key: HexBytes
-        let authenticator_key_agreement_public_key: KeyAgreementKey
+        let authenticator_key_agreement_public_key: COSEKeyLabels
         let authenticator_cred_random: HexBytes
-    }
-
-    /// The spec's COSE_Key map, with its labels as JSON string keys: integers, and byte strings
-    /// in hex.
-    struct KeyAgreementKey: Decodable {
-        let map: [CBOR: CBOR]
-
-        init(from decoder: any Decoder) throws {
-            var map: [CBOR: CBOR] = [:]
-            for (label, value) in try decoder.singleValueContainer().decode([String: JSONValue].self) {
-                let key = CBOR(try #require(Int(label)))
-                if let number = value.numberValue {
-                    map[key] = CBOR(try #require(Int(exactly: number)))
-                } else {
-                    map[key] = .bytes(try Hex.decode(try #require(value.stringValue)))
-                }
-            }
-            self.map = map
-        }
-
-        func coseKey() throws -> COSEKey {
-            try COSEKey(cbor: .map(map))
-        }
     }
 
     struct Case: Decodable, CustomTestStringConvertible {
@@ -84,7 +61,7 @@ struct PRFHMACSecretVector: Decodable {
 
         // The shared secret: ECDH of the platform's key with the authenticator's, then the KDF.
         let platformKey = try KeyAgreementPrivateKey(rawRepresentation: shared.platform_key_agreement_private_key.bytes)
-        let authenticatorKey = try shared.authenticator_key_agreement_public_key.coseKey()
+        let authenticatorKey = try COSEKey(cbor: shared.authenticator_key_agreement_public_key.cbor)
         let sharedSecret = try pinUVAuthProtocol.decapsulate(peer: authenticatorKey, using: platformKey)
         #expect(sharedSecret.bytes == values.shared_secret.bytes)
 

@@ -38,7 +38,7 @@ public struct W3CVector: Decodable, Sendable, CustomTestStringConvertible {
             public let credentialPublicKey_cose_hex: HexBytes
         }
         public struct Derived: Decodable, Sendable {
-            public let credentialPublicKey_params: KeyParameters
+            public let credentialPublicKey_params: COSEKeyLabels
             public let attStmt: AttestationStatement?
         }
         public let inputs: Inputs
@@ -69,40 +69,6 @@ public struct W3CVector: Decodable, Sendable, CustomTestStringConvertible {
     /// The attestation statement's certificate path, where it has one.
     public struct AttestationStatement: Decodable, Sendable {
         public let x5c: [HexBytes]?
-    }
-
-    /// `credentialPublicKey_params`: the COSE labels, with the extractor's notes in the key names.
-    public struct KeyParameters: Decodable, Sendable {
-        public let kty: Int
-        public let alg: Int
-        /// `crv` (an integer) for EC2 and OKP keys, `n` (hex) for RSA keys.
-        public let crvOrN: IntOrHex
-        /// `x` for EC2 and OKP keys, `e` for RSA keys.
-        public let xOrE: HexBytes
-        public let y: HexBytes?
-
-        enum CodingKeys: String, CodingKey {
-            case kty = "1 (kty)"
-            case alg = "3 (alg)"
-            case crvOrN = "-1 (crv_or_n)"
-            case xOrE = "-2 (x_or_e)"
-            case y = "-3 (y)"
-        }
-    }
-
-    /// A member that is an integer in some vectors and hex bytes in others.
-    public enum IntOrHex: Decodable, Sendable {
-        case int(Int)
-        case hex(HexBytes)
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(Int.self) {
-                self = .int(value)
-            } else {
-                self = .hex(try container.decode(HexBytes.self))
-            }
-        }
     }
 
     /// The vector files of one credential each, by name: every file of `Vectors/w3c/` but the

@@ -12,18 +12,19 @@ extension W3CVector {
     /// The credential public key, built from `credentialPublicKey_params` with
     /// `COSEKey(checking:_:)` (the CBOR codec is tested elsewhere).
     func credentialPublicKey() throws -> COSEKey {
-        let parameters = registration.derived.credentialPublicKey_params
-        let algorithm = try #require(COSEAlgorithm(rawValue: parameters.alg))
-        switch (parameters.kty, parameters.crvOrN) {
-        case (2, .int(let crv)):
-            let curve = try #require(COSECurve(rawValue: crv))
+        let labels = registration.derived.credentialPublicKey_params
+        let algorithm = try #require(labels.integers[3].flatMap { COSEAlgorithm(rawValue: $0) })
+        let crv = labels.integers[-1].flatMap { COSECurve(rawValue: $0) }
+        switch labels.integers[1] {
+        case 2:
             return try COSEKey(
-                checking: algorithm, .ec2(curve: curve, x: parameters.xOrE.bytes, y: try #require(parameters.y).bytes))
-        case (1, .int(let crv)):
+                checking: algorithm,
+                .ec2(curve: try #require(crv), x: try #require(labels.bytes[-2]), y: try #require(labels.bytes[-3])))
+        case 1:
+            return try COSEKey(checking: algorithm, .okp(curve: try #require(crv), x: try #require(labels.bytes[-2])))
+        case 3:
             return try COSEKey(
-                checking: algorithm, .okp(curve: try #require(COSECurve(rawValue: crv)), x: parameters.xOrE.bytes))
-        case (3, .hex(let n)):
-            return try COSEKey(checking: algorithm, .rsa(n: n.bytes, e: parameters.xOrE.bytes))
+                checking: algorithm, .rsa(n: try #require(labels.bytes[-1]), e: try #require(labels.bytes[-2])))
         default:
             Issue.record("unexpected key parameters")
             throw WebAuthnError(.malformedCOSEKey, "unexpected key parameters")
