@@ -62,8 +62,9 @@ extension ControlService {
     {
         let user = try await user(session: session, id)
         var device = user.device
-        if let authenticatorID {
-            device?.authenticator = try await authenticator(session: session, authenticatorID).authenticator
+        if let authenticatorID, let origin = device.map({ $0.origin }) {
+            let other = try await authenticator(session: session, authenticatorID).authenticator
+            device = VirtualDevice(authenticator: other, origin: origin)
         }
         return try await metrics.measuring(.enroll) {
             guard let device else { throw VirtualUserError(.noDevice, "the user has no device") }

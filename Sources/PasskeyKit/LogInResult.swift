@@ -12,7 +12,8 @@ public struct LogInResult: Sendable {
     public let assertion: AuthenticationResponseJSON
     /// The RP ID of the login.
     public let rpID: String
-    /// The device's passkeys for the RP ID, newest first, as the simulated user chose among them.
+    /// The device's passkeys for the RP ID, newest first, as the simulated user chose among them;
+    /// empty when the device has no store it can read.
     public let candidates: [CredentialSummary]
 
     /// The credential ID of the passkey that signed.

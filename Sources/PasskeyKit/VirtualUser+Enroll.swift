@@ -11,6 +11,7 @@ extension VirtualUser {
     /// An authenticator keeps one discoverable passkey per account and RP ID: a new one replaces
     /// the old (CTAP 2.1 §6.1.2 step 17), which the tenant would still list. So a device that
     /// holds a passkey of this user is refused before anything is made: enroll from another one.
+    /// (A device without a readable store is not checked: its authenticator answers for itself.)
     ///
     /// - Parameter device: the device to make the new passkey on.
     /// - Returns: the tenant's authentication method and the registration.
@@ -23,7 +24,7 @@ extension VirtualUser {
         let challenge = try await account.authenticationMethods.passkeyEnrollmentChallenge(
             connection: tenant.connection
         ).start()
-        let held = try await device.store.summaries(rpID: challenge.relyingPartyId)
+        let held = try await device.store?.summaries(rpID: challenge.relyingPartyId) ?? []
         if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
             throw VirtualUserError(
                 .alreadyEnrolledHere,

@@ -33,7 +33,7 @@ extension VirtualUser {
             scope: tenant.scope, organization: tenant.organization
         ).start()
         let user = try await startSession(credentials)
-        let candidates = (try? await device.store.summaries(rpID: rpID)) ?? []
+        let candidates = (try? await device.store?.summaries(rpID: rpID)) ?? []
         return LogInResult(
             user: user, credentials: credentials, assertion: assertion, rpID: rpID, candidates: candidates)
     }

@@ -80,16 +80,17 @@ public struct VirtualUser: Sendable {
     }
 
     /// Runs `body`, which sends a new passkey to the tenant; when the tenant refuses it (an
-    /// answer with a 4xx status), deletes the passkey from `store` and rethrows: the relying
-    /// party does not know it, as WebAuthn L3 §5.1.10 `signalUnknownCredential` would tell the
-    /// authenticator. With no answer at all it is kept, since the tenant may have accepted it.
+    /// answer with a 4xx status), deletes the passkey from `store`, if the device has one it
+    /// can read, and rethrows: the relying party does not know it, as WebAuthn L3 §5.1.10
+    /// `signalUnknownCredential` would tell the authenticator. With no answer at all it is kept,
+    /// since the tenant may have accepted it.
     func forgettingRefused<Value, Failure: Auth0APIError>(
-        _ credentialID: [UInt8], in store: any CredentialStore, _ body: () async throws(Failure) -> Value
+        _ credentialID: [UInt8], in store: (any CredentialStore)?, _ body: () async throws(Failure) -> Value
     ) async throws -> Value {
         do {
             return try await body()
         } catch  where (400..<500).contains(error.statusCode) {
-            try? await store.delete(id: credentialID)
+            try? await store?.delete(id: credentialID)
             throw error
         }
     }

@@ -58,9 +58,8 @@ import WebAuthn
         #expect(storage.entryKeys().isEmpty)
     }
 
-    @Test func aRequiredPassphraseIsAskedForEachUseOfTheTokensButNotForTheUser() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func aRequiredPassphraseIsAskedForEachUseOfTheTokensButNotForTheUser() async throws {
+        let directory = try TemporaryDirectory.current
         let storage = FileCredentialsStorage(
             directory: directory.appending("sessions"), sealing: .keyFile(directory.appending("key")))
         let answer = ScriptedTransport(json: Fixtures.tokens())
@@ -99,9 +98,8 @@ import WebAuthn
         #expect(try await later.credentials().accessToken == "AT-0")
     }
 
-    @Test func anUnreadableSessionIsReadFailedNotNoCredentials() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func anUnreadableSessionIsReadFailedNotNoCredentials() async throws {
+        let directory = try TemporaryDirectory.current
         let path = directory.appending("sessions")
         let sealed = FileCredentialsStorage(directory: path, sealing: .keyFile(directory.appending("key")))
         try sealed.setEntry(Array("{}".utf8), forKey: "other")
@@ -118,12 +116,11 @@ import WebAuthn
         #expect(try await manager.credentials().accessToken == "AT-0", "nothing was lost")
     }
 
-    @Test func noTokenKeyOrPassphraseReachesALogOrAnError() async throws {
+    @Test(.temporaryDirectory) func noTokenKeyOrPassphraseReachesALogOrAnError() async throws {
         let logs = InMemoryLogHandler()
         var logger = Logger(label: "test", factory: { _ in logs })
         logger.logLevel = .trace
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory.current
         let passphrase = "correct-horse-battery"
         let answer = ScriptedTransport(json: Fixtures.tokens(refreshToken: "RT-rotated-secret"))
         let storage = FileCredentialsStorage(

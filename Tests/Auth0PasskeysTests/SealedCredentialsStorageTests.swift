@@ -26,9 +26,8 @@ import WebAuthn
         return found
     }
 
-    @Test func entriesAreSealedAndTheKeyFileIsApartAndPrivate() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func entriesAreSealedAndTheKeyFileIsApartAndPrivate() throws {
+        let directory = try TemporaryDirectory.current
         let storage = storage(directory)
         try storage.setEntry(Array(Self.token.utf8), forKey: "credentials")
         try storage.setEntry(Array("api".utf8), forKey: "https://api.example/::read:a")
@@ -48,9 +47,8 @@ import WebAuthn
         #expect(try permissions(storage.directory) == 0o700)
     }
 
-    @Test func anEntryUnderAnotherKeyIsWrongKeyAndALostKeyFileToo() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func anEntryUnderAnotherKeyIsWrongKeyAndALostKeyFileToo() throws {
+        let directory = try TemporaryDirectory.current
         try storage(directory).setEntry(Array(Self.token.utf8), forKey: "credentials")
 
         let other = storage(directory, key: "other.key")
@@ -63,10 +61,9 @@ import WebAuthn
         #expect(code { try storage(directory).entry(forKey: "credentials") } == .wrongKey)
     }
 
-    @Test(arguments: ["flip", "truncate", "empty", "swap"])
+    @Test(.temporaryDirectory, arguments: ["flip", "truncate", "empty", "swap"])
     func aTamperedEntryIsTamperedAndTheOthersStayReadable(_ damage: String) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory.current
         let storage = storage(directory)
         try storage.setEntry(Array(Self.token.utf8), forKey: "credentials")
         try storage.setEntry(Array("api".utf8), forKey: "api")
@@ -87,9 +84,8 @@ import WebAuthn
         #expect(try storage.entry(forKey: "api") == Array("api".utf8))
     }
 
-    @Test func aPassphraseStorageOpensOnlyWithItsPassphrase() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func aPassphraseStorageOpensOnlyWithItsPassphrase() throws {
+        let directory = try TemporaryDirectory.current
         let path = directory.appending("sessions")
         let sealed = FileCredentialsStorage(directory: path, sealing: .passphrase(Passphrase("correct horse")))
         try sealed.setEntry(Array(Self.token.utf8), forKey: "credentials")
@@ -108,9 +104,8 @@ import WebAuthn
         #expect(code { try damaged.entry(forKey: "credentials") } == .tampered)
     }
 
-    @Test func aClearEntryOfAnEarlierVersionIsSealedOnFirstRead() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func aClearEntryOfAnEarlierVersionIsSealedOnFirstRead() throws {
+        let directory = try TemporaryDirectory.current
         let storage = storage(directory)
         try FileManager.default.createDirectory(atPath: storage.directory, withIntermediateDirectories: true)
         let clear = storage.directory + "/" + Base64URL.encode(Array("credentials".utf8)) + ".json"
@@ -125,9 +120,8 @@ import WebAuthn
         #expect(try storage.entry(forKey: "credentials") == Array(Self.token.utf8))
     }
 
-    @Test func storagesMakingOneKeyFileAtOnceAgreeOnIt() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func storagesMakingOneKeyFileAtOnceAgreeOnIt() async throws {
+        let directory = try TemporaryDirectory.current
         let keyFile = directory.appending("config/auth0/storage.key")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
@@ -147,10 +141,9 @@ import WebAuthn
         #expect(try permissions(directory.appending("config/auth0")) == 0o700)
     }
 
-    @Test(.enabled("needs root to mount a 64 KiB tmpfs") { await TinyFileSystem.isAvailable })
+    @Test(.temporaryDirectory, .enabled("needs root to mount a 64 KiB tmpfs") { await TinyFileSystem.isAvailable })
     func aFullDiskLeavesThePreviousEntryIntact() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory.current
         try await TinyFileSystem.mounted(at: directory.appending("tiny")) { mount in
             let storage = FileCredentialsStorage(
                 directory: mount.path + "/sessions", sealing: .keyFile(directory.appending("storage.key")))
@@ -164,9 +157,8 @@ import WebAuthn
         }
     }
 
-    @Test func errorsNameTheFileAndNeverTheSecrets() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func errorsNameTheFileAndNeverTheSecrets() throws {
+        let directory = try TemporaryDirectory.current
         let passphrase = "hunter2-passphrase"
         let storage = FileCredentialsStorage(
             directory: directory.appending("sessions"), sealing: .passphrase(Passphrase(passphrase)))

@@ -13,22 +13,28 @@ import WebAuthn
     static let origin = try! WebOrigin("https://example.org")  // A constant, valid origin.
     static let relyingParty = RelyingParty(id: "example.org", origins: ["https://example.org"])
 
+    /// Creation options of example.org for user `ada` (handle 1 2 3), asking for `algorithm`.
+    static func creationOptions(challenge: [UInt8], algorithm: COSEAlgorithm) throws
+        -> PublicKeyCredentialCreationOptionsJSON
+    {
+        try WebAuthnJSON.decode(
+            PublicKeyCredentialCreationOptionsJSON.self,
+            from: Array(
+                """
+                {"rp": {"id": "example.org", "name": "Example"},
+                 "user": {"id": "AQID", "name": "ada", "displayName": "Ada"},
+                 "challenge": "\(Base64URL.encode(challenge))",
+                 "pubKeyCredParams": [{"type": "public-key", "alg": \(algorithm.rawValue)}]}
+                """.utf8))
+    }
+
     @Test(arguments: [AuthenticatorProfile.platform, .securityKey], [COSEAlgorithm.es256, .eddsa])
     func registrationsAndAssertionsVerify(profile: AuthenticatorProfile, algorithm: COSEAlgorithm) async throws {
         let store = HandleStore(holder: KeyHolder())
         let client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store, profile: profile))
         let challenge = SecureRandom.bytes(32)
         let created = try await client.create(
-            try WebAuthnJSON.decode(
-                PublicKeyCredentialCreationOptionsJSON.self,
-                from: Array(
-                    """
-                    {"rp": {"id": "example.org", "name": "Example"},
-                     "user": {"id": "AQID", "name": "ada", "displayName": "Ada"},
-                     "challenge": "\(Base64URL.encode(challenge))",
-                     "pubKeyCredParams": [{"type": "public-key", "alg": \(algorithm.rawValue)}]}
-                    """.utf8)),
-            origin: Self.origin)
+            Self.creationOptions(challenge: challenge, algorithm: algorithm), origin: Self.origin)
         let registration = try Self.relyingParty.verifyRegistration(created, challenge: challenge)
         let stored = try #require(try await store.all().credentials.first)
         #expect(stored.privateKeyBlob.count == 8, "the record holds a handle, not a key")
@@ -56,15 +62,7 @@ import WebAuthn
         let seeded = SoftwareAuthenticator(store: store, seed: try Seed(hex: String(repeating: "ab", count: 32)))
         let error = await #expect(throws: WebAuthnClientError.self) {
             try await VirtualDevice(authenticator: seeded).create(
-                try WebAuthnJSON.decode(
-                    PublicKeyCredentialCreationOptionsJSON.self,
-                    from: Array(
-                        """
-                        {"rp": {"id": "example.org", "name": "Example"},
-                         "user": {"id": "AQID", "name": "ada", "displayName": "Ada"},
-                         "challenge": "AAAAAAAAAAAAAAAAAAAAAA",
-                         "pubKeyCredParams": [{"type": "public-key", "alg": -7}]}
-                        """.utf8)),
+                Self.creationOptions(challenge: [UInt8](repeating: 0, count: 16), algorithm: .es256),
                 rpID: "example.org")
         }
         #expect(error?.authenticatorError?.storeError?.code == .unsupported)

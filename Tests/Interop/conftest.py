@@ -1,5 +1,6 @@
 """Shared helpers for the interop suite: the built `passkey` binary and the project's vectors."""
 
+import base64
 import json
 import os
 import pty
@@ -68,6 +69,22 @@ def load(family: str, name: str) -> dict:
 
 def names(family: str, exclude=()) -> list:
     return sorted(p.name for p in (VECTORS / family).glob("*.json") if p.name not in exclude)
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def creation_options(challenge: bytes, **members) -> dict:
+    """Creation options of example.org for user ada, asking for ES256, with `members` added
+    (`attestation`, `authenticatorSelection`, `extensions`)."""
+    return {
+        "rp": {"id": "example.org", "name": "Example"},
+        "user": {"id": b64url(b"ada"), "name": "ada", "displayName": "Ada"},
+        "challenge": b64url(challenge),
+        "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
+        **members,
+    }
 
 
 # --- Running ceremonies through the CLI -----------------------------------------------------------

@@ -19,14 +19,10 @@ from fido2.webauthn import AttestationObject
 from webauthn.helpers.exceptions import InvalidRegistrationResponse
 from webauthn.helpers.structs import AttestationFormat
 
-from conftest import ceremony, refused, succeeded
+from conftest import b64url, ceremony, creation_options, refused, succeeded
 
 CDP_AAGUID = "01020304-0506-0708-0102-030405060708"
 AAGUID_OID = x509.ObjectIdentifier("1.3.6.1.4.1.45724.1.1.4")
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def b64url_decode(text: str) -> bytes:
@@ -35,13 +31,7 @@ def b64url_decode(text: str) -> bytes:
 
 def register(passkey, store, *extra):
     challenge = os.urandom(32)
-    options = {
-        "rp": {"id": "example.org", "name": "Example"},
-        "user": {"id": b64url(b"ada"), "name": "ada", "displayName": "Ada"},
-        "challenge": b64url(challenge),
-        "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
-        "attestation": "direct",
-    }
+    options = creation_options(challenge, attestation="direct")
     response = succeeded(ceremony(passkey, "create", options, "https://example.org", store, "--profile", "cdp", *extra))
     return challenge, response
 

@@ -1,32 +1,21 @@
 """`passkey set` and `passkey clone` act out a rolled-back and a cloned security key; py_webauthn, an
 independent verifier, catches both by the signature counter (WebAuthn L3 §6.1.1)."""
 
-import base64
 import os
 
 import pytest
 import webauthn
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse
 
-from conftest import ceremony, refused, succeeded
+from conftest import b64url, ceremony, creation_options, refused, succeeded
 
 ORIGIN, RP_ID = "https://example.org", "example.org"
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def test_a_rolled_back_or_cloned_key_is_caught_by_its_counter(passkey, tmp_path):
     original, clone = tmp_path / "original", tmp_path / "clone"
     challenge = os.urandom(32)
-    creation = {
-        "rp": {"id": RP_ID, "name": "Example"},
-        "user": {"id": b64url(b"ada"), "name": "ada", "displayName": "Ada"},
-        "challenge": b64url(challenge),
-        "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
-        "authenticatorSelection": {"residentKey": "required"},
-    }
+    creation = creation_options(challenge, authenticatorSelection={"residentKey": "required"})
     registration = succeeded(ceremony(passkey, "create", creation, ORIGIN, original, "--profile", "security-key"))
     verified = webauthn.verify_registration_response(
         credential=registration, expected_challenge=challenge, expected_rp_id=RP_ID, expected_origin=ORIGIN

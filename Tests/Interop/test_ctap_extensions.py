@@ -11,13 +11,9 @@ import cbor2
 import webauthn
 from fido2.webauthn import AttestationObject, AuthenticatorData
 
-from conftest import ceremony, refused, succeeded
+from conftest import b64url, ceremony, creation_options, refused, succeeded
 
 ORIGIN, RP_ID = "https://example.org", "example.org"
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def b64url_decode(text: str) -> bytes:
@@ -26,14 +22,9 @@ def b64url_decode(text: str) -> bytes:
 
 def register(passkey, store, extensions, uv="preferred"):
     challenge = os.urandom(32)
-    options = {
-        "rp": {"id": RP_ID, "name": "Example"},
-        "user": {"id": b64url(b"ada"), "name": "ada", "displayName": "Ada"},
-        "challenge": b64url(challenge),
-        "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
-        "authenticatorSelection": {"residentKey": "required", "userVerification": uv},
-        "extensions": extensions,
-    }
+    options = creation_options(
+        challenge, authenticatorSelection={"residentKey": "required", "userVerification": uv}, extensions=extensions
+    )
     response = succeeded(ceremony(passkey, "create", options, ORIGIN, store, "--profile", "security-key"))
     verified = webauthn.verify_registration_response(
         credential=response, expected_challenge=challenge, expected_rp_id=RP_ID, expected_origin=ORIGIN

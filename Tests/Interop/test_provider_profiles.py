@@ -1,7 +1,6 @@
 """The passkey-provider profiles as py_webauthn sees them: each provider's AAGUID (from the community
 list passkeydeveloper/passkey-authenticator-aaguids), a synced (multi-device, backed-up) credential."""
 
-import base64
 import json
 import os
 
@@ -9,7 +8,7 @@ import pytest
 import webauthn
 from webauthn.helpers.structs import CredentialDeviceType
 
-from conftest import ceremony, succeeded
+from conftest import ceremony, creation_options, succeeded
 
 PROVIDERS = {
     "icloud-keychain": "00000000-0000-0000-0000-000000000000",
@@ -17,10 +16,6 @@ PROVIDERS = {
     "1password": "bada5566-a7aa-401f-bd96-45619a55120d",
     "bitwarden": "d548826e-79b4-db40-a3d8-11116f7e8349",
 }
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def test_profiles_lists_every_profile(passkey):
@@ -36,13 +31,7 @@ def test_profiles_lists_every_profile(passkey):
 @pytest.mark.parametrize("profile", sorted(PROVIDERS))
 def test_a_providers_passkey_carries_its_aaguid_and_is_synced(passkey, tmp_path, profile):
     challenge = os.urandom(32)
-    options = {
-        "rp": {"id": "example.org", "name": "Example"},
-        "user": {"id": b64url(b"ada"), "name": "ada", "displayName": "Ada"},
-        "challenge": b64url(challenge),
-        "pubKeyCredParams": [{"type": "public-key", "alg": -7}],
-        "attestation": "direct",
-    }
+    options = creation_options(challenge, attestation="direct")
     response = succeeded(ceremony(passkey, "create", options, "https://example.org", tmp_path, "--profile", profile))
     verified = webauthn.verify_registration_response(
         credential=response, expected_challenge=challenge, expected_rp_id="example.org",

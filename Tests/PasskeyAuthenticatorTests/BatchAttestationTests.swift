@@ -65,10 +65,8 @@ import X509
         #expect(verified.format == .none)
     }
 
-    @Test func theFileStoreMakesItsCAOnceAndKeepsItsKeysSealed() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func theFileStoreMakesItsCAOnceAndKeepsItsKeysSealed() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let aaguid = AuthenticatorProfile.cdp.aaguid
         let store = try await FileCredentialStore(directory: path)
         let first = try await store.batchAttestation(aaguid: aaguid)
@@ -89,13 +87,8 @@ import X509
         #expect(mode as? Int == 0o600)
     }
 
-    @Test func aDamagedAttestationFileIsCorruptAndTheCredentialsStay() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let store = try await FileCredentialStore(directory: path)
-        let credential = try await makeCredential(in: store)
-        try await store.add(credential)
+    @Test(.temporaryDirectory) func aDamagedAttestationFileIsCorruptAndTheCredentialsStay() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
         _ = try await store.batchAttestation(aaguid: AuthenticatorProfile.cdp.aaguid)
         let file = path + "/attestation.json"
         var text = try String(contentsOfFile: file, encoding: .utf8)

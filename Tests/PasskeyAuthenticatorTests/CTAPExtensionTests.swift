@@ -27,11 +27,20 @@ import WebAuthn
                 userVerification: userVerification, extensions: Self.inputs(others, prf: prf)))
     }
 
-    @Test func aLevelThreeCredentialIsUsedOnlyWithUserVerification() async throws {
+    /// A security key's credential registered with the credProtect `policy`, whose level the
+    /// authenticator data must report.
+    private func securityKeyCredential(protectedBy policy: String, level: Int) async throws
+        -> (ceremony: Ceremony, registration: VerifiedRegistration)
+    {
         let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey))
-        let (_, registration) = try await register(
-            ceremony, ["credentialProtectionPolicy": .string("userVerificationRequired")])
-        #expect(Self.output("credProtect", of: registration) == CBOR(3))
+        let (_, registration) = try await register(ceremony, ["credentialProtectionPolicy": .string(policy)])
+        #expect(Self.output("credProtect", of: registration) == CBOR(level))
+        return (ceremony, registration)
+    }
+
+    @Test func aLevelThreeCredentialIsUsedOnlyWithUserVerification() async throws {
+        let (ceremony, registration) = try await securityKeyCredential(
+            protectedBy: "userVerificationRequired", level: 3)
         let record = registration.record()
         for allow in [[], [registration.credentialID]] {
             await #expect(throws: WebAuthnClientError(.notAllowed, "")) {
@@ -45,10 +54,8 @@ import WebAuthn
     }
 
     @Test func aLevelTwoCredentialNeedsAnAllowListWithoutUserVerification() async throws {
-        let ceremony = Ceremony(SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey))
-        let (_, registration) = try await register(
-            ceremony, ["credentialProtectionPolicy": .string("userVerificationOptionalWithCredentialIDList")])
-        #expect(Self.output("credProtect", of: registration) == CBOR(2))
+        let (ceremony, registration) = try await securityKeyCredential(
+            protectedBy: "userVerificationOptionalWithCredentialIDList", level: 2)
         let record = registration.record()
         await #expect(throws: WebAuthnClientError(.notAllowed, "")) {
             try await ceremony.authenticate(record, options: Ceremony.requestOptions(userVerification: .discouraged))
@@ -131,10 +138,8 @@ import WebAuthn
         #expect(onPlatform.clientExtensionResults.prf?.results == nil, "no hmac-secret-mc on the platform profile")
     }
 
-    @Test func theFileStoreKeepsTheExtensionsState() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func theFileStoreKeepsTheExtensionsState() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let ceremony = Ceremony(
             SoftwareAuthenticator(store: try await FileCredentialStore(directory: path), profile: .securityKey))
         let (_, registration) = try await register(

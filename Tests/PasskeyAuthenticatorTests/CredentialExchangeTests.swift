@@ -49,18 +49,15 @@ import WebAuthn
 
     @Test func theExportIsCXFJSON() async throws {
         let (exchange, _) = try await store(with: 1).exportCredentialExchange(now: Date(timeIntervalSince1970: 1000))
-        let json =
-            try JSONSerialization.jsonObject(with: Data(SealedCredentialExchange.encode(exchange))) as? [String: Any]
-        let header = try #require(json)
-        #expect(header["version"] as? [String: Int] == ["major": 1, "minor": 0])
-        #expect(header["timestamp"] as? Int == 1000)
-        let accounts = try #require(header["accounts"] as? [[String: Any]])
-        let items = try #require(accounts.first?["items"] as? [[String: Any]])
-        let passkey = try #require((items.first?["credentials"] as? [[String: Any]])?.first)
+        let header = try JSONValue(json: SealedCredentialExchange.encode(exchange))
+        #expect(header["version"] == .object(["major": .number(1), "minor": .number(0)]))
+        #expect(header["timestamp"] == .number(1000))
+        let item = header["accounts"]?.arrayValue?.first?["items"]?.arrayValue?.first
+        let passkey = try #require(item?["credentials"]?.arrayValue?.first?.objectValue)
         #expect(
             Set(passkey.keys) == ["type", "credentialId", "rpId", "username", "userDisplayName", "userHandle", "key"])
-        #expect(passkey["type"] as? String == "passkey")
-        let key = try #require(passkey["key"] as? String)
+        #expect(passkey["type"] == .string("passkey"))
+        let key = try #require(passkey["key"]?.stringValue)
         #expect(try SigningKey(pkcs8: Base64URL(string: key).bytes).algorithm == .es256)
     }
 

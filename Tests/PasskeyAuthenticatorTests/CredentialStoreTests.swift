@@ -6,11 +6,9 @@ import WebAuthn
 
 /// The `CredentialStore` contract, for every implementation.
 @Suite struct CredentialStoreTests {
-    @Test(arguments: Backend.allCases)
+    @Test(.temporaryDirectory, arguments: Backend.allCases)
     func addGetListUpdateDelete(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let oldest = try await makeCredential(in: store, createdAt: start)
         let newest = try await makeCredential(in: store, createdAt: start + 2)
@@ -41,11 +39,9 @@ import WebAuthn
         await #expect(throws: StoreError(.notFound, "")) { try await store.incrementCounter(id: other.id) }
     }
 
-    @Test(arguments: Backend.importingKeys)
+    @Test(.temporaryDirectory, arguments: Backend.importingKeys)
     func storedKeysSignAndPRFSeedsOpen(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         for algorithm in [COSEAlgorithm.es256, .eddsa] {
             let credential = try await makeCredential(in: store, key: SigningKey.generate(algorithm))
             try await store.add(credential)
@@ -69,11 +65,9 @@ import WebAuthn
         #expect(try await store.hmacSecret([SecureRandom.bytes(32)], with: plain, userVerified: true) == nil)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(.temporaryDirectory, arguments: Backend.allCases)
     func summariesListOneRPNewestFirstTiesByID(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let oldest = try await makeCredential(in: store, createdAt: start)
         var tied: [StoredCredential] = []
@@ -99,11 +93,9 @@ import WebAuthn
         #expect(try await store.summaries(rpID: "example.com").last?.userName == "alice.renamed")
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(.temporaryDirectory, arguments: Backend.allCases)
     func duplicateIDIsRefusedAndTheStoreIsUnchanged(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         let original = try await makeCredential(in: store)
         try await store.add(original)
         let impostor = try await makeCredential(in: store, id: original.id, rpID: "evil.example")
@@ -115,11 +107,9 @@ import WebAuthn
 
     /// `summaries(rpID:userHandle:)` is `summaries(rpID:)` narrowed to one user, newest first,
     /// through adds, updates and deletes.
-    @Test(arguments: Backend.allCases)
+    @Test(.temporaryDirectory, arguments: Backend.allCases)
     func summariesOfOneUser(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         var credentials: [StoredCredential] = []
         for (index, (rpID, user)) in [("a.example", 1), ("a.example", 2), ("a.example", 1), ("b.example", 1)]
@@ -151,11 +141,9 @@ import WebAuthn
         #expect(try await ids("a.example", 2) == [credentials[1].id])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(.temporaryDirectory, arguments: Backend.allCases)
     func incrementCounterStrictlyIncreases(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         let credential = try await makeCredential(in: store)
         try await store.add(credential)
         var values: [UInt32] = []
@@ -166,11 +154,9 @@ import WebAuthn
         #expect(try await store.credential(id: credential.id)?.signCount == 5)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(.temporaryDirectory, arguments: Backend.allCases)
     func aCredentialSealedUnderAnotherKeyIsRefused(kind: Backend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await kind.open(in: directory)
+        let store = try await kind.open()
         let foreign = try await makeCredential(in: InMemoryCredentialStore())
         await #expect(throws: StoreError(.invalidCredential, "")) { try await store.add(foreign) }
         #expect(try await store.all().credentials.isEmpty)

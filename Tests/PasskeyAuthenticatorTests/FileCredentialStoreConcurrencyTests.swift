@@ -7,13 +7,8 @@ import WebAuthn
 /// Several writers on one store: processes (the `store-stress` helper), instances in one process,
 /// a writer killed mid-run, and a full disk.
 @Suite struct FileCredentialStoreConcurrencyTests {
-    @Test func processesLoseNoAddAndShareNoCounterValue() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let store = try await FileCredentialStore(directory: path)
-        let shared = try await makeCredential(in: store, rpID: "stress.example")
-        try await store.add(shared)
+    @Test(.temporaryDirectory) func processesLoseNoAddAndShareNoCounterValue() async throws {
+        let (path, store, shared) = try await fileStoreWithACredential(rpID: "stress.example")
         let (children, adds, increments) = (4, 10, 25)
 
         let sharedID = shared.id
@@ -43,13 +38,8 @@ import WebAuthn
 
     /// Instances in one process each hold their own `.lock` descriptor, and flock locks belong to
     /// the open file description, so this runs the same lock path as separate processes.
-    @Test func instancesInOneProcessShareNoCounterValue() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let first = try await FileCredentialStore(directory: path)
-        let shared = try await makeCredential(in: first)
-        try await first.add(shared)
+    @Test(.temporaryDirectory) func instancesInOneProcessShareNoCounterValue() async throws {
+        let (path, first, shared) = try await fileStoreWithACredential()
         let counters = try await withThrowingTaskGroup(of: [UInt32].self) { group in
             for _ in 0..<4 {
                 let store = try await FileCredentialStore(directory: path)
@@ -68,10 +58,8 @@ import WebAuthn
         #expect(try await first.credentials(rpID: "example.com").credentials.count == 81)
     }
 
-    @Test func everyCredentialAKilledWriterReportedIsReadable() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func everyCredentialAKilledWriterReportedIsReadable() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let shared = try await makeCredential(in: try await FileCredentialStore(directory: path))
         let reported = try await StressProcess.hammer(
             path, adds: 100_000, increments: 0, sharedID: shared.id, killedAfterLines: 15)
@@ -90,10 +78,9 @@ import WebAuthn
         #expect(leftovers.isEmpty)
     }
 
-    @Test(.enabled("needs root to mount a 64 KiB tmpfs") { await TinyFileSystem.isAvailable })
+    @Test(.temporaryDirectory, .enabled("needs root to mount a 64 KiB tmpfs") { await TinyFileSystem.isAvailable })
     func aFullDiskLeavesTheLastCommittedStateIntact() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory.current
         try await TinyFileSystem.mounted(at: directory.appending("tiny")) { mount in
             let path = mount.path + "/store"
             let store = try await FileCredentialStore(directory: path)

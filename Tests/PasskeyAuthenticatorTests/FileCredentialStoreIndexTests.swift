@@ -138,8 +138,6 @@ import WebAuthn
     @Test func filesAddedOrRemovedByHandAreSeen() async throws {
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
-        let other = try TemporaryDirectory()
-        defer { other.remove() }
         #expect(try await fixture.store.summaries(rpID: "example.com").count == 2)
         // Directory mtimes may tick coarsely (a jiffy); a hand edit comes later than that.
         try await Task.sleep(for: .milliseconds(20))

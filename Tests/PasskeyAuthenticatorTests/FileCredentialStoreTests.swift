@@ -7,10 +7,8 @@ import WebAuthn
 @Suite struct FileCredentialStoreTests {
     // MARK: Keys and passphrases
 
-    @Test func wrongPassphraseIsDetectedAndTheRightOneReopens() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func wrongPassphraseIsDetectedAndTheRightOneReopens() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let store = try await FileCredentialStore(directory: path, passphrase: Passphrase("correct horse"))
         let credential = try await makeCredential(in: store)
         try await store.add(credential)
@@ -28,13 +26,8 @@ import WebAuthn
         #expect(!FileManager.default.fileExists(atPath: path + "/store.key"))
     }
 
-    @Test func keyFileStoreReopensAndRefusesAPassphrase() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let store = try await FileCredentialStore(directory: path)
-        let credential = try await makeCredential(in: store)
-        try await store.add(credential)
+    @Test(.temporaryDirectory) func keyFileStoreReopensAndRefusesAPassphrase() async throws {
+        let (path, _, credential) = try await fileStoreWithACredential()
         let reopened = try await FileCredentialStore(directory: path)
         let stored = try #require(try await reopened.credential(id: credential.id))
         #expect(try await signs(reopened, with: stored))
@@ -43,20 +36,16 @@ import WebAuthn
         }
     }
 
-    @Test func aReplacedKeyFileIsReportedAsCorrupt() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func aReplacedKeyFileIsReportedAsCorrupt() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         _ = try await FileCredentialStore(directory: path)
         try Data(SecureRandom.bytes(32)).write(to: URL(fileURLWithPath: path + "/store.key"))
         let error = await #expect(throws: StoreError(.corrupt, "")) { try await FileCredentialStore(directory: path) }
         #expect(error?.file == path + "/store.key")
     }
 
-    @Test func newerFormatIsReportedAsUnsupported() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func newerFormatIsReportedAsUnsupported() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         _ = try await FileCredentialStore(directory: path)
         try Data(#"{"version": 2, "somethingNew": true}"#.utf8).write(to: URL(fileURLWithPath: path + "/store.json"))
         await #expect(throws: StoreError(.unsupportedVersion, "")) { try await FileCredentialStore(directory: path) }
@@ -64,10 +53,8 @@ import WebAuthn
 
     // MARK: Permissions and secrets on disk
 
-    @Test func directoriesAre0700AndFiles0600() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("nested/store")
+    @Test(.temporaryDirectory) func directoriesAre0700AndFiles0600() async throws {
+        let path = try TemporaryDirectory.current.appending("nested/store")
         let store = try await FileCredentialStore(directory: path)
         try await store.add(try await makeCredential(in: store))
         _ = try await store.incrementCounter(id: try #require(try await store.all().credentials.first).id)
@@ -84,21 +71,17 @@ import WebAuthn
         }
     }
 
-    @Test func aLooseExistingDirectoryIsTightened() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func aLooseExistingDirectoryIsTightened() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         chmod(path, 0o755)
         _ = try await FileCredentialStore(directory: path)
         #expect(try permissions(path) == 0o700)
     }
 
-    @Test(arguments: [COSEAlgorithm.es256, .eddsa], [false, true])
+    @Test(.temporaryDirectory, arguments: [COSEAlgorithm.es256, .eddsa], [false, true])
     func noFileHoldsThePrivateKeyInTheClear(algorithm: COSEAlgorithm, withPassphrase: Bool) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+        let path = try TemporaryDirectory.current.appending("store")
         let passphrase = "hunter2-\(UUID().uuidString)"
         let store = try await FileCredentialStore(
             directory: path, passphrase: withPassphrase ? Passphrase(passphrase) : nil)
@@ -130,10 +113,8 @@ import WebAuthn
 
     // MARK: Corruption and crashes
 
-    @Test func corruptFilesAreNamedAndTheOthersStayUsable() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func corruptFilesAreNamedAndTheOthersStayUsable() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let store = try await FileCredentialStore(directory: path)
         let good = try await makeCredential(in: store)
         let garbage = try await makeCredential(in: store)
@@ -151,11 +132,11 @@ import WebAuthn
         let full = try Data(contentsOf: URL(fileURLWithPath: files[truncated.id]!))
         try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: files[truncated.id]!))
         try editJSON(files[tampered.id]!) { credential in
-            var sealed = try Base64URL.decode(credential["sealedPrivateKey"] as! String)
+            var sealed = try Base64URL.decode(try #require(credential["sealedPrivateKey"]?.stringValue))
             sealed[sealed.count / 2] ^= 0x01
-            credential["sealedPrivateKey"] = Base64URL.encode(sealed)
+            credential["sealedPrivateKey"] = .string(Base64URL.encode(sealed))
         }
-        try editJSON(files[swapped.id]!) { $0["sealedPrivateKey"] = Base64URL.encode(good.privateKeyBlob) }
+        try editJSON(files[swapped.id]!) { $0["sealedPrivateKey"] = .string(Base64URL.encode(good.privateKeyBlob)) }
 
         for reader in [store, try await FileCredentialStore(directory: path)] {
             for (id, file) in files {
@@ -179,13 +160,8 @@ import WebAuthn
     /// `credential(id:)` keeps what it read while the file is the one it read (same inode, change
     /// time and size); a file changed in place, even to the same size, or replaced by another
     /// instance is read again.
-    @Test func aFileChangedAfterItWasReadIsReadAgain() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let store = try await FileCredentialStore(directory: path)
-        let credential = try await makeCredential(in: store)
-        try await store.add(credential)
+    @Test(.temporaryDirectory) func aFileChangedAfterItWasReadIsReadAgain() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
         #expect(try await store.credential(id: credential.id) == credential)
 
         let other = try await FileCredentialStore(directory: path)
@@ -206,13 +182,8 @@ import WebAuthn
         #expect(try await store.credential(id: credential.id) == nil)
     }
 
-    @Test func leftoverTemporaryFilesAreIgnoredThenRemoved() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let store = try await FileCredentialStore(directory: path)
-        let credential = try await makeCredential(in: store)
-        try await store.add(credential)
+    @Test(.temporaryDirectory) func leftoverTemporaryFilesAreIgnoredThenRemoved() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
         // What a writer killed between open(O_EXCL) and rename leaves behind.
         let leftovers = [
             path + "/credentials/.tmp-AAAAAAAAAAAA-" + Base64URL.encode(credential.id) + ".json",
@@ -232,10 +203,8 @@ import WebAuthn
         #expect(try await reopened.all() == StoreListing(credentials: [credential]))
     }
 
-    @Test func incrementCounterIsDurableAcrossReopening() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func incrementCounterIsDurableAcrossReopening() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let credential: StoredCredential
         do {
             let store = try await FileCredentialStore(directory: path)
@@ -249,13 +218,8 @@ import WebAuthn
         #expect(try await reopened.incrementCounter(id: credential.id) == 3)
     }
 
-    @Test func readingNeverWrites() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
-        let writer = try await FileCredentialStore(directory: path)
-        let credential = try await makeCredential(in: writer)
-        try await writer.add(credential)
+    @Test(.temporaryDirectory) func readingNeverWrites() async throws {
+        let (path, writer, credential) = try await fileStoreWithACredential()
         let reader = try await FileCredentialStore(directory: path)
         let before = try snapshot(path)
         _ = try await reader.credential(id: credential.id)
@@ -268,10 +232,8 @@ import WebAuthn
 
     /// Two instances in one process contend on the lock like two processes (flock locks belong to
     /// the open file description) and see each other's changes through the generation count.
-    @Test func twoInstancesSeeEachOthersChanges() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func twoInstancesSeeEachOthersChanges() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let first = try await FileCredentialStore(directory: path)
         let second = try await FileCredentialStore(directory: path)
         #expect(try await second.credentials(rpID: "example.com").credentials.isEmpty)
@@ -283,9 +245,8 @@ import WebAuthn
         #expect(try await first.credential(id: credential.id) == nil)
     }
 
-    @Test func anIDTooLongForAFileNameIsRefused() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func anIDTooLongForAFileNameIsRefused() async throws {
+        let directory = try TemporaryDirectory.current
         let store = try await FileCredentialStore(directory: directory.appending("store"))
         // Refused before a key is made, and when a record made elsewhere is added.
         await #expect(throws: StoreError(.invalidCredential, "")) {
@@ -296,9 +257,8 @@ import WebAuthn
         try await store.add(try await makeCredential(in: store, id: SecureRandom.bytes(186)))
     }
 
-    @Test func anIDNoFileCanBeNamedAfterIsNotFound() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func anIDNoFileCanBeNamedAfterIsNotFound() async throws {
+        let directory = try TemporaryDirectory.current
         let store = try await FileCredentialStore(directory: directory.appending("store"))
         let long = SecureRandom.bytes(300)
         #expect(try await store.credential(id: long) == nil)
@@ -307,10 +267,8 @@ import WebAuthn
         await #expect(throws: StoreError(.notFound, "")) { try await store.delete(id: long) }
     }
 
-    @Test func aLockHeldTooLongIsReported() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func aLockHeldTooLongIsReported() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let store = try await FileCredentialStore(directory: path, lockTimeout: .milliseconds(50))
         let holder = open(path + "/.lock", O_RDWR)
         defer { close(holder) }
@@ -342,13 +300,13 @@ import WebAuthn
             key.sealedPKCS8(using: sealingKey, authenticating: []), using: sealingKey, authenticating: [])
     }
 
-    private func editJSON(_ path: String, _ edit: (inout [String: Any]) throws -> Void) throws {
+    private func editJSON(_ path: String, _ edit: (inout JSONValue) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
-        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        var credential = try #require(file["credential"] as? [String: Any])
+        var file = try JSONValue(json: Data(contentsOf: url))
+        var credential = try #require(file["credential"])
         try edit(&credential)
         file["credential"] = credential
-        try JSONSerialization.data(withJSONObject: file).write(to: url)
+        try Data(file.json).write(to: url)
     }
 
     /// Every file's path, content and modification time.

@@ -6,9 +6,8 @@ import WebAuthn
 /// The software stores let a key out only when asked (``KeyExportingStore``), as PKCS#8 that
 /// signs for the credential's public key and reads back to the same key.
 @Suite struct KeyExportTests {
-    @Test func anExportedKeyIsTheCredentialsKey() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func anExportedKeyIsTheCredentialsKey() async throws {
+        let directory = try TemporaryDirectory.current
         let stores: [any KeyExportingStore] = [
             InMemoryCredentialStore(), try await FileCredentialStore(directory: directory.appending("store")),
         ]

@@ -114,10 +114,8 @@ import WebAuthn
         }
     }
 
-    @Test func theFileStoreKeepsTheArray() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.appending("store")
+    @Test(.temporaryDirectory) func theFileStoreKeepsTheArray() async throws {
+        let path = try TemporaryDirectory.current.appending("store")
         let ceremony = Ceremony(
             SoftwareAuthenticator(store: try await FileCredentialStore(directory: path), profile: .securityKey))
         let (_, ada) = try await Self.register(ceremony)

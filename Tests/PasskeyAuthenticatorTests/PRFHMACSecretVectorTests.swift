@@ -8,29 +8,8 @@ import WebAuthn
 struct PRFHMACSecretVector: Decodable {
     struct Shared: Decodable {
         let platform_key_agreement_private_key: HexBytes
-        let authenticator_key_agreement_public_key: KeyAgreementKey
+        let authenticator_key_agreement_public_key: COSEKeyLabels
         let authenticator_cred_random: HexBytes
-    }
-
-    /// The spec's COSE_Key map, with its labels as JSON string keys.
-    struct KeyAgreementKey: Decodable {
-        let kty: Int
-        let alg: Int
-        let crv: Int
-        let x: HexBytes
-        let y: HexBytes
-
-        enum CodingKeys: String, CodingKey {
-            case kty = "1"
-            case alg = "3"
-            case crv = "-1"
-            case x = "-2"
-            case y = "-3"
-        }
-
-        func coseKey() throws -> COSEKey {
-            try COSEKey(cbor: [1: CBOR(kty), 3: CBOR(alg), -1: CBOR(crv), -2: .bytes(x.bytes), -3: .bytes(y.bytes)])
-        }
     }
 
     struct Case: Decodable, CustomTestStringConvertible {
@@ -82,7 +61,7 @@ struct PRFHMACSecretVector: Decodable {
 
         // The shared secret: ECDH of the platform's key with the authenticator's, then the KDF.
         let platformKey = try KeyAgreementPrivateKey(rawRepresentation: shared.platform_key_agreement_private_key.bytes)
-        let authenticatorKey = try shared.authenticator_key_agreement_public_key.coseKey()
+        let authenticatorKey = try COSEKey(cbor: shared.authenticator_key_agreement_public_key.cbor)
         let sharedSecret = try pinUVAuthProtocol.decapsulate(peer: authenticatorKey, using: platformKey)
         #expect(sharedSecret.bytes == values.shared_secret.bytes)
 

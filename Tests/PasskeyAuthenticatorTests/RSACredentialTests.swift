@@ -6,10 +6,9 @@ import WebAuthn
 /// RS256 and PS256 credentials (RFC 8812 §2, RFC 8230 §2): RSA-2048 keys made with OpenSSL,
 /// sealed like the others, chosen in the relying party's order, verified by the relying party.
 @Suite struct RSACredentialTests {
-    @Test(arguments: [COSEAlgorithm.rs256, .ps256])
+    @Test(.temporaryDirectory, arguments: [COSEAlgorithm.rs256, .ps256])
     func anRSACredentialRegistersAndSignsInEveryStore(_ algorithm: COSEAlgorithm) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory.current
         let stores: [any CredentialStore] = [
             InMemoryCredentialStore(), try await FileCredentialStore(directory: directory.appending("store")),
         ]

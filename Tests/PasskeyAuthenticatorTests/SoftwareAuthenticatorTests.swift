@@ -7,13 +7,15 @@ import WebAuthn
 
 /// The software authenticator's behaviour, the same whichever backend keeps its keys (in memory,
 /// sealed in files, or in a PKCS#11 token).
-@Suite struct SoftwareAuthenticatorTests {
+@Suite(.temporaryDirectory) struct SoftwareAuthenticatorTests {
+    /// Creation options that leave discoverability to the authenticator and ask which it chose.
+    static let askingForCredProps = Ceremony.creationOptions(
+        residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
+
     @Test(arguments: Backend.allCases)
     func platformProfileMakesASyncedPasskey(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .platform)
         let (response, verified) = try await ceremony.register()
         #expect(verified.format == .none)
         #expect(verified.aaguid == .zero)
@@ -37,10 +39,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func securityKeyCountsAndSelfAttestsWhenAsked(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.securityKey.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .securityKey)
         let (response, verified) = try await ceremony.register(
             Ceremony.creationOptions(attestation: .direct, residentKey: .discouraged))
         #expect(verified.format == .packed)
@@ -62,10 +62,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func securityKeyConveysNoneWhenTheRelyingPartyAsksForNone(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.securityKey.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .securityKey)
         let (_, verified) = try await ceremony.register(
             Ceremony.creationOptions(attestation: AttestationConveyancePreference.none))
         #expect(verified.format == .none)
@@ -74,10 +72,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func theFirstSupportedAlgorithmIsChosen(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .platform)
         let options = Ceremony.creationOptions(algorithms: [.rs256, .eddsa, .es256])
         let (response, verified) = try await ceremony.register(options)
         #expect(verified.algorithm == .eddsa)
@@ -88,10 +84,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func noSupportedAlgorithmIsNotSupportedError(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .platform)
         await #expect(throws: WebAuthnClientError(.notSupported, "")) {
             try await ceremony.register(Ceremony.creationOptions(algorithms: [.rs256, .es384]))
         }
@@ -100,10 +94,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func anExcludedCredentialIsInvalidStateAndTheStoreIsUntouched(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .platform)
         let (_, first) = try await ceremony.register()
         let before = try await store.all()
         await #expect(throws: WebAuthnClientError(.invalidState, "")) {
@@ -115,8 +107,7 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func severalMatchesPickTheNewestUnlessAUserOrCredentialIsChosen(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
+        let store = try await backend.open()
         let clock = SteppingClock()
         let authenticator = SoftwareAuthenticator(
             store: store, profile: AuthenticatorProfile.platform.narrowed(for: store), now: clock.next)
@@ -145,8 +136,7 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func anAllowListLimitsTheChoiceAndAnUnknownOneIsNotAllowed(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
+        let store = try await backend.open()
         let ceremony = Ceremony(
             SoftwareAuthenticator(
                 store: store, profile: AuthenticatorProfile.platform.narrowed(for: store), now: SteppingClock().next))
@@ -162,13 +152,9 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func aNonDiscoverableCredentialNeedsAnAllowList(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.securityKey.narrowed(for: store)))
-        let options = Ceremony.creationOptions(
-            residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
-        let (response, verified) = try await ceremony.register(options)
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .securityKey)
+        let (response, verified) = try await ceremony.register(Self.askingForCredProps)
         #expect(response.clientExtensionResults.credProps?.rk == false)
         await #expect(throws: WebAuthnClientError(.notAllowed, "")) {
             try await ceremony.authenticate(verified.record())
@@ -179,10 +165,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func registeringTheSameUserAgainReplacesTheDiscoverableCredential(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
+        let store = try await backend.open()
+        let ceremony = Ceremony(store: store, profile: .platform)
         let (_, first) = try await ceremony.register()
         let (_, second) = try await ceremony.register()
         #expect(first.credentialID != second.credentialID)
@@ -191,13 +175,8 @@ import WebAuthn
 
     @Test(arguments: Backend.allCases)
     func credPropsReportsADiscoverablePlatformCredential(_ backend: Backend) async throws {
-        let made = try await backend.store()
-        let store = made.store
-        let ceremony = Ceremony(
-            SoftwareAuthenticator(store: store, profile: AuthenticatorProfile.platform.narrowed(for: store)))
-        let options = Ceremony.creationOptions(
-            residentKey: .discouraged, extensions: AuthenticationExtensionsClientInputsJSON(credProps: true))
-        let (response, _) = try await ceremony.register(options)
+        let ceremony = Ceremony(store: try await backend.open(), profile: .platform)
+        let (response, _) = try await ceremony.register(Self.askingForCredProps)
         #expect(response.clientExtensionResults.credProps?.rk == true)
     }
 }

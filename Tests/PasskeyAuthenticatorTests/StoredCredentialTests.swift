@@ -1,5 +1,6 @@
 import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -10,10 +11,10 @@ import WebAuthn
             in: store, createdAt: Date(timeIntervalSince1970: 1_700_000_000.1234567))
         let json = try JSONEncoder().encode(credential)
         #expect(try JSONDecoder().decode(StoredCredential.self, from: json) == credential)
-        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        #expect(object["id"] as? String == Base64URL.encode(credential.id))
-        #expect(object["createdAt"] as? Int == 1_700_000_000_123)
-        #expect(object["publicKey"] as? String == Base64URL.encode(credential.publicKeySPKI))
+        let object = try JSONValue(json: json)
+        #expect(object["id"] == .string(Base64URL.encode(credential.id)))
+        #expect(object["createdAt"] == .number(1_700_000_000_123))
+        #expect(object["publicKey"] == .string(Base64URL.encode(credential.publicKeySPKI)))
     }
 
     @Test func descriptionAndDumpShowNoSealedBytes() async throws {
@@ -60,9 +61,8 @@ import WebAuthn
     }
 
     private func transplant(_ sealedKey: [UInt8], into credential: StoredCredential) throws -> StoredCredential {
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: JSONEncoder().encode(credential)) as? [String: Any])
-        object["sealedPrivateKey"] = Base64URL.encode(sealedKey)
-        return try JSONDecoder().decode(StoredCredential.self, from: JSONSerialization.data(withJSONObject: object))
+        var object = try JSONValue(json: JSONEncoder().encode(credential))
+        object["sealedPrivateKey"] = .string(Base64URL.encode(sealedKey))
+        return try JSONDecoder().decode(StoredCredential.self, from: Data(object.json))
     }
 }

@@ -9,50 +9,20 @@ import WebAuthn
 /// authenticator data must come out byte for byte, and the signatures, which ECDSA randomizes,
 /// must verify under the vector's public key.
 @Suite struct W3CVectorReproductionTests {
-    struct Vector: Decodable {
-        struct Registration: Decodable {
-            struct Inputs: Decodable {
-                let rp_id: String
-                let credential_id_hex: String
-                let aaguid_hex: String
-                let flags_hex: String
-                let credential_private_key_hex: String
-            }
-            struct Expected: Decodable {
-                let clientDataJSON_hex: String
-                let authenticatorData_hex: String
-            }
-            let inputs: Inputs
-            let expected: Expected
-        }
-        struct Authentication: Decodable {
-            struct Inputs: Decodable {
-                let flags_hex: String
-            }
-            struct Expected: Decodable {
-                let clientDataJSON_hex: String
-                let authenticatorData_hex: String
-            }
-            let inputs: Inputs
-            let expected: Expected
-        }
-        let attestation_format: String
-        let registration: Registration
-        let authentication: Authentication
-    }
-
     @Test(arguments: ["none-es256.json", "packed-self-es256.json"])
     func reproducedThroughTheAuthenticator(_ name: String) async throws {
-        let vector = try Vectors.load(Vector.self, "w3c/" + name)
+        let vector = try W3CVector.load(name)
         let inputs = vector.registration.inputs
-        let registrationFlags = AuthenticatorFlags(rawValue: try Hex.decode(inputs.flags_hex)[0])
-        let assertionFlags = AuthenticatorFlags(rawValue: try Hex.decode(vector.authentication.inputs.flags_hex)[0])
-        let key = try SigningKey(rawRepresentation: Hex.decode(inputs.credential_private_key_hex), algorithm: .es256)
-        let credentialID = try Hex.decode(inputs.credential_id_hex)
+        let authentication = try #require(vector.authentication)
+        let registrationFlags = AuthenticatorFlags(rawValue: inputs.flags_hex.bytes[0])
+        let assertionFlags = AuthenticatorFlags(rawValue: authentication.inputs.flags_hex.bytes[0])
+        let key = try SigningKey(
+            rawRepresentation: try #require(inputs.credential_private_key_hex).bytes, algorithm: .es256)
+        let credentialID = inputs.credential_id_hex.bytes
 
         // A profile built as a library user would: the vector's authenticator model and flags.
         let profile = AuthenticatorProfile(
-            name: "w3c-vector", aaguid: try AAGUID(bytes: Hex.decode(inputs.aaguid_hex)), attachment: .platform,
+            name: "w3c-vector", aaguid: try AAGUID(bytes: try #require(inputs.aaguid_hex).bytes), attachment: .platform,
             transports: [.internal], algorithms: [.es256], alwaysDiscoverable: true, alwaysVerifiesUser: false,
             backedUp: registrationFlags.contains(.backupState), countsSignatures: false,
             selfAttests: vector.attestation_format == "packed")
@@ -63,7 +33,7 @@ import WebAuthn
                 credentialID: credentialID, privateKey: key, prfSecretWithUV: .random(), prfSecretWithoutUV: .random())
         }
 
-        let registrationClientData = try Hex.decode(vector.registration.expected.clientDataJSON_hex)
+        let registrationClientData = vector.registration.expected.clientDataJSON_hex.bytes
         let made = try await authenticator.makeCredential(
             MakeCredentialRequest(
                 clientDataHash: SHA256Digest.hash(registrationClientData), rpID: inputs.rp_id,
@@ -71,8 +41,7 @@ import WebAuthn
                 userVerification: registrationFlags.contains(.userVerified),
                 attestationFormatsPreference: [AttestationFormat(rawValue: vector.attestation_format)]))
         #expect(
-            made.attestationObject.authenticatorData.bytes
-                == (try Hex.decode(vector.registration.expected.authenticatorData_hex)))
+            made.attestationObject.authenticatorData.bytes == vector.registration.expected.authenticatorData_hex.bytes)
         let relyingParty = RelyingParty(id: inputs.rp_id)
         let registered = try relyingParty.verifyRegistration(
             clientDataJSON: registrationClientData, attestationObject: made.attestationObject.bytes,
@@ -84,13 +53,12 @@ import WebAuthn
         stored.backupState = assertionFlags.contains(.backupState)
         try await store.update(stored)
 
-        let assertionClientData = try Hex.decode(vector.authentication.expected.clientDataJSON_hex)
+        let assertionClientData = authentication.expected.clientDataJSON_hex.bytes
         let asserted = try await authenticator.getAssertion(
             GetAssertionRequest(
                 rpID: inputs.rp_id, clientDataHash: SHA256Digest.hash(assertionClientData), allowList: [credentialID],
                 userVerification: assertionFlags.contains(.userVerified)))
-        #expect(
-            asserted.authenticatorData.bytes == (try Hex.decode(vector.authentication.expected.authenticatorData_hex)))
+        #expect(asserted.authenticatorData.bytes == authentication.expected.authenticatorData_hex.bytes)
         _ = try relyingParty.verifyAuthentication(
             credentialID: asserted.credentialID, clientDataJSON: assertionClientData,
             authenticatorData: asserted.authenticatorData.bytes, signature: asserted.signature,

@@ -32,7 +32,7 @@ import WebAuthn
         let directory = try TemporaryDirectory(prefix: "passkey-cli")
         defer { directory.remove() }
         let environment = try await keys.environment(in: directory)
-        var outcome: (reported: [Registration], killed: Int) = ([], 0)
+        var outcome: (reported: [RegistrationResponseJSON], killed: Int) = ([], 0)
         // Kill instants spread over a whole run, from before the store opens to after the print. A
         // run takes as long as the median of the last five that finished: the tests running
         // alongside come and go, and with them the machine's load.
@@ -58,7 +58,9 @@ import WebAuthn
             }
             outcome.killed += run.status == nil ? 1 : 0
             // A response printed whole counts as reported, even if the kill came after it.
-            if let registration = try? JSONDecoder().decode(Registration.self, from: run.standardOutput) {
+            if let registration = try? WebAuthnJSON.decode(
+                RegistrationResponseJSON.self, from: Array(run.standardOutput))
+            {
                 outcome.reported.append(registration)
             }
         }
@@ -76,8 +78,8 @@ import WebAuthn
             let assertion = try await Self.get(
                 registration.id, store: directory.store, in: directory, environment: environment)
             let key = try COSEKey(
-                spki: try Base64URL.decode(registration.response.publicKey),
-                algorithm: COSEAlgorithm(rawValue: registration.response.publicKeyAlgorithm))
+                spki: try #require(registration.response.publicKey).bytes,
+                algorithm: COSEAlgorithm(rawValue: try #require(registration.response.publicKeyAlgorithm)))
             #expect(try key.isValidSignature(assertion.signature, for: assertion.signedBytes))
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.store + "/credentials")
@@ -187,7 +189,7 @@ import WebAuthn
         guard run.status == 0 else {
             throw CLIFailure(run)
         }
-        return try JSONDecoder().decode(Registration.self, from: run.standardOutput).id
+        return try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Array(run.standardOutput)).id
     }
 
     /// Runs `passkey get` for one credential (an allow list of one), to the end.
@@ -203,7 +205,7 @@ import WebAuthn
         guard run.status == 0 else {
             throw CLIFailure(run)
         }
-        let response = try JSONDecoder().decode(AssertionJSON.self, from: run.standardOutput)
+        let response = try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: Array(run.standardOutput))
         #expect(response.id == id)
         return try Assertion(response)
     }
@@ -211,42 +213,18 @@ import WebAuthn
 
 // MARK: - Responses
 
-/// The parts of RegistrationResponseJSON these tests read (WebAuthn L3 §5.1.1).
-struct Registration: Decodable {
-    struct Response: Decodable {
-        let publicKey: String
-        let publicKeyAlgorithm: Int
-    }
-    let id: String
-    let response: Response
-}
-
-/// The parts of AuthenticationResponseJSON these tests read.
-struct AssertionJSON: Decodable {
-    struct Response: Decodable {
-        let authenticatorData: String
-        let clientDataJSON: String
-        let signature: String
-    }
-    let id: String
-    let response: Response
-}
-
 /// An assertion's signed bytes, signature and counter.
 struct Assertion {
     let signedBytes: [UInt8]
     let signature: [UInt8]
-    /// authenticatorData bytes 33–36, big-endian (WebAuthn L3 §6.1: rpIdHash 32, flags 1, signCount 4).
+    /// The authenticator data's signature counter (WebAuthn L3 §6.1).
     let signCount: UInt32
 
-    init(_ json: AssertionJSON) throws {
-        let authenticatorData = try Base64URL.decode(json.response.authenticatorData)
-        guard authenticatorData.count >= 37 else {
-            throw WebAuthnError(.truncated, "authenticator data of \(authenticatorData.count) bytes")
-        }
-        signCount = authenticatorData[33..<37].reduce(0) { $0 << 8 | UInt32($1) }
-        signedBytes = authenticatorData + SHA256Digest.hash(try Base64URL.decode(json.response.clientDataJSON))
-        signature = try Base64URL.decode(json.response.signature)
+    init(_ json: AuthenticationResponseJSON) throws {
+        let authenticatorData = json.response.authenticatorData.bytes
+        signCount = try AuthenticatorData(bytes: authenticatorData).signCount
+        signedBytes = authenticatorData + SHA256Digest.hash(json.response.clientDataJSON.bytes)
+        signature = json.response.signature.bytes
     }
 }
 

@@ -7,16 +7,13 @@ import Testing
 @Suite struct VerifyMetadataTests {
     /// Verifies W3C vector `name`'s registration against the test BLOB.
     static func verify(_ name: String, metadata: Bool = true, root: Bool = true) async throws -> ProcessResult {
-        let vector = try JSONSerialization.jsonObject(with: Data(Vectors.bytes("w3c", name))) as? [String: Any]
-        let registration = try #require(vector?["registration"] as? [String: Any])
-        let inputs = try #require(registration["inputs"] as? [String: Any])
+        let registration = try W3CVector.load(name).registration
         let directory = try TemporaryDirectory()
         let response = URL(fileURLWithPath: directory.path).appendingPathComponent("response.json")
-        try JSONSerialization.data(withJSONObject: try #require(registration["registration_response_json"]))
-            .write(to: response)
+        try Data(registration.registration_response_json.json).write(to: response)
         var arguments = [
             "verify", "registration", "--response", response.path,
-            "--challenge=\(try #require(inputs["challenge_b64url"] as? String))", "--origin", "https://example.org",
+            "--challenge=\(registration.inputs.challenge_b64url)", "--origin", "https://example.org",
             "--rp-id", "example.org",
         ]
         if metadata { arguments += ["--metadata", Vectors.root.appendingPathComponent("mds/blob.jwt").path] }

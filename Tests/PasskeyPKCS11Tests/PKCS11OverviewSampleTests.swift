@@ -7,10 +7,9 @@ import WebAuthn
 /// The sample of the PasskeyPKCS11 overview (`PasskeyPKCS11.md`), run against a SoftHSM2 token:
 /// the registration it makes verifies, and its key is on the token.
 @Suite struct PKCS11OverviewSampleTests {
-    @Test func theOverviewSampleRegistersAPasskeyWhoseKeyIsOnTheToken() async throws {
+    @Test(.temporaryDirectory) func theOverviewSampleRegistersAPasskeyWhoseKeyIsOnTheToken() async throws {
         try await SoftHSMToken.prepare()
-        let temporary = try TemporaryDirectory()
-        defer { temporary.remove() }
+        let temporary = try TemporaryDirectory.current
         let (module, label, pin) = (SoftHSMToken.module, SoftHSMToken.label, SoftHSMToken.pin)
         let directory = temporary.appending("store")
         let challenge = SecureRandom.bytes(32)

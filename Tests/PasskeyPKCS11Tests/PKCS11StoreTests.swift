@@ -33,10 +33,9 @@ import WebAuthn
             authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required), attestation: .direct)
     }
 
-    @Test(arguments: [COSEAlgorithm.es256, .eddsa])
+    @Test(.temporaryDirectory, arguments: [COSEAlgorithm.es256, .eddsa])
     func aTokenKeyRegistersAndSignsAndCounts(_ algorithm: COSEAlgorithm) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory.current
         let (store, token) = try await store(directory)
         let client = WebAuthnClient(
             authenticator: SoftwareAuthenticator(store: store, profile: PKCS11KeyCustody.profile))
@@ -71,9 +70,8 @@ import WebAuthn
         }
     }
 
-    @Test func aRecordIsOnlyUsedWithItsOwnCustody() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    @Test(.temporaryDirectory) func aRecordIsOnlyUsedWithItsOwnCustody() async throws {
+        let directory = try TemporaryDirectory.current
         let (store, _) = try await store(directory)
         let client = WebAuthnClient(
             authenticator: SoftwareAuthenticator(store: store, profile: PKCS11KeyCustody.profile))

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import JWTKit
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 import Testing
 import WebAuthn
 

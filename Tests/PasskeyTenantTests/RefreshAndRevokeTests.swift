@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import PasskeyAuthenticator
 import PasskeyTenant
+import TestSupport
 import Testing
 import WebAuthn
 

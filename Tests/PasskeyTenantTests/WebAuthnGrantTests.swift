@@ -104,12 +104,29 @@ import WebAuthn
         #expect(result.1.status == .ok, "\(result.1.text)")
     }
 
+    /// A security key counts its signatures (WebAuthn L3 §6.1.1); the tenant keeps the counter of
+    /// each login and refuses one that is not above it (§7.2 step 22), as a clone's would be. The
+    /// key is rolled back by one so that it sends the stored counter again: refused; one more is
+    /// accepted. So the stored counter is exactly the last login's, neither older nor newer.
     @Test func aSecurityKeysCounterIsStoredAndChecked() async throws {
-        let harness = try await TenantHarness(profile: .securityKey)
-        try await harness.router { http in
-            _ = try await harness.signUp(http)
-            _ = try await harness.logIn(http)
-            _ = try await harness.logIn(http)
+        let harness = try await TenantHarness()
+        let store = InMemoryCredentialStore()
+        let key = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store, profile: .securityKey))
+        let (counters, replayed) = try await harness.router { http in
+            _ = try await harness.signUp(http, device: key)
+            var counters: [UInt32] = []
+            for _ in 0..<2 {
+                _ = try await harness.logIn(http, device: key)
+                counters.append(try #require(await store.all().credentials.first).signCount)
+            }
+            let credential = try #require(await store.all().credentials.first)
+            try await store.update(try credential.changing(signCount: credential.signCount - 1))
+            let replayed = await #expect(throws: HarnessError.self) { try await harness.logIn(http, device: key) }
+            _ = try await harness.logIn(http, device: key)
+            return (counters, replayed?.result)
         }
+        #expect(counters == [1, 2])
+        #expect(replayed?.errorCode == "invalid_grant")
+        #expect(replayed?.text.contains(WebAuthnError.Code.signCountNotIncreased.rawValue) == true)
     }
 }

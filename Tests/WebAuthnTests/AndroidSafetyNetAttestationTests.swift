@@ -28,18 +28,17 @@ import X509
             let leaf = try authority.issue(
                 DistinguishedName { CommonName(hostname) }, publicKey: .init(leafKey.publicKey))
             let attToBeSigned = try ceremony.authenticatorData().bytes + SHA256Digest.hash(ceremony.clientData(.create))
-            var header: [String: Any] = ["alg": "ES256"]
+            var header = JSONValue.object(["alg": .string("ES256")])
             if withCertificates {
-                header["x5c"] = [Data(try TestCertificateAuthority.der(leaf)).base64EncodedString()]
+                header["x5c"] = .array([.string(Data(try TestCertificateAuthority.der(leaf)).base64EncodedString())])
             }
-            let claims: [String: Any] = [
-                "nonce": nonce ?? Data(SHA256Digest.hash(attToBeSigned)).base64EncodedString(),
-                "timestampMs": Int64((Date().timeIntervalSince1970 - age) * 1000), "ctsProfileMatch": ctsProfileMatch,
-                "basicIntegrity": true, "apkPackageName": "com.google.android.gms",
-            ]
-            let input =
-                Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: header))) + "."
-                + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
+            let claims = JSONValue.object([
+                "nonce": .string(nonce ?? Data(SHA256Digest.hash(attToBeSigned)).base64EncodedString()),
+                "timestampMs": .number(((Date().timeIntervalSince1970 - age) * 1000).rounded(.down)),
+                "ctsProfileMatch": .bool(ctsProfileMatch), "basicIntegrity": .bool(true),
+                "apkPackageName": .string("com.google.android.gms"),
+            ])
+            let input = Base64URL.encode(header.json) + "." + Base64URL.encode(claims.json)
             let signature = try (signer ?? leafKey).signature(for: Data(input.utf8)).rawRepresentation
             return input + "." + Base64URL.encode(Array(signature))
         }

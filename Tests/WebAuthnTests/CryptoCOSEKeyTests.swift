@@ -22,10 +22,11 @@ import WebAuthn
     /// W3C WebAuthn L3 packed vectors: each assertion verifies with its credential public key.
     @Test(arguments: ["packed-es256", "packed-es384", "packed-es512", "packed-rs256", "packed-eddsa", "packed-ed448"])
     func w3cAssertionSignatures(name: String) throws {
-        let vector = try Vectors.load(W3CKeyVector.self, "w3c/\(name).json")
+        let vector = try W3CVector.load("\(name).json")
         let key = try vector.credentialPublicKey()
-        let signature = try hex(vector.authentication.expected.signature_hex)
-        let message = try hex(vector.authentication.derived.signed_data_hex)
+        let authentication = try #require(vector.authentication)
+        let signature = authentication.expected.signature_hex.bytes
+        let message = authentication.derived.signed_data_hex.bytes
         #expect(try key.isValidSignature(signature, for: message))
         #expect(try !key.isValidSignature(signature, for: flippingBit(message)))
         #expect(try !key.isValidSignature(flippingBit(signature, at: signature.count - 1), for: message))
@@ -129,25 +130,5 @@ import WebAuthn
         }
         let body = integer(rawRS.prefix(rawRS.count / 2)) + integer(rawRS.suffix(rawRS.count / 2))
         return [0x30, UInt8(body.count)] + body
-    }
-}
-
-/// `Vectors/cose/cose-sign1-es256-examples.json`.
-struct COSESign1Examples: Decodable {
-    let examples: [Example]
-
-    struct Example: Decodable, Sendable, CustomTestStringConvertible {
-        let title: String
-        let key: Key
-        let to_be_signed_hex: String
-        let signature_raw_r_s_hex: String
-        let derived_signature_der_hex: String
-
-        var testDescription: String { title }
-    }
-
-    struct Key: Decodable, Sendable {
-        let x_hex: String
-        let y_hex: String
     }
 }

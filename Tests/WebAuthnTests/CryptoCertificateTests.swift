@@ -7,8 +7,8 @@ import WebAuthn
     private let inWindow = Date(timeIntervalSince1970: 1_748_736_000)  // 2025-06-01T00:00:00Z
 
     @Test func w3cAttestationRoot() throws {
-        let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
-        let der = try hex(vector.spec_values.attestation_ca_cert)
+        let vector = try W3CAttestationRoot.load()
+        let der = vector.spec_values.attestation_ca_cert.bytes
         let root = try X509Certificate(derEncoded: der)
         #expect(root.derBytes == der)
         #expect(root.version == 3)
@@ -106,8 +106,7 @@ import WebAuthn
     }
 
     @Test func pemWithSeveralBlocks() throws {
-        let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
-        let pem = vector.derived.attestation_ca_cert_pem
+        let pem = try W3CAttestationRoot.load().derived.attestation_ca_cert_pem
         let leafPEM =
             "-----BEGIN CERTIFICATE-----\n" + (try packedLeaf()).derBytes.base64EncodedPEMBody()
             + "-----END CERTIFICATE-----\n"
@@ -125,15 +124,13 @@ import WebAuthn
     }
 
     private func w3cRoot() throws -> X509Certificate {
-        let vector = try Vectors.load(RootCertificateVector.self, "w3c/attestation-root-cert.json")
-        return try X509Certificate(derEncoded: hex(vector.spec_values.attestation_ca_cert))
+        try X509Certificate(derEncoded: W3CAttestationRoot.load().spec_values.attestation_ca_cert.bytes)
     }
 
     private func packedLeaf() throws -> X509Certificate {
-        let vector = try Vectors.load(W3CKeyVector.self, "w3c/packed-es256.json")
-        let x5c = try #require(vector.registration.derived.attStmt?.x5c)
+        let x5c = try #require(W3CVector.load("packed-es256.json").registration.derived.attStmt?.x5c)
         try #require(x5c.count == 1)
-        return try X509Certificate(derEncoded: hex(x5c[0]))
+        return try X509Certificate(derEncoded: x5c[0].bytes)
     }
 
     /// The attestation certificate of py_webauthn's packed YubiKey capture, taken from the
@@ -141,8 +138,8 @@ import WebAuthn
     /// CBOR decoder is written elsewhere; and the AAGUID from its authenticator data.
     private func yubiKeyLeaf() throws -> (certificate: X509Certificate, aaguid: [UInt8]) {
         let vector = try Vectors.load(
-            RealWorldRegistration.self, "realworld/reg-packed-pywebauthn-verify-attestation-from-yubikey-firefox.json")
-        let object = try Base64URL.decode(vector.response.response.attestationObject)
+            RealWorldVector.self, "realworld/reg-packed-pywebauthn-verify-attestation-from-yubikey-firefox.json")
+        let object = try #require(vector.response.response.attestationObject).bytes
         let header: [UInt8] = [0x63, 0x78, 0x35, 0x63, 0x81, 0x59]
         let start = try #require(
             (0...(object.count - header.count)).first(where: { object[$0..<($0 + header.count)].elementsEqual(header) })
@@ -150,43 +147,8 @@ import WebAuthn
         let lengthStart = start + header.count
         let length = Int(object[lengthStart]) << 8 | Int(object[lengthStart + 1])
         let der = object[(lengthStart + 2)..<(lengthStart + 2 + length)]
-        return (try X509Certificate(derEncoded: der), try hex(vector.derived.authenticatorData.aaguid_hex))
-    }
-}
-
-/// `Vectors/w3c/attestation-root-cert.json`.
-struct RootCertificateVector: Decodable {
-    let spec_values: SpecValues
-    let derived: Derived
-
-    struct SpecValues: Decodable {
-        let attestation_ca_cert: String
-    }
-
-    struct Derived: Decodable {
-        let attestation_ca_cert_pem: String
-    }
-}
-
-/// The parts of a `Vectors/realworld/reg-*.json` case the certificate tests use.
-struct RealWorldRegistration: Decodable {
-    let response: Response
-    let derived: Derived
-
-    struct Response: Decodable {
-        let response: Body
-    }
-
-    struct Body: Decodable {
-        let attestationObject: String
-    }
-
-    struct Derived: Decodable {
-        let authenticatorData: AuthenticatorData
-    }
-
-    struct AuthenticatorData: Decodable {
-        let aaguid_hex: String
+        let aaguid = try #require(vector.derived.authenticatorData?.aaguid_hex)
+        return (try X509Certificate(derEncoded: der), aaguid.bytes)
     }
 }
 

@@ -47,23 +47,20 @@ import WebAuthn
 
     /// W3C WebAuthn L3 test vector "ES256 Credential with No Attestation".
     @Test func w3cNoneES256PrivateKeyGivesItsPublicKeyAndVerifiesItsAssertion() throws {
-        let vector = try Vectors.load(W3CKeyVector.self, "w3c/none-es256.json")
-        let d = try hex(try #require(vector.registration.inputs.credential_private_key_hex))
+        let vector = try W3CVector.load("none-es256.json")
+        let d = try #require(vector.registration.inputs.credential_private_key_hex).bytes
         let key = try SigningKey(rawRepresentation: d, algorithm: .es256)
         let expected = try vector.credentialPublicKey()
         #expect(key.publicKey == expected)
-        #expect(
-            try expected.isValidSignature(
-                hex(vector.authentication.expected.signature_hex),
-                for: hex(vector.authentication.derived.signed_data_hex)
-            ))
-        let message = try hex(vector.authentication.derived.signed_data_hex)
+        let authentication = try #require(vector.authentication)
+        let message = authentication.derived.signed_data_hex.bytes
+        #expect(try expected.isValidSignature(authentication.expected.signature_hex.bytes, for: message))
         #expect(try expected.isValidSignature(key.signature(for: message), for: message))
     }
 
     /// RFC 9052 Appendix C.7: each P-256 private key `d` gives the published `x`, `y`.
     @Test(arguments: try Vectors.load(COSEKeySet.self, "cose/rfc9052-c7-keys.json").keys)
-    func rfc9052KeysFromPrivateScalar(key vector: COSEKeySet.Key) throws {
+    func rfc9052KeysFromPrivateScalar(key vector: COSEKeyVector) throws {
         let key = try SigningKey(rawRepresentation: hex(vector.d_hex), algorithm: .es256)
         #expect(
             key.publicKey
@@ -150,19 +147,5 @@ import WebAuthn
         }
         #expect(key.description == "SigningKey(\(algorithm), <redacted>)")
         #expect(Mirror(reflecting: key).children.isEmpty)
-    }
-}
-
-/// `Vectors/cose/rfc9052-c7-keys.json`.
-struct COSEKeySet: Decodable {
-    let keys: [Key]
-
-    struct Key: Decodable, Sendable, CustomTestStringConvertible {
-        let kid_text: String
-        let x_hex: String
-        let y_hex: String
-        let d_hex: String
-
-        var testDescription: String { kid_text }
     }
 }

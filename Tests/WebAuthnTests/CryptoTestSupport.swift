@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -7,95 +8,58 @@ func hex(_ text: String) throws -> [UInt8] {
     try Hex.decode(text)
 }
 
-/// The parts of a W3C WebAuthn L3 test vector (`Vectors/w3c/*.json`) the crypto tests use: the
-/// key parameters and signed data as the extractor printed them.
-struct W3CKeyVector: Decodable {
-    let registration: Registration
-    let authentication: Authentication
-
-    struct Registration: Decodable {
-        let inputs: Inputs
-        let derived: Derived
-    }
-
-    struct Inputs: Decodable {
-        let aaguid_hex: String
-        let credential_private_key_hex: String?
-    }
-
-    struct Derived: Decodable {
-        let credentialPublicKey_params: KeyParameters
-        let attStmt: AttestationStatement?
-    }
-
-    struct AttestationStatement: Decodable {
-        let x5c: [String]?
-    }
-
-    struct Authentication: Decodable {
-        let expected: Expected
-        let derived: AuthenticationDerived
-    }
-
-    struct Expected: Decodable {
-        let signature_hex: String
-    }
-
-    struct AuthenticationDerived: Decodable {
-        let signed_data_hex: String
-    }
-
-    /// `credentialPublicKey_params`: COSE labels with the extractor's notes in the key names.
-    struct KeyParameters: Decodable {
-        let kty: Int
-        let alg: Int
-        let crvOrN: IntOrHex
-        let xOrE: String
-        let y: String?
-
-        enum CodingKeys: String, CodingKey {
-            case kty = "1 (kty)"
-            case alg = "3 (alg)"
-            case crvOrN = "-1 (crv_or_n)"
-            case xOrE = "-2 (x_or_e)"
-            case y = "-3 (y)"
-        }
-    }
-
-    enum IntOrHex: Decodable {
-        case int(Int)
-        case hex(String)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(Int.self) {
-                self = .int(value)
-            } else {
-                self = .hex(try container.decode(String.self))
-            }
-        }
-    }
-
-    /// The credential public key, built with `COSEKey(checking:_:)` (the CBOR codec is tested
-    /// elsewhere).
+extension W3CVector {
+    /// The credential public key, built from `credentialPublicKey_params` with
+    /// `COSEKey(checking:_:)` (the CBOR codec is tested elsewhere).
     func credentialPublicKey() throws -> COSEKey {
-        let parameters = registration.derived.credentialPublicKey_params
-        let algorithm = try #require(COSEAlgorithm(rawValue: parameters.alg))
-        switch (parameters.kty, parameters.crvOrN) {
-        case (2, .int(let crv)):
-            let curve = try #require(COSECurve(rawValue: crv))
+        let labels = registration.derived.credentialPublicKey_params
+        let algorithm = try #require(labels.integers[3].flatMap { COSEAlgorithm(rawValue: $0) })
+        let crv = labels.integers[-1].flatMap { COSECurve(rawValue: $0) }
+        switch labels.integers[1] {
+        case 2:
             return try COSEKey(
-                checking: algorithm, .ec2(curve: curve, x: hex(parameters.xOrE), y: hex(try #require(parameters.y))))
-        case (1, .int(let crv)):
+                checking: algorithm,
+                .ec2(curve: try #require(crv), x: try #require(labels.bytes[-2]), y: try #require(labels.bytes[-3])))
+        case 1:
+            return try COSEKey(checking: algorithm, .okp(curve: try #require(crv), x: try #require(labels.bytes[-2])))
+        case 3:
             return try COSEKey(
-                checking: algorithm, .okp(curve: try #require(COSECurve(rawValue: crv)), x: hex(parameters.xOrE)))
-        case (3, .hex(let n)):
-            return try COSEKey(checking: algorithm, .rsa(n: hex(n), e: hex(parameters.xOrE)))
+                checking: algorithm, .rsa(n: try #require(labels.bytes[-1]), e: try #require(labels.bytes[-2])))
         default:
             Issue.record("unexpected key parameters")
             throw WebAuthnError(.malformedCOSEKey, "unexpected key parameters")
         }
     }
+}
+
+/// A P-256 key of `Vectors/cose/`: RFC 9052 Appendix C.7's, named by its `kid`, or a COSE_Sign1
+/// example's, whose private scalar goes unused.
+struct COSEKeyVector: Decodable, Sendable, CustomTestStringConvertible {
+    let kid_text: String?
+    let x_hex: String
+    let y_hex: String
+    let d_hex: String
+
+    var testDescription: String { kid_text ?? x_hex }
+}
+
+/// `Vectors/cose/rfc9052-c7-keys.json`.
+struct COSEKeySet: Decodable {
+    let keys: [COSEKeyVector]
+}
+
+/// `Vectors/cose/cose-sign1-es256-examples.json`: ES256 signatures over COSE_Sign1 `ToBeSigned`.
+struct COSESign1Examples: Decodable {
+    struct Example: Decodable, Sendable, CustomTestStringConvertible {
+        let title: String
+        let key: COSEKeyVector
+        let to_be_signed_hex: String
+        let signature_raw_r_s_hex: String
+        let derived_signature_der_hex: String
+
+        var testDescription: String { title }
+    }
+    let examples: [Example]
 }
 
 /// Flips one bit of a byte string.

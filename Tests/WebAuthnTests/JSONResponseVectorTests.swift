@@ -15,36 +15,6 @@ import WebAuthn
         }
     }
 
-    /// The parts of a `w3c/` vector file these tests read.
-    struct W3CVector: Decodable {
-        struct Registration: Decodable {
-            let responseJSON: JSONValue
-
-            enum CodingKeys: String, CodingKey {
-                case responseJSON = "registration_response_json"
-            }
-        }
-
-        struct Authentication: Decodable {
-            let responseJSON: JSONValue
-
-            enum CodingKeys: String, CodingKey {
-                case responseJSON = "authentication_response_json"
-            }
-        }
-
-        let registration: Registration
-        let authentication: Authentication
-
-        enum CodingKeys: String, CodingKey {
-            case registration, authentication
-        }
-    }
-
-    static func w3cVectorNames() throws -> [String] {
-        try Vectors.names("w3c").filter { $0 != "attestation-root-cert.json" && $0 != "prf-hmac-secret.json" }
-    }
-
     @Test(arguments: try Vectors.names("realworld"))
     func realWorld(name: String) throws {
         let bytes = try Vectors.bytes("realworld", name)
@@ -55,22 +25,24 @@ import WebAuthn
     /// gives the same value.
     static func decodeRealWorld(_ bytes: [UInt8], registration: Bool) throws {
         if registration {
-            let vector = try WebAuthnJSON.decode(RealWorldCase<RegistrationResponseJSON>.self, from: bytes)
-            #expect(vector.ceremony == "registration")
-            #expect(vector.response.type == .publicKey)
-            #expect(vector.response.id == vector.response.rawId.string)
-            let again = try WebAuthnJSON.decode(
-                RegistrationResponseJSON.self, from: WebAuthnJSON.encode(vector.response))
-            #expect(again == vector.response)
+            try decodeRealWorld(bytes, AuthenticatorAttestationResponseJSON.self, ceremony: "registration")
         } else {
-            let vector = try WebAuthnJSON.decode(RealWorldCase<AuthenticationResponseJSON>.self, from: bytes)
-            #expect(vector.ceremony == "authentication")
-            #expect(vector.response.type == .publicKey)
-            #expect(vector.response.id == vector.response.rawId.string)
-            let again = try WebAuthnJSON.decode(
-                AuthenticationResponseJSON.self, from: WebAuthnJSON.encode(vector.response))
-            #expect(again == vector.response)
+            try decodeRealWorld(bytes, AuthenticatorAssertionResponseJSON.self, ceremony: "authentication")
         }
+    }
+
+    /// Decodes a case whose response is `PublicKeyCredentialJSON<Response>`, and again from its
+    /// own encoding.
+    static func decodeRealWorld<Response: Sendable & Hashable & Codable>(
+        _ bytes: [UInt8], _ response: Response.Type, ceremony: String
+    ) throws {
+        let vector = try WebAuthnJSON.decode(RealWorldCase<PublicKeyCredentialJSON<Response>>.self, from: bytes)
+        #expect(vector.ceremony == ceremony)
+        #expect(vector.response.type == .publicKey)
+        #expect(vector.response.id == vector.response.rawId.string)
+        let again = try WebAuthnJSON.decode(
+            PublicKeyCredentialJSON<Response>.self, from: WebAuthnJSON.encode(vector.response))
+        #expect(again == vector.response)
     }
 
     @Test func realWorldCoversBothCeremonies() throws {
@@ -80,30 +52,32 @@ import WebAuthn
     }
 
     /// The W3C responses carry only L3 members, unpadded, so they re-encode to the same JSON value.
-    @Test(arguments: try w3cVectorNames())
+    @Test(arguments: try W3CVector.names())
     func w3c(name: String) throws {
-        let vector = try WebAuthnJSON.decode(W3CVector.self, from: Vectors.bytes("w3c", name))
+        let vector = try W3CVector.load(name)
 
-        let registrationJSON = vector.registration.responseJSON
-        let registration = try WebAuthnJSON.decode(
-            RegistrationResponseJSON.self, from: WebAuthnJSON.encode(registrationJSON))
-        #expect(
-            try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: WebAuthnJSON.encode(registration))
-                == registration)
-        #expect(try Vectors.jsonValue(registration) == registrationJSON)
-
-        let authenticationJSON = vector.authentication.responseJSON
-        let authentication = try WebAuthnJSON.decode(
-            AuthenticationResponseJSON.self, from: WebAuthnJSON.encode(authenticationJSON))
-        #expect(
-            try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: WebAuthnJSON.encode(authentication))
-                == authentication)
-        #expect(try Vectors.jsonValue(authentication) == authenticationJSON)
+        let registration = try Self.reencoded(
+            vector.registration.registration_response_json, AuthenticatorAttestationResponseJSON.self)
+        let authentication = try Self.reencoded(
+            try #require(vector.authentication).authentication_response_json, AuthenticatorAssertionResponseJSON.self)
         #expect(authentication.rawId == registration.rawId)
     }
 
     @Test func w3cCoversFifteenVectors() throws {
-        #expect(try Self.w3cVectorNames().count == 15)
+        #expect(try W3CVector.names().count == 15)
+    }
+
+    /// `json` decoded as `PublicKeyCredentialJSON<Response>`, which decodes back equal from its
+    /// own encoding and encodes to the same JSON value.
+    static func reencoded<Response: Sendable & Hashable & Codable>(_ json: JSONValue, _: Response.Type) throws
+        -> PublicKeyCredentialJSON<Response>
+    {
+        let decoded = try WebAuthnJSON.decode(PublicKeyCredentialJSON<Response>.self, from: WebAuthnJSON.encode(json))
+        #expect(
+            try WebAuthnJSON.decode(PublicKeyCredentialJSON<Response>.self, from: WebAuthnJSON.encode(decoded))
+                == decoded)
+        #expect(try Vectors.jsonValue(decoded) == json)
+        return decoded
     }
 
     @Test func androidCaptureKeepsAttachmentAndCredProps() throws {

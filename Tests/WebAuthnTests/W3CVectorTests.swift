@@ -6,11 +6,7 @@ import WebAuthn
 /// Every W3C WebAuthn L3 test vector: decode every byte, re-encode what an authenticator builds,
 /// and verify both ceremonies (WebAuthn L3 §7.1, §7.2).
 @Suite struct W3CVectorTests {
-    static let vectors: [W3CVector] = {
-        let names =
-            (try? Vectors.names("w3c", excluding: ["attestation-root-cert.json", "prf-hmac-secret.json"])) ?? []
-        return names.compactMap { try? Vectors.load(W3CVector.self, "w3c", $0) }
-    }()
+    static let vectors: [W3CVector] = ((try? W3CVector.names()) ?? []).compactMap { try? W3CVector.load($0) }
 
     /// The formats this library verifies; the others must answer "unsupported".
     static let supportedFormats = Set(RelyingParty.supportedAttestationFormats.map(\.rawValue))
@@ -112,7 +108,7 @@ import WebAuthn
 
     @Test(arguments: vectors)
     func verifiesBothCeremonies(_ vector: W3CVector) throws {
-        let root = try Vectors.load(W3CAttestationRoot.self, "w3c", "attestation-root-cert.json")
+        let root = try W3CAttestationRoot.load()
         let relyingParty = RelyingParty(
             ids: ["example.org"], origins: ["https://example.org"], allowsCrossOrigin: true,
             topOrigins: ["https://example.com"],

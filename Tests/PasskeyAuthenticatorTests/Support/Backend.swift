@@ -14,10 +14,10 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
     /// The backends that take keys in (import, WebDriver "Add Credential"); a token makes its own.
     static let importingKeys: [Backend] = [.memory, .file]
 
-    /// A new, empty store of this backend; its directory, if any, goes with the returned value.
-    func store() async throws -> BackendStore {
-        let directory = try TemporaryDirectory()
-        return BackendStore(store: try await open(in: directory), directory: directory)
+    /// A new, empty store of this backend, its files (if any) in the test's
+    /// `TemporaryDirectory.current` (the `.temporaryDirectory` trait), removed after the test.
+    func open() async throws -> any CredentialStore {
+        try await open(in: TemporaryDirectory.current)
     }
 
     /// A new, empty store of this backend, its files (if any) in `directory`.
@@ -36,17 +36,4 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible {
                 directory: directory.appending("store"), custody: PKCS11KeyCustody(token: token))
         }
     }
-}
-
-/// A store made for one test, and the directory removed with it.
-final class BackendStore: Sendable {
-    let store: any CredentialStore
-    private let directory: TemporaryDirectory
-
-    init(store: any CredentialStore, directory: TemporaryDirectory) {
-        self.store = store
-        self.directory = directory
-    }
-
-    deinit { directory.remove() }
 }

@@ -14,6 +14,12 @@ struct Ceremony {
         self.relyingParty = relyingParty
     }
 
+    /// A ceremony with the software authenticator over `store`, running `profile` as far as the
+    /// store's keys allow.
+    init(store: any CredentialStore, profile: AuthenticatorProfile) {
+        self.init(SoftwareAuthenticator(store: store, profile: profile.narrowed(for: store)))
+    }
+
     static func creationOptions(
         user: String = "alice", userID: [UInt8] = Array("user-alice".utf8), algorithms: [COSEAlgorithm] = [.es256],
         attestation: AttestationConveyancePreference? = nil, residentKey: ResidentKeyRequirement? = .required,

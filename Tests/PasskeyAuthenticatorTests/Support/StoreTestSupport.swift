@@ -18,6 +18,19 @@ func makeCredential(
         profile: "platform", backupEligible: true, backupState: true, discoverable: true, createdAt: createdAt)
 }
 
+/// The store fixture of the file-store tests: a `FileCredentialStore` at `store` in the test's
+/// `TemporaryDirectory.current` (the `.temporaryDirectory` trait, which removes it), holding one
+/// new credential of `rpID`.
+func fileStoreWithACredential(rpID: String = "example.com") async throws
+    -> (path: String, store: FileCredentialStore, credential: StoredCredential)
+{
+    let path = try TemporaryDirectory.current.appending("store")
+    let store = try await FileCredentialStore(directory: path)
+    let credential = try await makeCredential(in: store, rpID: rpID)
+    try await store.add(credential)
+    return (path, store, credential)
+}
+
 /// Whether `store` signs with `credential`'s key: a signature it makes over a random message
 /// verifies with the credential's public key.
 func signs(_ store: some CredentialStore, with credential: StoredCredential) async throws -> Bool {

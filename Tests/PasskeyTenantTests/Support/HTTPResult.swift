@@ -53,10 +53,3 @@ extension TestClientProtocol {
             status: response.status, headers: response.headers, body: Array(response.body.readableBytesView))
     }
 }
-
-extension JSONValue {
-    /// The elements, when this is an array.
-    var arrayValue: [JSONValue]? {
-        if case .array(let items) = self { items } else { nil }
-    }
-}

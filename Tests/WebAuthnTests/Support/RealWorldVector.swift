@@ -27,6 +27,13 @@ struct RealWorldVector: Decodable, CustomTestStringConvertible {
         let mode: String
         let by_fmt: [String: [String]]?
     }
+    /// What the extractor read from the response: the registration's AAGUID.
+    struct Derived: Decodable {
+        struct AuthenticatorData: Decodable {
+            let aaguid_hex: HexBytes?
+        }
+        let authenticatorData: AuthenticatorData?
+    }
     struct Response: Decodable {
         struct Inner: Decodable {
             let clientDataJSON: B64Bytes
@@ -50,6 +57,7 @@ struct RealWorldVector: Decodable, CustomTestStringConvertible {
     let verification_time: String?
     let trust_anchors: TrustAnchors?
     let response: Response
+    let derived: Derived
 
     var testDescription: String { id }
 
