@@ -2,7 +2,7 @@ public import Auth0Passkeys
 public import PasskeyAuthenticator
 
 extension RelatedOriginsFetcher {
-    /// A fetcher of `/.well-known/webauthn` documents over an ``Auth0Passkeys/HTTPTransport``:
+    /// A fetcher of `/.well-known/webauthn` documents over an `HTTPTransport`:
     /// the libcurl transport by default, which follows no redirect, speaks only `http` and
     /// `https`, verifies certificates and sends no cookies (WebAuthn L3 §5.11.1 step 2).
     ///
@@ -13,7 +13,7 @@ extension RelatedOriginsFetcher {
     /// let client = WebAuthnClient(authenticator: authenticator, relatedOrigins: .http())
     /// ```
     ///
-    /// - Parameter transport: how to send the request; a ``Auth0Passkeys/CurlTransport`` with a
+    /// - Parameter transport: how to send the request; a `CurlTransport` with a
     ///   10-second limit and a 64 KiB body limit by default.
     /// - Returns: the fetcher.
     public static func http(

@@ -1,8 +1,7 @@
+import PasskeyAuthenticator
 import TestSupport
 import Testing
 import WebAuthn
-
-@testable import PasskeyAuthenticator
 
 /// Seeded mode reproduces whole ceremonies: credential IDs and keys come from the seed, and every
 /// signature from RFC 6979, so a `create` and a `get` in a fresh store give the same bytes on
@@ -68,66 +67,5 @@ import WebAuthn
         let first = try await Self.ceremony(kind, seed: nil, store: InMemoryCredentialStore())
         let second = try await Self.ceremony(kind, seed: nil, store: InMemoryCredentialStore())
         #expect(first != second)
-    }
-
-    /// W3C L3 `packed-self-es256`, whose signatures were made with RFC 6979: with the vector's key
-    /// and a seeded authenticator, the attestation object and the assertion signature come out
-    /// byte for byte.
-    @Test func theW3CSelfAttestationVectorComesOutByteForByte() async throws {
-        struct Vector: Decodable {
-            struct Registration: Decodable {
-                struct Inputs: Decodable {
-                    let credential_id_hex: String
-                    let aaguid_hex: String
-                    let credential_private_key_hex: String
-                }
-                struct Expected: Decodable {
-                    let clientDataJSON_hex: String
-                    let attestationObject_hex: String
-                }
-                let inputs: Inputs
-                let expected: Expected
-            }
-            struct Authentication: Decodable {
-                struct Expected: Decodable {
-                    let clientDataJSON_hex: String
-                    let signature_hex: String
-                }
-                let expected: Expected
-            }
-            let registration: Registration
-            let authentication: Authentication
-        }
-        let vector = try Vectors.load(Vector.self, "w3c", "packed-self-es256.json")
-        let inputs = vector.registration.inputs
-        let key = try SigningKey(rawRepresentation: Hex.decode(inputs.credential_private_key_hex), algorithm: .es256)
-        let credentialID = try Hex.decode(inputs.credential_id_hex)
-        // The vector's flags: UV and BE/BS at registration, UP and BE only when asserting.
-        let profile = AuthenticatorProfile(
-            name: "w3c-vector", aaguid: try AAGUID(bytes: Hex.decode(inputs.aaguid_hex)), attachment: .platform,
-            transports: [.internal], algorithms: [.es256], alwaysDiscoverable: true, alwaysVerifiesUser: false,
-            backedUp: true, countsSignatures: false, selfAttests: true)
-        let store = InMemoryCredentialStore()
-        var authenticator = SoftwareAuthenticator(store: store, profile: profile, seed: try Seed(hex: Self.seed))
-        authenticator.keyMaterialForTesting = { _ in
-            KeyMaterial(
-                credentialID: credentialID, privateKey: key, prfSecretWithUV: .random(), prfSecretWithoutUV: .random())
-        }
-        let made = try await authenticator.makeCredential(
-            MakeCredentialRequest(
-                clientDataHash: SHA256Digest.hash(Hex.decode(vector.registration.expected.clientDataJSON_hex)),
-                rpID: "example.org", user: .init(id: [1], name: "vector", displayName: "Vector"), algorithms: [-7],
-                userVerification: true, attestationFormatsPreference: [.packed]))
-        #expect(made.attestationObject.bytes == (try Hex.decode(vector.registration.expected.attestationObject_hex)))
-
-        var stored = try #require(await store.credential(id: credentialID))
-        stored.backupState = false
-        try await store.update(stored)
-        let asserted = try await authenticator.getAssertion(
-            GetAssertionRequest(
-                rpID: "example.org",
-                clientDataHash: SHA256Digest.hash(Hex.decode(vector.authentication.expected.clientDataJSON_hex)),
-                allowList: [credentialID], userVerification: false))
-        #expect(asserted.signature == (try Hex.decode(vector.authentication.expected.signature_hex)))
     }
 }

@@ -6,8 +6,9 @@ import WebAuthn
 
 /// The W3C L3 vectors `none-es256` and `packed-self-es256` made again through the software
 /// authenticator from their inputs (key, credential ID, AAGUID, flags, client data): the
-/// authenticator data must come out byte for byte, and the signatures, which ECDSA randomizes,
-/// must verify under the vector's public key.
+/// authenticator data must come out byte for byte and the signatures must verify under the
+/// vector's public key; in seeded mode, which signs with RFC 6979 as the vectors were made, the
+/// attestation object and the assertion signature come out byte for byte too.
 @Suite struct W3CVectorReproductionTests {
     struct Vector: Decodable {
         struct Registration: Decodable {
@@ -21,6 +22,7 @@ import WebAuthn
             struct Expected: Decodable {
                 let clientDataJSON_hex: String
                 let authenticatorData_hex: String
+                let attestationObject_hex: String
             }
             let inputs: Inputs
             let expected: Expected
@@ -32,6 +34,7 @@ import WebAuthn
             struct Expected: Decodable {
                 let clientDataJSON_hex: String
                 let authenticatorData_hex: String
+                let signature_hex: String
             }
             let inputs: Inputs
             let expected: Expected
@@ -41,8 +44,8 @@ import WebAuthn
         let authentication: Authentication
     }
 
-    @Test(arguments: ["none-es256.json", "packed-self-es256.json"])
-    func reproducedThroughTheAuthenticator(_ name: String) async throws {
+    @Test(arguments: ["none-es256.json", "packed-self-es256.json"], [false, true])
+    func reproducedThroughTheAuthenticator(_ name: String, seeded: Bool) async throws {
         let vector = try Vectors.load(Vector.self, "w3c/" + name)
         let inputs = vector.registration.inputs
         let registrationFlags = AuthenticatorFlags(rawValue: try Hex.decode(inputs.flags_hex)[0])
@@ -57,7 +60,9 @@ import WebAuthn
             backedUp: registrationFlags.contains(.backupState), countsSignatures: false,
             selfAttests: vector.attestation_format == "packed")
         let store = InMemoryCredentialStore()
-        var authenticator = SoftwareAuthenticator(store: store, profile: profile)
+        var authenticator = SoftwareAuthenticator(
+            store: store, profile: profile,
+            seed: seeded ? try Seed(hex: "000102030405060708090a0b0c0d0e0f") : nil)
         authenticator.keyMaterialForTesting = { _ in
             KeyMaterial(
                 credentialID: credentialID, privateKey: key, prfSecretWithUV: .random(), prfSecretWithoutUV: .random())
@@ -78,6 +83,10 @@ import WebAuthn
             clientDataJSON: registrationClientData, attestationObject: made.attestationObject.bytes,
             challenge: try CollectedClientData(bytes: registrationClientData).challengeBytes)
         #expect(registered.format.rawValue == vector.attestation_format)
+        if seeded {
+            #expect(
+                made.attestationObject.bytes == (try Hex.decode(vector.registration.expected.attestationObject_hex)))
+        }
 
         // The vector's assertion may report BS differently from its registration.
         var stored = try #require(await store.credential(id: credentialID))
@@ -97,6 +106,9 @@ import WebAuthn
             userHandle: asserted.userHandle,
             challenge: try CollectedClientData(bytes: assertionClientData).challengeBytes,
             credential: registered.record())
+        if seeded {
+            #expect(asserted.signature == (try Hex.decode(vector.authentication.expected.signature_hex)))
+        }
     }
 }
 
