@@ -129,18 +129,6 @@ extension EVPKey {
         defer { ECDSA_SIG_free(signature) }
         try check(ECDSA_SIG_set0(signature, r, s), .cryptoFailure, "ECDSA_SIG_set0")
         (rOwned, sOwned) = (false, false)
-        let length = i2d_ECDSA_SIG(signature, nil)
-        guard length > 0 else {
-            throw libcryptoError(.cryptoFailure, "i2d_ECDSA_SIG")
-        }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return i2d_ECDSA_SIG(signature, &cursor)
-        }
-        guard written == length else {
-            throw libcryptoError(.cryptoFailure, "i2d_ECDSA_SIG")
-        }
-        return der
+        return try derEncoding(.cryptoFailure, "i2d_ECDSA_SIG") { i2d_ECDSA_SIG(signature, $0) }
     }
 }
