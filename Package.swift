@@ -258,7 +258,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyKitTests",
-            dependencies: ["PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn"],
+            dependencies: [
+                "PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -32,7 +32,7 @@ extension Passkey {
                 let options = try authenticator.decodeOptions(PublicKeyCredentialCreationOptionsJSON.self)
                 let (origin, topOrigin) = try authenticator.origins()
                 let software = try await authenticator.authenticator(profile: profile)
-                return try await WebAuthnClient(authenticator: software).create(
+                return try await authenticator.client(software).create(
                     options, origin: origin, topOrigin: topOrigin)
             }
             printCeremonyResponse(response, json: json) {

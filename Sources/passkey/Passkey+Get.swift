@@ -36,7 +36,7 @@ extension Passkey {
                 let options = try authenticator.decodeOptions(PublicKeyCredentialRequestOptionsJSON.self)
                 let (origin, topOrigin) = try authenticator.origins()
                 let software = try await authenticator.authenticator(profile: profile, accountChoice: try choice())
-                return try await WebAuthnClient(authenticator: software).get(
+                return try await authenticator.client(software).get(
                     options, origin: origin, topOrigin: topOrigin)
             }
             printCeremonyResponse(response, json: json) {

@@ -9,10 +9,15 @@ enum CallerOrigin {
     /// subdomains) or a loopback address (W3C Secure Contexts §3.2). The RP ID must equal the
     /// origin's host or be a registrable domain suffix of it that is not a public suffix; an IP
     /// address matches only itself (HTML "is a registrable domain suffix of or is equal to"; public
-    /// suffixes from libpsl).
+    /// suffixes from libpsl). Otherwise, with a `relatedOrigins` fetcher, the RP ID's
+    /// `/.well-known/webauthn` document may list the origin (WebAuthn L3 §5.1.3 step 8.2, §5.1.4.1
+    /// step 7.2, §5.11.1); only an RP ID that is a domain name, not an IP address or a public
+    /// suffix, is looked up.
     ///
-    /// - Throws: `SecurityError` for either rule.
-    static func rpID(_ requested: String?, for origin: WebOrigin) throws(WebAuthnClientError) -> String {
+    /// - Throws: `SecurityError` for either rule, or when the document does not list the origin.
+    static func rpID(_ requested: String?, for origin: WebOrigin, relatedOrigins: RelatedOriginsFetcher?)
+        async throws(WebAuthnClientError) -> String
+    {
         guard isPotentiallyTrustworthy(origin) else {
             throw WebAuthnClientError(
                 .security, "\(origin) is not a secure context: use https, or http on localhost or a loopback address")
@@ -20,11 +25,26 @@ enum CallerOrigin {
         guard let requested else {
             return origin.host
         }
-        guard origin.mayUse(rpID: requested) else {
+        let rpID = requested.lowercased()
+        if origin.mayUse(rpID: requested) {
+            return rpID
+        }
+        guard let relatedOrigins, isDomainName(rpID), !PublicSuffixList.isPublicSuffix(rpID) else {
             throw WebAuthnClientError(
                 .security, "the RP ID \"\(requested)\" is neither \(origin)'s host nor a registrable suffix of it")
         }
-        return requested.lowercased()
+        try await RelatedOrigins.validate(origin, rpID: rpID, fetcher: relatedOrigins)
+        return rpID
+    }
+
+    /// Whether `name` is a domain name in ASCII (letters, digits and hyphens in non-empty labels,
+    /// at least two of them) and not an IPv4 address: what may go into a URL's host unescaped.
+    private static func isDomainName(_ name: String) -> Bool {
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && !labels.allSatisfy { $0.allSatisfy(\.isNumber) }
+            && labels.allSatisfy { label in
+                !label.isEmpty && label.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0.isASCIIAlphanumeric }
+            }
     }
 
     private static func isPotentiallyTrustworthy(_ origin: WebOrigin) -> Bool {
@@ -39,5 +59,13 @@ enum CallerOrigin {
         default:
             return false
         }
+    }
+}
+
+extension UInt8 {
+    /// `a`–`z`, `A`–`Z` or `0`–`9`.
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

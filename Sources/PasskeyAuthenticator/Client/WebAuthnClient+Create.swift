@@ -9,13 +9,14 @@ extension WebAuthnClient {
     ///   - topOrigin: the top-level origin when the caller is a cross-origin iframe; `nil` for a
     ///     same-origin caller.
     /// - Returns: the registration response, as `PublicKeyCredential.toJSON()` gives it.
-    /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID,
+    /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID (with
+    ///   ``relatedOrigins``, also when the RP ID's related origins do not list the origin),
     ///   `SyntaxError` for malformed options, `NotSupportedError` when no algorithm is supported,
     ///   `InvalidStateError` for an excluded credential, `NotAllowedError` otherwise.
     public func create(
         _ options: PublicKeyCredentialCreationOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil
     ) async throws(WebAuthnClientError) -> RegistrationResponseJSON {
-        let rpID = try CallerOrigin.rpID(options.rp.id, for: origin)
+        let rpID = try await CallerOrigin.rpID(options.rp.id, for: origin, relatedOrigins: relatedOrigins)
         try Self.check(challenge: options.challenge)
         guard (1...64).contains(options.user.id.bytes.count) else {
             throw WebAuthnClientError(.syntax, "user.id is 1 to 64 bytes, not \(options.user.id.bytes.count)")

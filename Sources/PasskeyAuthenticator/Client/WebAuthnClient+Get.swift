@@ -11,13 +11,14 @@ extension WebAuthnClient {
     ///   - origin: the caller's origin.
     ///   - topOrigin: the top-level origin when the caller is a cross-origin iframe.
     /// - Returns: the authentication response, as `PublicKeyCredential.toJSON()` gives it.
-    /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID, `SyntaxError`
+    /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID (with
+    ///   ``relatedOrigins``, also when the RP ID's related origins do not list the origin), `SyntaxError`
     ///   or `NotSupportedError` for malformed options, `NotAllowedError` when no credential
     ///   matches or the user refuses.
     public func get(
         _ options: PublicKeyCredentialRequestOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil
     ) async throws(WebAuthnClientError) -> AuthenticationResponseJSON {
-        let rpID = try CallerOrigin.rpID(options.rpId, for: origin)
+        let rpID = try await CallerOrigin.rpID(options.rpId, for: origin, relatedOrigins: relatedOrigins)
         try Self.check(challenge: options.challenge)
         let info = authenticator.info
         let verification = try Self.userVerification(options.userVerification, info: info)

@@ -17,12 +17,19 @@ import WebAuthn
 public struct WebAuthnClient: Sendable {
     /// The authenticator every ceremony uses.
     public var authenticator: any Authenticator
+    /// How the client fetches a relying party's related origins (WebAuthn L3 §5.11), when an
+    /// origin asks for an RP ID it may not otherwise claim; `nil` refuses such a request.
+    public var relatedOrigins: RelatedOriginsFetcher?
 
     /// Creates a client for an authenticator.
     ///
-    /// - Parameter authenticator: the authenticator to use.
-    public init(authenticator: any Authenticator) {
+    /// - Parameters:
+    ///   - authenticator: the authenticator to use.
+    ///   - relatedOrigins: the fetcher of `/.well-known/webauthn` documents, for Related Origin
+    ///     Requests; `nil` (the default) accepts only the origin's own domain and its parents.
+    public init(authenticator: any Authenticator, relatedOrigins: RelatedOriginsFetcher? = nil) {
         self.authenticator = authenticator
+        self.relatedOrigins = relatedOrigins
     }
 
     /// Asks the authenticator, turning its failure into the client's.

@@ -99,12 +99,17 @@ public struct SoftwareAuthenticator: Authenticator {
     }
 
     /// Has the store sign `authenticatorData ‖ clientDataHash` with the credential's key
-    /// (WebAuthn L3 §6.3.3 step 11), breaking the signature when ``simulation`` says so.
+    /// (WebAuthn L3 §6.3.3 step 11), breaking the signature when ``simulation`` says so. In seeded
+    /// mode the signature is reproducible (``CredentialStore/signReproducibly(_:with:)``), so the
+    /// whole response is.
     func sign(_ authenticatorData: AuthenticatorData, _ clientDataHash: [UInt8], with credential: StoredCredential)
         async throws(AuthenticatorError) -> [UInt8]
     {
+        let message = authenticatorData.bytes + clientDataHash
         var signature = try await storing { () async throws(StoreError) in
-            try await store.sign(authenticatorData.bytes + clientDataHash, with: credential)
+            seed == nil
+                ? try await store.sign(message, with: credential)
+                : try await store.signReproducibly(message, with: credential)
         }
         if simulation == .bogusSignature {
             signature[signature.count / 2] ^= 0x01

@@ -38,6 +38,22 @@ public protocol CredentialStore: Sendable {
     ///   for this credential, or an I/O code.
     func sign(_ message: [UInt8], with credential: StoredCredential) async throws(StoreError) -> [UInt8]
 
+    /// Signs as ``sign(_:with:)`` does, so that the same credential and message always give the
+    /// same signature where the algorithm allows: what a seeded ``SoftwareAuthenticator`` signs
+    /// with, so that a seeded ceremony's response is the same from run to run.
+    ///
+    /// The software stores sign ES256 with RFC 6979 nonces (``SigningKey/deterministicSignature(for:)``);
+    /// EdDSA and RS256 are deterministic already; PS256 keeps its random salt. The default signs
+    /// with ``sign(_:with:)``: a store whose keys sign elsewhere (an HSM draws its own nonces) is
+    /// as reproducible as its signatures are.
+    ///
+    /// - Parameters:
+    ///   - message: the bytes to sign.
+    ///   - credential: the credential, as this store returned it.
+    /// - Returns: the signature in WebAuthn's form for the algorithm (DER for ECDSA).
+    /// - Throws: `StoreError`, as ``sign(_:with:)``.
+    func signReproducibly(_ message: [UInt8], with credential: StoredCredential) async throws(StoreError) -> [UInt8]
+
     /// `HMAC-SHA-256(CredRandom, salt)` for each salt, with the credential's seed for requests
     /// that verified the user or for the others (CTAP 2.1 §12.5, the hmac-secret extension).
     ///

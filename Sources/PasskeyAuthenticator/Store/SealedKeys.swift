@@ -50,14 +50,21 @@ final class SealedKeys: Sendable {
         }
     }
 
-    /// Signs `message` with the credential's private key.
+    /// Signs `message` with the credential's private key; `reproducibly`, with the same signature
+    /// for the same message wherever the algorithm allows (RFC 6979 for ES256; PS256's salt stays
+    /// random).
     ///
     /// - Throws: `StoreError` with `corrupt` when the sealed key does not open for this record
     ///   (another store's, another record's, or tampered), or `io` when OpenSSL fails.
-    func sign(_ message: [UInt8], with credential: StoredCredential) throws(StoreError) -> [UInt8] {
+    func sign(_ message: [UInt8], with credential: StoredCredential, reproducibly: Bool = false) throws(StoreError)
+        -> [UInt8]
+    {
         let key = try privateKey(of: credential)
         do {
-            return try key.signature(for: message)
+            guard reproducibly, key.algorithm != .ps256 else {
+                return try key.signature(for: message)
+            }
+            return try key.deterministicSignature(for: message)
         } catch {
             throw StoreError(.io, "signing with \(Base64URL.encode(credential.id)) failed: \(error.reason)")
         }

@@ -124,19 +124,7 @@ package struct PreparedPublicKey: Sendable {
 extension EVPKey {
     /// The public key as a SubjectPublicKeyInfo, encoded by OpenSSL (`i2d_PUBKEY`).
     func spkiFromOpenSSL() throws(WebAuthnError) -> [UInt8] {
-        let length = i2d_PUBKEY(pointer, nil)
-        guard length > 0 else {
-            throw libcryptoError(.invalidKey, "i2d_PUBKEY")
-        }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return i2d_PUBKEY(pointer, &cursor)
-        }
-        guard written == length else {
-            throw libcryptoError(.cryptoFailure, "i2d_PUBKEY")
-        }
-        return der
+        try derEncoding(.invalidKey, "i2d_PUBKEY") { i2d_PUBKEY(pointer, $0) }
     }
 }
 

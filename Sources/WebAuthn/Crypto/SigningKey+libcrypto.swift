@@ -59,20 +59,7 @@ extension EVPKey {
     func pkcs8() throws(WebAuthnError) -> [UInt8] {
         let info = try check(EVP_PKEY2PKCS8(pointer), .cryptoFailure, "EVP_PKEY2PKCS8")
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
-        let length = i2d_PKCS8_PRIV_KEY_INFO(info, nil)
-        guard length > 0 else {
-            throw libcryptoError(.cryptoFailure, "i2d_PKCS8_PRIV_KEY_INFO")
-        }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return i2d_PKCS8_PRIV_KEY_INFO(info, &cursor)
-        }
-        guard written == length else {
-            secureZero(&der)
-            throw libcryptoError(.cryptoFailure, "i2d_PKCS8_PRIV_KEY_INFO")
-        }
-        return der
+        return try derEncoding(.cryptoFailure, "i2d_PKCS8_PRIV_KEY_INFO") { i2d_PKCS8_PRIV_KEY_INFO(info, $0) }
     }
 
     /// The raw private key: the EC scalar `d`, left-padded to the curve's length (SEC 1 §2.3.7),

@@ -171,6 +171,31 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
         try key.signature(for: message, algorithm: algorithm)
     }
 
+    /// Signs a message so that the same key and message always give the same signature: what
+    /// seeded mode signs with, so that a seeded ceremony's response is the same from run to run.
+    ///
+    /// ES256 takes its nonce from RFC 6979 §3.2 (HMAC-SHA-256 DRBG over the private scalar and
+    /// the digest) instead of OpenSSL's random one; as with ``signature(for:)``, `s` is not moved
+    /// to the low half (WebAuthn asks for neither). EdDSA (RFC 8032 §5.1.6) and RS256 (PKCS #1
+    /// v1.5, RFC 8017 §8.2) are deterministic by construction and sign as ``signature(for:)``
+    /// does.
+    ///
+    /// - Parameter message: the bytes to sign.
+    /// - Returns: the signature, in the same form as ``signature(for:)``.
+    /// - Throws: `WebAuthnError` with `unsupported-algorithm` for PS256, whose salt is random
+    ///   (RFC 8017 §9.1.1) and which OpenSSL cannot take from outside; `crypto-failure` if
+    ///   OpenSSL fails.
+    public func deterministicSignature(for message: some Collection<UInt8>) throws(WebAuthnError) -> [UInt8] {
+        switch algorithm {
+        case .es256:
+            return try key.deterministicECDSASignature(for: message, curve: .p256)
+        case .ps256:
+            throw WebAuthnError(.unsupportedAlgorithm, "PS256 signatures carry a random salt")
+        default:
+            return try signature(for: message)
+        }
+    }
+
     public var description: String { "SigningKey(\(algorithm), <redacted>)" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: []) }

@@ -46,3 +46,32 @@ func libcryptoError(_ code: WebAuthnError.Code, _ what: String) -> WebAuthnError
 func discardLibcryptoErrors() {
     ERR_clear_error()
 }
+
+/// The DER an OpenSSL `i2d_…` function writes, by its two-call protocol: asked first for the
+/// length (a `nil` output), then to write into a buffer of that length (`i2d_X509(3)`).
+///
+/// - Parameters:
+///   - code: the error code to throw when either call fails.
+///   - what: the function, for the reason ("i2d_PUBKEY").
+///   - encode: calls the `i2d_…` function with the output cursor it is given.
+/// - Returns: the DER; a buffer that came out short is wiped before the error is thrown, as it may
+///   hold part of a private key.
+func derEncoding(
+    _ code: WebAuthnError.Code = .cryptoFailure, _ what: @autoclosure () -> String,
+    _ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+) throws(WebAuthnError) -> [UInt8] {
+    let length = encode(nil)
+    guard length > 0 else {
+        throw libcryptoError(code, what())
+    }
+    var der = [UInt8](repeating: 0, count: Int(length))
+    let written = der.withUnsafeMutableBufferPointer { buffer in
+        var cursor = buffer.baseAddress
+        return encode(&cursor)
+    }
+    guard written == length else {
+        secureZero(&der)
+        throw libcryptoError(code, what())
+    }
+    return der
+}

@@ -143,18 +143,6 @@ extension X509Certificate {
 
     private static func subjectPublicKeyInfo(_ certificate: OpaquePointer) throws(WebAuthnError) -> [UInt8] {
         let key = X509_get_X509_PUBKEY(certificate)
-        let length = i2d_X509_PUBKEY(key, nil)
-        guard length > 0 else {
-            throw libcryptoError(.malformedCertificate, "i2d_X509_PUBKEY")
-        }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return i2d_X509_PUBKEY(key, &cursor)
-        }
-        guard written == length else {
-            throw libcryptoError(.malformedCertificate, "i2d_X509_PUBKEY")
-        }
-        return der
+        return try derEncoding(.malformedCertificate, "i2d_X509_PUBKEY") { i2d_X509_PUBKEY(key, $0) }
     }
 }

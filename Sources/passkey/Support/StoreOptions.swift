@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 public import PasskeyAuthenticator
+import PasskeyKit
 import WebAuthn
 
 /// Where the credential store is: `--store DIR`, else `$PASSKEY_STORE`, else
@@ -84,6 +85,13 @@ struct AuthenticatorOptions: ParsableArguments {
     @Option(help: "Act out a failure: \(Simulation.allCases.map(\.rawValue).joined(separator: ", ")).")
     var simulate: Simulation?
 
+    @Flag(
+        name: .customLong("related-origins"),
+        help: ArgumentHelp(
+            "When the origin may not claim the RP ID, fetch https://RPID/.well-known/webauthn and accept "
+                + "an origin it lists (WebAuthn L3 §5.11)."))
+    var relatedOrigins = false
+
     /// The caller's origin and, for a cross-origin call, the top origin.
     func origins() throws(WebAuthnClientError) -> (WebOrigin, WebOrigin?) {
         func parse(_ text: String, _ option: String) throws(WebAuthnClientError) -> WebOrigin {
@@ -124,6 +132,14 @@ struct AuthenticatorOptions: ParsableArguments {
         return SoftwareAuthenticator(
             store: opened, profile: profile.narrowed(for: opened), seed: try Seed(option: seed),
             simulation: simulate, accountChoice: accountChoice)
+    }
+}
+
+extension AuthenticatorOptions {
+    /// The WebAuthn client over `authenticator`, fetching related origins with libcurl when
+    /// `--related-origins` is given.
+    func client(_ authenticator: any Authenticator) -> WebAuthnClient {
+        WebAuthnClient(authenticator: authenticator, relatedOrigins: relatedOrigins ? .http() : nil)
     }
 }
 
