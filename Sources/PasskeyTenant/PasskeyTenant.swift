@@ -96,10 +96,15 @@ public final class PasskeyTenant: Sendable {
         do {
             return try await body()
         } catch {
-            if error.countsAsFailedAttempt, !keys.isEmpty {
-                await limiter.recordFailure(keys)
-            }
+            await recordFailure(error, keys)
             throw error
+        }
+    }
+
+    /// Counts `error` as a failed attempt of `keys` when it is a refusal.
+    func recordFailure(_ error: TenantError, _ keys: [AttemptLimiter.Key]) async {
+        if error.countsAsFailedAttempt, !keys.isEmpty {
+            await limiter.recordFailure(keys)
         }
     }
 
