@@ -16,7 +16,7 @@ public struct TenantRequestContext: RequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
-        maxUploadSize = TenantConfiguration().maxBodySize
+        maxUploadSize = TenantConfiguration.defaultMaxBodySize
     }
 
     /// JSON bodies, refused in the Authentication API's terms.
