@@ -7,7 +7,7 @@ import WebAuthn
 /// §3) before any route runs, every failure becomes WebDriver's error shape, and each answer's
 /// status is counted.
 struct ControlMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ControlRequestContext
 
     let token: ControlToken
     let metrics: ControlMetrics
@@ -46,21 +46,15 @@ struct ControlMiddleware: RouterMiddleware {
 
     /// `{"value": {"error", "message", "stacktrace"}}` (W3C WebDriver §6.6).
     static func render(_ error: ControlError, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json"
-        headers[.cacheControl] = "no-store"
-        let body = ErrorBody(value: .init(error: error.code, message: error.message, stacktrace: ""))
-        return Response(
-            status: HTTPResponse.Status(code: error.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: WebAuthnJSON.encode(body))))
+        ControlResponseEncoder.response(
+            ErrorValue(error: error.code, message: error.message, stacktrace: ""),
+            status: HTTPResponse.Status(code: error.status), headers: headers)
     }
 
-    struct ErrorBody: Encodable {
-        struct Value: Encodable {
-            let error: String
-            let message: String
-            let stacktrace: String
-        }
-        let value: Value
+    /// The `value` of WebDriver's error shape.
+    struct ErrorValue: Encodable {
+        let error: String
+        let message: String
+        let stacktrace: String
     }
 }

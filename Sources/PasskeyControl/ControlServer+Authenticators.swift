@@ -4,52 +4,55 @@ import WebAuthn
 
 extension ControlServer {
     /// The virtual-authenticator commands (WebAuthn L3 §11.2–§11.9) and the ceremonies.
-    func addAuthenticatorRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addAuthenticatorRoutes(to group: RouterGroup<ControlRequestContext>) {
         group.post { request, context in
             let session = try context.parameters.require("session")
-            let configuration = try VirtualAuthenticatorConfiguration(parameters: await Self.parameters(request))
-            return Self.value(try await service.addAuthenticator(session: session, configuration))
+            let configuration = try VirtualAuthenticatorConfiguration(
+                parameters: await request.decode(as: [String: JSONValue].self, context: context))
+            return ControlValue(try await service.addAuthenticator(session: session, configuration))
         }
         group.delete(":authenticator") { _, context in
             try await service.removeAuthenticator(
                 session: context.parameters.require("session"), context.parameters.require("authenticator"))
-            return Self.null
+            return ControlValue.null
         }
         group.post(":authenticator/credential") { request, context in
             let (session, id) = try Self.ids(context)
             let configuration = try await service.authenticator(session: session, id).configuration
-            let parameters = try CredentialParameters(parameters: await Self.parameters(request), for: configuration)
+            let parameters = try CredentialParameters(
+                parameters: await request.decode(as: [String: JSONValue].self, context: context), for: configuration)
             try await service.addCredential(session: session, authenticator: id, parameters)
-            return Self.null
+            return ControlValue.null
         }
         group.get(":authenticator/credentials") { _, context in
             let (session, id) = try Self.ids(context)
-            return Self.value(try await service.credentials(session: session, authenticator: id))
+            return ControlValue(try await service.credentials(session: session, authenticator: id))
         }
         group.delete(":authenticator/credentials") { _, context in
             let (session, id) = try Self.ids(context)
             try await service.removeAllCredentials(session: session, authenticator: id)
-            return Self.null
+            return ControlValue.null
         }
         group.delete(":authenticator/credentials/:credential") { _, context in
             let (session, id) = try Self.ids(context)
             try await service.removeCredential(
                 session: session, authenticator: id, credentialID: context.parameters.credentialID("credential"))
-            return Self.null
+            return ControlValue.null
         }
         group.post(":authenticator/credentials/:credential/props") { request, context in
             let (session, id) = try Self.ids(context)
             let credentialID = try context.parameters.credentialID("credential")
-            let properties = try CredentialProperties(parameters: await Self.parameters(request))
+            let properties = try CredentialProperties(
+                parameters: await request.decode(as: [String: JSONValue].self, context: context))
             try await service.setCredentialProperties(
                 session: session, authenticator: id, credentialID: credentialID,
                 backupEligibility: properties.backupEligibility, backupState: properties.backupState,
                 signCount: properties.signCount)
-            return Self.null
+            return ControlValue.null
         }
         group.post(":authenticator/credentials/:credential/export") { _, context in
             let (session, id) = try Self.ids(context)
-            return Self.value(
+            return ControlValue(
                 try await service.exportCredential(
                     session: session, authenticator: id, credentialID: context.parameters.credentialID("credential")))
         }
@@ -57,36 +60,48 @@ extension ControlServer {
             let (session, id) = try Self.ids(context)
             guard
                 let verified = try VirtualAuthenticatorConfiguration.bool(
-                    await Self.parameters(request), "isUserVerified")
+                    await request.decode(as: [String: JSONValue].self, context: context), "isUserVerified")
             else {
                 throw ControlError.invalidArgument("isUserVerified is required")
             }
             try await service.setUserVerified(session: session, id, verified)
-            return Self.null
+            return ControlValue.null
         }
         group.post(":authenticator/create") { request, context in
             let (session, id) = try Self.ids(context)
-            let body = try await Self.decode(
-                CeremonyRequest<PublicKeyCredentialCreationOptionsJSON>.self, request, code: "SyntaxError")
+            let body = try await Self.ceremony(
+                CeremonyRequest<PublicKeyCredentialCreationOptionsJSON>.self, request, context)
             let (origin, topOrigin) = try body.origins()
-            return Self.value(
+            return ControlValue(
                 try await service.create(
                     session: session, authenticator: id, options: body.options, origin: origin, topOrigin: topOrigin))
         }
         group.post(":authenticator/get") { request, context in
             let (session, id) = try Self.ids(context)
-            let body = try await Self.decode(
-                CeremonyRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, code: "SyntaxError")
+            let body = try await Self.ceremony(
+                CeremonyRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
             let (origin, topOrigin) = try body.origins()
-            return Self.value(
+            return ControlValue(
                 try await service.get(
                     session: session, authenticator: id, options: body.options, origin: origin, topOrigin: topOrigin,
                     choosing: try body.choice()))
         }
     }
 
+    /// A ceremony's body; a malformed one is the `SyntaxError` a browser throws for options it
+    /// cannot read (WebAuthn L3 §5.1.3, §5.1.4), not `invalid argument`.
+    static func ceremony<Options>(
+        _ type: CeremonyRequest<Options>.Type, _ request: Request, _ context: ControlRequestContext
+    ) async throws -> CeremonyRequest<Options> {
+        do {
+            return try await request.decode(as: type, context: context)
+        } catch let error as ControlError where error.status == 400 {
+            throw ControlError("SyntaxError", status: 400, error.message)
+        }
+    }
+
     /// The session and authenticator IDs of the path.
-    static func ids(_ context: BasicRequestContext) throws -> (session: String, authenticator: String) {
+    static func ids(_ context: ControlRequestContext) throws -> (session: String, authenticator: String) {
         (try context.parameters.require("session"), try context.parameters.require("authenticator"))
     }
 }

@@ -4,10 +4,10 @@ import WebAuthn
 
 extension ControlServer {
     /// The virtual users: added to a session, then driven through Auth0's passkey flows.
-    func addUserRoutes(to group: RouterGroup<BasicRequestContext>) {
+    func addUserRoutes(to group: RouterGroup<ControlRequestContext>) {
         group.post { request, context in
-            let body = try await Self.decode(NewUser.self, request)
-            return Self.value(
+            let body = try await request.decode(as: NewUser.self, context: context)
+            return ControlValue(
                 try await service.addUser(
                     session: context.parameters.require("session"), tenant: body.tenant,
                     authenticatorID: body.authenticatorId, origin: body.origin))
@@ -15,49 +15,49 @@ extension ControlServer {
         group.delete(":user") { _, context in
             let (session, user) = try Self.userIDs(context)
             try await service.removeUser(session: session, user)
-            return Self.null
+            return ControlValue.null
         }
         group.post(":user/signup") { request, context in
             let (session, user) = try Self.userIDs(context)
-            let body = try await Self.decode(SignupRequest.self, request)
-            return Self.value(
+            let body = try await request.decode(as: SignupRequest.self, context: context)
+            return ControlValue(
                 try await service.signUp(
                     session: session, user: user, email: body.email, name: body.name, username: body.username,
                     phone: body.phone))
         }
         group.post(":user/login") { request, context in
             let (session, user) = try Self.userIDs(context)
-            let body = try await Self.decode(LoginRequest.self, request)
-            return Self.value(try await service.logIn(session: session, user: user, choosing: try body.choice()))
+            let body = try await request.decode(as: LoginRequest.self, context: context)
+            return ControlValue(try await service.logIn(session: session, user: user, choosing: try body.choice()))
         }
         group.post(":user/enroll") { request, context in
             let (session, user) = try Self.userIDs(context)
-            let body = try await Self.decode(EnrollRequest.self, request)
-            return Self.value(
+            let body = try await request.decode(as: EnrollRequest.self, context: context)
+            return ControlValue(
                 try await service.enroll(session: session, user: user, authenticator: body.authenticatorId))
         }
         group.post(":user/token") { request, context in
             let (session, user) = try Self.userIDs(context)
-            let body = try await Self.decode(TokenRequest.self, request)
-            return Self.value(
+            let body = try await request.decode(as: TokenRequest.self, context: context)
+            return ControlValue(
                 try await service.token(session: session, user: user, audience: body.audience, scope: body.scope))
         }
         group.post(":user/api") { request, context in
             let (session, user) = try Self.userIDs(context)
-            let body = try await Self.decode(APIRequest.self, request)
-            return Self.value(
+            let body = try await request.decode(as: APIRequest.self, context: context)
+            return ControlValue(
                 try await service.callAPI(
                     session: session, user: user, method: body.method ?? "GET", url: body.url,
                     audience: body.audience, scope: body.scope, body: body.body.map { WebAuthnJSON.encode($0) }))
         }
         group.post(":user/logout") { request, context in
             let (session, user) = try Self.userIDs(context)
-            let body = try await Self.decode(LogoutRequest.self, request)
-            return Self.value(try await service.logOut(session: session, user: user, revoke: body.revoke ?? true))
+            let body = try await request.decode(as: LogoutRequest.self, context: context)
+            return ControlValue(try await service.logOut(session: session, user: user, revoke: body.revoke ?? true))
         }
     }
 
-    static func userIDs(_ context: BasicRequestContext) throws -> (session: String, user: String) {
+    static func userIDs(_ context: ControlRequestContext) throws -> (session: String, user: String) {
         (try context.parameters.require("session"), try context.parameters.require("user"))
     }
 }

@@ -47,17 +47,18 @@ public struct ControlServer: Sendable {
         self.token = token
     }
 
-    /// The routes, for `Application(router:)` or HummingbirdTesting.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    /// The routes, for `Application(router:)` or HummingbirdTesting; bodies and answers go
+    /// through the context's codecs (``ControlRequestContext``).
+    public func router() -> Router<ControlRequestContext> {
+        let router = Router(context: ControlRequestContext.self)
         router.add(middleware: ControlMiddleware(token: token, metrics: service.metrics))
         router.post("session") { _, _ in
             let id = await service.newSession()
-            return Self.value(NewSession(sessionId: id))
+            return ControlValue(NewSession(sessionId: id))
         }
         router.delete("session/:session") { _, context in
             try await service.deleteSession(context.parameters.require("session"))
-            return Self.null
+            return ControlValue.null
         }
         router.get("metrics") { _, _ in
             Response(
@@ -67,54 +68,6 @@ public struct ControlServer: Sendable {
         addAuthenticatorRoutes(to: router.group("session/:session/webauthn/authenticator"))
         addUserRoutes(to: router.group("session/:session/users"))
         return router
-    }
-
-    // MARK: Bodies
-
-    /// Reads the body, at most ``maxBodySize`` bytes; an empty body reads as `{}`.
-    static func body(_ request: Request) async throws(ControlError) -> [UInt8] {
-        do {
-            let buffer = try await request.body.collect(upTo: maxBodySize)
-            return buffer.readableBytes == 0 ? Array("{}".utf8) : Array(buffer.readableBytesView)
-        } catch {
-            throw .tooLarge(limit: maxBodySize)
-        }
-    }
-
-    /// Reads the body as a JSON object (WebDriver's `parameters`).
-    static func parameters(_ request: Request) async throws(ControlError) -> [String: JSONValue] {
-        let bytes = try await body(request)
-        guard let value = try? WebAuthnJSON.decode(JSONValue.self, from: bytes), let object = value.objectValue
-        else {
-            throw .invalidArgument("the body is not a JSON object")
-        }
-        return object
-    }
-
-    /// Reads the body as `Body`; a malformed one is `invalid argument`, or `code` when given.
-    static func decode<Body: Decodable>(_ type: Body.Type, _ request: Request, code: String = "invalid argument")
-        async throws(ControlError) -> Body
-    {
-        let bytes = try await body(request)
-        do {
-            return try WebAuthnJSON.decode(type, from: bytes)
-        } catch {
-            throw ControlError(code, status: 400, "malformed body: \(error.reason)")
-        }
-    }
-
-    /// `{"value": VALUE}`, compact and with sorted keys.
-    static func value(_ value: some Encodable) -> Response {
-        json(Array(#"{"value":"#.utf8) + WebAuthnJSON.encode(value) + [UInt8(ascii: "}")])
-    }
-
-    /// `{"value": null}`: WebDriver's success without data.
-    static let null = json(Array(#"{"value":null}"#.utf8))
-
-    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// New Session's answer: the ID and the WebAuthn capabilities (WebAuthn L3 §11.1).

@@ -96,24 +96,29 @@ public final class PasskeyTenant: Sendable {
         do {
             return try await body()
         } catch {
-            if error.countsAsFailedAttempt, !keys.isEmpty {
-                await limiter.recordFailure(keys)
-            }
+            await recordFailure(error, keys)
             throw error
         }
     }
 
-    /// Opens a session for a ceremony and returns its `auth_session` and challenge.
+    /// Counts `error` as a failed attempt of `keys` when it is a refusal.
+    func recordFailure(_ error: TenantError, _ keys: [AttemptLimiter.Key]) async {
+        if error.countsAsFailedAttempt, !keys.isEmpty {
+            await limiter.recordFailure(keys)
+        }
+    }
+
+    /// Opens a session for a ceremony whose options carry `challenge`, and returns its `auth_session`.
     func openSession(
-        _ kind: PendingSession.Kind, clientID: String, connection: String, organization: String?, user: TenantUser?
-    ) async throws(TenantError) -> (Secret, [UInt8]) {
+        _ kind: PendingSession.Kind, clientID: String, connection: String, organization: String?, user: TenantUser?,
+        challenge: [UInt8]
+    ) async throws(TenantError) -> Secret {
         let secret = Secret.random()
-        let challenge = SecureRandom.bytes(32)
         let session = PendingSession(
             kind: kind, clientID: clientID, connection: connection, organization: organization, challenge: challenge,
             user: user, expiresAt: clock.now().addingTimeInterval(configuration.sessionLifetime.seconds))
         try await store.insertSession(session, digest: secret.digest)
-        return (secret, challenge)
+        return secret
     }
 
     /// Takes the session an `auth_session` names: once, and only before it expires.
@@ -125,31 +130,20 @@ public final class PasskeyTenant: Sendable {
         return session
     }
 
-    /// The creation options for a signup or enrollment (auth0-passkey-api.md §1.2).
-    func creationOptions(
-        for user: TenantUser, challenge: [UInt8], excluding excluded: [TenantCredential]? = nil
-    ) -> PublicKeyCredentialCreationOptionsJSON {
-        PublicKeyCredentialCreationOptionsJSON(
-            rp: PublicKeyCredentialRpEntity(name: configuration.relyingPartyID, id: configuration.relyingPartyID),
+    /// The creation options of a signup or an enrollment, as Auth0 sends them (auth0-passkey-api.md
+    /// §1.2): the RP ID as the RP's name, the user's identifier as its name, a discoverable
+    /// credential required, the session's lifetime as timeout, and no attestation, hints or
+    /// extensions; `excluded`, when given, listed in `excludeCredentials` (§19.3).
+    func registrationOptions(for user: TenantUser, excluding excluded: [TenantCredential]? = nil)
+        -> RegistrationOptions
+    {
+        configuration.relyingParty.generateRegistrationOptions(
+            rpName: configuration.relyingPartyID,
             user: PublicKeyCredentialUserEntityJSON(
                 id: Base64URL(user.userHandle), name: user.identifier,
                 displayName: user.profile.name ?? user.identifier),
-            challenge: Base64URL(challenge),
-            pubKeyCredParams: configuration.algorithms.map { PublicKeyCredentialParameters(alg: $0.rawValue) },
-            timeout: timeoutMilliseconds,
             excludeCredentials: excluded.map { $0.map { PublicKeyCredentialDescriptorJSON(id: Base64URL($0.id)) } },
-            authenticatorSelection: AuthenticatorSelectionCriteria(
-                residentKey: .required, requireResidentKey: true, userVerification: userVerification))
-    }
-
-    /// `required` or `preferred`, per the connection.
-    var userVerification: UserVerificationRequirement {
-        configuration.requiresUserVerification ? .required : .preferred
-    }
-
-    /// The session lifetime, as the options' `timeout`.
-    var timeoutMilliseconds: UInt32 {
-        UInt32(clamping: Int(configuration.sessionLifetime.seconds * 1000))
+            residentKey: .required, extensions: nil, timeout: configuration.sessionLifetime)
     }
 
     /// A verification failure as the wire says it.

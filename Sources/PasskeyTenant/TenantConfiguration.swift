@@ -78,10 +78,13 @@ public struct TenantConfiguration: Sendable {
         self.accessTokenLifetime = .seconds(86_400)
         self.idTokenLifetime = .seconds(36_000)
         self.refreshTokenLifetime = .seconds(30 * 86_400)
-        self.maxBodySize = 64 * 1024
+        self.maxBodySize = Self.defaultMaxBodySize
         self.attemptLimits = AttemptLimits()
         self.signingKeyPEM = nil
     }
+
+    /// ``maxBodySize`` unless set: 64 KiB.
+    static let defaultMaxBodySize = 64 * 1024
 
     /// `https://DOMAIN/`, the `iss` of every token.
     public var issuer: String { "https://\(domain)/" }

@@ -12,14 +12,11 @@ extension PasskeyTenant {
     public func loginChallenge(_ request: LoginChallengeRequest) async throws(TenantError) -> RequestChallengeResponse {
         try checkClient(request.clientID)
         let connection = try checkRealm(request.realm)
-        let (secret, challenge) = try await openSession(
+        let generated = configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime)
+        let secret = try await openSession(
             .login, clientID: request.clientID, connection: connection, organization: request.organization,
-            user: nil)
-        return RequestChallengeResponse(
-            authSession: secret,
-            options: PublicKeyCredentialRequestOptionsJSON(
-                challenge: Base64URL(challenge), timeout: timeoutMilliseconds, rpId: configuration.relyingPartyID,
-                userVerification: userVerification))
+            user: nil, challenge: generated.challenge)
+        return RequestChallengeResponse(authSession: secret, options: generated.options)
     }
 
     /// The webauthn grant for a login session: finds the credential by its ID, verifies the

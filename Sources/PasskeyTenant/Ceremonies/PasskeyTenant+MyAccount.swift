@@ -46,13 +46,11 @@ extension PasskeyTenant {
             throw .invalidRequest("identity_user_id: not an identity of this user")
         }
         let excluded = request.useExcludeCredentials == true ? try await store.credentials(userID: user.id) : nil
-        let (secret, challenge) = try await openSession(
-            .enrollment, clientID: clientID, connection: connection, organization: nil, user: user)
-        return (
-            Self.pendingPasskeyMethodID,
-            CreationChallengeResponse(
-                authSession: secret, options: creationOptions(for: user, challenge: challenge, excluding: excluded))
-        )
+        let generated = registrationOptions(for: user, excluding: excluded)
+        let secret = try await openSession(
+            .enrollment, clientID: clientID, connection: connection, organization: nil, user: user,
+            challenge: generated.challenge)
+        return (Self.pendingPasskeyMethodID, CreationChallengeResponse(authSession: secret, options: generated.options))
     }
 
     /// `POST /me/v1/authentication-methods/{id}/verify`: verifies the registration and adds the

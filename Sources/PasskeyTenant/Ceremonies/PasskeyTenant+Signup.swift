@@ -34,10 +34,11 @@ extension PasskeyTenant {
             throw .invalidRequest("The user already exists (\(taken) is taken).")
         }
         let user = TenantUser.new(profile: profile, metadata: metadata, at: clock.now())
-        let (secret, challenge) = try await openSession(
+        let generated = registrationOptions(for: user)
+        let secret = try await openSession(
             .signup, clientID: request.clientID, connection: connection, organization: request.organization,
-            user: user)
-        return CreationChallengeResponse(authSession: secret, options: creationOptions(for: user, challenge: challenge))
+            user: user, challenge: generated.challenge)
+        return CreationChallengeResponse(authSession: secret, options: generated.options)
     }
 
     /// Verifies a registration against its session and returns the credential to store

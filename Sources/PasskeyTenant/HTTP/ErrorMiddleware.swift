@@ -82,11 +82,11 @@ struct ErrorMiddleware: RouterMiddleware {
         }
         switch shape {
         case .authentication:
-            return TenantResponse.json(
+            return TenantResponseEncoder.json(
                 OAuthError(error: error.code.rawValue, errorDescription: error.detail), status: status,
                 headers: headers)
         case .myAccount:
-            return TenantResponse.json(
+            return TenantResponseEncoder.json(
                 Problem(
                     type: error.code.rawValue, status: error.status, title: Self.title(error.status),
                     detail: error.detail),

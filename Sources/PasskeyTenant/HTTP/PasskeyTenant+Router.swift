@@ -1,44 +1,36 @@
 import HTTPTypes
 public import Hummingbird
-import NIOCore
 import WebAuthn
 
 extension PasskeyTenant {
     /// The tenant's routes (auth0-passkey-api.md §1–§6), with errors in each API's shape.
     ///
+    /// Bodies are read and answers written by the context's codecs (``TenantRequestContext``);
+    /// the Authentication API's calls run under the client address's lockout.
+    ///
     /// - Returns: a router for `Application(router:)`, or for HummingbirdTesting's `.router`.
     public func router() -> Router<TenantRequestContext> {
         let router = Router(context: TenantRequestContext.self)
         router.add(middleware: ErrorMiddleware(shape: .authentication, realm: configuration.domain, logger: logger))
-        router.post("passkey/register") { request, context in
-            try await self.limitingAddress(context) { () async throws(TenantError) -> Response in
-                TenantResponse.json(try await self.signupChallenge(self.decode(SignupChallengeRequest.self, request)))
-            }
+        router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodySize))
+        let limited = router.group().add(middleware: AttemptLimitMiddleware(tenant: self))
+        limited.post("passkey/register") { request, context in
+            try await self.signupChallenge(request.decode(as: SignupChallengeRequest.self, context: context))
         }
-        router.post("passkey/challenge") { request, context in
-            try await self.limitingAddress(context) { () async throws(TenantError) -> Response in
-                TenantResponse.json(try await self.loginChallenge(self.decode(LoginChallengeRequest.self, request)))
-            }
+        limited.post("passkey/challenge") { request, context in
+            try await self.loginChallenge(request.decode(as: LoginChallengeRequest.self, context: context))
         }
-        router.post("oauth/token") { request, context in
-            try await self.limitingAddress(context) { () async throws(TenantError) -> Response in
-                TenantResponse.json(try await self.token(self.decode(TokenRequest.self, request)))
-            }
+        limited.post("oauth/token") { request, context in
+            try await self.token(request.decode(as: TokenRequest.self, context: context))
         }
-        router.post("oauth/revoke") { request, context in
-            try await self.limitingAddress(context) { () async throws(TenantError) -> Response in
-                try await self.revoke(self.decode(RevokeRequest.self, request))
-                return TenantResponse.empty(status: .ok)
-            }
+        limited.post("oauth/revoke") { request, context in
+            try await self.revoke(request.decode(as: RevokeRequest.self, context: context))
+            return TenantResponseEncoder.empty(status: .ok)
         }
-        router.get("userinfo") { request, _ in
-            TenantResponse.json(try await self.userInfo(accessToken: Self.bearer(request)))
-        }
-        router.get(".well-known/jwks.json") { _, _ in TenantResponse.json(self.signer.jwks) }
-        router.get(".well-known/openid-configuration") { _, _ in TenantResponse.json(self.discovery) }
-        router.get("api/events") { request, _ in
-            TenantResponse.json(try await self.events(accessToken: Self.bearer(request)))
-        }
+        router.get("userinfo") { request, _ in try await self.userInfo(accessToken: Self.bearer(request)) }
+        router.get(".well-known/jwks.json") { _, _ in self.signer.jwks }
+        router.get(".well-known/openid-configuration") { _, _ in self.discovery }
+        router.get("api/events") { request, _ in try await self.events(accessToken: Self.bearer(request)) }
         addMyAccountRoutes(to: router.group("me/v1"))
         return router
     }
@@ -47,31 +39,29 @@ extension PasskeyTenant {
     private func addMyAccountRoutes(to group: RouterGroup<TenantRequestContext>) {
         let methods = group.add(
             middleware: ErrorMiddleware(shape: .myAccount, realm: configuration.domain, logger: nil))
-        methods.post("authentication-methods") { request, _ in
+        methods.post("authentication-methods") { request, context in
             let user = try await self.myAccountUser(Self.bearer(request), scope: Self.createMethodsScope)
-            let body = try await self.decode(EnrollmentChallengeRequest.self, request)
+            let body = try await request.decode(as: EnrollmentChallengeRequest.self, context: context)
             let (id, challenge) = try await self.enrollmentChallenge(for: user, body)
-            return TenantResponse.json(challenge, status: .accepted, headers: [.location: self.methodURL(id)])
+            return EditedResponse(status: .accepted, headers: [.location: self.methodURL(id)], response: challenge)
         }
         methods.post("authentication-methods/:id/verify") { request, context in
             let user = try await self.myAccountUser(Self.bearer(request), scope: Self.createMethodsScope)
-            let body = try await self.decode(EnrollmentVerifyRequest.self, request)
+            let body = try await request.decode(as: EnrollmentVerifyRequest.self, context: context)
             let method = try await self.verifyEnrollment(
                 for: user, methodID: Self.methodID(context), body, userAgent: request.headers[.userAgent])
-            return TenantResponse.json(method, status: .created, headers: [.location: self.methodURL(method.id)])
+            return EditedResponse(status: .created, headers: [.location: self.methodURL(method.id)], response: method)
         }
         methods.get("authentication-methods") { request, _ in
-            let type = request.uri.queryParameters.get("type")
-            return TenantResponse.json(
-                try await self.authenticationMethods(accessToken: Self.bearer(request), type: type))
+            try await self.authenticationMethods(
+                accessToken: Self.bearer(request), type: request.uri.queryParameters.get("type"))
         }
         methods.get("authentication-methods/:id") { request, context in
-            TenantResponse.json(
-                try await self.authenticationMethod(accessToken: Self.bearer(request), id: Self.methodID(context)))
+            try await self.authenticationMethod(accessToken: Self.bearer(request), id: Self.methodID(context))
         }
         methods.delete("authentication-methods/:id") { request, context in
             try await self.deleteAuthenticationMethod(accessToken: Self.bearer(request), id: Self.methodID(context))
-            return TenantResponse.empty(status: .noContent)
+            return TenantResponseEncoder.empty(status: .noContent)
         }
     }
 
@@ -88,31 +78,13 @@ extension PasskeyTenant {
 
     /// `https://DOMAIN/me/v1/authentication-methods/<id>`, the `|` percent-encoded as Auth0 sends it.
     private func methodURL(_ id: String) -> String {
-        "https://\(configuration.domain)/me/v1/authentication-methods/"
-            + id.replacing("|", with: "%7C")
+        "https://\(configuration.domain)/me/v1/authentication-methods/" + PercentEncoding.encode(id)
     }
 
     /// The path's method ID, percent-decoded: `passkey%7Cnew` and `passkey|new` name one method.
     private static func methodID(_ context: TenantRequestContext) throws(TenantError) -> String {
         guard let raw = context.parameters.get("id") else { throw .invalidRequest("missing method ID") }
-        return percentDecoded(raw)
-    }
-
-    /// `s` with each `%XX` replaced by its byte (RFC 3986 §2.1); malformed escapes stay as they are.
-    private static func percentDecoded(_ s: String) -> String {
-        var bytes: [UInt8] = []
-        var rest = Array(s.utf8)[...]
-        while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%"), rest.count >= 2,
-                let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return PercentEncoding.decode(raw)
     }
 
     /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1).
@@ -121,39 +93,5 @@ extension PasskeyTenant {
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return Secret(String(parts[1].filter { !$0.isWhitespace }))
-    }
-
-    /// Reads a JSON body of at most `maxBodySize` bytes.
-    ///
-    /// - Throws: `unsupported_media_type` (415) for another content type; `payload_too_large` (413);
-    ///   `invalid_request` naming the member for JSON that does not decode.
-    func decode<Body: Decodable>(_ type: Body.Type, _ request: Request) async throws(TenantError) -> Body {
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        guard contentType.split(separator: ";").first?.filter({ !$0.isWhitespace }) == "application/json"
-        else {
-            throw TenantError(.unsupportedMediaType, status: 415, "The body must be application/json.")
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: configuration.maxBodySize)
-        } catch {
-            throw TenantError(
-                .payloadTooLarge, status: 413, "The request body is larger than \(configuration.maxBodySize) bytes.")
-        }
-        do {
-            return try WebAuthnJSON.decode(type, from: Array(buffer.readableBytesView))
-        } catch {
-            throw .invalidRequest("Malformed body: \(error.reason)")
-        }
-    }
-
-    /// Runs an Authentication API call under the client address's lockout: refused while locked
-    /// out, and each refusal counts.
-    private func limitingAddress(
-        _ context: TenantRequestContext, _ body: () async throws(TenantError) -> Response
-    ) async throws(TenantError) -> Response {
-        let keys: [AttemptLimiter.Key] = [.address(context.remoteAddress ?? "unknown")]
-        try await checkAttempts(keys)
-        return try await counting(keys, body)
     }
 }

@@ -1,14 +1,80 @@
 public import Hummingbird
+import WebAuthn
 
-/// The request context of the tenant's router: Hummingbird's core context plus the client's
-/// address, which failed attempts are counted against.
+/// The request context of the tenant's router: Hummingbird's core context, the client's address,
+/// which failed attempts are counted against, and the tenant's body codecs: bodies are read by
+/// ``TenantRequestDecoder`` (`request.decode(as:context:)`) and answers written by
+/// ``TenantResponseEncoder`` (`ResponseEncodable` values).
 public struct TenantRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's IP address; nil when the channel has none (router tests).
     public let remoteAddress: String?
+    /// The largest body read: the tenant's ``TenantConfiguration/maxBodySize``, which its router
+    /// sets before any route runs.
+    public var maxUploadSize: Int
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
+        maxUploadSize = TenantConfiguration.defaultMaxBodySize
+    }
+
+    /// JSON bodies, refused in the Authentication API's terms.
+    public var requestDecoder: TenantRequestDecoder { TenantRequestDecoder() }
+
+    /// Compact JSON that is never cached.
+    public var responseEncoder: TenantResponseEncoder { TenantResponseEncoder() }
+}
+
+/// Reads a request body as JSON (auth0-passkey-api.md §0.2: every body is a JSON object), at most
+/// the context's `maxUploadSize` bytes, with every refusal a 4xx ``TenantError``.
+public struct TenantRequestDecoder: RequestDecoder {
+    /// Creates the decoder.
+    public init() {}
+
+    /// Reads `request`'s body as `type`.
+    ///
+    /// - Parameters:
+    ///   - type: what the body holds.
+    ///   - request: the request.
+    ///   - context: its context, which bounds the body's size.
+    /// - Returns: the body.
+    /// - Throws: `unsupported_media_type` (415) for a content type other than `application/json`
+    ///   (parameters allowed); `payload_too_large` (413); `invalid_request` naming the member for
+    ///   JSON that does not decode.
+    public func decode<Body: Decodable>(_ type: Body.Type, from request: Request, context: some RequestContext)
+        async throws -> Body
+    {
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        guard contentType.split(separator: ";").first?.filter({ !$0.isWhitespace }) == "application/json" else {
+            throw TenantError(.unsupportedMediaType, status: 415, "The body must be application/json.")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
+        } catch {
+            throw TenantError(
+                .payloadTooLarge, status: 413, "The request body is larger than \(context.maxUploadSize) bytes.")
+        }
+        do {
+            return try WebAuthnJSON.decode(type, from: bytes)
+        } catch {
+            throw TenantError.invalidRequest("Malformed body: \(error.reason)")
+        }
+    }
+}
+
+/// Hands the configured body limit to every request's context, where ``TenantRequestDecoder``
+/// reads it.
+struct BodyLimitMiddleware: RouterMiddleware {
+    let limit: Int
+
+    func handle(
+        _ request: Request, context: TenantRequestContext,
+        next: (Request, TenantRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.maxUploadSize = limit
+        return try await next(request, context)
     }
 }

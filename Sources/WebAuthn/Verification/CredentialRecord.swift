@@ -11,16 +11,26 @@ public struct CredentialRecord: Sendable, Hashable {
     public var backupEligible: Bool?
     /// The user handle of the account the credential belongs to, when known.
     public var userHandle: [UInt8]?
+    /// The transports the client reported at registration (`response.transports`, §5.2.1), when
+    /// stored: the hint the credential's descriptor carries.
+    public var transports: [AuthenticatorTransport]?
 
     /// Creates a record.
     public init(
         id: [UInt8], publicKey: [UInt8], signCount: UInt32 = 0, backupEligible: Bool? = nil,
-        userHandle: [UInt8]? = nil
+        userHandle: [UInt8]? = nil, transports: [AuthenticatorTransport]? = nil
     ) {
         self.id = id
         self.publicKey = publicKey
         self.signCount = signCount
         self.backupEligible = backupEligible
         self.userHandle = userHandle
+        self.transports = transports
+    }
+
+    /// The credential as `excludeCredentials` and `allowCredentials` name it (WebAuthn L3
+    /// §5.8.3): its ID and, when stored, its transports.
+    public var descriptor: PublicKeyCredentialDescriptorJSON {
+        PublicKeyCredentialDescriptorJSON(id: Base64URL(id), transports: transports)
     }
 }

@@ -48,10 +48,15 @@ public struct VerifiedRegistration: Sendable, Hashable {
     public var userVerified: Bool { authenticatorData.flags.contains(.userVerified) }
 
     /// The record to store for verifying this credential's assertions.
-    public func record(userHandle: [UInt8]? = nil) -> CredentialRecord {
+    ///
+    /// - Parameters:
+    ///   - userHandle: the handle of the account the credential was made for.
+    ///   - transports: the response's `transports`, for the credential's descriptor.
+    /// - Returns: the record.
+    public func record(userHandle: [UInt8]? = nil, transports: [AuthenticatorTransport]? = nil) -> CredentialRecord {
         CredentialRecord(
             id: credentialID, publicKey: credentialPublicKey, signCount: signCount, backupEligible: backupEligible,
-            userHandle: userHandle)
+            userHandle: userHandle, transports: transports)
     }
 }
 
