@@ -142,7 +142,7 @@ public final class PasskeyTenant: Sendable {
             user: PublicKeyCredentialUserEntityJSON(
                 id: Base64URL(user.userHandle), name: user.identifier,
                 displayName: user.profile.name ?? user.identifier),
-            excludeCredentials: excluded.map { $0.map { PublicKeyCredentialDescriptorJSON(id: Base64URL($0.id)) } },
+            excludeCredentials: excluded.map { $0.map(\.descriptor) },
             residentKey: .required, extensions: nil, timeout: configuration.sessionLifetime)
     }
 

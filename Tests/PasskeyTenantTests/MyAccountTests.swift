@@ -79,6 +79,31 @@ import WebAuthn
         #expect(result.status == .created, "\(result.text)")
     }
 
+    /// `use_exclude_credentials` lists the user's passkeys, with the transports their clients
+    /// reported (§19.3), so the device that holds one refuses to make a second.
+    @Test func excludeCredentialsListThePasskeysTheUserHas() async throws {
+        let phone = WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
+        let harness = try await TenantHarness()
+        let (plain, excluding) = try await harness.router { http in
+            let token = try await myAccountToken(harness, http, device: phone)
+            let plain = try await http.send(
+                .post, "/me/v1/authentication-methods", json: EnrollmentChallengeRequest(), bearer: token
+            ).decode(CreationChallengeResponse.self)
+            let excluding = try await http.send(
+                .post, "/me/v1/authentication-methods", json: EnrollmentChallengeRequest(useExcludeCredentials: true),
+                bearer: token
+            ).decode(CreationChallengeResponse.self)
+            return (plain, excluding)
+        }
+        #expect(plain.options.excludeCredentials == nil)
+        let listed = try #require(excluding.options.excludeCredentials)
+        #expect(listed.count == 1)
+        #expect(listed.first?.transports?.isEmpty == false)
+        await #expect(throws: WebAuthnClientError(.invalidState, "")) {
+            try await phone.create(excluding.options, origin: TenantHarness.origin)
+        }
+    }
+
     @Test func theSamePasskeyCannotBeEnrolledTwice() async throws {
         let seed = try Seed(hex: String(repeating: "42", count: 32))
         let first = WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), seed: seed))

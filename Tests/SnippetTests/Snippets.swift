@@ -58,11 +58,22 @@ func readmeAuthenticator(
 func readmeRelyingParty(
     body: [UInt8], issuedChallenge: [UInt8], issued: [UInt8], user: (id: [UInt8], name: String),
     record: CredentialRecord, id: [UInt8], challenge: [UInt8], store: (CredentialRecord) -> Void,
-    tpmRoots: [X509Certificate], blob: [UInt8], fidoRoot: X509Certificate
+    tpmRoots: [X509Certificate], blob: [UInt8], fidoRoot: X509Certificate, newUser: PublicKeyCredentialUserEntityJSON,
+    keep: ([UInt8]) -> Void, send: ([UInt8]) -> Void
 ) throws {
     // snippet.begin
-    // Relying-party verification (WebAuthn L3 §7.1, §7.2), every attestation format of §8
+    // Relying-party options (WebAuthn L3 §5.4, §5.5), as py_webauthn and SimpleWebAuthn make them:
+    // a random challenge to keep, the RP's algorithms in order, the user's credentials excluded
     let rp = RelyingParty(id: "example.org", origins: ["https://example.org"])
+    let creation = rp.generateRegistrationOptions(
+        rpName: "Example", user: newUser, excludeCredentials: [record.descriptor])
+    keep(creation.challenge)  // with the session, to verify the response against
+    send(WebAuthnJSON.encode(creation.options))
+    let request = rp.generateAuthenticationOptions(allowCredentials: [record.descriptor], userVerification: .required)
+    keep(request.challenge)
+    send(WebAuthnJSON.encode(request.options))
+
+    // Relying-party verification (WebAuthn L3 §7.1, §7.2), every attestation format of §8
     // or with attestation trust: anchors per format, or FIDO metadata verified to its root
     let strict = RelyingParty(
         ids: ["example.org"], trustAnchors: [.tpm: tpmRoots],

@@ -38,6 +38,13 @@ public struct TenantCredential: Sendable, Hashable {
             userHandle: userHandle)
     }
 
+    /// The credential as `excludeCredentials` lists it (auth0-passkey-api.md §19.3): its ID, and
+    /// the transports the client reported when there were any.
+    var descriptor: PublicKeyCredentialDescriptorJSON {
+        PublicKeyCredentialDescriptorJSON(
+            id: Base64URL(id), transports: transports.isEmpty ? nil : transports.map(AuthenticatorTransport.init))
+    }
+
     /// The credential a verified registration describes.
     static func registered(
         _ registration: VerifiedRegistration, userID: String, transports: [String], userAgent: String?,
