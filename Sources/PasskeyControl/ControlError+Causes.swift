@@ -38,6 +38,8 @@ extension ControlError {
         switch error {
         case let error as ControlError:
             self = error
+        case let error as PasskeyFlowError:
+            self.init(flow: error.underlying)
         case let error as any Auth0APIError:
             self.init(api: error)
         case let error as WebAuthnClientError:

@@ -14,27 +14,30 @@ extension VirtualUser {
     ///   - scope: the scopes to ask for with `audience`.
     ///   - body: a JSON body, sent with `Content-Type: application/json`.
     /// - Returns: the API's response, whatever its status.
-    /// - Throws: ``VirtualUserError`` with `refusedURL`, `CredentialsManagerError`, or the
-    ///   `TransportError` when the API did not answer.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/user(_:)`` with `refusedURL`,
+    ///   ``PasskeyFlowError/session(_:)``, or ``PasskeyFlowError/transport(_:)`` when the API did
+    ///   not answer.
     public func callAPI(
         _ method: HTTPRequest.Method, _ url: String, audience: String? = nil, scope: String? = nil,
         body: [UInt8]? = nil
-    ) async throws -> HTTPResponse {
-        if case .failure(let refused) = BaseURL.validated(url) {
-            throw VirtualUserError(.refusedURL, refused.reason)
+    ) async throws(PasskeyFlowError) -> HTTPResponse {
+        try await PasskeyFlowError.lifting {
+            if case .failure(let refused) = BaseURL.validated(url) {
+                throw VirtualUserError(.refusedURL, refused.reason)
+            }
+            let token: (type: String, value: String)
+            if let audience {
+                let api = try await apiCredentials(audience: audience, scope: scope)
+                token = (api.tokenType, api.accessToken)
+            } else {
+                let credentials = try await credentials(withScope: scope)
+                token = (credentials.tokenType, credentials.accessToken)
+            }
+            var headers = [(name: "Authorization", value: "\(token.type) \(token.value)")]
+            if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
+            let client = HTTPClient(transport: tenant.transport, clientInfo: nil, logger: tenant.logger)
+            return try await client.perform(
+                HTTPRequest(method: method, url: url, headers: headers, body: body), retryable: method == .get)
         }
-        let token: (type: String, value: String)
-        if let audience {
-            let api = try await apiCredentials(audience: audience, scope: scope)
-            token = (api.tokenType, api.accessToken)
-        } else {
-            let credentials = try await credentials(withScope: scope)
-            token = (credentials.tokenType, credentials.accessToken)
-        }
-        var headers = [(name: "Authorization", value: "\(token.type) \(token.value)")]
-        if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
-        let client = HTTPClient(transport: tenant.transport, clientInfo: nil, logger: tenant.logger)
-        return try await client.perform(
-            HTTPRequest(method: method, url: url, headers: headers, body: body), retryable: method == .get)
     }
 }

@@ -15,37 +15,43 @@ extension VirtualUser {
     ///
     /// - Parameter device: the device to make the new passkey on.
     /// - Returns: the tenant's authentication method and the registration.
-    /// - Throws: ``VirtualUserError`` with `alreadyEnrolledHere`, `MyAccountError`,
-    ///   `CredentialsManagerError` (no session to take a token from), `WebAuthnClientError`.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/user(_:)`` with `alreadyEnrolledHere`,
+    ///   ``PasskeyFlowError/myAccount(_:)``, ``PasskeyFlowError/session(_:)`` (no session to take
+    ///   a token from), ``PasskeyFlowError/device(_:)``.
     @discardableResult
-    public func enroll(from device: VirtualDevice) async throws -> EnrollmentResult {
-        _ = try await storedUser()
-        let account = try await myAccount(scope: Self.enrollScope)
-        let challenge = try await account.authenticationMethods.passkeyEnrollmentChallenge(
-            connection: tenant.connection
-        ).start()
-        let held = try await device.store?.summaries(rpID: challenge.relyingPartyId) ?? []
-        if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
-            throw VirtualUserError(
-                .alreadyEnrolledHere,
-                "this store already holds a passkey of the user for \(challenge.relyingPartyId)")
+    public func enroll(from device: VirtualDevice) async throws(PasskeyFlowError) -> EnrollmentResult {
+        try await PasskeyFlowError.lifting {
+            _ = try await storedUser()
+            let account = try await myAccount(scope: Self.enrollScope)
+            let challenge = try await account.authenticationMethods.passkeyEnrollmentChallenge(
+                connection: tenant.connection
+            ).start()
+            let held = try await device.store?.summaries(rpID: challenge.relyingPartyId) ?? []
+            if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
+                throw VirtualUserError(
+                    .alreadyEnrolledHere,
+                    "this store already holds a passkey of the user for \(challenge.relyingPartyId)")
+            }
+            let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
+            let method = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
+                () async throws(MyAccountError) in
+                try await account.authenticationMethods.enroll(passkey: registration, challenge: challenge).start()
+            }
+            return EnrollmentResult(method: method, registration: registration)
         }
-        let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
-        let method = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
-            () async throws(MyAccountError) in
-            try await account.authenticationMethods.enroll(passkey: registration, challenge: challenge).start()
-        }
-        return EnrollmentResult(method: method, registration: registration)
     }
 
     /// The user's authentication methods, through My Account (auth0-passkey-api.md §5.5).
     ///
     /// - Parameter type: only methods of this type (`passkey`), or all.
     /// - Returns: the methods.
-    /// - Throws: `MyAccountError`, `CredentialsManagerError` or ``VirtualUserError``.
-    public func authenticationMethods(type: String? = nil) async throws -> [AuthenticationMethod] {
-        let account = try await myAccount(scope: Self.readMethodsScope)
-        return try await account.authenticationMethods.getAuthenticationMethods(type: type).start()
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)``,
+    ///   ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
+    public func authenticationMethods(type: String? = nil) async throws(PasskeyFlowError) -> [AuthenticationMethod] {
+        try await PasskeyFlowError.lifting {
+            let account = try await myAccount(scope: Self.readMethodsScope)
+            return try await account.authenticationMethods.getAuthenticationMethods(type: type).start()
+        }
     }
 
     /// A My Account client with a token for `scope`, from the session's refresh token
@@ -53,13 +59,16 @@ extension VirtualUser {
     ///
     /// - Parameter scope: the My Account scopes the calls need.
     /// - Returns: the client.
-    /// - Throws: `CredentialsManagerError`, ``VirtualUserError`` with `noDomain`.
-    public func myAccount(scope: String) async throws -> MyAccount {
-        let audience = "https://\(try await domain())/me/"
-        let token = try await apiCredentials(audience: audience, scope: scope)
-        return try MyAccount(
-            token: token.accessToken, baseURL: tenant.baseURL, tokenType: token.tokenType,
-            transport: tenant.transport, logger: tenant.logger)
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/session(_:)``, or
+    ///   ``PasskeyFlowError/user(_:)`` with `noDomain`.
+    public func myAccount(scope: String) async throws(PasskeyFlowError) -> MyAccount {
+        try await PasskeyFlowError.lifting {
+            let audience = "https://\(try await domain())/me/"
+            let token = try await apiCredentials(audience: audience, scope: scope)
+            return try MyAccount(
+                token: token.accessToken, baseURL: tenant.baseURL, tokenType: token.tokenType,
+                transport: tenant.transport, logger: tenant.logger)
+        }
     }
 
     /// The tenant's domain: the configured one, else the host of the session's ID-token issuer

@@ -13,28 +13,31 @@ extension VirtualUser {
     /// - Returns: the user, the credentials, the assertion and the passkeys chosen among.
     /// - Throws: as ``signUp(email:name:phone:username:on:)``.
     @discardableResult
-    public func logIn(choosing choice: AccountChoice = .mostRecent, on device: VirtualDevice? = nil) async throws
+    public func logIn(choosing choice: AccountChoice = .mostRecent, on device: VirtualDevice? = nil)
+        async throws(PasskeyFlowError)
         -> LogInResult
     {
-        let device = try self.device(device)
-        let challenge = try await tenant.authentication.passkeyLoginChallenge(
-            connection: tenant.connection, organization: tenant.organization
-        ).start()
-        let rpID = challenge.relyingPartyId
-        let assertion = try await device.get(challenge.options, rpID: rpID, choosing: choice)
-        let passkey: LoginPasskeyResponse
-        do {
-            passkey = try LoginPasskeyResponse(assertion)
-        } catch {
-            throw VirtualUserError(.noUserHandle, "the passkey returned no user handle")
+        try await PasskeyFlowError.lifting {
+            let device = try self.device(device)
+            let challenge = try await tenant.authentication.passkeyLoginChallenge(
+                connection: tenant.connection, organization: tenant.organization
+            ).start()
+            let rpID = challenge.relyingPartyId
+            let assertion = try await device.get(challenge.options, rpID: rpID, choosing: choice)
+            let passkey: LoginPasskeyResponse
+            do {
+                passkey = try LoginPasskeyResponse(assertion)
+            } catch {
+                throw VirtualUserError(.noUserHandle, "the passkey returned no user handle")
+            }
+            let credentials = try await tenant.authentication.login(
+                passkey: passkey, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
+                scope: tenant.scope, organization: tenant.organization
+            ).start()
+            let user = try await startSession(credentials)
+            let candidates = (try? await device.store?.summaries(rpID: rpID)) ?? []
+            return LogInResult(
+                user: user, credentials: credentials, assertion: assertion, rpID: rpID, candidates: candidates)
         }
-        let credentials = try await tenant.authentication.login(
-            passkey: passkey, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
-            scope: tenant.scope, organization: tenant.organization
-        ).start()
-        let user = try await startSession(credentials)
-        let candidates = (try? await device.store?.summaries(rpID: rpID)) ?? []
-        return LogInResult(
-            user: user, credentials: credentials, assertion: assertion, rpID: rpID, candidates: candidates)
     }
 }

@@ -36,12 +36,15 @@ extension VirtualUser {
     /// The signed-in user as `/userinfo` reports it now (auth0-passkey-api.md §6.3).
     ///
     /// - Returns: the user.
-    /// - Throws: `CredentialsManagerError` (no session), `AuthenticationError`.
-    public func userInfo() async throws -> UserInfo {
-        let credentials = try await credentials()
-        return try await tenant.authentication.userInfo(
-            withAccessToken: credentials.accessToken, tokenType: credentials.tokenType
-        ).start()
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/session(_:)`` (no session) or
+    ///   ``PasskeyFlowError/authentication(_:)``.
+    public func userInfo() async throws(PasskeyFlowError) -> UserInfo {
+        try await PasskeyFlowError.lifting {
+            let credentials = try await credentials()
+            return try await tenant.authentication.userInfo(
+                withAccessToken: credentials.accessToken, tokenType: credentials.tokenType
+            ).start()
+        }
     }
 
     /// Ends the session: with `revoke`, the refresh token is revoked first (auth0-passkey-api.md

@@ -15,29 +15,33 @@ extension VirtualUser {
     ///   - username: `user_profile.username`.
     ///   - device: the device to make the passkey on; the user's own by default.
     /// - Returns: the user, the credentials and the registration.
-    /// - Throws: `AuthenticationError` (the tenant refused, or did not answer: its `cause` is the
-    ///   `TransportError`), `WebAuthnClientError` (the device refused), `CredentialsManagerError`
-    ///   (the session could not be stored) or ``VirtualUserError``.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` (the tenant refused,
+    ///   or did not answer: its `cause` is the `TransportError`), ``PasskeyFlowError/device(_:)``
+    ///   (the device refused), ``PasskeyFlowError/session(_:)`` (the session could not be stored)
+    ///   or ``PasskeyFlowError/user(_:)``.
     @discardableResult
     public func signUp(
         email: String? = nil, name: String? = nil, phone: String? = nil, username: String? = nil,
         on device: VirtualDevice? = nil
-    ) async throws -> SignUpResult {
-        let device = try self.device(device)
-        let challenge = try await tenant.authentication.passkeySignupChallenge(
-            email: email, phoneNumber: phone, username: username, name: name, connection: tenant.connection,
-            organization: tenant.organization
-        ).start()
-        let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
-        let credentials = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
-            () async throws(AuthenticationError) in
-            try await tenant.authentication.login(
-                passkey: registration, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
-                scope: tenant.scope, organization: tenant.organization
+    ) async throws(PasskeyFlowError) -> SignUpResult {
+        try await PasskeyFlowError.lifting {
+            let device = try self.device(device)
+            let challenge = try await tenant.authentication.passkeySignupChallenge(
+                email: email, phoneNumber: phone, username: username, name: name, connection: tenant.connection,
+                organization: tenant.organization
             ).start()
+            let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
+            let credentials = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
+                () async throws(AuthenticationError) in
+                try await tenant.authentication.login(
+                    passkey: registration, challenge: challenge, connection: tenant.connection,
+                    audience: tenant.audience,
+                    scope: tenant.scope, organization: tenant.organization
+                ).start()
+            }
+            return SignUpResult(
+                user: try await startSession(credentials), credentials: credentials, registration: registration,
+                rpID: challenge.relyingPartyId)
         }
-        return SignUpResult(
-            user: try await startSession(credentials), credentials: credentials, registration: registration,
-            rpID: challenge.relyingPartyId)
     }
 }

@@ -32,6 +32,8 @@ public struct VirtualUserError: CodedError, Hashable {
         public static let badMethod = Code(rawValue: "bad_method")
         /// An API call's URL would send the bearer token in the clear.
         public static let refusedURL = Code(rawValue: "refused_url")
+        /// A step failed with an error none of the libraries' types describes (a backend's own).
+        public static let unexpected = Code(rawValue: "unexpected")
     }
 
     /// What went wrong.

@@ -34,8 +34,12 @@ import WebAuthn
             #expect(fromOtherKey.user.sub == signup.user.sub && fromOtherKey.credentialID == enrolled.credentialID)
 
             // Which passkey to use is the key's own choice, not one PasskeyKit can simulate.
-            let error = await #expect(throws: WebAuthnClientError.self) { try await user.logIn(choosing: .user("ada")) }
-            #expect(error?.name == .notSupported)
+            let error = await #expect(throws: PasskeyFlowError.self) { try await user.logIn(choosing: .user("ada")) }
+            guard case .device(let refusal)? = error else {
+                Issue.record("not the device's refusal: \(String(describing: error))")
+                return
+            }
+            #expect(refusal.name == .notSupported)
         }
     }
 }

@@ -28,6 +28,7 @@ import WebAuthn
         (CredentialsManagerError(.noCredentials, "nothing stored"), "noCredentials"),
         (TenantError(.invalidGrant, status: 403, "wrong-origin"), "invalid_grant"),
         (VirtualUserError(.noDomain, "no domain"), "no_domain"),
+        (PasskeyFlowError.device(WebAuthnClientError(.notAllowed, "the user cancelled")), "NotAllowedError"),
     ]
 
     @Test(arguments: 0..<errors.count)
@@ -45,6 +46,9 @@ import WebAuthn
         let chain = sequence(first: client as any Error) { ($0 as? any CodedError)?.cause }.map { "\(type(of: $0))" }
         #expect(chain == ["WebAuthnClientError", "AuthenticatorError", "StoreError"])
         #expect(authenticator.codeName == "CTAP2_ERR_KEY_STORE_FULL")
+
+        let flow = PasskeyFlowError.store(store)
+        #expect(flow.cause as? StoreError == store && flow.reason == store.reason)
 
         let transport = TransportError(.timedOut, "no answer in 10 s")
         let api = AuthenticationError(info: [:], statusCode: 0, cause: transport)

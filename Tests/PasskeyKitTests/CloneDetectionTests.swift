@@ -39,8 +39,9 @@ import WebAuthn
             try await user.logIn()
             try await user.logIn()
             try await change(id, in: store, signCount: 0)
-            let error = await #expect(throws: AuthenticationError.self) { try await user.logIn() }
-            #expect(error?.code.rawValue == "invalid_grant", "\(String(describing: error))")
+            let error = await #expect(throws: PasskeyFlowError.self) { try await user.logIn() }
+            #expect(error?.underlying is AuthenticationError)
+            #expect(error?.codeName == "invalid_grant", "\(String(describing: error))")
             try await change(id, in: store, signCount: 10)
             try await user.logIn()
         }
@@ -52,10 +53,11 @@ import WebAuthn
             let copy = try await store.copyCredential(id: id, to: clone)
             #expect(copy.signCount == (try await store.credential(id: id))?.signCount)
             try await user.logIn()
-            let error = await #expect(throws: AuthenticationError.self) {
+            let error = await #expect(throws: PasskeyFlowError.self) {
                 try await user.logIn(on: VirtualDevice(store: clone, profile: .securityKey))
             }
-            #expect(error?.code.rawValue == "invalid_grant")
+            #expect(error?.underlying is AuthenticationError)
+            #expect(error?.codeName == "invalid_grant")
         }
     }
 
@@ -69,7 +71,8 @@ import WebAuthn
             #expect(recorded == false)
 
             try await change(id, in: store, backupEligible: false)
-            await #expect(throws: AuthenticationError.self) { try await user.logIn() }
+            let error = await #expect(throws: PasskeyFlowError.self) { try await user.logIn() }
+            #expect(error?.underlying is AuthenticationError)
         }
     }
 }

@@ -42,6 +42,8 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
         case let failure as FlowFailure:
             self = failure
             self.step = step
+        case let error as PasskeyFlowError:
+            self.init(step: step, error.underlying)
         case let error as any Auth0APIError:
             self.init(step: step, api: error)
         case let error as CredentialsManagerError:

@@ -1,0 +1,89 @@
+public import Auth0Passkeys
+public import PasskeyAuthenticator
+public import WebAuthn
+
+/// Why a virtual user's flow failed: which party refused, with that party's own typed error.
+///
+/// Every flow of ``VirtualUser`` (sign up, log in, enroll, the My Account and `/userinfo` calls,
+/// an API call) throws this one type, so a caller switches over who failed instead of guessing
+/// among the libraries' errors:
+///
+/// ```swift
+/// do {
+///     try await user.logIn()
+/// } catch .authentication(let refusal) where refusal.isTooManyAttempts {
+///     // the tenant locked further attempts for a while
+/// } catch .device(let refusal) {
+///     print("the authenticator said", refusal.name)  // NotAllowedError, …
+/// }
+/// ```
+///
+/// As a `CodedError` it reports the wrapped error's code name and reason, and the wrapped error
+/// is its cause.
+public enum PasskeyFlowError: CodedError {
+    /// Auth0's Authentication API refused, or did not answer (then the cause is the
+    /// `TransportError`).
+    case authentication(AuthenticationError)
+    /// Auth0's My Account API refused, or did not answer.
+    case myAccount(MyAccountError)
+    /// The device refused the ceremony: the WebAuthn client's `DOMException` name.
+    case device(WebAuthnClientError)
+    /// The device's credential store failed.
+    case store(StoreError)
+    /// The session could not be stored, read or renewed.
+    case session(CredentialsManagerError)
+    /// A protected API did not answer.
+    case transport(TransportError)
+    /// The flow stopped on a condition of its own.
+    case user(VirtualUserError)
+
+    /// The error of the party that failed.
+    public var underlying: any CodedError {
+        switch self {
+        case .authentication(let error): error
+        case .myAccount(let error): error
+        case .device(let error): error
+        case .store(let error): error
+        case .session(let error): error
+        case .transport(let error): error
+        case .user(let error): error
+        }
+    }
+
+    /// The underlying error's code name (`invalid_grant`, `NotAllowedError`, `disk-full`, …).
+    public var code: String { underlying.codeName }
+
+    /// The underlying error's reason.
+    public var reason: String { underlying.reason }
+
+    /// The underlying error.
+    public var cause: (any Error)? { underlying }
+
+    /// The underlying error's description.
+    public var description: String { underlying.description }
+
+    /// Runs a flow's steps, whose libraries throw their own typed errors, and reports a failure
+    /// as the party's case.
+    static func lifting<Value>(_ steps: () async throws -> Value) async throws(PasskeyFlowError) -> Value {
+        do {
+            return try await steps()
+        } catch {
+            throw PasskeyFlowError(error)
+        }
+    }
+
+    /// The case for an error a flow's step threw.
+    init(_ error: any Error) {
+        switch error {
+        case let error as PasskeyFlowError: self = error
+        case let error as AuthenticationError: self = .authentication(error)
+        case let error as MyAccountError: self = .myAccount(error)
+        case let error as WebAuthnClientError: self = .device(error)
+        case let error as StoreError: self = .store(error)
+        case let error as CredentialsManagerError: self = .session(error)
+        case let error as TransportError: self = .transport(error)
+        case let error as VirtualUserError: self = .user(error)
+        default: self = .user(VirtualUserError(.unexpected, "\(error)"))
+        }
+    }
+}
