@@ -20,15 +20,15 @@ import WebAuthn
                 Vectors.root.path,
             ])
         #expect(result.status == 0, "\(result.stderr)")
-        let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        let measured = Set(figures.compactMap { $0["name"] as? String })
+        let figures = try #require(try JSONValue(json: Array(result.stdout.utf8)).arrayValue)
+        let measured = Set(figures.compactMap { $0["name"]?.stringValue })
         for format in RelyingParty.supportedAttestationFormats where format != .androidSafetyNet {
             let names = measured.filter { $0.hasPrefix("rp-verify-registration-\(format.rawValue)-") }
             #expect(!names.isEmpty, "no figure for \(format)")
         }
-        for figure in figures where (figure["name"] as? String)?.hasPrefix("rp-verify-registration-") == true {
-            #expect(figure["baseline"] as? String == "raw-es256-verify")
-            #expect((figure["ratio"] as? Double ?? 0) > 0)
+        for figure in figures where (figure["name"]?.stringValue)?.hasPrefix("rp-verify-registration-") == true {
+            #expect(figure["baseline"]?.stringValue == "raw-es256-verify")
+            #expect((figure["ratio"]?.numberValue ?? 0) > 0)
         }
     }
 
@@ -40,12 +40,12 @@ import WebAuthn
             Self.executable, ["--seconds", "0.05", "--rounds", "1", "--json"],
             environment: .inheriting(environment))
         #expect(result.status == 0, "\(result.stderr)")
-        let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let figures = try #require(try JSONValue(json: Array(result.stdout.utf8)).arrayValue)
         let byName = Dictionary(
-            uniqueKeysWithValues: figures.compactMap { f in (f["name"] as? String).map { ($0, f) } })
+            uniqueKeysWithValues: figures.compactMap { f in f["name"]?.stringValue.map { ($0, f) } })
         #expect(Set(byName.keys) == ["raw-c-sign", "pkcs11-get", "raw-c-generate-key-pair", "pkcs11-create"])
-        #expect(byName["pkcs11-get"]?["baseline"] as? String == "raw-c-sign")
-        #expect((byName["pkcs11-create"]?["ratio"] as? Double ?? 0) > 0)
+        #expect(byName["pkcs11-get"]?["baseline"]?.stringValue == "raw-c-sign")
+        #expect((byName["pkcs11-create"]?["ratio"]?.numberValue ?? 0) > 0)
     }
 
     /// `--only` measures the figures whose name starts so, with their baselines, and nothing else;
@@ -66,10 +66,10 @@ import WebAuthn
                 "--vectors", Vectors.root.path,
             ])
         #expect(result.status == 0, "\(result.stderr)")
-        let figures = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        #expect(Set(figures.compactMap { $0["name"] as? String }) == Set(expected))
+        let figures = try #require(try JSONValue(json: Array(result.stdout.utf8)).arrayValue)
+        #expect(Set(figures.compactMap { $0["name"]?.stringValue }) == Set(expected))
         for figure in figures where figure["target"] != nil {
-            #expect(figure["meetsTarget"] is Bool)
+            #expect(figure["meetsTarget"]?.boolValue != nil)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Auth0Passkeys
 import Foundation
 import PasskeyControl
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -18,37 +19,32 @@ struct ControlClient: Sendable {
         if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
         let response = try await transport.send(
             HTTPRequest(method: method, url: baseURL + path, headers: headers, body: body.map { Array($0.utf8) }))
-        let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-        return Answer(status: response.status, body: response.body, json: json)
+        return Answer(status: response.status, body: response.body, json: try? JSONValue(json: response.body))
     }
 
     /// `POST /session`'s session ID.
     func newSession() async throws -> String {
         let answer = try await send(.post, "/session")
-        return try #require((answer.value as? [String: Any])?["sessionId"] as? String)
+        return try #require(answer.value?["sessionId"]?.stringValue)
     }
 
     /// Adds an authenticator and returns its ID.
     func addAuthenticator(_ session: String, _ configuration: String) async throws -> String {
         let answer = try await send(.post, "/session/\(session)/webauthn/authenticator", configuration)
-        return try #require(answer.value as? String, "\(answer.text)")
+        return try #require(answer.value?.stringValue, "\(answer.text)")
     }
 
-    struct Answer: @unchecked Sendable {  // JSONSerialization's values, read once by one test.
+    struct Answer: Sendable {
         let status: Int
         let body: [UInt8]
-        let json: [String: Any]?
+        let json: JSONValue?
 
-        var value: Any? { json?["value"] }
+        var value: JSONValue? { json?["value"] }
         var text: String { String(decoding: body, as: UTF8.self) }
         /// The WebDriver error code of an error answer.
-        var error: String? { (value as? [String: Any])?["error"] as? String }
+        var error: String? { value?["error"]?.stringValue }
         /// The `value` member's JSON text.
-        var valueBytes: [UInt8] {
-            guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
-            else { return [] }
-            return Array(data)
-        }
+        var valueBytes: [UInt8] { value?.json ?? [] }
     }
 }
 

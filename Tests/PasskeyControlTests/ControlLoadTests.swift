@@ -2,6 +2,7 @@ import Auth0Passkeys
 import Foundation
 import PasskeyControl
 import Synchronization
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -24,8 +25,8 @@ import WebAuthn
                 return try await group.reduce(into: [ClientRun]()) { $0.append($1) }
             }
             let made = Set(results.flatMap(\.credentials))
-            let listed = try #require(try await client.send(.get, path + "/credentials").value as? [[String: Any]])
-            #expect(Set(listed.compactMap { $0["credentialId"] as? String }) == made)
+            let listed = try #require(try await client.send(.get, path + "/credentials").value?.arrayValue)
+            #expect(Set(listed.compactMap { $0["credentialId"]?.stringValue }) == made)
             var counters: [String: [UInt32]] = [:]
             for run in results {
                 for (id, count) in run.counters { counters[id, default: []].append(count) }

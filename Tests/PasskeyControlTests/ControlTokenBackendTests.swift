@@ -30,12 +30,12 @@ import WebAuthn
                     .post, "/session/\(session)/users",
                     #"{"tenant":{"clientId":"\#(tenant.clientID)","baseURL":"\#(endpoint.baseURL)"},"authenticatorId":"\#(authenticator)"}"#
                 )
-                let path = "/session/\(session)/users/\(try #require(added.value as? String, "\(added.text)"))"
+                let path = "/session/\(session)/users/\(try #require(added.value?.stringValue, "\(added.text)"))"
                 let signup = try await client.send(.post, path + "/signup", #"{"email":"ada@example.com"}"#)
-                let signedUp = try #require(signup.value as? [String: Any], "\(signup.text)")
+                let signedUp = try #require(signup.value?.objectValue, "\(signup.text)")
                 let login = try await client.send(.post, path + "/login", "{}")
-                let loggedIn = try #require(login.value as? [String: Any], "\(login.text)")
-                #expect(loggedIn["credentialId"] as? String == signedUp["credentialId"] as? String)
+                let loggedIn = try #require(login.value?.objectValue, "\(login.text)")
+                #expect(loggedIn["credentialId"]?.stringValue == signedUp["credentialId"]?.stringValue)
             }
         }
         let reopened = try await FileCredentialStore(

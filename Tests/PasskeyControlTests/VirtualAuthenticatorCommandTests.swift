@@ -1,6 +1,7 @@
 import Auth0Passkeys
 import Foundation
 import PasskeyControl
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -41,14 +42,14 @@ import WebAuthn
             #expect(verified.signCount == 42)
 
             let listed = try await client.send(.get, path + "/credentials")
-            let credentials = try #require(listed.value as? [[String: Any]])
+            let credentials = try #require(listed.value?.arrayValue)
             #expect(credentials.count == 1)
-            #expect(credentials.first?["signCount"] as? Int == 42)
+            #expect(credentials.first?["signCount"]?.numberValue == 42)
             #expect(credentials.first?["privateKey"] == nil, "keys leave only through export")
-            #expect(credentials.first?["userName"] as? String == "ada")
+            #expect(credentials.first?["userName"]?.stringValue == "ada")
 
             let exported = try await client.send(.post, path + "/credentials/\(id)/export")
-            #expect((exported.value as? [String: Any])?["privateKey"] as? String == pkcs8)
+            #expect(exported.value?["privateKey"]?.stringValue == pkcs8)
         }
     }
 
@@ -163,8 +164,8 @@ import WebAuthn
                 #"{"origin":"https://example.com","options":\#(creationOptions(residentKey: "discouraged", userVerification: "discouraged"))}"#
             )
             #expect(created.status == 200, "\(created.text)")
-            let listed = try #require(try await client.send(.get, path + "/credentials").value as? [[String: Any]])
-            #expect(listed.first?["isResidentCredential"] as? Bool == false)
+            let listed = try #require(try await client.send(.get, path + "/credentials").value?.arrayValue)
+            #expect(listed.first?["isResidentCredential"]?.boolValue == false)
         }
     }
 
@@ -205,8 +206,8 @@ import WebAuthn
                 #"{"credentialId":"\#(id)","isResidentCredential":true,"rpId":"example.com","privateKey":"\#(pkcs8)","userHandle":"YWRh","signCount":0,"largeBlob":"\#(blob)"}"#
             )
             #expect(added.status == 200, "\(added.text)")
-            let listed = try #require(try await client.send(.get, path + "/credentials").value as? [[String: Any]])
-            #expect(listed.first?["largeBlob"] as? String == blob)
+            let listed = try #require(try await client.send(.get, path + "/credentials").value?.arrayValue)
+            #expect(listed.first?["largeBlob"]?.stringValue == blob)
             let options = requestOptions(challenge: SecureRandom.bytes(32), allow: [id])
                 .replacingOccurrences(of: #""rpId""#, with: #""extensions":{"largeBlob":{"read":true}},"rpId""#)
             let get = try await client.send(
@@ -226,7 +227,7 @@ import WebAuthn
     }
 
     private func count(_ client: ControlClient, _ path: String) async throws -> Int {
-        try #require(try await client.send(.get, path + "/credentials").value as? [Any]).count
+        try #require(try await client.send(.get, path + "/credentials").value?.arrayValue).count
     }
 }
 

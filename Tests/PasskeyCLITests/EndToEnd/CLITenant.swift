@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import WebAuthn
 
 /// `passkey tenant serve` as a separate process on a loopback port, with its database in a file.
 final class CLITenant: Sendable {
@@ -19,8 +20,8 @@ final class CLITenant: Sendable {
             CLIProcess.executable, ["tenant", "serve", "--json", "--db", database, "--port", String(port)] + arguments,
             readyWhen: { $0.contains("\n") })
         let data = Data(process.startOutput.utf8)
-        guard let line = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let url = line["url"] as? String, let clientID = line["client_id"] as? String,
+        guard let line = try? JSONValue(json: data),
+            let url = line["url"]?.stringValue, let clientID = line["client_id"]?.stringValue,
             let port = url.split(separator: ":").last.flatMap({ Int($0) })
         else {
             process.send(SIGTERM)

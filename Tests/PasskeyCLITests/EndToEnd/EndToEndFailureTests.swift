@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WebAuthn
 
 /// Each way an Auth0 command fails, from a terminal: one clear line (or `{"error": …}` with
 /// `--json`), exit status 1, and the authenticator store and the session left as they were.
@@ -57,9 +58,9 @@ import Testing
         Self.expectFailure(login, "login failed: invalid_client (HTTP 401)", "check --client-id")
         let json = try await terminal.passkey("login", "--client-id", "no-such-app", "--json")
         #expect(json.status == 1 && json.stderr.isEmpty)
-        let error = try #require(try json.json()["error"] as? [String: Any])
-        #expect(error["code"] as? String == "invalid_client" && error["status"] as? Int == 401)
-        #expect(error["step"] as? String == "login" && (error["hint"] as? String)?.isEmpty == false)
+        let error = try #require(try json.json()["error"]?.objectValue)
+        #expect(error["code"]?.stringValue == "invalid_client" && error["status"]?.numberValue == 401)
+        #expect(error["step"]?.stringValue == "login" && (error["hint"]?.stringValue)?.isEmpty == false)
         #expect(terminal.sessionFiles() == session)
         await tenant.stop()
     }

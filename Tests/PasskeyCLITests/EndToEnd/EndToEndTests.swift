@@ -19,9 +19,9 @@ import WebAuthn
         #expect(!ada.stdout.contains("eyJ"), "no token without --show-tokens")
         let bob = try await terminal.passkey("signup", "--email", "bob@example.com", "--json")
         #expect(bob.status == 0, "\(bob)")
-        let bobSession = try #require(try bob.json()["session"] as? [String: Any])
-        let bobTokens = try #require(bobSession["tokens"] as? [String: Any])
-        #expect((bobTokens["access_token"] as? String)?.hasPrefix("eyJ") == true)
+        let bobSession = try #require(try bob.json()["session"]?.objectValue)
+        let bobTokens = try #require(bobSession["tokens"]?.objectValue)
+        #expect((bobTokens["access_token"]?.stringValue)?.hasPrefix("eyJ") == true)
         #expect(terminal.storeFiles().count == 2)
 
         // Two passkeys for localhost and no selector: the most recent, named.
@@ -32,11 +32,11 @@ import WebAuthn
         let chosen = try await terminal.passkey("login", "--user", "ada@example.com")
         #expect(chosen.stdout.hasPrefix("Logged in as ada@example.com"), "\(chosen)")
         let whoami = try await terminal.passkey("whoami", "--json")
-        #expect(try whoami.json()["email"] as? String == "ada@example.com")
-        #expect(try whoami.json()["source"] as? String == "id_token")
+        #expect(try whoami.json()["email"]?.stringValue == "ada@example.com")
+        #expect(try whoami.json()["source"]?.stringValue == "id_token")
         let userinfo = try await terminal.passkey("whoami", "--refresh", "--json")
-        #expect(try userinfo.json()["source"] as? String == "userinfo")
-        #expect(try userinfo.json()["sub"] as? String == (try whoami.json()["sub"] as? String))
+        #expect(try userinfo.json()["source"]?.stringValue == "userinfo")
+        #expect(try userinfo.json()["sub"]?.stringValue == (try whoami.json()["sub"]?.stringValue))
 
         // The phone already holds Ada's passkey; a second one comes from the laptop.
         let sameDevice = try await terminal.passkey("enroll")
@@ -46,8 +46,8 @@ import WebAuthn
         #expect(enrolled.status == 0, "\(enrolled)")
         #expect(enrolled.stdout.hasPrefix("Enrolled passkey ") && enrolled.stdout.contains("ada@example.com"))
         let methods = try await terminal.passkey("methods", "--json")
-        let listed = try #require(try methods.json()["methods"] as? [[String: Any]])
-        #expect(listed.count == 2 && listed.allSatisfy { $0["type"] as? String == "passkey" })
+        let listed = try #require(try methods.json()["methods"]?.arrayValue)
+        #expect(listed.count == 2 && listed.allSatisfy { $0["type"]?.stringValue == "passkey" })
         let fromLaptop = try await terminal.passkey("login", "--store", terminal.home + "/laptop")
         #expect(fromLaptop.stdout.hasPrefix("Logged in as ada@example.com"), "\(fromLaptop)")
 
@@ -59,7 +59,7 @@ import WebAuthn
         let events = try await terminal.passkey(
             "api", "--audience", "https://localhost/api/", "--scope", "read:events", "GET", tenant.url + "/api/events")
         #expect(events.status == 0, "\(events)")
-        let sub = try #require(try whoami.json()["sub"] as? String)
+        let sub = try #require(try whoami.json()["sub"]?.stringValue)
         #expect(events.stdout.contains("\"events\"") && events.stdout.contains(sub))
 
         // Logout with revocation: the session is gone, and so is the refresh token at the tenant.
@@ -104,8 +104,8 @@ import WebAuthn
         #expect(login.stdout.hasPrefix("Logged in as ada@example.com"), "\(login)")
         let exported = try #require(FileManager.default.contents(atPath: file))
         for (_, credential) in terminal.storeFiles(terminal.home + "/phone") {
-            let json = try #require(try JSONSerialization.jsonObject(with: credential) as? [String: Any])
-            let id = try #require((json["credential"] as? [String: Any])?["id"] as? String)
+            let json = try JSONValue(json: credential)
+            let id = try #require(json["credential"]?["id"]?.stringValue)
             #expect(!String(decoding: exported, as: UTF8.self).contains(id), "the export is sealed")
         }
     }

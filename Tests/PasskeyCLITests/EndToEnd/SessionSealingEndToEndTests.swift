@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WebAuthn
 
 /// Sessions at rest through the built `passkey` (issue 17): no session file holds a token's
 /// bytes, the key file lives apart from them, two processes renewing at once leave one valid
@@ -8,9 +9,9 @@ import Testing
 @Suite(.serialized) struct SessionSealingEndToEndTests {
     /// The tokens of a `--json` outcome's session.
     func tokens(_ result: ProcessResult) throws -> [String] {
-        let session = try #require(try result.json()["session"] as? [String: Any])
-        let tokens = try #require(session["tokens"] as? [String: Any])
-        return ["access_token", "id_token", "refresh_token"].compactMap { tokens[$0] as? String }
+        let session = try #require(try result.json()["session"]?.objectValue)
+        let tokens = try #require(session["tokens"]?.objectValue)
+        return ["access_token", "id_token", "refresh_token"].compactMap { tokens[$0]?.stringValue }
     }
 
     @Test func noSessionFileHoldsATokenAndTheKeyFileIsApart() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import WebAuthn
 
 /// The built `passkey` binary, run as a user would through `TestSupport`'s ``ChildProcess``.
 enum CLIProcess {
@@ -12,10 +13,9 @@ extension ProcessResult {
     var errorLines: [Substring] { stderr.split(separator: "\n") }
 
     /// Standard output decoded as a JSON object.
-    func json() throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
-            throw CocoaError(.propertyListReadCorrupt)
-        }
-        return object
+    func json() throws -> JSONValue {
+        let value = try JSONValue(json: Array(stdout.utf8))
+        guard value.objectValue != nil else { throw CocoaError(.propertyListReadCorrupt) }
+        return value
     }
 }
