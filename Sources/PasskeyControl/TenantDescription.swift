@@ -1,5 +1,5 @@
-public import Auth0Passkeys
-public import PasskeyKit
+import Auth0Passkeys
+import PasskeyKit
 
 /// Which Auth0 tenant a virtual user belongs to, as a control client names it:
 ///

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import WebAuthn
 
 /// What a virtual user's signup or login answers: who signed in, with which passkey. Tokens are

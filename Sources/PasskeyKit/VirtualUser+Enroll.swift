@@ -1,6 +1,6 @@
 public import Auth0Passkeys
 import FoundationEssentials
-public import PasskeyAuthenticator
+import PasskeyAuthenticator
 import WebAuthn
 
 extension VirtualUser {

@@ -1,4 +1,4 @@
-public import Auth0Passkeys
+import Auth0Passkeys
 public import PasskeyAuthenticator
 import WebAuthn
 

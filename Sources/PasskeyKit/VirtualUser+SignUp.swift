@@ -1,5 +1,5 @@
-public import Auth0Passkeys
-public import PasskeyAuthenticator
+import Auth0Passkeys
+import PasskeyAuthenticator
 import WebAuthn
 
 extension VirtualUser {

@@ -1,6 +1,6 @@
 public import Auth0Passkeys
 import FoundationEssentials
-public import PasskeyAuthenticator
+import PasskeyAuthenticator
 
 /// A user of an Auth0 tenant who signs up, logs in and enrolls passkeys as an iPhone app's user
 /// does, with a ``VirtualDevice`` for the phone: Auth0's native passkey flows (the challenge, the

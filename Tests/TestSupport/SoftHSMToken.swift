@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A SoftHSM2 token for the tests of one process: a temporary token directory, its
 /// `softhsm2.conf` in `SOFTHSM2_CONF`, and one token made with `softhsm2-util --init-token`, all

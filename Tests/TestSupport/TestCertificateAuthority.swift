@@ -1,6 +1,6 @@
 public import Crypto
 public import Foundation
-public import SwiftASN1
+import SwiftASN1
 public import WebAuthn
 public import X509
 

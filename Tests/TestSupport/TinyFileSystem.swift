@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A 64 KiB tmpfs mounted for one test, to make `ENOSPC` cheaply.
 public struct TinyFileSystem: Sendable {

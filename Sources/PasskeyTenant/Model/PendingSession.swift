@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// What an `auth_session` stands for until it is used once or expires: the ceremony it opened,
 /// the challenge it issued, and who it is bound to.

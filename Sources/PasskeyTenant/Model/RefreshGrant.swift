@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// What a refresh token grants: the user, client, scope and audience of the login that issued it.
 ///

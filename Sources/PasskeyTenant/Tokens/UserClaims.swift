@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// The standard claims about a user that ID tokens and `GET /userinfo` carry (OpenID Connect
 /// Core 1.0 §5.1), released by scope (§5.4): `profile` gives the names, `nickname`, `picture`,

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 import WebAuthn
 
 /// A passkey as My Account reports it (auth0-passkey-api.md §5.4): the verify answer and each

@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 /// `POST /oauth/token`'s body, for every grant the tenant knows (auth0-passkey-api.md §3.1, §6.1,
 /// §6.4): `urn:okta:params:oauth:grant-type:webauthn` and `refresh_token`.
