@@ -550,40 +550,37 @@ function softpasskeyBridge(config) {
 
   const handshakeQuestion = "softpasskey-bridge:topOrigin?";
   const handshakeAnswer = "softpasskey-bridge:topOrigin";
+  const awaitingAnswers = new Map(); // nonce → resolve(origin)
   let knownTopOrigin;
 
-  if (globalThis.top === globalThis) {
-    globalThis.addEventListener("message", (event) => {
-      const data = event.data;
-      if (!data || typeof data !== "object" || data.type !== handshakeQuestion || typeof data.nonce !== "string" ||
-          !event.source) {
-        return;
-      }
+  // One capturing listener, added when the bridge is installed (before the page's own listeners
+  // when it is preloaded): the top frame answers questions, every frame takes its answers. The
+  // page's listeners never see either message.
+  globalThis.addEventListener("message", (event) => {
+    const data = event.data;
+    if (!data || typeof data !== "object" || typeof data.nonce !== "string") {
+      return;
+    }
+    if (data.type === handshakeQuestion && globalThis.top === globalThis && event.source) {
       event.stopImmediatePropagation();
       const target = event.origin === "null" ? "*" : event.origin;
       event.source.postMessage({ type: handshakeAnswer, nonce: data.nonce }, target);
-    }, true);
-  }
+    } else if (data.type === handshakeAnswer && event.source === globalThis.top && awaitingAnswers.has(data.nonce)) {
+      event.stopImmediatePropagation();
+      awaitingAnswers.get(data.nonce)(event.origin);
+    }
+  }, true);
 
   function askTopFrame() {
     return new Promise((resolve) => {
       const nonce = randomID();
       const done = (origin) => {
         realClearTimeout(timer);
-        globalThis.removeEventListener("message", onMessage, true);
+        awaitingAnswers.delete(nonce);
         resolve(origin);
       };
-      const onMessage = (event) => {
-        const data = event.data;
-        if (event.source !== globalThis.top || !data || typeof data !== "object" || data.type !== handshakeAnswer ||
-            data.nonce !== nonce) {
-          return;
-        }
-        event.stopImmediatePropagation();
-        done(event.origin);
-      };
       const timer = realSetTimeout(() => done(undefined), 1000);
-      globalThis.addEventListener("message", onMessage, true);
+      awaitingAnswers.set(nonce, done);
       globalThis.top.postMessage({ type: handshakeQuestion, nonce: nonce }, "*");
     });
   }
