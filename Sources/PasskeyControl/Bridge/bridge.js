@@ -393,7 +393,7 @@ function softpasskeyBridge(config) {
     if (domExceptionNames.has(name)) {
       return new DOMException(message, name);
     }
-    return new DOMException(message, "NotAllowedError");
+    return new DOMException("The SoftPasskey bridge failed (" + name + "): " + message, "NotAllowedError");
   }
 
   function request(route, body, signal, keepalive) {
@@ -426,8 +426,11 @@ function softpasskeyBridge(config) {
       if (typeof body.requestId === "string" && route !== "abort") {
         sendAbort(body.requestId);
       }
+      // A network failure, or an answer without CORS headers: the server refuses pages of an
+      // origin the capability was not handed to (403) without them, so the page reads nothing.
       throw new DOMException(
-        "The SoftPasskey bridge could not reach " + endpoint + ": " + (error && error.message), "NotAllowedError");
+        "The SoftPasskey bridge at " + endpoint + " did not answer this page (is the server running, and " +
+        "is this page's origin allowed?): " + (error && error.message), "NotAllowedError");
     }
     let answer = null;
     try {
@@ -654,6 +657,32 @@ function softpasskeyBridge(config) {
     return { mediation: mediation === undefined ? null : String(mediation), signal: signal };
   }
 
+  /**
+   * Permissions Policy (WebAuthn L3 §5.9): `publickey-credentials-create` / `-get` are allowed in
+   * the top-level document and same-origin frames by default, in a cross-origin frame only when
+   * its embedder delegates them (`<iframe allow="publickey-credentials-get *">`). Checked where the
+   * engine exposes the document's policy (Chromium's document.featurePolicy); elsewhere allowed.
+   */
+  const pageDocument = globalThis.document;
+  function permissionsPolicyAllows(feature) {
+    const policy = pageDocument && (pageDocument.permissionsPolicy || pageDocument.featurePolicy);
+    if (!policy || typeof policy.allowsFeature !== "function") {
+      return true;
+    }
+    if (typeof policy.features === "function" && !policy.features().includes(feature)) {
+      return true;
+    }
+    return policy.allowsFeature(feature);
+  }
+
+  function checkPermissionsPolicy(feature) {
+    if (!permissionsPolicyAllows(feature)) {
+      throw new DOMException(
+        "The '" + feature + "' feature is not enabled in this document. Permissions Policy may be used to " +
+        "delegate Web Authentication capabilities to cross-origin child frames.", "NotAllowedError");
+    }
+  }
+
   // The engine's own methods, for requests without `publicKey` (passwords, federated, …).
   const engineCreate = engineHasContainer ? CredentialsContainer.prototype.create : null;
   const engineGet = engineHasContainer ? CredentialsContainer.prototype.get : null;
@@ -668,16 +697,15 @@ function softpasskeyBridge(config) {
       if (options === undefined || options === null || options.publicKey === undefined) {
         return engineHasContainer ? engineCreate.call(this, options) : notSupported();
       }
+      // WebIDL converts the whole argument first (TypeError), then Credential Management §2.5.4
+      // checks the signal, then §5.1.3 the permissions policy.
       const common = commonOptions(options);
+      const publicKey = creationOptionsJSON(options.publicKey);
       if (common.signal && common.signal.aborted) {
         throw abortReason(common.signal);
       }
-      const body = {
-        options: creationOptionsJSON(options.publicKey),
-        requestId: randomID(),
-        mediation: common.mediation,
-        topOrigin: await topOrigin(),
-      };
+      checkPermissionsPolicy("publickey-credentials-create");
+      const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
       return ceremony("create", body, common.signal);
     },
 
@@ -691,15 +719,12 @@ function softpasskeyBridge(config) {
         return engineHasContainer ? engineGet.call(this, options) : notSupported();
       }
       const common = commonOptions(options);
+      const publicKey = requestOptionsJSON(options.publicKey);
       if (common.signal && common.signal.aborted) {
         throw abortReason(common.signal);
       }
-      const body = {
-        options: requestOptionsJSON(options.publicKey),
-        requestId: randomID(),
-        mediation: common.mediation,
-        topOrigin: await topOrigin(),
-      };
+      checkPermissionsPolicy("publickey-credentials-get");
+      const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
       return ceremony("get", body, common.signal);
     },
   };
