@@ -90,6 +90,15 @@ function softpasskeyBridge(config) {
     return bytes.buffer;
   }
 
+  /** The bytes of base64url text as a new ArrayBuffer; what `failure()` makes is thrown when it is not base64url. */
+  function base64urlDecodeOrThrow(text, failure) {
+    const buffer = base64urlDecode(text);
+    if (buffer === null) {
+      throw failure();
+    }
+    return buffer;
+  }
+
   /** A fresh copy of an ArrayBuffer, for members that hand out a new buffer on each call. */
   function copyBuffer(buffer) {
     return buffer === null ? null : buffer.slice(0);
@@ -288,11 +297,8 @@ function softpasskeyBridge(config) {
   // ---------------------------------------------------------------------------------------------
 
   function decodeMember(text, what) {
-    const buffer = base64urlDecode(text);
-    if (buffer === null) {
-      throw new DOMException("The SoftPasskey bridge answered a malformed " + what + ".", "NotAllowedError");
-    }
-    return buffer;
+    return base64urlDecodeOrThrow(
+      text, () => new DOMException("The SoftPasskey bridge answered a malformed " + what + ".", "NotAllowedError"));
   }
 
   /** Replaces object[key] (base64url text) by an ArrayBuffer, where present. */
@@ -696,6 +702,22 @@ function softpasskeyBridge(config) {
     return Promise.reject(new DOMException("The credential type is not supported.", "NotSupportedError"));
   }
 
+  /**
+   * The steps create() and get() share for a `publicKey` request: WebIDL converts the whole
+   * argument first (TypeError), then Credential Management checks the signal, then §5.1.3/§5.1.4
+   * the permissions policy; the ceremony then runs on the server.
+   */
+  async function publicKeyRequest(route, options, optionsJSON, feature) {
+    const common = commonOptions(options);
+    const publicKey = optionsJSON(options.publicKey);
+    if (common.signal && common.signal.aborted) {
+      throw abortReason(common.signal);
+    }
+    checkPermissionsPolicy(feature);
+    const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
+    return ceremony(route, body, common.signal);
+  }
+
   // `options = {}` as the IDL declares it (`optional CredentialCreationOptions options = {}`),
   // which also gives the methods the engine's length, 0.
   const containerMethods = {
@@ -704,16 +726,7 @@ function softpasskeyBridge(config) {
       if (options === null || options.publicKey === undefined) {
         return engineHasContainer ? engineCreate.call(this, options) : notSupported();
       }
-      // WebIDL converts the whole argument first (TypeError), then Credential Management checks
-      // the signal, then §5.1.3 the permissions policy.
-      const common = commonOptions(options);
-      const publicKey = creationOptionsJSON(options.publicKey);
-      if (common.signal && common.signal.aborted) {
-        throw abortReason(common.signal);
-      }
-      checkPermissionsPolicy("publickey-credentials-create");
-      const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
-      return ceremony("create", body, common.signal);
+      return publicKeyRequest("create", options, creationOptionsJSON, "publickey-credentials-create");
     },
 
     /**
@@ -725,14 +738,7 @@ function softpasskeyBridge(config) {
       if (options === null || options.publicKey === undefined) {
         return engineHasContainer ? engineGet.call(this, options) : notSupported();
       }
-      const common = commonOptions(options);
-      const publicKey = requestOptionsJSON(options.publicKey);
-      if (common.signal && common.signal.aborted) {
-        throw abortReason(common.signal);
-      }
-      checkPermissionsPolicy("publickey-credentials-get");
-      const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
-      return ceremony("get", body, common.signal);
+      return publicKeyRequest("get", options, requestOptionsJSON, "publickey-credentials-get");
     },
   };
 
@@ -763,11 +769,7 @@ function softpasskeyBridge(config) {
 
   /** §5.1.9 parseCreationOptionsFromJSON and §5.1.10 parseRequestOptionsFromJSON helpers. */
   function decodeOption(value, where) {
-    const buffer = base64urlDecode(value);
-    if (buffer === null) {
-      throw new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError");
-    }
-    return buffer;
+    return base64urlDecodeOrThrow(value, () => new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError"));
   }
 
   function decodeDescriptors(list, where) {
@@ -828,6 +830,16 @@ function softpasskeyBridge(config) {
     return decoded;
   }
 
+  /** The dictionary's members with WebIDL's defaults where the JSON has none. */
+  function withDefaults(dictionary, defaults) {
+    for (const key of Object.keys(defaults)) {
+      if (dictionary[key] === undefined) {
+        dictionary[key] = defaults[key];
+      }
+    }
+    return dictionary;
+  }
+
   const statics = {
     /** §5.1.9 parseCreationOptionsFromJSON(options), with the dictionary defaults of §5.4. */
     parseCreationOptionsFromJSON(options) {
@@ -845,16 +857,7 @@ function softpasskeyBridge(config) {
       if (options.extensions !== undefined) {
         result.extensions = decodeExtensions(options.extensions);
       }
-      if (result.attestation === undefined) {
-        result.attestation = "none";
-      }
-      if (result.attestationFormats === undefined) {
-        result.attestationFormats = [];
-      }
-      if (result.hints === undefined) {
-        result.hints = [];
-      }
-      return result;
+      return withDefaults(result, { attestation: "none", attestationFormats: [], hints: [] });
     },
 
     /** §5.1.10 parseRequestOptionsFromJSON(options), with the dictionary defaults of §5.5. */
@@ -867,13 +870,7 @@ function softpasskeyBridge(config) {
       if (options.extensions !== undefined) {
         result.extensions = decodeExtensions(options.extensions);
       }
-      if (result.userVerification === undefined) {
-        result.userVerification = "preferred";
-      }
-      if (result.hints === undefined) {
-        result.hints = [];
-      }
-      return result;
+      return withDefaults(result, { userVerification: "preferred", hints: [] });
     },
 
     /** §5.1.7 isUserVerifyingPlatformAuthenticatorAvailable(). */
@@ -934,9 +931,7 @@ function softpasskeyBridge(config) {
 
   /** §5.1.11: "If the result of base64url decoding … is an error, reject with a TypeError." */
   function requireBase64url(text, member) {
-    if (base64urlDecode(text) === null) {
-      throw new TypeError("'" + member + "' is not base64url-encoded.");
-    }
+    base64urlDecodeOrThrow(text, () => new TypeError("'" + member + "' is not base64url-encoded."));
   }
 
   /** POST {endpoint}/signal: the server carries the signal out on the authenticator's credentials. */
