@@ -278,7 +278,8 @@ function softpasskeyBridge(config) {
     requireMember(user, "name", where + ".user.name");
     requireMember(user, "displayName", where + ".user.displayName");
     requireBufferSource(requireMember(options, "challenge", where + ".challenge"), where + ".challenge");
-    requireSequence(requireMember(options, "pubKeyCredParams", where + ".pubKeyCredParams"), where + ".pubKeyCredParams");
+    const parameters = where + ".pubKeyCredParams";
+    requireSequence(requireMember(options, "pubKeyCredParams", parameters), parameters);
     checkDescriptors(options.excludeCredentials, where + ".excludeCredentials");
     return jsonForm(options, 0);
   }
@@ -714,7 +715,9 @@ function softpasskeyBridge(config) {
       throw abortReason(common.signal);
     }
     checkPermissionsPolicy(feature);
-    const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
+    const body = {
+      options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin(),
+    };
     return ceremony(route, body, common.signal);
   }
 
@@ -769,7 +772,8 @@ function softpasskeyBridge(config) {
 
   /** §5.1.9 parseCreationOptionsFromJSON and §5.1.10 parseRequestOptionsFromJSON helpers. */
   function decodeOption(value, where) {
-    return base64urlDecodeOrThrow(value, () => new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError"));
+    return base64urlDecodeOrThrow(
+      value, () => new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError"));
   }
 
   function decodeDescriptors(list, where) {
@@ -852,7 +856,8 @@ function softpasskeyBridge(config) {
       requireMember(user, "name", where + ".user.name");
       requireMember(user, "displayName", where + ".user.displayName");
       result.challenge = decodeOption(requireMember(options, "challenge", where + ".challenge"), where + ".challenge");
-      requireSequence(requireMember(options, "pubKeyCredParams", where + ".pubKeyCredParams"), where + ".pubKeyCredParams");
+      const parameters = where + ".pubKeyCredParams";
+      requireSequence(requireMember(options, "pubKeyCredParams", parameters), parameters);
       result.excludeCredentials = decodeDescriptors(options.excludeCredentials, where + ".excludeCredentials");
       if (options.extensions !== undefined) {
         result.extensions = decodeExtensions(options.extensions);
