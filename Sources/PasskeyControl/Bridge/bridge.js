@@ -512,6 +512,10 @@ function softpasskeyBridge(config) {
         finish();
         controller.abort();
         sendAbort(requestId);
+        // The ceremony and its abort travel on different connections: under load the abort can
+        // reach the server before the request it aborts, which would then stay pending. Aborting
+        // twice is harmless (the server ignores an ID it does not hold), so say it again later.
+        realSetTimeout(() => sendAbort(requestId), 2000);
         reject(reason);
       };
       const onAbort = () => cancel(abortReason(signal));
