@@ -252,6 +252,10 @@ import WebAuthn
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(outcome.withLock { $0?.error } == "AbortError")
+            // An abort that overtakes its request: the request, when it comes, is refused.
+            #expect(try await bridge.call("abort", #"{"requestId":"r3"}"#).status == 200)
+            let overtaken = try await bridge.call("get", Self.ceremony(options, requestID: "r3", extra: conditional))
+            #expect(overtaken.error == "AbortError")
             let nothing = try await client.send(.post, bridge.path + "/conditional", #"{"timeout":50}"#)
             #expect(nothing.status == 404)
             #expect(nothing.error == "no such alert")

@@ -65,7 +65,7 @@ extension ControlServer {
             throw ControlError("SecurityError", status: 403, "a bridge request comes from a page with an origin")
         }
         guard let capability = ControlToken.bearer(request.headers[.authorization]) else {
-            throw .unauthorized
+            throw .unknownBridge
         }
         return (try await service.bridgeGrant(capability: capability, origin: origin), origin)
     }
