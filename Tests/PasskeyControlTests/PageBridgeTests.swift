@@ -21,10 +21,14 @@ import WebAuthn
         let authenticator: String
         let configuration: JSONValue
 
-        init(_ client: ControlClient, profile: String = "platform", query: String = "") async throws {
+        init(_ client: ControlClient, profile: String = "platform", query: String = "", simulate: String? = nil)
+            async throws
+        {
             self.client = client
             session = try await client.newSession()
-            authenticator = try await client.addAuthenticator(session, #"{"softpasskey:profile":"\#(profile)"}"#)
+            let simulation = simulate.map { #","softpasskey:simulate":"\#($0)""# } ?? ""
+            authenticator = try await client.addAuthenticator(
+                session, #"{"softpasskey:profile":"\#(profile)"\#(simulation)}"#)
             let script = try await client.send(
                 .get, "/session/\(session)/webauthn/authenticator/\(authenticator)/bridge.js\(query)")
             #expect(script.status == 200, "\(script.text)")
@@ -260,6 +264,44 @@ import WebAuthn
             #expect(nothing.status == 404)
             #expect(nothing.error == "no such alert")
             #expect(try await client.send(.post, bridge.path + "/conditional", #"{"timeout":-1}"#).status == 400)
+        }
+    }
+
+    @Test func everyFailureTheCLISimulatesReachesThePage() async throws {
+        try await withControlServer { client in
+            let party = RelyingParty(id: "localhost", origins: [Self.page])
+            for (simulation, refusal) in [("cancel", "NotAllowedError"), ("timeout", "NotAllowedError")] {
+                let bridge = try await Bridge(client, simulate: simulation)
+                let created = try await bridge.call("create", Self.ceremony(creationOptions(rpID: "localhost")))
+                #expect(created.error == refusal, "\(simulation)")
+            }
+            // These two "succeed": the relying party must refuse what the authenticator signed.
+            for simulation in ["no-presence", "bogus-signature"] {
+                let bridge = try await Bridge(client, simulate: simulation)
+                let (creation, challenge) = Self.options(creationOptions(rpID: "localhost"))
+                let created = try await bridge.call("create", Self.ceremony(creation))
+                #expect(created.status == 200, "\(created.text)")
+                let registration = try Self.registration(created)
+                if simulation == "no-presence" {
+                    #expect(throws: WebAuthnError.self) {
+                        try party.verifyRegistration(registration, challenge: challenge)
+                    }
+                    continue
+                }
+                let record = try party.verifyRegistration(registration, challenge: challenge).record()
+                let requestChallenge = SecureRandom.bytes(16)
+                let got = try await bridge.call(
+                    "get", Self.ceremony(requestOptions(rpID: "localhost", challenge: requestChallenge)))
+                #expect(throws: WebAuthnError.self) {
+                    try party.verifyAuthentication(
+                        try Self.assertion(got), challenge: requestChallenge, credential: record)
+                }
+            }
+            let session = try await client.newSession()
+            let unknown = try await client.send(
+                .post, "/session/\(session)/webauthn/authenticator",
+                #"{"softpasskey:simulate":"explode","protocol":"ctap2","transport":"usb"}"#)
+            #expect(unknown.error == "invalid argument")
         }
     }
 
