@@ -4,7 +4,7 @@ public import WebAuthn
 /// The W3C WebDriver "Authenticator Configuration" of a virtual authenticator (WebAuthn L3
 /// §11.2), plus two keys of this server's own: `softpasskey:profile`, the built-in profile the
 /// authenticator starts from (`platform`, `security-key`), `softpasskey:simulate`, a failure
-/// every ceremony acts out (``Simulation``: `cancel`, `timeout`, `deny-uv`, `no-presence`,
+/// every ceremony acts out (`Simulation`: `cancel`, `timeout`, `deny-uv`, `no-presence`,
 /// `bogus-signature`, as the CLI's `--simulate`), and `softpasskey:store`, the directory
 /// of a file store to keep its credentials in (in memory when absent).
 ///

@@ -141,7 +141,7 @@ extension ControlService {
     }
 
     /// A relying party's signal from a page (WebAuthn L3 §5.1.11), carried out on the
-    /// authenticator's credentials by ``CredentialSignals``; each removed or renamed credential
+    /// authenticator's credentials by `CredentialSignals`; each removed or renamed credential
     /// is reported as `credentialDeleted` or `credentialUpdated`.
     ///
     /// - Throws: ``ControlError``: `SecurityError` when the origin may not use the RP ID.
