@@ -143,6 +143,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The page bridge's script, compiled into the binary (no resource bundle to find at run time).
+            resources: [.embedInCode("Bridge/bridge.js")],
             swiftSettings: swiftSettings
         ),
         /// Test support only (not a product): one process hammering a store, for the
