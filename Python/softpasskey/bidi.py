@@ -98,7 +98,7 @@ class BiDiSession:
     """One WebSocket to a BiDi remote end: commands by id, events into a queue."""
 
     def __init__(self, url):
-        self.socket = connect(url, max_size=None, open_timeout=30)
+        self.socket = connect(url, max_size=None, open_timeout=30, legacy=True)  # a connection, not a retry loop
         self.ids = itertools.count(1)
         self.answers, self.waiting = {}, threading.Condition()
         self.event_queue = queue.Queue()

@@ -212,7 +212,7 @@ class EventStream:
                 name, _, value = line.partition(":")
                 value = value[1:] if value.startswith(" ") else value
                 fields[name] = fields[name] + "\n" + value if name == "data" and "data" in fields else value
-        except (OSError, ValueError, http.client.HTTPException) as error:
+        except Exception as error:  # the stream ended (close() shuts its socket) or broke
             self.error = error
         finally:
             with self.changed:

@@ -77,14 +77,13 @@
   }
 
   // The request's mediation and AbortSignal: params.abort "before" aborts first, "later" keeps the
-  // controller for rp.abort().
-  function request(publicKey, params) {
+  // controller for rp.abort(). rp.called resolves once navigator.credentials was called.
+  let called = () => {};
+  function request(publicKey, params, controller) {
     const options = {publicKey};
     if (params.mediation) options.mediation = params.mediation;
-    if (params.abort) {
-      const controller = new AbortController();
+    if (controller) {
       if (params.abort === "before") controller.abort();
-      else rp.controller = controller;
       options.signal = controller.signal;
     }
     return options;
@@ -92,6 +91,8 @@
 
   async function ceremony(kind, params) {
     const create = kind === "register";
+    const controller = params.abort ? new AbortController() : null;
+    if (params.abort === "later") rp.controller = controller;
     const optionsBody = Object.assign({}, params);
     delete optionsBody.abort;
     let options;
@@ -104,8 +105,10 @@
     try {
       const publicKey = create ? PublicKeyCredential.parseCreationOptionsFromJSON(options)
         : PublicKeyCredential.parseRequestOptionsFromJSON(options);
-      credential = create ? await navigator.credentials.create(request(publicKey, params))
-        : await navigator.credentials.get(request(publicKey, params));
+      const pending = create ? navigator.credentials.create(request(publicKey, params, controller))
+        : navigator.credentials.get(request(publicKey, params, controller));
+      called();
+      credential = await pending;
     } catch (error) {
       return refusal("ceremony", error);
     }
@@ -126,7 +129,10 @@
   rp.login = (params) => ceremony("login", params || {});
 
   // A ceremony left running (conditional mediation, abort): start, then finish() resolves to its result.
+  // rp.called resolves when the ceremony has called navigator.credentials (so an abort then
+  // reaches a pending request).
   rp.start = (kind, params) => {
+    rp.called = new Promise((resolve) => { called = () => resolve(true); });
     rp.pending = ceremony(kind, params || {});
     return true;
   };
