@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -45,30 +46,40 @@ class PasskeyServer:
         self.process = None
         if url is None:
             binary = binary or os.environ.get("PASSKEY_BIN", "passkey")
+            # Its log goes to a file, never to a pipe nobody reads (a full pipe would stall it).
+            self.log = tempfile.TemporaryFile(mode="w+")
             self.process = subprocess.Popen(
-                [binary, "serve", "--json", *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                [binary, "serve", "--json", *arguments], stdout=subprocess.PIPE, stderr=self.log,
                 text=True, env=env,
             )
             first = self.process.stdout.readline()
             if not first:
-                raise RuntimeError(f"passkey serve did not start: {self.process.stderr.read()}")
+                raise RuntimeError(f"passkey serve did not start: {self.log_text()}")
             start = json.loads(first)
             url, token = start["url"], start["token"]
         self.url, self.token = url, token
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {token}"
 
+    def log_text(self):
+        """What the server wrote to standard error so far."""
+        if self.process is None:
+            return ""
+        self.log.seek(0)
+        return self.log.read()
+
     def stop(self):
         """SIGTERM, then the exit status (0 when it stopped cleanly)."""
         self.http.close()
         if self.process is None:
             return 0
-        self.process.send_signal(signal.SIGTERM)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
         try:
             return self.process.wait(timeout=10)
         finally:
             self.process.stdout.close()
-            self.process.stderr.close()
+            self.log.close()
 
     def request(self, method, path, body=None, timeout=30):
         """The raw answer (a `requests.Response`), for tests of bad input."""

@@ -46,7 +46,8 @@ def server():
     """One `passkey serve --json` for the run."""
     running = PasskeyServer(passkey_binary())
     yield running
-    assert running.stop() == 0, "passkey serve exits 0 on SIGTERM"
+    log = running.log_text()
+    assert running.stop() == 0, f"passkey serve exits 0 on SIGTERM; it wrote: {log[-3000:]}"
 
 
 @pytest.fixture(scope="session")

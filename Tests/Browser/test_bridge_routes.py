@@ -4,6 +4,8 @@ error shape and changes nothing: the authenticator's credentials and counters st
 
 import json
 import re
+import threading
+import time
 
 import pytest
 import requests
@@ -135,6 +137,24 @@ def test_another_sessions_authenticator_is_out_of_reach(server, session, page, a
         assert state(other) == before
     finally:
         other_session.delete()
+
+
+def test_an_aborted_conditional_get_is_answered_and_forgotten(page, authenticator):
+    assert page.post("create", {"options": creation_options("abby"), "requestId": "r0"}).status_code == 200
+    answers = []
+    body = {"options": request_options(), "requestId": "r-aborted", "mediation": "conditional", "topOrigin": None}
+    waiting = threading.Thread(target=lambda: answers.append(page.post("get", body)))
+    waiting.start()
+    # /abort of a request not yet pending is a no-op, so it is repeated until the get has answered.
+    deadline = time.monotonic() + 20
+    while waiting.is_alive() and time.monotonic() < deadline:
+        assert page.post("abort", {"requestId": "r-aborted"}).json() == {"value": None}
+        waiting.join(0.05)
+    assert answers, "the pending conditional get answered once aborted"
+    assert assert_refused(answers[0])["error"] == "AbortError"
+    with pytest.raises(ControlError) as nothing:
+        authenticator.conditional(timeout=200)
+    assert (nothing.value.status, nothing.value.error) == (404, "no such alert"), "the server forgot it"
 
 
 def test_a_foreign_origin_is_refused_when_the_script_restricts_origins(authenticator):
