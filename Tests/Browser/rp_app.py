@@ -121,20 +121,27 @@ class RelyingParty:
             exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in excluded],
             supported_pub_key_algs=body.get("algorithms") or None,
         )
+        return self.issue(options, body, "create", username, attestation=body.get("attestation", "none"))
+
+    def issue(self, options, body, kind, username, **more):
+        """The options as JSON with the asked extensions; what they asked is kept by challenge."""
         answer = json.loads(options_to_json(options))
         if body.get("extensions"):
             answer["extensions"] = body["extensions"]
-        self.pending[answer["challenge"]] = {
-            "kind": "create", "username": username, "attestation": body.get("attestation", "none"),
-            "uv": body.get("userVerification", "required") == "required",
-            "conditional": body.get("mediation") == "conditional",
-        }
+        self.pending[answer["challenge"]] = dict(
+            more, kind=kind, username=username, uv=body.get("userVerification", "required") == "required",
+            conditional=body.get("mediation") == "conditional")
         return answer
 
-    def verify_registration(self, credential):
+    def answering(self, credential, kind):
+        """The response's client data and the options it answers (issued for a ceremony of `kind`)."""
         data, pending = self.client_data(credential)
-        if pending["kind"] != "create":
-            raise Refused("the challenge was issued for a login")
+        if pending["kind"] != kind:
+            raise Refused(f"the challenge was not issued for a {kind}")
+        return data, pending
+
+    def verify_registration(self, credential):
+        data, pending = self.answering(credential, "create")
         roots = None
         if pending["attestation"] == "direct" and self.trust_roots:
             roots = {AttestationFormat.PACKED: [root.encode() for root in self.trust_roots]}
@@ -181,19 +188,10 @@ class RelyingParty:
             rp_id=RP_ID, allow_credentials=allowed,
             user_verification=UserVerificationRequirement(body.get("userVerification", "required")),
         )
-        answer = json.loads(options_to_json(options))
-        if body.get("extensions"):
-            answer["extensions"] = body["extensions"]
-        self.pending[answer["challenge"]] = {
-            "kind": "get", "username": username, "uv": body.get("userVerification", "required") == "required",
-            "conditional": body.get("mediation") == "conditional",
-        }
-        return answer
+        return self.issue(options, body, "get", username)
 
     def verify_authentication(self, credential):
-        data, pending = self.client_data(credential)
-        if pending["kind"] != "get":
-            raise Refused("the challenge was issued for a registration")
+        data, pending = self.answering(credential, "get")
         stored = self.credentials.get(credential.get("rawId"))
         if stored is None:
             raise Refused("unknown credential")

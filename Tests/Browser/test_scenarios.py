@@ -245,3 +245,16 @@ def test_the_client_reports_what_it_and_the_authenticator_can_do(tab):
                        "signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails",
                        "extension:prf", "extension:largeBlob"):
         assert reported.get(capability) is True, (capability, reported)
+
+
+def test_the_auto_mode_signs_up_and_logs_in_on_load(open_tab, authenticator, rp):
+    """What `passkey browser` drives: the page itself registers and logs in as it loads (in WebKitGTK
+    it waits for the bridge, evaluated after load)."""
+    tab = open_tab(authenticator, rp.origin + "/?auto=signup-login&username=auto-user")
+    outcome = tab.run("rp.autoDone")
+    assert outcome["ok"], outcome
+    assert rp.rp.auto["ok"] and rp.rp.auto["username"] == "auto-user"
+    (registered,), (logged_in,) = rp.rp.registrations, rp.rp.authentications
+    assert registered["username"] == logged_in["username"] == "auto-user"
+    assert logged_in["credentialId"] == registered["credentialId"]
+    assert tab.run("document.title") == "auto: done"

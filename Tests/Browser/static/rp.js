@@ -197,7 +197,8 @@
   }
 
   // ?auto=signup-login&username=NAME: register NAME, then log in with a discoverable credential;
-  // the RP records both (GET /api/state: registrations, authentications, auto).
+  // the RP records both (GET /api/state: registrations, authentications, auto), the title becomes
+  // "auto: done" or "auto: failed", and rp.autoDone resolves to the outcome.
   async function auto(query) {
     const username = query.get("username") || "auto";
     document.title = "auto: running";
@@ -205,14 +206,16 @@
       show("no WebAuthn in this page");
       await post("/api/auto", {ok: false, error: "no WebAuthn"});
       document.title = "auto: failed";
-      return;
+      return {ok: false, error: "no WebAuthn"};
     }
     const registered = await rp.register({username});
     const loggedIn = registered.ok ? await rp.login({}) : null;
     const ok = registered.ok && loggedIn.ok && loggedIn.verified.username === username;
-    await post("/api/auto", {ok, username, register: registered, login: loggedIn});
+    const outcome = {ok, username, register: registered, login: loggedIn};
+    await post("/api/auto", outcome);
     show(ok ? `signed up and logged in as ${username}` : JSON.stringify({registered, loggedIn}));
     document.title = ok ? "auto: done" : "auto: failed";
+    return outcome;
   }
 
   function wire() {
@@ -221,7 +224,7 @@
     document.getElementById("signin").onclick = async () =>
       show(JSON.stringify(await rp.login(name() ? {username: name()} : {}), null, 2));
     const query = new URLSearchParams(location.search);
-    if (query.get("auto") === "signup-login") auto(query);
+    if (query.get("auto") === "signup-login") rp.autoDone = auto(query);
   }
 
   window.rp = rp;
