@@ -258,3 +258,14 @@ def test_the_auto_mode_signs_up_and_logs_in_on_load(open_tab, authenticator, rp)
     assert registered["username"] == logged_in["username"] == "auto-user"
     assert logged_in["credentialId"] == registered["credentialId"]
     assert tab.run("document.title") == "auto: done"
+
+
+def test_the_driver_installs_the_bridge_in_every_frame(open_tab, authenticator, rp, engine):
+    """Playwright's init script and BiDi's preload script run before the page's scripts, in the top
+    document and in a cross-origin iframe; WebKitGTK's Selenium evaluation comes after load."""
+    framed = open_tab(authenticator, f"http://127.0.0.1:{rp.port}/frame?src={rp.origin}/")
+    before = engine.name != "webkit"
+    assert framed.run("window.bridgeBeforePageScripts", frame=1) is before
+    for frame in (0, 1):
+        assert framed.run("Object.prototype.hasOwnProperty.call(globalThis, Symbol.for('softpasskey.bridge'))",
+                          frame=frame) is True
