@@ -1,5 +1,6 @@
-// SoftPasskey page bridge: the page side of `GET …/authenticator/{A}/bridge.js` (see BRIDGE.md,
-// README "Web apps"). The server sends this function applied to its configuration,
+// SoftPasskey page bridge: the page side of `GET /session/{S}/webauthn/authenticator/{A}/bridge.js`
+// (README "Web apps"; the routes it calls are ControlServer+Bridge.swift's). The server sends this
+// function applied to its configuration,
 // `(function softpasskeyBridge(config) {…})(CONFIG_JSON);`, so this file holds the one function
 // declaration and comments only. Plain ES2020: no modules, no dependencies, no eval.
 //
@@ -25,8 +26,8 @@
 function softpasskeyBridge(config) {
   "use strict";
 
-  // Evaluating the script twice in one realm is a no-op (BRIDGE.md §1): the first evaluation
-  // marks the global object with a registered symbol.
+  // Evaluating the script twice in one realm (a preload and an evaluation after load, say) is a
+  // no-op: the first evaluation marks the global object with a registered symbol.
   const installed = Symbol.for("softpasskey.bridge");
   if (Object.prototype.hasOwnProperty.call(globalThis, installed)) {
     return;
@@ -35,6 +36,7 @@ function softpasskeyBridge(config) {
 
   // What the bridge needs from the page's realm, taken before the page can replace it.
   const realFetch = globalThis.fetch;
+  const RealAbortController = globalThis.AbortController;
   const realSetTimeout = globalThis.setTimeout;
   const realClearTimeout = globalThis.clearTimeout;
   const realBtoa = globalThis.btoa;
@@ -86,6 +88,15 @@ function softpasskeyBridge(config) {
       bytes[index] = binary.charCodeAt(index);
     }
     return bytes.buffer;
+  }
+
+  /** The bytes of base64url text as a new ArrayBuffer; what `failure()` makes is thrown when it is not base64url. */
+  function base64urlDecodeOrThrow(text, failure) {
+    const buffer = base64urlDecode(text);
+    if (buffer === null) {
+      throw failure();
+    }
+    return buffer;
   }
 
   /** A fresh copy of an ArrayBuffer, for members that hand out a new buffer on each call. */
@@ -238,7 +249,7 @@ function softpasskeyBridge(config) {
     if (depth > 32) {
       throw new TypeError("The options are nested too deeply.");
     }
-    if (Array.isArray(value) || (typeof value[Symbol.iterator] === "function" && typeof value !== "string")) {
+    if (Array.isArray(value) || typeof value[Symbol.iterator] === "function") {
       return Array.from(value, (item) => {
         const converted = jsonForm(item, depth + 1);
         return converted === undefined ? null : converted;
@@ -286,11 +297,8 @@ function softpasskeyBridge(config) {
   // ---------------------------------------------------------------------------------------------
 
   function decodeMember(text, what) {
-    const buffer = base64urlDecode(text);
-    if (buffer === null) {
-      throw new DOMException("The SoftPasskey bridge answered a malformed " + what + ".", "NotAllowedError");
-    }
-    return buffer;
+    return base64urlDecodeOrThrow(
+      text, () => new DOMException("The SoftPasskey bridge answered a malformed " + what + ".", "NotAllowedError"));
   }
 
   /** Replaces object[key] (base64url text) by an ArrayBuffer, where present. */
@@ -327,13 +335,13 @@ function softpasskeyBridge(config) {
     return defineOwn(Object.create(AuthenticatorAttestationResponse.prototype), {
       clientDataJSON: decodeMember(json.clientDataJSON, "clientDataJSON"),
       attestationObject: decodeMember(json.attestationObject, "attestationObject"),
-      // §5.2.1.1 getTransports(): a new sequence on every call.
+      // §5.2.1 getTransports(): a new sequence on every call.
       getTransports: { getTransports() { return transports.slice(); } }.getTransports,
-      // §5.2.1.2 getAuthenticatorData().
+      // §5.2.1.1 getAuthenticatorData().
       getAuthenticatorData: { getAuthenticatorData() { return copyBuffer(authenticatorData); } }.getAuthenticatorData,
-      // §5.2.1.3 getPublicKey(): the SubjectPublicKeyInfo, null for an algorithm the client cannot express.
+      // §5.2.1.1 getPublicKey(): the SubjectPublicKeyInfo, null for an algorithm the client cannot express.
       getPublicKey: { getPublicKey() { return copyBuffer(publicKey); } }.getPublicKey,
-      // §5.2.1.4 getPublicKeyAlgorithm(): the COSEAlgorithmIdentifier.
+      // §5.2.1.1 getPublicKeyAlgorithm(): the COSEAlgorithmIdentifier.
       getPublicKeyAlgorithm: { getPublicKeyAlgorithm() { return json.publicKeyAlgorithm; } }.getPublicKeyAlgorithm,
     });
   }
@@ -374,7 +382,8 @@ function softpasskeyBridge(config) {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // 5. Bridge requests (BRIDGE.md §2), refusals (§6.3.2/§6.3.3 error names), AbortSignal (§5.6)
+  // 5. Bridge requests (POST {endpoint}/create|get|abort|signal), refusals as the DOMExceptions of
+  //    §5.1.3/§5.1.4, AbortSignal (§5.6)
   // ---------------------------------------------------------------------------------------------
   // The browser sets the Origin header of these requests: the server takes it as the client's
   // origin. A route's refusal is `{"value": {"error": NAME, "message": TEXT}}`; NAME is a
@@ -393,7 +402,7 @@ function softpasskeyBridge(config) {
     if (domExceptionNames.has(name)) {
       return new DOMException(message, name);
     }
-    return new DOMException(message, "NotAllowedError");
+    return new DOMException("The SoftPasskey bridge failed (" + name + "): " + message, "NotAllowedError");
   }
 
   function request(route, body, signal, keepalive) {
@@ -426,8 +435,12 @@ function softpasskeyBridge(config) {
       if (typeof body.requestId === "string" && route !== "abort") {
         sendAbort(body.requestId);
       }
+      // A network failure, or an answer without CORS headers: the server refuses pages of an
+      // origin the capability was not handed to (403) without them, so the page reads nothing.
       throw new DOMException(
-        "The SoftPasskey bridge could not reach " + endpoint + ": " + (error && error.message), "NotAllowedError");
+        "The SoftPasskey bridge at " + endpoint + " did not answer this page (is the server running, is " +
+        "this page's origin allowed, does the page's Content-Security-Policy connect-src allow it?): " +
+        (error && error.message), "NotAllowedError");
     }
     let answer = null;
     try {
@@ -442,15 +455,15 @@ function softpasskeyBridge(config) {
     }
     const failure = answer && typeof answer === "object" ? (answer.value || answer) : null;
     if (failure && typeof failure === "object" && typeof failure.error === "string") {
-      return Promise.reject(refusal(failure.error, String(failure.message || failure.error)));
+      throw refusal(failure.error, String(failure.message || failure.error));
     }
     throw new DOMException("The SoftPasskey bridge answered HTTP " + response.status + ".", "NotAllowedError");
   }
 
   // Requests of this realm that are still waiting for the server, by request ID: a pagehide
   // aborts them all (the server forgets a pending conditional get), a modal request aborts a
-  // pending conditional get (as Firefox and Chromium cancel it), and a second modal request
-  // while one is pending is refused (NotAllowedError, "A request is already pending.").
+  // pending conditional get with AbortError (as Firefox does), and a second modal request while
+  // one is pending is refused (NotAllowedError, "A request is already pending.", as Chromium says).
   const pending = new Map();
 
   function sendAbort(requestId) {
@@ -481,7 +494,7 @@ function softpasskeyBridge(config) {
       }
     }
     return new Promise((resolve, reject) => {
-      const controller = new AbortController();
+      const controller = new RealAbortController();
       const requestId = body.requestId;
       let settled = false;
       const finish = () => {
@@ -530,7 +543,7 @@ function softpasskeyBridge(config) {
     return signal.reason !== undefined ? signal.reason : new DOMException("The operation was aborted.", "AbortError");
   }
 
-  // A page that goes away takes its pending requests with it (BRIDGE.md §2: `/abort` on pagehide).
+  // A page that goes away takes its pending requests with it: `/abort` for each on pagehide.
   globalThis.addEventListener("pagehide", () => {
     for (const entry of Array.from(pending.values())) {
       entry.cancel(new DOMException("The page was hidden.", "AbortError"));
@@ -543,7 +556,8 @@ function softpasskeyBridge(config) {
   // ---------------------------------------------------------------------------------------------
   // A top-level document, or a frame same-origin with all its ancestors, sends null. Otherwise the
   // top-level origin is the last entry of location.ancestorOrigins where the engine has it
-  // (Chromium, WebKit), the top window's own origin when it is readable, or else (Firefox) the
+  // (Chromium, WebKit, Firefox 153), the top window's own origin when it is readable, or else
+  // (Firefox ESR before ancestorOrigins, or an entry masked as "null" by a referrer policy) the
   // browser-set `origin` of the top frame's answer to a message of a fixed shape: the bridge in the
   // top frame answers it. No answer within a second refuses the ceremony, rather than claiming
   // a same-origin context.
@@ -639,7 +653,7 @@ function softpasskeyBridge(config) {
 
   const mediations = ["silent", "optional", "conditional", "required"];
 
-  /** Credential Management §2.3: CredentialMediationRequirement, and the AbortSignal member. */
+  /** The members of Credential Management's CredentialCreationOptions / CredentialRequestOptions. */
   function commonOptions(options) {
     const mediation = options.mediation;
     if (mediation !== undefined && !mediations.includes(String(mediation))) {
@@ -654,6 +668,32 @@ function softpasskeyBridge(config) {
     return { mediation: mediation === undefined ? null : String(mediation), signal: signal };
   }
 
+  /**
+   * Permissions Policy (WebAuthn L3 §5.9): `publickey-credentials-create` / `-get` are allowed in
+   * the top-level document and same-origin frames by default, in a cross-origin frame only when
+   * its embedder delegates them (`<iframe allow="publickey-credentials-get *">`). Checked where the
+   * engine exposes the document's policy (Chromium's document.featurePolicy); elsewhere allowed.
+   */
+  const pageDocument = globalThis.document;
+  function permissionsPolicyAllows(feature) {
+    const policy = pageDocument && (pageDocument.permissionsPolicy || pageDocument.featurePolicy);
+    if (!policy || typeof policy.allowsFeature !== "function") {
+      return true;
+    }
+    if (typeof policy.features === "function" && !policy.features().includes(feature)) {
+      return true;
+    }
+    return policy.allowsFeature(feature);
+  }
+
+  function checkPermissionsPolicy(feature) {
+    if (!permissionsPolicyAllows(feature)) {
+      throw new DOMException(
+        "The '" + feature + "' feature is not enabled in this document. Permissions Policy may be used to " +
+        "delegate Web Authentication capabilities to cross-origin child frames.", "NotAllowedError");
+    }
+  }
+
   // The engine's own methods, for requests without `publicKey` (passwords, federated, …).
   const engineCreate = engineHasContainer ? CredentialsContainer.prototype.create : null;
   const engineGet = engineHasContainer ? CredentialsContainer.prototype.get : null;
@@ -662,45 +702,43 @@ function softpasskeyBridge(config) {
     return Promise.reject(new DOMException("The credential type is not supported.", "NotSupportedError"));
   }
 
+  /**
+   * The steps create() and get() share for a `publicKey` request: WebIDL converts the whole
+   * argument first (TypeError), then Credential Management checks the signal, then §5.1.3/§5.1.4
+   * the permissions policy; the ceremony then runs on the server.
+   */
+  async function publicKeyRequest(route, options, optionsJSON, feature) {
+    const common = commonOptions(options);
+    const publicKey = optionsJSON(options.publicKey);
+    if (common.signal && common.signal.aborted) {
+      throw abortReason(common.signal);
+    }
+    checkPermissionsPolicy(feature);
+    const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
+    return ceremony(route, body, common.signal);
+  }
+
+  // `options = {}` as the IDL declares it (`optional CredentialCreationOptions options = {}`),
+  // which also gives the methods the engine's length, 0.
   const containerMethods = {
-    /** Credential Management §2.5.4 create(), §5.1.3 [[Create]] for `publicKey`. */
-    async create(options) {
-      if (options === undefined || options === null || options.publicKey === undefined) {
+    /** Credential Management's create(), WebAuthn §5.1.3 [[Create]] for `publicKey`. */
+    async create(options = {}) {
+      if (options === null || options.publicKey === undefined) {
         return engineHasContainer ? engineCreate.call(this, options) : notSupported();
       }
-      const common = commonOptions(options);
-      if (common.signal && common.signal.aborted) {
-        throw abortReason(common.signal);
-      }
-      const body = {
-        options: creationOptionsJSON(options.publicKey),
-        requestId: randomID(),
-        mediation: common.mediation,
-        topOrigin: await topOrigin(),
-      };
-      return ceremony("create", body, common.signal);
+      return publicKeyRequest("create", options, creationOptionsJSON, "publickey-credentials-create");
     },
 
     /**
-     * Credential Management §2.5.1 get(), §5.1.4 [[DiscoverFromExternalSource]] for `publicKey`;
-     * `mediation: "conditional"` (§5.1.4 step on conditional mediation, Credential Management
-     * §2.1.3) stays pending until the test picks a passkey or the request is aborted.
+     * Credential Management's get(), WebAuthn §5.1.4 [[DiscoverFromExternalSource]] for
+     * `publicKey`; with `mediation: "conditional"` (§5.1.4, §5.5) the request stays pending until
+     * the test picks a passkey, as a person picks one from autofill, or it is aborted.
      */
-    async get(options) {
-      if (options === undefined || options === null || options.publicKey === undefined) {
+    async get(options = {}) {
+      if (options === null || options.publicKey === undefined) {
         return engineHasContainer ? engineGet.call(this, options) : notSupported();
       }
-      const common = commonOptions(options);
-      if (common.signal && common.signal.aborted) {
-        throw abortReason(common.signal);
-      }
-      const body = {
-        options: requestOptionsJSON(options.publicKey),
-        requestId: randomID(),
-        mediation: common.mediation,
-        topOrigin: await topOrigin(),
-      };
-      return ceremony("get", body, common.signal);
+      return publicKeyRequest("get", options, requestOptionsJSON, "publickey-credentials-get");
     },
   };
 
@@ -731,11 +769,7 @@ function softpasskeyBridge(config) {
 
   /** §5.1.9 parseCreationOptionsFromJSON and §5.1.10 parseRequestOptionsFromJSON helpers. */
   function decodeOption(value, where) {
-    const buffer = base64urlDecode(value);
-    if (buffer === null) {
-      throw new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError");
-    }
-    return buffer;
+    return base64urlDecodeOrThrow(value, () => new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError"));
   }
 
   function decodeDescriptors(list, where) {
@@ -796,16 +830,24 @@ function softpasskeyBridge(config) {
     return decoded;
   }
 
+  /** The dictionary's members with WebIDL's defaults where the JSON has none. */
+  function withDefaults(dictionary, defaults) {
+    for (const key of Object.keys(defaults)) {
+      if (dictionary[key] === undefined) {
+        dictionary[key] = defaults[key];
+      }
+    }
+    return dictionary;
+  }
+
   const statics = {
     /** §5.1.9 parseCreationOptionsFromJSON(options), with the dictionary defaults of §5.4. */
     parseCreationOptionsFromJSON(options) {
       const where = "options";
       requireDictionary(options, where);
-      const rp = requireDictionary(requireMember(options, "rp", where + ".rp"), where + ".rp");
+      requireDictionary(requireMember(options, "rp", where + ".rp"), where + ".rp");
       const user = requireDictionary(requireMember(options, "user", where + ".user"), where + ".user");
-      const result = parse(stringify(Object.assign({}, options)));
-      result.rp = Object.assign({}, rp);
-      result.user = Object.assign({}, user);
+      const result = parse(stringify(options));
       result.user.id = decodeOption(requireMember(user, "id", where + ".user.id"), where + ".user.id");
       requireMember(user, "name", where + ".user.name");
       requireMember(user, "displayName", where + ".user.displayName");
@@ -815,35 +857,20 @@ function softpasskeyBridge(config) {
       if (options.extensions !== undefined) {
         result.extensions = decodeExtensions(options.extensions);
       }
-      if (result.attestation === undefined) {
-        result.attestation = "none";
-      }
-      if (result.attestationFormats === undefined) {
-        result.attestationFormats = [];
-      }
-      if (result.hints === undefined) {
-        result.hints = [];
-      }
-      return result;
+      return withDefaults(result, { attestation: "none", attestationFormats: [], hints: [] });
     },
 
     /** §5.1.10 parseRequestOptionsFromJSON(options), with the dictionary defaults of §5.5. */
     parseRequestOptionsFromJSON(options) {
       const where = "options";
       requireDictionary(options, where);
-      const result = parse(stringify(Object.assign({}, options)));
+      const result = parse(stringify(options));
       result.challenge = decodeOption(requireMember(options, "challenge", where + ".challenge"), where + ".challenge");
       result.allowCredentials = decodeDescriptors(options.allowCredentials, where + ".allowCredentials");
       if (options.extensions !== undefined) {
         result.extensions = decodeExtensions(options.extensions);
       }
-      if (result.userVerification === undefined) {
-        result.userVerification = "preferred";
-      }
-      if (result.hints === undefined) {
-        result.hints = [];
-      }
-      return result;
+      return withDefaults(result, { userVerification: "preferred", hints: [] });
     },
 
     /** §5.1.7 isUserVerifyingPlatformAuthenticatorAvailable(). */
@@ -874,7 +901,7 @@ function softpasskeyBridge(config) {
       const rpId = String(requireMember(options, "rpId", "options.rpId"));
       const credentialId = String(requireMember(options, "credentialId", "options.credentialId"));
       requireBase64url(credentialId, "credentialId");
-      return signal("unknownCredential", { rpId: rpId, credentialId: credentialId });
+      return sendSignal("unknownCredential", { rpId: rpId, credentialId: credentialId });
     },
 
     /** §5.1.11 signalAllAcceptedCredentials({rpId, userId, allAcceptedCredentialIds}). */
@@ -887,7 +914,7 @@ function softpasskeyBridge(config) {
         "options.allAcceptedCredentialIds").map(String);
       requireBase64url(userId, "userId");
       ids.forEach((id) => requireBase64url(id, "allAcceptedCredentialIds"));
-      return signal("allAcceptedCredentials", { rpId: rpId, userId: userId, allAcceptedCredentialIds: ids });
+      return sendSignal("allAcceptedCredentials", { rpId: rpId, userId: userId, allAcceptedCredentialIds: ids });
     },
 
     /** §5.1.11 signalCurrentUserDetails({rpId, userId, name, displayName}). */
@@ -898,18 +925,17 @@ function softpasskeyBridge(config) {
       const name = String(requireMember(options, "name", "options.name"));
       const displayName = String(requireMember(options, "displayName", "options.displayName"));
       requireBase64url(userId, "userId");
-      return signal("currentUserDetails", { rpId: rpId, userId: userId, name: name, displayName: displayName });
+      return sendSignal("currentUserDetails", { rpId: rpId, userId: userId, name: name, displayName: displayName });
     },
   };
 
   /** §5.1.11: "If the result of base64url decoding … is an error, reject with a TypeError." */
   function requireBase64url(text, member) {
-    if (base64urlDecode(text) === null) {
-      throw new TypeError("'" + member + "' is not base64url-encoded.");
-    }
+    base64urlDecodeOrThrow(text, () => new TypeError("'" + member + "' is not base64url-encoded."));
   }
 
-  async function signal(kind, options) {
+  /** POST {endpoint}/signal: the server carries the signal out on the authenticator's credentials. */
+  async function sendSignal(kind, options) {
     await call("signal", { kind: kind, options: options, topOrigin: await topOrigin() }, undefined);
     return undefined;
   }
