@@ -93,14 +93,7 @@ struct BridgeMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as ControlError {
-            response = ControlMiddleware.render(error)
-        } catch let error as any HTTPResponseError {
-            response = ControlMiddleware.render(ControlMiddleware.controlError(for: error.status))
-        }
+        var response = await ControlMiddleware.answer(request, context, next)
         guard let origin = request.headers[.origin], response.status != .forbidden else {
             return response
         }
