@@ -39,8 +39,8 @@ import WebAuthn
             let (tools, _) = try await client.listTools()
             #expect(
                 Set(tools.map(\.name)) == [
-                    "create", "get", "list", "delete", "inspect", "verify_registration", "verify_authentication",
-                    "signup", "login", "enroll", "token", "logout",
+                    "create", "get", "list", "delete", "events", "conditional", "inspect", "verify_registration",
+                    "verify_authentication", "signup", "login", "enroll", "token", "logout",
                 ])
             for tool in tools {
                 #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
