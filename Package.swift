@@ -145,6 +145,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The page bridge's script, compiled into the binary (no resource bundle to find at run time).
+            resources: [.embedInCode("Bridge/bridge.js")],
             swiftSettings: swiftSettings
         ),
         /// A browser engine (Chromium, Firefox) opened with a script installed in every frame before

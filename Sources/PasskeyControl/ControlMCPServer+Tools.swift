@@ -26,6 +26,22 @@ extension ControlMCPServer {
             "delete", "Delete a passkey from the store.", ["credentialId": string("The credential ID, base64url.")],
             required: ["credentialId"]),
         tool(
+            "events",
+            "What happened to the authenticator's passkeys, as Chrome DevTools' WebAuthn domain reports it: "
+                + "credentialAdded, credentialAsserted, credentialUpdated, credentialDeleted, each with seq, "
+                + "credentialId, rpId and the page's origin; answers {events, last}. Pass last back as after.",
+            ["after": ControlMCPTool.integer("Only events numbered after this (0: all that are kept).")],
+            required: [], readOnly: true),
+        tool(
+            "conditional",
+            "Pick a passkey for a page's pending conditional get (autofill), as a person would; waits up to "
+                + "timeout ms for one. Answers {requestId, origin, rpId, credential}.",
+            [
+                "credentialId": string("The passkey to pick (base64url); the most recent when absent."),
+                "user": string("Pick the passkey of this user.name."),
+                "timeout": ControlMCPTool.integer("Milliseconds to wait for a request (default 10000)."),
+            ], required: []),
+        tool(
             "signup", "Sign a new virtual user up at an Auth0 tenant with a passkey (Auth0 native passkey signup).",
             [
                 "tenant": object("{clientId, baseURL | domain, audience?, scope?, connection?}"),

@@ -150,6 +150,15 @@ public struct ControlMCPServer: Sendable {
             try await service.removeCredential(
                 session: session, authenticator: authenticator, credentialID: try arguments.bytes("credentialId"))
             return Array(#"{"deleted":true}"#.utf8)
+        case "events":
+            let after = max(0, Int(arguments.number("after") ?? 0))
+            let events = try await service.eventLog(session: session).events(after: after)
+            return WebAuthnJSON.encode(EventsOutput(events: events, last: events.last?.seq ?? after))
+        case "conditional":
+            let pick = try await service.pickConditional(
+                session: session, authenticator: authenticator, choosing: try arguments.choice(),
+                timeout: .milliseconds(Int(arguments.number("timeout") ?? 10_000)))
+            return WebAuthnJSON.encode(pick)
         case "signup":
             let user = try await user(arguments)
             let result = try await service.signUp(
@@ -193,6 +202,11 @@ public struct ControlMCPServer: Sendable {
     }
 
     /// A flow's answer, with the user's ID for the next call.
+    private struct EventsOutput: Encodable {
+        let events: [ControlEvent]
+        let last: Int
+    }
+
     private struct UserOutput: Encodable {
         let userId: String
         let result: SessionResult

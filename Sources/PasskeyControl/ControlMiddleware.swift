@@ -4,7 +4,7 @@ import NIOCore
 import WebAuthn
 
 /// Guards and shapes every answer: a request without the bearer token is refused (401, RFC 6750
-/// §3) before any route runs, every failure becomes WebDriver's error shape, and each answer's
+/// §3) before any route runs (but the page bridge's, which check their capability), every failure becomes WebDriver's error shape, and each answer's
 /// status is counted.
 struct ControlMiddleware: RouterMiddleware {
     typealias Context = ControlRequestContext
@@ -16,7 +16,8 @@ struct ControlMiddleware: RouterMiddleware {
         async throws -> Response
     {
         let response: Response
-        if !token.accepts(request.headers[.authorization]) {
+        // The page bridge's routes carry a capability of their own (BridgeMiddleware, bridgeCaller).
+        if !request.uri.path.hasPrefix("/bridge/") && !token.accepts(request.headers[.authorization]) {
             response = Self.render(.unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="passkey""#])
         } else {
             do {

@@ -1,10 +1,12 @@
 import Hummingbird
+import NIOCore
 import PasskeyAuthenticator
 import WebAuthn
 
 extension ControlServer {
     /// The virtual-authenticator commands (WebAuthn L3 §11.2–§11.9) and the ceremonies.
     func addAuthenticatorRoutes(to group: RouterGroup<ControlRequestContext>) {
+        addBridgeCommands(to: group)
         group.post { request, context in
             let session = try context.parameters.require("session")
             let configuration = try VirtualAuthenticatorConfiguration(
@@ -85,6 +87,58 @@ extension ControlServer {
                 try await service.get(
                     session: session, authenticator: id, options: body.options, origin: origin, topOrigin: topOrigin,
                     choosing: try body.choice()))
+        }
+    }
+
+    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:)``)
+    /// and the test's pick for a page's conditional get.
+    func addBridgeCommands(to group: RouterGroup<ControlRequestContext>) {
+        group.get(":authenticator/bridge.js") { request, context in
+            let (session, id) = try Self.ids(context)
+            let origins = try request.uri.queryParameters[values: "origin"].map { (text) throws(ControlError) in
+                do {
+                    return try WebOrigin(String(text))
+                } catch {
+                    throw ControlError.invalidArgument("origin: \(error)")
+                }
+            }
+            guard let authority = request.head.authority else {
+                throw ControlError.invalidArgument("the request has no Host")
+            }
+            let script = try await service.bridgeScript(
+                session: session, authenticator: id, endpoint: "http://\(authority)/bridge",
+                origins: origins.isEmpty ? nil : origins)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: script)))
+        }
+        group.post(":authenticator/conditional") { request, context in
+            let (session, id) = try Self.ids(context)
+            let body = try await request.decode(as: [String: JSONValue].self, context: context)
+            for key in body.keys where !["credentialId", "user", "timeout"].contains(key) {
+                throw ControlError.invalidArgument("\(key) is not a member of a conditional pick")
+            }
+            let credentialID = try body["credentialId"]?.stringValue.map { (text) throws(ControlError) in
+                do {
+                    return try Base64URL(string: text)
+                } catch {
+                    throw ControlError.invalidArgument("credentialId is not base64url")
+                }
+            }
+            var timeout = 10_000.0
+            if let given = body["timeout"] {
+                guard case .number(let milliseconds) = given, (0...600_000).contains(milliseconds) else {
+                    throw ControlError.invalidArgument("timeout is a number of milliseconds up to 600000")
+                }
+                timeout = milliseconds
+            }
+            return ControlValue(
+                try await service.pickConditional(
+                    session: session, authenticator: id,
+                    choosing: accountChoice(
+                        user: body["user"]?.stringValue, credentialID: credentialID, refusal: "invalid argument"),
+                    timeout: .milliseconds(Int(timeout))))
         }
     }
 

@@ -21,6 +21,10 @@ import WebAuthn
 /// POST   /session/{s}/webauthn/authenticator/{a}/credentials/{c}/export   the key, as PKCS#8
 /// POST   /session/{s}/webauthn/authenticator/{a}/uv            Set User Verified
 /// POST   /session/{s}/webauthn/authenticator/{a}/create|get    {origin, options, topOrigin?, user?, credentialId?}
+/// GET    /session/{s}/webauthn/authenticator/{a}/bridge.js[?origin=O…]   the page bridge's script
+/// POST   /session/{s}/webauthn/authenticator/{a}/conditional   {credentialId?, user?, timeout?}: pick for autofill
+/// GET    /session/{s}/webauthn/events[?after=N]                Server-Sent Events: credentialAdded, …
+/// POST   /bridge/create|get|abort|signal                       the page bridge's (its capability, CORS)
 /// POST   /session/{s}/users                                    {tenant, authenticatorId, origin?} → id
 /// DELETE /session/{s}/users/{u}
 /// POST   /session/{s}/users/{u}/signup|login|enroll|token|api|logout   (enroll: {authenticatorId?})
@@ -65,8 +69,12 @@ public struct ControlServer: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: service.metrics.render())))
         }
+        router.get("session/:session/webauthn/events") { request, context in
+            try await eventStream(session: context.parameters.require("session"), request)
+        }
         addAuthenticatorRoutes(to: router.group("session/:session/webauthn/authenticator"))
         addUserRoutes(to: router.group("session/:session/users"))
+        addBridgeRoutes(to: router.group("bridge"))
         return router
     }
 

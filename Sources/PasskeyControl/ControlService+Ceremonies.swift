@@ -2,7 +2,8 @@ public import PasskeyAuthenticator
 public import WebAuthn
 
 extension ControlService {
-    /// `navigator.credentials.create()` on a virtual authenticator (WebAuthn L3 §5.1.3).
+    /// `navigator.credentials.create()` on a virtual authenticator (WebAuthn L3 §5.1.3); the new
+    /// credential is reported as `credentialAdded`.
     ///
     /// Runs outside the actor: ceremonies of one authenticator run in parallel.
     ///
@@ -12,20 +13,28 @@ extension ControlService {
     ///   - options: the relying party's creation options.
     ///   - origin: the caller's origin.
     ///   - topOrigin: the top-level origin of a cross-origin iframe, if any.
+    ///   - mediation: `conditional` for a create made without asking the user.
     /// - Returns: the registration response, as `PublicKeyCredential.toJSON()` gives it.
     /// - Throws: ``ControlError``: the refusal's `DOMException` name, or `invalid argument`.
     public nonisolated func create(
         session: String, authenticator authenticatorID: String, options: PublicKeyCredentialCreationOptionsJSON,
-        origin: WebOrigin, topOrigin: WebOrigin? = nil
+        origin: WebOrigin, topOrigin: WebOrigin? = nil, mediation: CredentialMediation = .optional
     ) async throws(ControlError) -> RegistrationResponseJSON {
-        let authenticator = try await authenticator(session: session, authenticatorID).authenticator
-        return try await metrics.measuring(.create) { () async throws(WebAuthnClientError) in
+        let (authenticator, events) = try await ceremonyParts(session: session, authenticatorID)
+        let response = try await metrics.measuring(.create) { () async throws(WebAuthnClientError) in
             try await WebAuthnClient(authenticator: authenticator).create(
-                options, origin: origin, topOrigin: topOrigin)
+                options, origin: origin, topOrigin: topOrigin, mediation: mediation)
         }
+        events.record(
+            ControlEvent(
+                .credentialAdded, authenticatorId: authenticatorID, credentialId: response.rawId.bytes,
+                rpId: (options.rp.id ?? origin.host).lowercased(), origin: origin, userHandle: options.user.id.bytes,
+                signCount: response.response.authenticatorData.flatMap { Self.signCount($0.bytes) }))
+        return response
     }
 
-    /// `navigator.credentials.get()` on a virtual authenticator (WebAuthn L3 §5.1.4).
+    /// `navigator.credentials.get()` on a virtual authenticator (WebAuthn L3 §5.1.4); the
+    /// credential used is reported as `credentialAsserted`.
     ///
     /// - Parameters:
     ///   - session: the session.
@@ -40,10 +49,30 @@ extension ControlService {
         session: String, authenticator authenticatorID: String, options: PublicKeyCredentialRequestOptionsJSON,
         origin: WebOrigin, topOrigin: WebOrigin? = nil, choosing choice: AccountChoice = .mostRecent
     ) async throws(ControlError) -> AuthenticationResponseJSON {
-        var authenticator = try await authenticator(session: session, authenticatorID).authenticator
+        var (authenticator, events) = try await ceremonyParts(session: session, authenticatorID)
         authenticator.accountChoice = choice
-        return try await metrics.measuring(.get) { [authenticator] () async throws(WebAuthnClientError) in
+        let response = try await metrics.measuring(.get) { [authenticator] () async throws(WebAuthnClientError) in
             try await WebAuthnClient(authenticator: authenticator).get(options, origin: origin, topOrigin: topOrigin)
         }
+        events.record(
+            ControlEvent(
+                .credentialAsserted, authenticatorId: authenticatorID, credentialId: response.rawId.bytes,
+                rpId: (options.rpId ?? origin.host).lowercased(), origin: origin,
+                userHandle: response.response.userHandle?.bytes,
+                signCount: Self.signCount(response.response.authenticatorData.bytes)))
+        return response
+    }
+
+    /// The authenticator a ceremony runs on and the log its outcome goes to.
+    func ceremonyParts(session: String, _ authenticatorID: String) throws(ControlError)
+        -> (SoftwareAuthenticator, ControlEventLog)
+    {
+        (try authenticator(session: session, authenticatorID).authenticator, try eventLog(session: session))
+    }
+
+    /// The signature counter of authenticator data (WebAuthn L3 §6.1: bytes 33–36, big-endian).
+    static func signCount(_ authenticatorData: [UInt8]) -> UInt32? {
+        guard authenticatorData.count >= 37 else { return nil }
+        return authenticatorData[33..<37].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

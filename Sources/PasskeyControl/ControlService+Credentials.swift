@@ -40,18 +40,18 @@ extension ControlService {
         } catch {
             throw ControlError(serverFault: error)
         }
-        guard let blob = parameters.largeBlob else {
-            return
-        }
-        do {
-            try await virtual.authenticator.setLargeBlob(blob.bytes, of: stored)
-        } catch {
-            try? await virtual.store.delete(id: stored.id)
-            guard error.code == .largeBlobStorageFull else {
-                throw ControlError(serverFault: error)
+        if let blob = parameters.largeBlob {
+            do {
+                try await virtual.authenticator.setLargeBlob(blob.bytes, of: stored)
+            } catch {
+                try? await virtual.store.delete(id: stored.id)
+                guard error.code == .largeBlobStorageFull else {
+                    throw ControlError(serverFault: error)
+                }
+                throw .invalidArgument("largeBlob: \(error.reason)")
             }
-            throw .invalidArgument("largeBlob: \(error.reason)")
         }
+        record(.credentialAdded, stored, session: session, authenticator: authenticatorID)
     }
 
     /// Every credential of a virtual authenticator, without private keys (WebAuthn L3 §11.5, Get
@@ -110,6 +110,7 @@ extension ControlService {
         async throws(ControlError)
     {
         let store = try authenticator(session: session, authenticatorID).store
+        let stored = try await credential(credentialID, in: store)
         do {
             try await store.delete(id: credentialID)
         } catch  where error.code == .notFound {
@@ -117,6 +118,7 @@ extension ControlService {
         } catch {
             throw ControlError(serverFault: error)
         }
+        record(.credentialDeleted, stored, session: session, authenticator: authenticatorID)
     }
 
     /// Removes every credential (WebAuthn L3 §11.7, Remove All Credentials).
@@ -130,6 +132,7 @@ extension ControlService {
             for credential in try await store.all().credentials {
                 do {
                     try await store.delete(id: credential.id)
+                    record(.credentialDeleted, credential, session: session, authenticator: authenticatorID)
                 } catch  where error.code == .notFound {
                     // Removed meanwhile by a ceremony replacing it: gone either way.
                 }
@@ -153,9 +156,20 @@ extension ControlService {
             let changed = try stored.changing(
                 signCount: signCount, backupEligible: backupEligibility, backupState: backupState)
             try await store.update(changed)
+            record(.credentialUpdated, changed, session: session, authenticator: authenticatorID)
         } catch {
             throw ControlError(serverFault: error)
         }
+    }
+
+    /// Reports a control command's change to a credential (no origin: no page caused it).
+    private func record(
+        _ kind: ControlEvent.Kind, _ credential: StoredCredential, session: String, authenticator: String
+    ) {
+        sessions[session]?.events.record(
+            ControlEvent(
+                kind, authenticatorId: authenticator, credentialId: credential.id, rpId: credential.rpID,
+                userHandle: credential.userHandle, signCount: credential.signCount))
     }
 
     /// The stored credential `id`, or `invalid argument`.

@@ -16,9 +16,15 @@ public actor ControlService {
     struct Session {
         var authenticators: [String: VirtualAuthenticator] = [:]
         var users: [String: ControlledUser] = [:]
+        /// What happened to its authenticators' credentials.
+        let events = ControlEventLog()
+        /// Conditional gets of its pages, waiting for the test to pick a passkey, oldest first.
+        var conditional: [ConditionalRequest] = []
     }
 
-    private var sessions: [String: Session] = [:]
+    private(set) var sessions: [String: Session] = [:]
+    /// The page bridges handed out, by the SHA-256 of their capability.
+    var bridgeGrants: [[UInt8]: BridgeGrant] = [:]
     /// The passphrase file stores are sealed with; a key file inside each store when `nil`.
     let passphrase: Passphrase?
     /// Who keeps the keys of file stores' credentials (a PKCS#11 token, say); each store's own
@@ -66,7 +72,13 @@ public actor ControlService {
     ///
     /// - Throws: ``ControlError`` `invalid session id`.
     public func deleteSession(_ id: String) throws(ControlError) {
-        guard sessions.removeValue(forKey: id) != nil else { throw .invalidSession(id) }
+        guard let session = sessions.removeValue(forKey: id) else { throw .invalidSession(id) }
+        bridgeGrants = bridgeGrants.filter { $0.value.session != id }
+        session.events.finish()
+        for request in session.conditional {
+            request.continuation.resume(
+                returning: .failure(ControlError("NotAllowedError", status: 400, "the session ended")))
+        }
     }
 
     /// The IDs of the open sessions.
@@ -110,6 +122,11 @@ public actor ControlService {
     public func removeAuthenticator(session: String, _ id: String) throws(ControlError) {
         _ = try authenticator(session: session, id)
         sessions[session]?.authenticators[id] = nil
+        bridgeGrants = bridgeGrants.filter { $0.value.authenticatorID != id }
+        for request in takeConditionalRequests(session: session, where: { $0.authenticatorID == id }) {
+            request.continuation.resume(
+                returning: .failure(ControlError("NotAllowedError", status: 400, "the authenticator was removed")))
+        }
     }
 
     /// A virtual authenticator.
@@ -179,6 +196,41 @@ public actor ControlService {
             throw .invalidArgument("no virtual user \(id)")
         }
         return user
+    }
+
+    /// The event log of a session.
+    ///
+    /// - Throws: ``ControlError`` `invalid session id`.
+    func eventLog(session: String) throws(ControlError) -> ControlEventLog {
+        try self.session(session).events
+    }
+
+    /// Removes and returns a session's conditional requests that `match`.
+    func takeConditionalRequests(session: String, where match: (ConditionalRequest) -> Bool) -> [ConditionalRequest] {
+        guard let pending = sessions[session]?.conditional else { return [] }
+        sessions[session]?.conditional = pending.filter { !match($0) }
+        return pending.filter(match)
+    }
+
+    /// Removes and returns the oldest conditional request pending on an authenticator.
+    func takeOldestConditionalRequest(session: String, authenticatorID: String) -> ConditionalRequest? {
+        guard let index = sessions[session]?.conditional.firstIndex(where: { $0.authenticatorID == authenticatorID })
+        else { return nil }
+        return sessions[session]?.conditional.remove(at: index)
+    }
+
+    /// Queues a conditional request, or refuses it at once when the session is gone or its ID is taken.
+    func enqueue(_ request: ConditionalRequest, session: String) {
+        guard let pending = sessions[session]?.conditional else {
+            request.continuation.resume(returning: .failure(.invalidSession(session)))
+            return
+        }
+        guard !pending.contains(where: { $0.id == request.id && $0.authenticatorID == request.authenticatorID }) else {
+            request.continuation.resume(
+                returning: .failure(.invalidArgument("requestId \(request.id) is already pending")))
+            return
+        }
+        sessions[session]?.conditional.append(request)
     }
 
     private func session(_ id: String) throws(ControlError) -> Session {

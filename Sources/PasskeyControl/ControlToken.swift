@@ -20,8 +20,14 @@ public struct ControlToken: Sendable, CustomStringConvertible, CustomReflectable
 
     /// Whether `header` is `Bearer <this token>` (RFC 6750 §2.1), compared in constant time.
     func accepts(_ header: String?) -> Bool {
-        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return false }
-        return constantTimeEquals(Array(header.utf8.dropFirst(7)), Array(value.utf8))
+        guard let presented = Self.bearer(header) else { return false }
+        return constantTimeEquals(Array(presented.utf8), Array(value.utf8))
+    }
+
+    /// The credential of an `Authorization: Bearer …` header (RFC 6750 §2.1), if it is one.
+    static func bearer(_ header: String?) -> String? {
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(header.dropFirst(7))
     }
 
     public var description: String { "ControlToken(<redacted>)" }

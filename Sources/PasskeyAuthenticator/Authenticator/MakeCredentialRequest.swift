@@ -41,6 +41,10 @@ public struct MakeCredentialRequest: Sendable, Hashable {
     public var residentKey: Bool
     /// Whether the user must be verified (option `uv`).
     public var userVerification: Bool
+    /// Whether the user must be present (option `up`, CTAP 2.2 §6.1.2 step 13): false only for a
+    /// conditional create (WebAuthn L3 §5.1.3, `mediation: "conditional"`), which the client makes
+    /// without asking the user, so the UP flag of the result is clear.
+    public var userPresence = true
     /// Whether the hmac-secret extension is requested (CTAP 2.1 §12.5).
     public var hmacSecret: Bool
     /// The attestation formats the client prefers, most preferred first

@@ -8,13 +8,17 @@ extension WebAuthnClient {
     ///   - origin: the caller's origin.
     ///   - topOrigin: the top-level origin when the caller is a cross-origin iframe; `nil` for a
     ///     same-origin caller.
+    ///   - mediation: `conditional` makes the credential without asking the user (WebAuthn L3
+    ///     §5.1.3, CTAP 2.2 §6.1 option `up` false): UP and UV are clear, and a request that
+    ///     requires user verification is refused.
     /// - Returns: the registration response, as `PublicKeyCredential.toJSON()` gives it.
     /// - Throws: ``WebAuthnClientError``: `SecurityError` for the origin or RP ID (with
     ///   ``relatedOrigins``, also when the RP ID's related origins do not list the origin),
     ///   `SyntaxError` for malformed options, `NotSupportedError` when no algorithm is supported,
     ///   `InvalidStateError` for an excluded credential, `NotAllowedError` otherwise.
     public func create(
-        _ options: PublicKeyCredentialCreationOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil
+        _ options: PublicKeyCredentialCreationOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil,
+        mediation: CredentialMediation = .optional
     ) async throws(WebAuthnClientError) -> RegistrationResponseJSON {
         let rpID = try await CallerOrigin.rpID(options.rp.id, for: origin, relatedOrigins: relatedOrigins)
         try Self.check(challenge: options.challenge)
@@ -30,7 +34,14 @@ extension WebAuthnClient {
         }
         let algorithms = try Self.algorithms(options.pubKeyCredParams)
         let residentKey = try Self.residentKey(options.authenticatorSelection, info: info)
-        let verification = try Self.userVerification(options.authenticatorSelection?.userVerification, info: info)
+        var verification = try Self.userVerification(options.authenticatorSelection?.userVerification, info: info)
+        if mediation == .conditional {
+            guard !verification.required else {
+                throw WebAuthnClientError(
+                    .notAllowed, "a conditional create cannot verify the user, and this one requires it")
+            }
+            verification.ask = false
+        }
         let prf = options.extensions?.prf
         if prf?.evalByCredential != nil {
             throw WebAuthnClientError(.notSupported, "prf.evalByCredential has no meaning when creating a credential")
@@ -52,6 +63,7 @@ extension WebAuthnClient {
             excludeList: (options.excludeCredentials ?? []).filter { $0.type == .publicKey }.map(\.id.bytes),
             residentKey: residentKey, userVerification: verification.ask, hmacSecret: prf != nil,
             attestationFormatsPreference: Self.attestationFormats(options))
+        request.userPresence = mediation != .conditional
         if info.extensions.contains("credProtect") {
             request.credentialProtection = ctap.credentialProtection
         }

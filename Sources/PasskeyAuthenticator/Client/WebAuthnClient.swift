@@ -1,4 +1,4 @@
-import WebAuthn
+public import WebAuthn
 
 /// The WebAuthn client: what a browser or an operating system does between a relying party's
 /// options and an authenticator (WebAuthn L3 §5.1.3 `[[Create]]`, §5.1.4 `[[DiscoverFromExternalSource]]`).
@@ -30,6 +30,21 @@ public struct WebAuthnClient: Sendable {
     public init(authenticator: any Authenticator, relatedOrigins: RelatedOriginsFetcher? = nil) {
         self.authenticator = authenticator
         self.relatedOrigins = relatedOrigins
+    }
+
+    /// The RP ID a ceremony asking for `requested` from `origin` would run under, checked as a
+    /// ceremony checks it before any authenticator is asked (WebAuthn L3 §5.1.3 steps 5–8,
+    /// §5.1.4 steps 5–6): for a request that waits before it runs, such as a conditional get.
+    ///
+    /// - Parameters:
+    ///   - requested: the options' RP ID, or `nil` for the origin's host.
+    ///   - origin: the caller's origin.
+    /// - Returns: the RP ID.
+    /// - Throws: ``WebAuthnClientError`` `SecurityError`.
+    public func relyingPartyID(_ requested: String?, for origin: WebOrigin) async throws(WebAuthnClientError)
+        -> String
+    {
+        try await CallerOrigin.rpID(requested, for: origin, relatedOrigins: relatedOrigins)
     }
 
     /// Asks the authenticator, turning its failure into the client's.

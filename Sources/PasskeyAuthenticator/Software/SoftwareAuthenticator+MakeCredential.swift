@@ -36,7 +36,7 @@ extension SoftwareAuthenticator {
             throw AuthenticatorError(.unsupportedOption, "this authenticator cannot verify the user")
         }
         let gesture = try gesture(
-            presence: true, verification: request.userVerification, alwaysVerifies: profile.alwaysVerifiesUser)
+            presence: request.userPresence, verification: request.userVerification, alwaysVerifies: profile.alwaysVerifiesUser)
         for id in request.excludeList {
             if let excluded = try await storing({ () async throws(StoreError) in try await store.credential(id: id) }),
                 excluded.rpID == request.rpID

@@ -1,0 +1,5 @@
+// Placeholder until the page script lands: answers nothing.
+function softpasskeyBridge(config) {
+  "use strict";
+  void config;
+}
