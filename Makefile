@@ -3,12 +3,12 @@
 
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 opensc libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
-	time
+	time chromium firefox-esr webkit2gtk-driver xvfb
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup apt-packages python-tools build test swift-test interop-test examples-test demo docs lint clean fuzz \
+.PHONY: setup apt-packages python-tools build test swift-test interop-test examples-test browser-test demo docs lint clean fuzz \
 	fuzz-build fuzz-regressions bench
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
@@ -25,13 +25,15 @@ apt-packages:
 
 python-tools: $(VENV)/.installed
 
-PYTHON_REQUIREMENTS := Tests/Interop/requirements.txt Examples/python/requirements.txt Examples/locust/requirements.txt
+PYTHON_REQUIREMENTS := Tests/Interop/requirements.txt Examples/python/requirements.txt Examples/locust/requirements.txt \
+	Tests/Browser/requirements.txt
 
-$(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt
+$(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt Python/pyproject.toml
 	@echo "setup: creating $(VENV) with the interop tools and the examples' packages"
 	@python3 -m venv $(VENV)
 	@$(VENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(PYTHON_REQUIREMENTS))
 	@$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps -r Tests/Interop/requirements-peer.txt
+	@$(VENV)/bin/pip install -q --disable-pip-version-check -e Python
 	@touch $@
 
 ## build: compile everything (debug)
@@ -41,7 +43,7 @@ build: setup
 ## test: style, documentation, the Swift test suites, the Python interop suite against the built CLI, the
 ## examples (pytest against passkey serve, Locust in distributed mode), and every fuzz target over its seeds
 ## and past crashers
-test: build lint docs swift-test interop-test examples-test fuzz-regressions
+test: build lint docs swift-test interop-test examples-test browser-test fuzz-regressions
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -56,6 +58,13 @@ examples-test:
 	  $(VENV)/bin/python -m pytest -q Examples/python
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" LOCUST=$(CURDIR)/$(VENV)/bin/locust \
 	  bash Examples/locust/run-distributed.sh
+
+## browser-test: the page bridge's scenario suite against the test RP (Tests/Browser) in Chromium (Playwright,
+## /usr/bin/chromium), Firefox ESR (WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser: no headless mode,
+## so the whole run is under xvfb-run)
+browser-test:
+	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
+	  xvfb-run -a $(VENV)/bin/python -m pytest -q Tests/Browser
 
 # The fuzz binary: the WebAuthn module and its dependencies instrumented for libFuzzer (inline 8-bit
 # counters, comparisons) and AddressSanitizer, linked with libFuzzer's driver (SwiftPM gives an

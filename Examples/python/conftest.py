@@ -10,18 +10,18 @@ from rp_app import create_app
 def passkey_server():
     server = PasskeyServe()
     yield server
-    server.stop()
+    assert server.stop() == 0, "passkey serve exits 0 on SIGTERM"
 
 
 @pytest.fixture
 def authenticator(passkey_server):
     """A platform-like authenticator: internal transport, resident keys, user verification."""
     session = passkey_server.new_session()
-    yield passkey_server.add_authenticator(
-        session, protocol="ctap2", transport="internal", hasResidentKey=True, hasUserVerification=True,
+    yield session.add_authenticator(
+        protocol="ctap2", transport="internal", hasResidentKey=True, hasUserVerification=True,
         isUserVerified=True,
     )
-    passkey_server.call("DELETE", f"/session/{session}")
+    session.delete()
 
 
 @pytest.fixture
