@@ -308,7 +308,7 @@ let package = Package(
             name: "PasskeyCLITests",
             dependencies: [
                 "passkey", "passkey-bench", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport",
-                "PasskeyTenant", .product(name: "MCP", package: "swift-sdk"),
+                "PasskeyTenant", "PasskeyBrowser", .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

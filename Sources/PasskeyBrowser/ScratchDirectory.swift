@@ -62,10 +62,16 @@ struct ScratchDirectory: Sendable {
         return directory
     }
 
-    /// Removes the directory and everything in it; a failure is left unreported (it is in
-    /// `$TMPDIR`).
+    /// Removes the directory and everything in it. A browser's helper processes may still write
+    /// to its profile for a moment after the browser has ended, so a failed removal is tried again,
+    /// for up to 2 seconds; a last failure is left unreported (the directory is in `$TMPDIR`).
     func remove() async {
         let path = path
-        await executor.run { try? FileManager.default.removeItem(atPath: path) }
+        await executor.run {
+            for _ in 0..<10 {
+                guard (try? FileManager.default.removeItem(atPath: path)) == nil else { return }
+                usleep(200_000)
+            }
+        }
     }
 }
