@@ -8,11 +8,9 @@ import Testing
 /// The script runs in the real engines, headless: once in every frame, a cross-origin one too,
 /// before the page's own scripts and in the page's world; and cancelling the run closes the browser.
 @Suite struct PageScriptTests {
-    /// What the pages' own scripts saw, by frame (`top`, `frame`).
+    /// What the pages' own scripts saw, by frame (`top`, `frame`, `lna`), or what happened.
     final class Reports: Sendable {
         private let seen = Mutex<[String: String]>([:])
-        /// Whether the browser's run has ended (by itself, before the test closed it).
-        let ended = Mutex(false)
 
         func record(_ frame: String, _ value: String) { seen.withLock { $0[frame] = value } }
 
@@ -40,6 +38,20 @@ import Testing
             return page("top", "<iframe src=\"http://localhost:\(port)/frame\"></iframe>")
         }
         router.get("/frame") { _, _ in page("frame", "") }
+        router.get("/lna") { _, _ in
+            let html = """
+                <!doctype html><html><body><script>
+                fetch('/report?frame=loaded&runs=1');
+                const service = new URLSearchParams(location.search).get('service');
+                fetch('http://127.0.0.1:' + service + '/report?frame=lna&runs=1', {mode: 'no-cors'})
+                  .then(() => 'reached', () => 'blocked')
+                  .then((outcome) => fetch('/report?frame=lna&runs=' + outcome));
+                </script></body></html>
+                """
+            return Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
         router.get("/report") { request, _ in
             reports.record(
                 request.uri.queryParameters["frame"].map(String.init) ?? "?",
@@ -53,38 +65,85 @@ import Testing
         (try? engine.locate(environment: ProcessInfo.processInfo.environment)) != nil
     }
 
-    @Test(
-        .timeLimit(.minutes(2)),
-        arguments: BrowserEngine.allCases.filter(installed))
-    func theScriptRunsFirstInEveryFrame(engine: BrowserEngine) async throws {
-        let reports = Reports()
+    /// Serves the test pages on a free loopback port while `body` runs, given the port.
+    static func serving<Value: Sendable>(_ reports: Reports, _ body: @Sendable (Int) async throws -> Value)
+        async throws -> Value
+    {
         let (started, announce) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: Self.router(reports),
+            router: router(reports),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { announce.yield($0.localAddress?.port ?? 0) },
             logger: Logger(label: "page-script-tests", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let endedEarly = try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            defer { group.cancelAll() }
             var ports = started.makeAsyncIterator()
-            let port = try #require(await ports.next())
-            let launch = BrowserLaunch(
-                engine: engine, executable: try engine.locate(environment: ProcessInfo.processInfo.environment),
-                url: "http://127.0.0.1:\(port)/", script: Self.script, headless: true)
+            return try await body(try #require(await ports.next()))
+        }
+    }
+
+    /// Runs the browser until `done` holds (`limit` at most), then closes it.
+    ///
+    /// - Returns: whether the browser had ended by itself before.
+    static func run(
+        _ launch: BrowserLaunch, within limit: Duration = .seconds(60), until done: @escaping @Sendable () -> Bool
+    ) async throws -> Bool {
+        let ended = Reports()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                defer { reports.ended.withLock { $0 = true } }
+                defer { ended.record("browser", "ended") }
                 try await launch.run()
             }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while reports.all.count < 2, !reports.ended.withLock({ $0 }), ContinuousClock.now < deadline {
+            let deadline = ContinuousClock.now + limit
+            while !done(), ended.all.isEmpty, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let endedEarly = reports.ended.withLock { $0 }
+            let endedEarly = !ended.all.isEmpty
             group.cancelAll()
             try await group.waitForAll()
             return endedEarly
         }
+    }
+
+    static func launch(_ engine: BrowserEngine, _ url: String, loopbackServices: [String] = []) throws
+        -> BrowserLaunch
+    {
+        BrowserLaunch(
+            engine: engine, executable: try engine.locate(environment: ProcessInfo.processInfo.environment),
+            url: url, script: script, headless: true, loopbackServices: loopbackServices)
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: BrowserEngine.allCases.filter(installed))
+    func theScriptRunsFirstInEveryFrame(engine: BrowserEngine) async throws {
+        let reports = Reports()
+        let endedEarly = try await Self.serving(reports) { port in
+            try await Self.run(try Self.launch(engine, "http://127.0.0.1:\(port)/")) { reports.all.count == 2 }
+        }
         #expect(reports.all == ["top": "1", "frame": "1"])
         #expect(!endedEarly, "the browser ended before the test closed it")
+    }
+
+    /// A public site's request to loopback is a Local Network Access request: it passes for the
+    /// loopback services named, and only for them: another is blocked (Chromium) or waits for the
+    /// person's permission (Firefox). The page's own server is named too, to make it a public site.
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: BrowserEngine.allCases.filter(installed), [true, false])
+    func aPublicPageReachesOnlyTheLoopbackServicesNamed(engine: BrowserEngine, named: Bool) async throws {
+        let page = Reports()
+        let service = Reports()
+        let endedEarly = try await Self.serving(page) { pagePort in
+            try await Self.serving(service) { servicePort in
+                let launch = try Self.launch(
+                    engine, "http://127.0.0.1:\(pagePort)/lna?service=\(servicePort)",
+                    loopbackServices: ["127.0.0.1:\(pagePort)"] + (named ? ["127.0.0.1:\(servicePort)"] : []))
+                return try await Self.run(launch, within: .seconds(named ? 60 : 15)) { page.all["lna"] != nil }
+            }
+        }
+        #expect(!endedEarly, "the browser ended before the test closed it")
+        #expect(page.all["loaded"] == "1")
+        #expect((page.all["lna"] == "reached") == named)
+        #expect((service.all["lna"] != nil) == named)
     }
 }
