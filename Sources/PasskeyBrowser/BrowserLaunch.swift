@@ -57,8 +57,8 @@ public struct BrowserLaunch: Sendable, Hashable, CustomStringConvertible, Custom
     /// Empty: the script may carry a capability (STYLE §5).
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 
-    /// Opens the browser with the script installed and waits until it ends: the person closes it,
-    /// or the calling task is cancelled, which closes it (SIGTERM, then SIGKILL to its process
+    /// Opens the browser with the script installed and waits until it ends: the person closes it
+    /// (or it is sent SIGTERM, SIGINT or SIGHUP), or the calling task is cancelled, which closes it (SIGTERM, then SIGKILL to its process
     /// group 5 seconds later). Its temporary profile is removed either way.
     ///
     /// The browser runs in a process group of its own, so a terminal's Ctrl-C reaches only the

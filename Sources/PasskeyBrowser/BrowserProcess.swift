@@ -32,7 +32,8 @@ enum BrowserProcess {
     ///     standard error as they come (the newest 64 kept when unread), which end when it has
     ///     closed standard error; returns at once by default. Throwing from it closes the browser.
     /// - Throws: ``BrowserError`` `launch-failed` when it cannot start, or when it ends with a
-    ///   failure status or signal while the calling task was not cancelled; what `body` throws.
+    ///   failure status or on a signal other than SIGTERM, SIGINT or SIGHUP while the calling task
+    ///   was not cancelled; what `body` throws.
     static func run(
         _ executable: String, _ arguments: [String], logger: Logger,
         body: @escaping @Sendable (AsyncStream<String>) async throws(BrowserError) -> Void = { _ in }
@@ -88,6 +89,9 @@ enum BrowserProcess {
             return
         case .exited(let code):
             throw BrowserError(.launchFailed, "\(name) ended with status \(code): \(tail.text)")
+        case .signaled(let signal) where [SIGTERM, SIGINT, SIGHUP].contains(signal):
+            // Asked to quit from outside (a session's end, `kill`): closed, as by the person.
+            return
         case .signaled(let signal):
             throw BrowserError(.launchFailed, "\(name) ended on signal \(signal): \(tail.text)")
         }

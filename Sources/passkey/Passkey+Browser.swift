@@ -50,6 +50,11 @@ extension Passkey {
                 printError("browser: \(error.reason)")
                 throw ExitCode(1)
             }
+            if !headless, environment["DISPLAY"] ?? "" == "", environment["WAYLAND_DISPLAY"] ?? "" == "" {
+                printError(
+                    "browser: no display ($DISPLAY and $WAYLAND_DISPLAY are unset): pass --headless or use xvfb-run")
+                throw ExitCode(1)
+            }
             let directory = try await reportingRefusals { () throws(WebAuthnClientError) in try store.directory() }
             let custody = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 try await store.keys.tokenCustody(environment)
