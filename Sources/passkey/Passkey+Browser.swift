@@ -18,7 +18,8 @@ extension Passkey {
                 127.0.0.1 over the store, so a passkey made on a site is then used by passkey get and the Auth0 \
                 flows too. A site uses only passkeys of RP IDs its origin may claim (WebAuthn L3 §5.1.3), \
                 without asking. Prints one line, then runs until the browser closes or on SIGINT or SIGTERM, \
-                which close it. Uses a temporary browser profile, removed at exit.
+                which close it. Uses a temporary browser profile, removed at exit. The store is sealed under \
+                PASSKEY_PASSPHRASE when set, else its key file, as for create and get.
                 """)
 
         @Option(help: "The browser engine (Debian packages chromium, firefox-esr).")
