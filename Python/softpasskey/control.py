@@ -57,6 +57,8 @@ class PasskeyServer:
                 raise RuntimeError(f"passkey serve did not start: {self.log_text()}")
             start = json.loads(first)
             url, token = start["url"], start["token"]
+            # Whatever it prints later is drained, so that its standard output never fills.
+            threading.Thread(target=self.process.stdout.read, daemon=True).start()
         self.url, self.token = url, token
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {token}"

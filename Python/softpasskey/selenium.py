@@ -19,6 +19,7 @@ MiniBrowser has no headless flag: run under `xvfb-run -a`.
 
 import glob
 import shutil
+import warnings
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -43,7 +44,10 @@ def webkit_driver(binary=None, arguments=("--automation",), driver_path=None):
     for argument in arguments:
         options.add_argument(argument)
     service = Service(executable_path=driver_path or shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver")
-    return webdriver.WebKitGTK(options=options, service=service)
+    with warnings.catch_warnings():
+        # Selenium's own WebKitGTK driver still builds its connection the deprecated way.
+        warnings.filterwarnings("ignore", "setting remote_server_addr", DeprecationWarning)
+        return webdriver.WebKitGTK(options=options, service=service)
 
 
 class Bridge:

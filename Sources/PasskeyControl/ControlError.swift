@@ -51,6 +51,12 @@ public struct ControlError: CodedError, Hashable {
     public static let unauthorized = ControlError(
         "unauthorized", status: 401, "send Authorization: Bearer <the token the server printed at start>")
 
+    /// A page bridge request whose capability is unknown, or whose authenticator or session
+    /// is gone (401).
+    public static let unknownBridge = ControlError(
+        "unauthorized", status: 401,
+        "this page bridge's capability is unknown, or its authenticator was removed: fetch bridge.js again")
+
     /// A body over the limit (413).
     public static func tooLarge(limit: Int) -> ControlError {
         ControlError("invalid argument", status: 413, "the request body is over \(limit) bytes")

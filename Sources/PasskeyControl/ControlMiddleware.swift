@@ -20,18 +20,25 @@ struct ControlMiddleware: RouterMiddleware {
         if !request.uri.path.hasPrefix("/bridge/") && !token.accepts(request.headers[.authorization]) {
             response = Self.render(.unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="passkey""#])
         } else {
-            do {
-                response = try await next(request, context)
-            } catch let error as ControlError {
-                response = Self.render(error)
-            } catch let error as any HTTPResponseError {
-                response = Self.render(Self.controlError(for: error.status))
-            } catch {
-                response = Self.render(ControlError(serverFault: error))
-            }
+            response = await Self.answer(request, context, next)
         }
         metrics.answered(status: response.status.code)
         return response
+    }
+
+    /// What `next` answers, or its failure in WebDriver's error shape.
+    static func answer(
+        _ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response
+    ) async -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ControlError {
+            return render(error)
+        } catch let error as any HTTPResponseError {
+            return render(controlError(for: error.status))
+        } catch {
+            return render(ControlError(serverFault: error))
+        }
     }
 
     /// A Hummingbird error (no route, a missing path parameter) as a control error.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import WebAuthn
 
 extension ControlServer {
@@ -8,7 +9,8 @@ extension ControlServer {
     /// `id: N`, `event: credentialAdded|…` and `data: {…}`; a comment every 15 seconds keeps an
     /// idle stream open through proxies. It starts after `?after=N` or the `Last-Event-ID` a
     /// reconnecting reader sends (both 0 by default: everything still kept), and ends with the
-    /// session.
+    /// session or when the server shuts down gracefully (so a stream does not hold `passkey
+    /// serve` open).
     func eventStream(session: String, _ request: Request) async throws -> Response {
         let log = try await service.eventLog(session: session)
         let resumeFrom = request.uri.queryParameters["after"].map(String.init) ?? request.headers[Self.lastEventID]
@@ -37,8 +39,12 @@ extension ControlServer {
             body: ResponseBody { body in
                 defer { writer.finish() }
                 try await body.write(ByteBuffer(string: ": events of session \(session)\n\n"))
-                for await line in lines {
-                    try await body.write(ByteBuffer(bytes: line))
+                try await withGracefulShutdownHandler {
+                    for await line in lines {
+                        try await body.write(ByteBuffer(bytes: line))
+                    }
+                } onGracefulShutdown: {
+                    writer.finish()
                 }
                 try await body.finish(nil)
             })

@@ -20,6 +20,9 @@ public actor ControlService {
         let events = ControlEventLog()
         /// Conditional gets of its pages, waiting for the test to pick a passkey, oldest first.
         var conditional: [ConditionalRequest] = []
+        /// Requests aborted before they arrived (a page's abort can overtake its request), as
+        /// `authenticator ID, request ID`, the latest 256.
+        var abortedEarly: [[String]] = []
     }
 
     private(set) var sessions: [String: Session] = [:]
@@ -212,6 +215,13 @@ public actor ControlService {
         return pending.filter(match)
     }
 
+    /// Remembers an abort that came before its request, keeping the latest 256.
+    func rememberEarlyAbort(session: String, _ key: [String]) {
+        guard var early = sessions[session]?.abortedEarly else { return }
+        early.append(key)
+        sessions[session]?.abortedEarly = Array(early.suffix(256))
+    }
+
     /// Removes and returns the oldest conditional request pending on an authenticator.
     func takeOldestConditionalRequest(session: String, authenticatorID: String) -> ConditionalRequest? {
         guard let index = sessions[session]?.conditional.firstIndex(where: { $0.authenticatorID == authenticatorID })
@@ -223,6 +233,12 @@ public actor ControlService {
     func enqueue(_ request: ConditionalRequest, session: String) {
         guard let pending = sessions[session]?.conditional else {
             request.continuation.resume(returning: .failure(.invalidSession(session)))
+            return
+        }
+        if let early = sessions[session]?.abortedEarly.firstIndex(of: [request.authenticatorID, request.id]) {
+            sessions[session]?.abortedEarly.remove(at: early)
+            request.continuation.resume(
+                returning: .failure(ControlError("AbortError", status: 400, "the page aborted")))
             return
         }
         guard !pending.contains(where: { $0.id == request.id && $0.authenticatorID == request.authenticatorID }) else {

@@ -3,14 +3,17 @@ public import WebAuthn
 
 /// The W3C WebDriver "Authenticator Configuration" of a virtual authenticator (WebAuthn L3
 /// §11.2), plus two keys of this server's own: `softpasskey:profile`, the built-in profile the
-/// authenticator starts from (`platform`, `security-key`), and `softpasskey:store`, the directory
+/// authenticator starts from (`platform`, `security-key`), `softpasskey:simulate`, a failure
+/// every ceremony acts out (`Simulation`: `cancel`, `timeout`, `deny-uv`, `no-presence`,
+/// `bogus-signature`, as the CLI's `--simulate`), and `softpasskey:store`, the directory
 /// of a file store to keep its credentials in (in memory when absent).
 ///
 /// ```
 /// { "protocol": "ctap2" | "ctap2_1", "transport": "usb" | "nfc" | "ble" | "internal" | "hybrid",
 ///   "hasResidentKey": false, "hasUserVerification": false, "isUserConsenting": true,
 ///   "isUserVerified": false, "extensions": [], "defaultBackupEligibility": false,
-///   "defaultBackupState": false, "softpasskey:profile": NAME, "softpasskey:store": DIR }
+///   "defaultBackupState": false, "softpasskey:profile": NAME, "softpasskey:simulate": FAILURE,
+///   "softpasskey:store": DIR }
 /// ```
 ///
 /// Without a profile, `protocol` and `transport` are required and the others default as §11.2
@@ -39,6 +42,8 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
     public var profile: String?
     /// The directory of its file store, or `nil` for an in-memory store.
     public var storeDirectory: String?
+    /// The failure every ceremony acts out (`softpasskey:simulate`), or `nil`.
+    public var simulated: Simulation?
 
     /// The extension identifiers a virtual authenticator here can support.
     public static let supportedExtensions: Set<String> = [
@@ -119,6 +124,13 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
                 "extension \(name) is not supported (\(Self.supportedExtensions.sorted().joined(separator: ", ")))")
         }
         profile = profileName
+        if let name = try Self.string(parameters, "softpasskey:simulate") {
+            guard let simulation = Simulation(rawValue: name) else {
+                let names = Simulation.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidArgument("softpasskey:simulate: no failure \(name) (\(names))")
+            }
+            simulated = simulation
+        }
         storeDirectory = try Self.string(parameters, "softpasskey:store")
         if storeDirectory?.isEmpty == true {
             throw .invalidArgument("softpasskey:store is a directory path, not empty")
@@ -147,16 +159,17 @@ public struct VirtualAuthenticatorConfiguration: Sendable, Hashable {
     }
 
     /// The failure every ceremony acts out: the user declines when not consenting, and
-    /// verification fails when it is not to succeed.
+    /// verification fails when it is not to succeed; otherwise the one `softpasskey:simulate` names.
     public var simulation: Simulation? {
         if !isUserConsenting { return .cancel }
         if hasUserVerification && !isUserVerified { return .denyUV }
-        return nil
+        return simulated
     }
 
     private static let keys: Set<String> = [
         "protocol", "transport", "hasResidentKey", "hasUserVerification", "isUserConsenting", "isUserVerified",
-        "extensions", "defaultBackupEligibility", "defaultBackupState", "softpasskey:profile", "softpasskey:store",
+        "extensions", "defaultBackupEligibility", "defaultBackupState", "softpasskey:profile", "softpasskey:simulate",
+        "softpasskey:store",
     ]
 
     static func string(_ parameters: [String: JSONValue], _ key: String) throws(ControlError) -> String? {

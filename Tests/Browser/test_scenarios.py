@@ -269,3 +269,11 @@ def test_the_driver_installs_the_bridge_in_every_frame(open_tab, authenticator, 
     for frame in (0, 1):
         assert framed.run("Object.prototype.hasOwnProperty.call(globalThis, Symbol.for('softpasskey.bridge'))",
                           frame=frame) is True
+
+
+def test_a_script_restricted_to_the_rps_origin_answers_no_other_page(open_tab, authenticator, rp):
+    elsewhere = open_tab(authenticator, f"http://127.0.0.1:{rp.port}/", origins=[rp.origin])
+    refused(register(elsewhere, username="elsewhere"), "NotAllowedError")
+    own = open_tab(authenticator, rp.origin + "/", origins=[rp.origin])
+    succeeded(register(own, username="own"))
+    assert len(authenticator.credentials()) == 1

@@ -13,13 +13,18 @@ struct ControlClient: Sendable {
     let transport = CurlTransport()
 
     /// One request; `body` is JSON text.
-    func send(_ method: HTTPRequest.Method, _ path: String, _ body: String? = nil) async throws -> Answer {
-        var headers: [(name: String, value: String)] = []
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, _ body: String? = nil,
+        headers extra: [(name: String, value: String)] = []
+    ) async throws -> Answer {
+        var headers: [(name: String, value: String)] = extra
         if let token { headers.append((name: "Authorization", value: "Bearer \(token)")) }
         if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
         let response = try await transport.send(
             HTTPRequest(method: method, url: baseURL + path, headers: headers, body: body.map { Array($0.utf8) }))
-        return Answer(status: response.status, body: response.body, json: try? JSONValue(json: response.body))
+        return Answer(
+            status: response.status, headers: response.headers, body: response.body,
+            json: try? JSONValue(json: response.body))
     }
 
     /// `POST /session`'s session ID.
@@ -36,6 +41,7 @@ struct ControlClient: Sendable {
 
     struct Answer: Sendable {
         let status: Int
+        let headers: [(name: String, value: String)]
         let body: [UInt8]
         let json: JSONValue?
 
@@ -45,6 +51,11 @@ struct ControlClient: Sendable {
         var error: String? { value?["error"]?.stringValue }
         /// The `value` member's JSON text.
         var valueBytes: [UInt8] { value?.json ?? [] }
+
+        /// The first value of a header, by case-insensitive name.
+        func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
     }
 }
 

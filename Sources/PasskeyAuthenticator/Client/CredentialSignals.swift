@@ -1,6 +1,6 @@
 public import WebAuthn
 
-/// What a client does with a relying party's signals (WebAuthn L3 §5.1.10
+/// What a client does with a relying party's signals (WebAuthn L3 §5.1.11
 /// `signalUnknownCredential`, `signalAllAcceptedCredentials`, `signalCurrentUserDetails`) on the
 /// credentials of one store, as a platform authenticator that keeps its passkeys itself.
 ///
@@ -8,7 +8,7 @@ public import WebAuthn
 /// knows; this one **removes** it (a hidden passkey that cannot be used again is only clutter,
 /// and a test sees the signal's effect in the store at once). Current user details rename the
 /// user's passkeys of that RP ID. The caller's origin is checked against the RP ID exactly as a
-/// ceremony checks it (§5.1.10 step 3, the rules of §5.1.3 step 7).
+/// ceremony checks it (§5.1.11 step 3, the rules of §5.1.3 step 7).
 public struct CredentialSignals: Sendable {
     /// What a signal changed in the store.
     public enum Change: Sendable, Hashable {
@@ -35,7 +35,7 @@ public struct CredentialSignals: Sendable {
         self.store = store
     }
 
-    /// The relying party does not know `credentialID` (§5.1.10.1): the credential, if it is one
+    /// The relying party does not know `credentialID` (§5.1.11.1): the credential, if it is one
     /// of `rpID`'s, is removed.
     ///
     /// - Parameters:
@@ -55,7 +55,7 @@ public struct CredentialSignals: Sendable {
         }
     }
 
-    /// These are all of the user's credentials that `rpID` accepts (§5.1.10.2): the user's other
+    /// These are all of the user's credentials that `rpID` accepts (§5.1.11.2): the user's other
     /// credentials of that RP ID are removed.
     ///
     /// - Parameters:
@@ -80,7 +80,7 @@ public struct CredentialSignals: Sendable {
         }
     }
 
-    /// The user's current name and display name (§5.1.10.3): each of the user's credentials of
+    /// The user's current name and display name (§5.1.11.3): each of the user's credentials of
     /// `rpID` takes them.
     ///
     /// - Parameters:

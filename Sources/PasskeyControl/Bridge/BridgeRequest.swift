@@ -41,13 +41,13 @@ struct BridgeRequest<Options: Decodable & Sendable>: Decodable, Sendable {
     }
 }
 
-/// A page bridge's signal body: `{kind, options, topOrigin?}` (WebAuthn L3 §5.1.10).
+/// A page bridge's signal body: `{kind, options, topOrigin?}` (WebAuthn L3 §5.1.11).
 struct BridgeSignalRequest: Decodable, Sendable {
     let kind: String
     let options: [String: JSONValue]
 
     /// The signal; a missing member or one that is not base64url is the `TypeError` the
-    /// specification throws (§5.1.10.1 step 2, §5.1.10.2 steps 2–3, §5.1.10.3 step 2).
+    /// specification throws (§5.1.11.1 step 2, §5.1.11.2 steps 2–3, §5.1.11.3 step 2).
     func signal() throws(ControlError) -> CredentialSignal {
         let rpID = try string("rpId")
         switch kind {

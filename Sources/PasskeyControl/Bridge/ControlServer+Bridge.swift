@@ -26,6 +26,7 @@ extension ControlServer {
             let (grant, origin) = try await bridgeCaller(request)
             let body = try await Self.bridgeBody(
                 BridgeRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
+            let requestID = try body.id()
             let topOrigin = try body.topLevelOrigin(besides: origin)
             guard try body.credentialMediation() == .conditional else {
                 return ControlValue(
@@ -36,7 +37,7 @@ extension ControlServer {
             return ControlValue(
                 try await service.conditionalGet(
                     session: grant.session, authenticator: grant.authenticatorID, options: body.options,
-                    origin: origin, topOrigin: topOrigin, requestID: body.id()))
+                    origin: origin, topOrigin: topOrigin, requestID: requestID))
         }
         group.post("abort") { request, context in
             let (grant, _) = try await bridgeCaller(request)
@@ -64,7 +65,7 @@ extension ControlServer {
             throw ControlError("SecurityError", status: 403, "a bridge request comes from a page with an origin")
         }
         guard let capability = ControlToken.bearer(request.headers[.authorization]) else {
-            throw .unauthorized
+            throw .unknownBridge
         }
         return (try await service.bridgeGrant(capability: capability, origin: origin), origin)
     }
@@ -92,14 +93,7 @@ struct BridgeMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as ControlError {
-            response = ControlMiddleware.render(error)
-        } catch let error as any HTTPResponseError {
-            response = ControlMiddleware.render(ControlMiddleware.controlError(for: error.status))
-        }
+        var response = await ControlMiddleware.answer(request, context, next)
         guard let origin = request.headers[.origin], response.status != .forbidden else {
             return response
         }

@@ -36,7 +36,7 @@ extension ControlService {
         guard let grant = bridgeGrants[BridgeGrant.key(capability)],
             sessions[grant.session]?.authenticators[grant.authenticatorID] != nil
         else {
-            throw .unauthorized
+            throw .unknownBridge
         }
         if let origins = grant.origins, !origins.contains(origin.description) {
             throw ControlError("forbidden", status: 403, "this bridge is not for pages of \(origin)")
@@ -125,10 +125,14 @@ extension ControlService {
     }
 
     /// Ends a page's pending conditional request with `AbortError` (its `AbortSignal` fired, or
-    /// the page went away); nothing when it is not pending.
+    /// the page went away). An abort that overtook its request is remembered, and the request is
+    /// refused when it arrives.
     public func abortConditional(session: String, authenticator authenticatorID: String, requestID: String) {
         let aborted = takeConditionalRequests(session: session) {
             $0.authenticatorID == authenticatorID && $0.id == requestID
+        }
+        if aborted.isEmpty {
+            rememberEarlyAbort(session: session, [authenticatorID, requestID])
         }
         for request in aborted {
             request.continuation.resume(
@@ -136,8 +140,8 @@ extension ControlService {
         }
     }
 
-    /// A relying party's signal from a page (WebAuthn L3 §5.1.10), carried out on the
-    /// authenticator's credentials by ``CredentialSignals``; each removed or renamed credential
+    /// A relying party's signal from a page (WebAuthn L3 §5.1.11), carried out on the
+    /// authenticator's credentials by `CredentialSignals`; each removed or renamed credential
     /// is reported as `credentialDeleted` or `credentialUpdated`.
     ///
     /// - Throws: ``ControlError``: `SecurityError` when the origin may not use the RP ID.
@@ -172,7 +176,7 @@ extension ControlService {
     }
 }
 
-/// A relying party's signal (WebAuthn L3 §5.1.10), as a page sends it.
+/// A relying party's signal (WebAuthn L3 §5.1.11), as a page sends it.
 public enum CredentialSignal: Sendable, Hashable {
     /// `signalUnknownCredential({rpId, credentialId})`.
     case unknownCredential(rpID: String, credentialID: [UInt8])

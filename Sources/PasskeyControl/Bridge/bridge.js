@@ -278,7 +278,8 @@ function softpasskeyBridge(config) {
     requireMember(user, "name", where + ".user.name");
     requireMember(user, "displayName", where + ".user.displayName");
     requireBufferSource(requireMember(options, "challenge", where + ".challenge"), where + ".challenge");
-    requireSequence(requireMember(options, "pubKeyCredParams", where + ".pubKeyCredParams"), where + ".pubKeyCredParams");
+    const parameters = where + ".pubKeyCredParams";
+    requireSequence(requireMember(options, "pubKeyCredParams", parameters), parameters);
     checkDescriptors(options.excludeCredentials, where + ".excludeCredentials");
     return jsonForm(options, 0);
   }
@@ -511,6 +512,10 @@ function softpasskeyBridge(config) {
         finish();
         controller.abort();
         sendAbort(requestId);
+        // The ceremony and its abort travel on different connections: under load the abort can
+        // reach the server before the request it aborts, which would then stay pending. Aborting
+        // twice is harmless (the server ignores an ID it does not hold), so say it again later.
+        realSetTimeout(() => sendAbort(requestId), 2000);
         reject(reason);
       };
       const onAbort = () => cancel(abortReason(signal));
@@ -714,7 +719,9 @@ function softpasskeyBridge(config) {
       throw abortReason(common.signal);
     }
     checkPermissionsPolicy(feature);
-    const body = { options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin() };
+    const body = {
+      options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin(),
+    };
     return ceremony(route, body, common.signal);
   }
 
@@ -769,7 +776,8 @@ function softpasskeyBridge(config) {
 
   /** §5.1.9 parseCreationOptionsFromJSON and §5.1.10 parseRequestOptionsFromJSON helpers. */
   function decodeOption(value, where) {
-    return base64urlDecodeOrThrow(value, () => new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError"));
+    return base64urlDecodeOrThrow(
+      value, () => new DOMException("'" + where + "' is not base64url-encoded.", "EncodingError"));
   }
 
   function decodeDescriptors(list, where) {
@@ -852,7 +860,8 @@ function softpasskeyBridge(config) {
       requireMember(user, "name", where + ".user.name");
       requireMember(user, "displayName", where + ".user.displayName");
       result.challenge = decodeOption(requireMember(options, "challenge", where + ".challenge"), where + ".challenge");
-      requireSequence(requireMember(options, "pubKeyCredParams", where + ".pubKeyCredParams"), where + ".pubKeyCredParams");
+      const parameters = where + ".pubKeyCredParams";
+      requireSequence(requireMember(options, "pubKeyCredParams", parameters), parameters);
       result.excludeCredentials = decodeDescriptors(options.excludeCredentials, where + ".excludeCredentials");
       if (options.extensions !== undefined) {
         result.extensions = decodeExtensions(options.extensions);
