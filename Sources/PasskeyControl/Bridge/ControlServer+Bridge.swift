@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import PasskeyAuthenticator
+import ServiceLifecycle
 import WebAuthn
 
 extension ControlServer {
@@ -34,10 +35,18 @@ extension ControlServer {
                         session: grant.session, authenticator: grant.authenticatorID, options: body.options,
                         origin: origin, topOrigin: topOrigin))
             }
+            // A server that is stopping aborts what waits for a pick, so that it can stop.
             return ControlValue(
-                try await service.conditionalGet(
-                    session: grant.session, authenticator: grant.authenticatorID, options: body.options,
-                    origin: origin, topOrigin: topOrigin, requestID: requestID))
+                try await withGracefulShutdownHandler {
+                    try await service.conditionalGet(
+                        session: grant.session, authenticator: grant.authenticatorID, options: body.options,
+                        origin: origin, topOrigin: topOrigin, requestID: requestID)
+                } onGracefulShutdown: {
+                    Task {
+                        await service.abortConditional(
+                            session: grant.session, authenticator: grant.authenticatorID, requestID: requestID)
+                    }
+                })
         }
         group.post("abort") { request, context in
             let (grant, _) = try await bridgeCaller(request)

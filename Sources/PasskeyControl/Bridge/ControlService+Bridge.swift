@@ -65,11 +65,17 @@ extension ControlService {
         } catch {
             throw ControlError(error)
         }
-        return try await waitForPick(session: session) { continuation in
-            ConditionalRequest(
-                id: requestID, authenticatorID: authenticatorID, options: options, origin: origin,
-                topOrigin: topOrigin, rpID: rpID, continuation: continuation)
-        }.get()
+        // A caller that cancels the wait (a server shutting down, a Swift caller) aborts the request.
+        let outcome = await withTaskCancellationHandler {
+            await waitForPick(session: session) { continuation in
+                ConditionalRequest(
+                    id: requestID, authenticatorID: authenticatorID, options: options, origin: origin,
+                    topOrigin: topOrigin, rpID: rpID, continuation: continuation)
+            }
+        } onCancel: {
+            Task { await abortConditional(session: session, authenticator: authenticatorID, requestID: requestID) }
+        }
+        return try outcome.get()
     }
 
     /// Picks a passkey for the oldest conditional get pending on an authenticator, as a person
