@@ -112,6 +112,7 @@ docs: setup
 	$(call docc-catalog,PasskeyKit)
 	$(call docc-catalog,PasskeyControl)
 	$(call docc-catalog,PasskeyPKCS11)
+	$(call docc-catalog,PasskeyBrowser)
 
 ## lint: swift-format, strict
 lint:

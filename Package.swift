@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PasskeyKit", targets: ["PasskeyKit"]),
         .library(name: "PasskeyControl", targets: ["PasskeyControl"]),
         .library(name: "PasskeyPKCS11", targets: ["PasskeyPKCS11"]),
+        .library(name: "PasskeyBrowser", targets: ["PasskeyBrowser"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -149,6 +151,18 @@ let package = Package(
             resources: [.embedInCode("Bridge/bridge.js")],
             swiftSettings: swiftSettings
         ),
+        /// A browser engine (Chromium, Firefox) opened with a script installed in every frame before
+        /// the page's own scripts: what `passkey browser` runs the page bridge in.
+        .target(
+            name: "PasskeyBrowser",
+            dependencies: [
+                "WebAuthn", "BlockingIO", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         /// Test support only (not a product): one process hammering a store, for the
         /// cross-process tests of `PasskeyAuthenticatorTests`.
         .executableTarget(
@@ -160,7 +174,7 @@ let package = Package(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11",
+                "PasskeyPKCS11", "PasskeyBrowser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
@@ -277,6 +291,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "PasskeyBrowserTests",
+            dependencies: [
+                "PasskeyBrowser", "WebAuthn", "TestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         /// The samples of README.md and the DocC articles, compiled.
         .testTarget(
             name: "SnippetTests",
@@ -289,7 +310,7 @@ let package = Package(
             name: "PasskeyCLITests",
             dependencies: [
                 "passkey", "passkey-bench", "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "TestSupport",
-                "PasskeyTenant", .product(name: "MCP", package: "swift-sdk"),
+                "PasskeyTenant", "PasskeyBrowser", .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

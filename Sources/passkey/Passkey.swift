@@ -25,7 +25,7 @@ struct Passkey: AsyncParsableCommand {
                     Export.self, Profiles.self, AttestationCA.self,
                 ]),
             CommandGroup(name: "Relying party", subcommands: [Verify.self, Inspect.self]),
-            CommandGroup(name: "Server", subcommands: [Tenant.self, Serve.self, MCPServer.self]),
+            CommandGroup(name: "Server", subcommands: [Tenant.self, Serve.self, MCPServer.self, Browser.self]),
         ]
     )
 }

@@ -1,0 +1,5 @@
+public import ArgumentParser
+public import PasskeyBrowser
+
+/// `--engine chromium|firefox`.
+extension BrowserEngine: ExpressibleByArgument {}
