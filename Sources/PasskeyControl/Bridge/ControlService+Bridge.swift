@@ -116,7 +116,12 @@ extension ControlService {
                     "no such alert", status: 404,
                     "no conditional request of authenticator \(authenticatorID) is pending")
             }
-            try? await Task.sleep(for: .milliseconds(20))
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                // Cancelled: the server is stopping (not a busy wait until the deadline).
+                throw ControlError("unknown error", status: 503, "the control server is stopping")
+            }
         }
     }
 
