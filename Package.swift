@@ -109,7 +109,10 @@ let package = Package(
         ),
         .target(
             name: "Auth0Passkeys",
-            dependencies: ["WebAuthn", "BlockingIO", "CCurl", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "WebAuthn", "BlockingIO", "CCurl", .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -243,6 +246,8 @@ let package = Package(
                 "Auth0Passkeys", "WebAuthn", "PasskeyAuthenticator", "PasskeyTenant", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
