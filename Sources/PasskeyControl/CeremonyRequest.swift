@@ -39,15 +39,26 @@ struct CeremonyRequest<Options: JSONReadable & Sendable>: Decodable, Sendable, J
     }
 
     func origins() throws(ControlError) -> (WebOrigin, WebOrigin?) {
-        do {
-            return (try WebOrigin(origin), try topOrigin.map { try WebOrigin($0) })
-        } catch {
-            throw ControlError("SecurityError", status: 400, "origin: \(error)")
-        }
+        (
+            try callerOrigin(origin, "origin"),
+            try topOrigin.map { (text) throws(ControlError) in
+                try callerOrigin(text, "topOrigin")
+            }
+        )
     }
 
     func choice() throws(ControlError) -> AccountChoice {
         try accountChoice(user: user, credentialID: credentialId, refusal: "SyntaxError")
+    }
+}
+
+/// A caller's origin from a body's `member`; one that does not parse is the `SecurityError` a
+/// browser's client would throw for it.
+func callerOrigin(_ text: String, _ member: String) throws(ControlError) -> WebOrigin {
+    do {
+        return try WebOrigin(text)
+    } catch {
+        throw ControlError("SecurityError", status: 400, "\(member): \(error)")
     }
 }
 

@@ -79,8 +79,7 @@ public actor ControlService {
         bridgeGrants = bridgeGrants.filter { $0.value.session != id }
         session.events.finish()
         for request in session.conditional {
-            request.continuation.resume(
-                returning: .failure(ControlError("NotAllowedError", status: 400, "the session ended")))
+            request.refuse(ControlError("NotAllowedError", status: 400, "the session ended"))
         }
     }
 
@@ -127,8 +126,7 @@ public actor ControlService {
         sessions[session]?.authenticators[id] = nil
         bridgeGrants = bridgeGrants.filter { $0.value.authenticatorID != id }
         for request in takeConditionalRequests(session: session, where: { $0.authenticatorID == id }) {
-            request.continuation.resume(
-                returning: .failure(ControlError("NotAllowedError", status: 400, "the authenticator was removed")))
+            request.refuse(ControlError("NotAllowedError", status: 400, "the authenticator was removed"))
         }
     }
 
@@ -232,18 +230,16 @@ public actor ControlService {
     /// Queues a conditional request, or refuses it at once when the session is gone or its ID is taken.
     func enqueue(_ request: ConditionalRequest, session: String) {
         guard let pending = sessions[session]?.conditional else {
-            request.continuation.resume(returning: .failure(.invalidSession(session)))
+            request.refuse(.invalidSession(session))
             return
         }
         if let early = sessions[session]?.abortedEarly.firstIndex(of: [request.authenticatorID, request.id]) {
             sessions[session]?.abortedEarly.remove(at: early)
-            request.continuation.resume(
-                returning: .failure(ControlError("AbortError", status: 400, "the page aborted")))
+            request.refuse(ConditionalRequest.aborted)
             return
         }
         guard !pending.contains(where: { $0.id == request.id && $0.authenticatorID == request.authenticatorID }) else {
-            request.continuation.resume(
-                returning: .failure(.invalidArgument("requestId \(request.id) is already pending")))
+            request.refuse(.invalidArgument("requestId \(request.id) is already pending"))
             return
         }
         sessions[session]?.conditional.append(request)

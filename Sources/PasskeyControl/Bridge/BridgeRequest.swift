@@ -31,12 +31,7 @@ struct BridgeRequest<Options: Decodable & Sendable>: Decodable, Sendable {
     /// the page's own origin (WebAuthn L3 §5.10.1 `crossOrigin` is true only across origins).
     func topLevelOrigin(besides origin: WebOrigin) throws(ControlError) -> WebOrigin? {
         guard let topOrigin else { return nil }
-        let parsed: WebOrigin
-        do {
-            parsed = try WebOrigin(topOrigin)
-        } catch {
-            throw ControlError("SecurityError", status: 400, "topOrigin: \(error.reason)")
-        }
+        let parsed = try callerOrigin(topOrigin, "topOrigin")
         return parsed == origin ? nil : parsed
     }
 }

@@ -15,6 +15,14 @@ struct ConditionalRequest: Sendable {
     let rpID: String
     /// Where its outcome goes.
     let continuation: CheckedContinuation<Result<AuthenticationResponseJSON, ControlError>, Never>
+
+    /// Ends the request with a refusal.
+    func refuse(_ error: ControlError) {
+        continuation.resume(returning: .failure(error))
+    }
+
+    /// The refusal of a request its page aborted (WebAuthn L3 §5.6).
+    static let aborted = ControlError("AbortError", status: 400, "the page aborted")
 }
 
 /// What the test's pick of a conditional request gave: the request and the assertion its page got.

@@ -146,8 +146,7 @@ extension ControlService {
             rememberEarlyAbort(session: session, [authenticatorID, requestID])
         }
         for request in aborted {
-            request.continuation.resume(
-                returning: .failure(ControlError("AbortError", status: 400, "the page aborted")))
+            request.refuse(ConditionalRequest.aborted)
         }
     }
 
