@@ -259,14 +259,17 @@ import WebAuthn
     @Test func maxAgeDemandsARecentCeremony() async throws {
         let harness = try await TenantHarness()
         let flow = WebAuthFlow(harness)
-        let (fresh, stale, none) = try await harness.router { http in
+        let (fresh, stale, none, zero) = try await harness.router { http in
             let (_, session) = try await flow.signUpForCode(http)
+            // max_age=0 is prompt=login, even in the second of the ceremony.
+            let zero = try await flow.authorize(http, ["max_age": "0"], session: session)
             harness.clock.advance(by: 120)
             let fresh = try await flow.authorize(http, ["max_age": "300"], session: session)
             let stale = try await flow.authorize(http, ["max_age": "60"], session: session)
             let none = try await flow.authorize(http, ["max_age": "60", "prompt": "none"], session: session)
-            return (fresh, stale, none)
+            return (fresh, stale, none, zero)
         }
+        #expect(zero.status == .ok)
         #expect(fresh.status == .found)
         #expect(stale.status == .ok)
         #expect(none.status == .found)
