@@ -128,6 +128,8 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The login page's script and stylesheet, compiled into the binary.
+            resources: [.embedInCode("WebAuth/Page/passkey.js"), .embedInCode("WebAuth/Page/passkey.css")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -49,6 +49,29 @@ public struct TenantConfiguration: Sendable {
     /// tenant the same fixture key), and makes the `kid`, its RFC 7638 thumbprint, known in
     /// advance. A ``Secret``, so the key never prints.
     public var signingKeyPEM: Secret?
+    /// The application's Allowed Callback URLs: where `GET /authorize` may send the browser back
+    /// with a code (RFC 6749 §3.1.2, auth0-passkey-api.md §14.1).
+    ///
+    /// Matched exactly (scheme, host, path and query), except that a URL whose host is `127.0.0.1`,
+    /// `[::1]` or `localhost` and that names no port matches that URL on any port: a native app's
+    /// loopback redirect listens on a port picked at run time (RFC 8252 §7.3, §8.3). By default
+    /// `http://127.0.0.1/callback` and `http://localhost/callback`.
+    public var callbackURLs: [String]
+    /// The application's Allowed Logout URLs: where `GET /v2/logout` may send the browser
+    /// (auth0-passkey-api.md §14.4), matched as ``callbackURLs`` are. The first one is where a
+    /// logout with a `client_id` and no `returnTo` goes.
+    public var logoutURLs: [String]
+    /// Sources added to the login page's CSP `connect-src` besides `'self'`: a page bridge on a
+    /// loopback control server needs `http://127.0.0.1:*` (CSP Level 3 §6.1.2). Empty by default.
+    public var pageConnectSources: [String]
+    /// How long an authorization code may be redeemed: 60 seconds (RFC 6749 §4.1.2 recommends at
+    /// most 10 minutes).
+    public var authorizationCodeLifetime: Duration
+    /// How long the login page's session cookie spares a user the ceremony: 7 days.
+    public var loginSessionLifetime: Duration
+    /// How long a login page's transaction (its `/authorize` parameters and pending challenge)
+    /// lives: 10 minutes.
+    public var loginTransactionLifetime: Duration
 
     /// Creates a configuration.
     ///
@@ -81,6 +104,14 @@ public struct TenantConfiguration: Sendable {
         self.maxBodySize = Self.defaultMaxBodySize
         self.attemptLimits = AttemptLimits()
         self.signingKeyPEM = nil
+        self.callbackURLs = ["http://127.0.0.1/callback", "http://localhost/callback"]
+        self.logoutURLs = [
+            "http://127.0.0.1/", "http://localhost/", "http://127.0.0.1/callback", "http://localhost/callback",
+        ]
+        self.pageConnectSources = []
+        self.authorizationCodeLifetime = .seconds(60)
+        self.loginSessionLifetime = .seconds(7 * 86_400)
+        self.loginTransactionLifetime = .seconds(600)
     }
 
     /// ``maxBodySize`` unless set: 64 KiB.

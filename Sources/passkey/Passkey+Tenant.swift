@@ -20,7 +20,9 @@ extension Passkey.Tenant {
             abstract: "Serve a local Auth0-compatible tenant until SIGINT or SIGTERM.",
             discussion: """
                 Answers Auth0's passkey signup and login, the token endpoint, My Account passkey enrollment,
-                userinfo, JWKS and discovery, verifying every WebAuthn response. Prints one line with the base
+                userinfo, JWKS and discovery, verifying every WebAuthn response; and Web Auth: GET /authorize
+                serves a passkey login page (open it as http://localhost:PORT/authorize?... for RP ID localhost),
+                the authorization code grant with PKCE, and GET /v2/logout. Prints one line with the base
                 URL, client ID, connection and RP ID once it listens (JSON with --json). Users, passkeys and
                 the signing key live in a SQLite file, so a restart keeps them.
                 """
@@ -53,6 +55,25 @@ extension Passkey.Tenant {
         @Flag(name: .customLong("require-uv"), help: "Require user verification (the connection's UV policy).")
         var requireUV = false
 
+        @Option(
+            name: .customLong("callback"),
+            help: """
+                An Allowed Callback URL of the application (repeatable; replaces the defaults \
+                http://127.0.0.1/callback and http://localhost/callback). A loopback URL without a port \
+                matches any port (RFC 8252).
+                """)
+        var callbacks: [String] = []
+
+        @Option(
+            name: .customLong("logout-url"),
+            help: "An Allowed Logout URL of the application (repeatable; replaces the defaults).")
+        var logoutURLs: [String] = []
+
+        @Option(
+            name: .customLong("page-connect-src"),
+            help: "A CSP connect-src source the login page may reach besides itself (repeatable).")
+        var pageConnectSources: [String] = []
+
         @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain: serve HTTPS.")
         var tlsCert: String?
 
@@ -72,12 +93,18 @@ extension Passkey.Tenant {
             guard (0...65535).contains(port) else {
                 throw ValidationError("--port must be between 0 and 65535.")
             }
+            for url in callbacks + logoutURLs where !url.contains("://") || url.contains("#") {
+                throw ValidationError("\(url) is not an absolute URL without a fragment.")
+            }
         }
 
         func run() async throws {
-            let configuration = TenantConfiguration(
+            var configuration = TenantConfiguration(
                 domain: domain, relyingPartyID: rpID, additionalOrigins: origin, clientID: clientID,
                 apiAudience: audience, requiresUserVerification: requireUV)
+            if !callbacks.isEmpty { configuration.callbackURLs = callbacks }
+            if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
+            configuration.pageConnectSources = pageConnectSources
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = verbose ? .info : .warning
             let tenant: PasskeyTenant

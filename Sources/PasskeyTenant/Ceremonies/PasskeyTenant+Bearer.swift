@@ -4,8 +4,8 @@ extension PasskeyTenant {
     /// The claims of a bearer access token the tenant issued, unexpired, for one of `audiences`,
     /// granting `scope` (RFC 6750 §3.1).
     ///
-    /// - Throws: `invalid_token` (401) for a missing, malformed, foreign, expired token or one for
-    ///   another audience; `insufficient_scope` (403) when the scope is not granted.
+    /// - Throws: `invalid_token` (401) for a missing, malformed, foreign, expired or revoked token or
+    ///   one for another audience; `insufficient_scope` (403) when the scope is not granted.
     func authorize(_ token: Secret?, audiences: (String) -> Bool, scope: String?) async throws(TenantError)
         -> AccessTokenClaims
     {
@@ -19,6 +19,10 @@ extension PasskeyTenant {
         }
         guard Double(claims.exp) > clock.now().timeIntervalSince1970 else {
             throw TenantError(.invalidToken, status: 401, "The access token expired.")
+        }
+        // A replayed authorization code revokes the access token its first use issued (RFC 6749 §4.1.2).
+        guard try await !store.isRevoked(jti: claims.jti) else {
+            throw TenantError(.invalidToken, status: 401, "The access token was revoked.")
         }
         guard claims.aud.values.contains(where: audiences) else {
             throw TenantError(.invalidToken, status: 401, "The access token is for another audience.")

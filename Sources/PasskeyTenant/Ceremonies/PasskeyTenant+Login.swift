@@ -19,25 +19,45 @@ extension PasskeyTenant {
         return RequestChallengeResponse(authSession: secret, options: generated.options)
     }
 
-    /// The webauthn grant for a login session: finds the credential by its ID, verifies the
-    /// assertion against its record (user handle, counter, BE), stores the new counter and BS,
-    /// and issues tokens (auth0-passkey-api.md §3.4; WebAuthn L3 §7.2).
-    ///
-    /// Failures count against the credential's user, who is locked out after too many.
+    /// The webauthn grant for a login session: verifies the assertion (``verifiedLogin(_:challenge:relyingParty:)``)
+    /// and issues tokens (auth0-passkey-api.md §3.4).
     func completeLogin(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
         guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
-        let assertion = try response.authenticationResponse()
         let (scopes, audience) = try grantedScopes(request.scope, audience: request.audience)
+        let user = try await verifiedLogin(
+            response, challenge: session.challenge, relyingParty: configuration.relyingParty)
+        return try await issueTokens(
+            for: user, scopes: scopes, audience: audience, organization: session.organization, authTime: clock.now(),
+            refresh: nil)
+    }
+
+    /// Verifies a discoverable login: finds the credential by its ID, verifies the assertion
+    /// against its record (user handle, counter, BE) and stores the new counter and BS
+    /// (WebAuthn L3 §7.2). The native grant's and the login page's one verification.
+    ///
+    /// Failures count against the credential's user, who is locked out after too many.
+    ///
+    /// - Parameters:
+    ///   - response: the client's `toJSON()`.
+    ///   - challenge: the challenge issued.
+    ///   - relyingParty: the policy; the configuration's, or the login page's with its origin.
+    /// - Returns: the user who logged in.
+    /// - Throws: `invalid_request` for a response that is not an assertion; `invalid_grant` for an
+    ///   unknown passkey or a failed check; `too_many_attempts` (429) for a locked-out user.
+    func verifiedLogin(_ response: PasskeyResponse, challenge: [UInt8], relyingParty: RelyingParty)
+        async throws(TenantError) -> TenantUser
+    {
+        let assertion = try response.authenticationResponse()
         guard let (credential, user) = try await store.credential(id: assertion.rawId.bytes) else {
             throw .invalidGrant("The passkey is not registered with this tenant.")
         }
         try await checkAttempts([.user(user.id)])
-        return try await counting([.user(user.id)]) { () async throws(TenantError) -> TokenResponse in
+        return try await counting([.user(user.id)]) { () async throws(TenantError) -> TenantUser in
             let verified: VerifiedAuthentication
             do throws(WebAuthnError) {
                 // A discoverable login: the user is known only through the assertion's user handle.
-                verified = try configuration.relyingParty.verifyAuthentication(
-                    assertion, challenge: session.challenge, credential: credential.record(userHandle: user.userHandle),
+                verified = try relyingParty.verifyAuthentication(
+                    assertion, challenge: challenge, credential: credential.record(userHandle: user.userHandle),
                     userIdentified: .byResponse)
             } catch {
                 throw refused(error)
@@ -49,8 +69,7 @@ extension PasskeyTenant {
             else {
                 throw .invalidGrant("The passkey's signature counter moved during this login; try again.")
             }
-            return try await issueTokens(
-                for: user, scopes: scopes, audience: audience, organization: session.organization, refresh: nil)
+            return user
         }
     }
 }

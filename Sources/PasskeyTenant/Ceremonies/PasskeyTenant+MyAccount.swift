@@ -87,7 +87,8 @@ extension PasskeyTenant {
                 throw .invalidGrant("The auth_session was not issued for this user's enrollment.")
             }
             let credential = try verifiedPasskey(
-                request.authnResponse, session: session, userID: user.id, userAgent: userAgent)
+                request.authnResponse, challenge: session.challenge, relyingParty: configuration.relyingParty,
+                userID: user.id, userAgent: userAgent)
             try await store.addCredential(credential)
             return AuthenticationMethod(credential, user: user, relyingPartyID: configuration.relyingPartyID)
         }

@@ -37,7 +37,7 @@ extension PasskeyTenant {
             else { throw invalid }
             return try await issueTokens(
                 for: user, scopes: scopes, audience: audience, organization: rotated.organization,
-                refresh: (successor, rotated))
+                authTime: rotated.authTime, refresh: (successor, rotated))
         }
     }
 

@@ -15,7 +15,23 @@ extension PasskeyTenant {
     {
         try checkClient(request.clientID)
         let connection = try checkRealm(request.realm)
-        let profile = request.userProfile
+        let user = try await newUser(
+            profile: request.userProfile, metadata: request.userMetadata ?? [:], connection: connection)
+        let generated = registrationOptions(for: user)
+        let secret = try await openSession(
+            .signup, clientID: request.clientID, connection: connection, organization: request.organization,
+            user: user, challenge: generated.challenge)
+        return CreationChallengeResponse(authSession: secret, options: generated.options)
+    }
+
+    /// A new user for a signup with `profile` on `connection`, not stored yet (auth0-passkey-api.md
+    /// §1.1): the native signup's and the login page's one set of rules.
+    ///
+    /// - Throws: `invalid_request` for a profile that lacks a required identifier, has a malformed
+    ///   property, too much metadata, or an identifier that belongs to a user already.
+    func newUser(profile: UserProfile, metadata: [String: String], connection: String) async throws(TenantError)
+        -> TenantUser
+    {
         try profile.validate()
         let present: Set<String> = Set(
             [("email", profile.email), ("phone_number", profile.phoneNumber), ("username", profile.username)]
@@ -26,33 +42,34 @@ extension PasskeyTenant {
         if let missing = configuration.requiredIdentifiers.subtracting(present).sorted().first {
             throw .invalidRequest("user_profile.\(missing): required by connection \(connection)")
         }
-        let metadata = request.userMetadata ?? [:]
         guard metadata.count <= 10, metadata.allSatisfy({ !$0.key.isEmpty && $0.value.count <= 500 }) else {
             throw .invalidRequest("user_metadata: at most 10 string fields of at most 500 characters")
         }
         if let taken = try await store.takenIdentifier(of: profile) {
             throw .invalidRequest("The user already exists (\(taken) is taken).")
         }
-        let user = TenantUser.new(profile: profile, metadata: metadata, at: clock.now())
-        let generated = registrationOptions(for: user)
-        let secret = try await openSession(
-            .signup, clientID: request.clientID, connection: connection, organization: request.organization,
-            user: user, challenge: generated.challenge)
-        return CreationChallengeResponse(authSession: secret, options: generated.options)
+        return TenantUser.new(profile: profile, metadata: metadata, at: clock.now())
     }
 
-    /// Verifies a registration against its session and returns the credential to store
-    /// (WebAuthn L3 §7.1); checking that the credential ID is new is the store's.
+    /// Verifies a registration against the challenge it answers and returns the credential to
+    /// store (WebAuthn L3 §7.1); checking that the credential ID is new is the store's.
     ///
+    /// - Parameters:
+    ///   - response: the client's `toJSON()`.
+    ///   - challenge: the challenge issued.
+    ///   - relyingParty: the policy; the configuration's, or the login page's with its origin.
+    ///   - userID: the owner.
+    ///   - userAgent: the registering client's `User-Agent`, if known.
     /// - Throws: `invalid_request` for a response that is not a registration; `invalid_grant`
     ///   naming the check that failed.
     func verifiedPasskey(
-        _ response: PasskeyResponse, session: PendingSession, userID: String, userAgent: String?
+        _ response: PasskeyResponse, challenge: [UInt8], relyingParty: RelyingParty, userID: String,
+        userAgent: String?
     ) throws(TenantError) -> TenantCredential {
         let registration = try response.registrationResponse()
         let verified: VerifiedRegistration
         do throws(WebAuthnError) {
-            verified = try configuration.relyingParty.verifyRegistration(registration, challenge: session.challenge)
+            verified = try relyingParty.verifyRegistration(registration, challenge: challenge)
         } catch {
             throw refused(error)
         }
@@ -67,9 +84,12 @@ extension PasskeyTenant {
         guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
         guard let user = session.user else { throw .invalidGrant("The auth_session carries no user.") }
         let (scopes, audience) = try grantedScopes(request.scope, audience: request.audience)
-        let credential = try verifiedPasskey(response, session: session, userID: user.id, userAgent: nil)
+        let credential = try verifiedPasskey(
+            response, challenge: session.challenge, relyingParty: configuration.relyingParty, userID: user.id,
+            userAgent: nil)
         try await store.createUser(user, credential: credential)
         return try await issueTokens(
-            for: user, scopes: scopes, audience: audience, organization: session.organization, refresh: nil)
+            for: user, scopes: scopes, audience: audience, organization: session.organization, authTime: clock.now(),
+            refresh: nil)
     }
 }

@@ -2,8 +2,9 @@ import FoundationEssentials
 import WebAuthn
 
 extension PasskeyTenant {
-    /// `POST /oauth/token`: the webauthn grant (signup or login, by the session) and the refresh
-    /// grant, for the default audience or another one (auth0-passkey-api.md §3, §6.1, §6.4).
+    /// `POST /oauth/token`: the webauthn grant (signup or login, by the session), the authorization
+    /// code grant of Web Auth, and the refresh grant, for the default audience or another one
+    /// (auth0-passkey-api.md §3, §6.1, §6.4, §14.3).
     ///
     /// - Parameter request: the grant.
     /// - Returns: an access token, an ID token (`openid` is always granted), and a refresh token
@@ -34,6 +35,8 @@ extension PasskeyTenant {
             }
         case TokenRequest.refreshGrant:
             return try await refresh(request)
+        case TokenRequest.authorizationCodeGrant:
+            return try await exchangeCode(request)
         default:
             throw TenantError(.unsupportedGrantType, "Unsupported grant type: \(request.grantType.prefix(100))")
         }
@@ -85,9 +88,20 @@ extension PasskeyTenant {
 
     /// Signs the access and ID tokens of a grant and, with `offline_access`, stores a refresh token
     /// (a new family, or `refresh`'s successor when rotating).
+    ///
+    /// - Parameters:
+    ///   - user: whose tokens.
+    ///   - scopes: the granted scopes, `openid` first.
+    ///   - audience: the API, if any.
+    ///   - organization: the organization asked for, if any.
+    ///   - authTime: when the user performed the passkey ceremony; nil when unknown (a refresh
+    ///     token stored before it was kept).
+    ///   - nonce: the `/authorize` nonce of a code grant.
+    ///   - identifiers: the access token's `jti` and the new refresh family.
+    ///   - refresh: the rotated refresh token and its grant, for the refresh grant.
     func issueTokens(
-        for user: TenantUser, scopes: [String], audience: String?, organization: String?,
-        refresh: (Secret, RefreshGrant)?
+        for user: TenantUser, scopes: [String], audience: String?, organization: String?, authTime: Date?,
+        nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?
     ) async throws(TenantError) -> TokenResponse {
         let now = clock.now()
         let issuedAt = Int(now.timeIntervalSince1970)
@@ -97,10 +111,11 @@ extension PasskeyTenant {
         let access = AccessTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID,
             scope: scopes.joined(separator: " "), iat: issuedAt, exp: issuedAt + accessLifetime,
-            jti: Base64URL.encode(SecureRandom.bytes(16)), orgID: organization)
+            jti: identifiers.accessTokenID, orgID: organization)
         let id = IDTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
-            exp: issuedAt + Int(configuration.idTokenLifetime.seconds), orgID: organization,
+            exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
+            authTime: authTime.map { Int($0.timeIntervalSince1970) }, nonce: nonce, organization: organization,
             claims: UserClaims(user: user, scopes: scopeSet, includeSubject: false))
         var refreshToken: Secret?
         if let (secret, _) = refresh {
@@ -109,8 +124,8 @@ extension PasskeyTenant {
             let secret = Secret.random()
             let grant = RefreshGrant(
                 userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization,
-                family: Base64URL.encode(SecureRandom.bytes(16)),
-                expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds))
+                family: identifiers.refreshFamily,
+                expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime)
             try await store.insertRefreshToken(grant, digest: secret.digest)
             refreshToken = secret
         }

@@ -3,13 +3,16 @@ public import Hummingbird
 import WebAuthn
 
 extension PasskeyTenant {
-    /// The tenant's routes (auth0-passkey-api.md §1–§6), with errors in each API's shape.
+    /// The tenant's routes (auth0-passkey-api.md §1–§6, §14), with errors in each API's shape.
     ///
     /// Bodies are read and answers written by the context's codecs (``TenantRequestContext``);
-    /// the Authentication API's calls run under the client address's lockout.
+    /// the Authentication API's calls and the login page's API run under the client address's
+    /// lockout.
     ///
+    /// - Parameter servesTLS: whether the tenant is reached over HTTPS: the login page's cookies
+    ///   are then `Secure` and its origin `https://`.
     /// - Returns: a router for `Application(router:)`, or for HummingbirdTesting's `.router`.
-    public func router() -> Router<TenantRequestContext> {
+    public func router(servesTLS: Bool = false) -> Router<TenantRequestContext> {
         let router = Router(context: TenantRequestContext.self)
         router.add(middleware: ErrorMiddleware(shape: .authentication, realm: configuration.domain, logger: logger))
         router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodySize))
@@ -21,7 +24,8 @@ extension PasskeyTenant {
             try await self.loginChallenge(request.decode(as: LoginChallengeRequest.self, context: context))
         }
         limited.post("oauth/token") { request, context in
-            try await self.token(request.decode(as: TokenRequest.self, context: context))
+            try await self.token(
+                TenantRequestDecoder().decode(TokenRequest.self, from: request, context: context, formAllowed: true))
         }
         limited.post("oauth/revoke") { request, context in
             try await self.revoke(request.decode(as: RevokeRequest.self, context: context))
@@ -32,6 +36,7 @@ extension PasskeyTenant {
         router.get(".well-known/openid-configuration") { _, _ in self.discovery }
         router.get("api/events") { request, _ in try await self.events(accessToken: Self.bearer(request)) }
         addMyAccountRoutes(to: router.group("me/v1"))
+        addWebAuthRoutes(to: router, limited: limited, secure: servesTLS)
         return router
     }
 
@@ -69,11 +74,15 @@ extension PasskeyTenant {
     var discovery: OpenIDConfiguration {
         let base = configuration.issuer
         return OpenIDConfiguration(
-            issuer: base, tokenEndpoint: base + "oauth/token", userinfoEndpoint: base + "userinfo",
-            revocationEndpoint: base + "oauth/revoke", jwksURI: base + ".well-known/jwks.json",
-            grantTypesSupported: [TokenRequest.webAuthnGrant, TokenRequest.refreshGrant],
+            issuer: base, authorizationEndpoint: base + "authorize", tokenEndpoint: base + "oauth/token",
+            userinfoEndpoint: base + "userinfo", revocationEndpoint: base + "oauth/revoke",
+            endSessionEndpoint: base + "v2/logout", jwksURI: base + ".well-known/jwks.json",
+            grantTypesSupported: [
+                TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant,
+            ],
             scopesSupported: Self.openIDScopes.sorted(),
-            claimsSupported: UserClaims.CodingKeys.allCases.map(\.rawValue) + ["iss", "aud", "exp", "iat", "azp"])
+            claimsSupported: UserClaims.CodingKeys.allCases.map(\.rawValue)
+                + ["iss", "aud", "exp", "iat", "azp", "auth_time", "nonce", "amr", "org_id", "org_name"])
     }
 
     /// `https://DOMAIN/me/v1/authentication-methods/<id>`, the `|` percent-encoded as Auth0 sends it.

@@ -55,7 +55,7 @@ extension PasskeyTenant {
         let scheme = tls == nil ? "http" : "https"
         let hostInURL = host.contains(":") ? "[\(host)]" : host
         return Application(
-            router: router(), server: server,
+            router: router(servesTLS: tls != nil), server: server,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port

@@ -26,7 +26,8 @@ public struct TenantRequestContext: RequestContext {
     public var responseEncoder: TenantResponseEncoder { TenantResponseEncoder() }
 }
 
-/// Reads a request body as JSON (auth0-passkey-api.md §0.2: every body is a JSON object), at most
+/// Reads a request body as JSON (auth0-passkey-api.md §0.2: every body is a JSON object; the token
+/// endpoint also takes OAuth's form encoding), at most
 /// the context's `maxUploadSize` bytes, with every refusal a 4xx ``TenantError``.
 public struct TenantRequestDecoder: RequestDecoder {
     /// Creates the decoder.
@@ -45,16 +46,38 @@ public struct TenantRequestDecoder: RequestDecoder {
     public func decode<Body: Decodable>(_ type: Body.Type, from request: Request, context: some RequestContext)
         async throws -> Body
     {
+        try await decode(type, from: request, context: context, formAllowed: false)
+    }
+
+    /// Reads `request`'s body as `type`, from JSON or, when `formAllowed`, from
+    /// `application/x-www-form-urlencoded` (the token endpoint's OAuth form, RFC 6749 §4.1.3,
+    /// Appendix B), whose parameters are read as a JSON object of strings.
+    ///
+    /// - Throws: as ``decode(_:from:context:)``; `invalid_request` for a form parameter given twice
+    ///   (RFC 6749 §3.2).
+    func decode<Body: Decodable>(
+        _ type: Body.Type, from request: Request, context: some RequestContext, formAllowed: Bool
+    ) async throws -> Body {
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        guard contentType.split(separator: ";").first?.filter({ !$0.isWhitespace }) == "application/json" else {
-            throw TenantError(.unsupportedMediaType, status: 415, "The body must be application/json.")
+        let mediaType = contentType.split(separator: ";").first?.filter { !$0.isWhitespace } ?? ""
+        let isForm = formAllowed && mediaType == "application/x-www-form-urlencoded"
+        guard mediaType == "application/json" || isForm else {
+            let also = formAllowed ? " or application/x-www-form-urlencoded" : ""
+            throw TenantError(.unsupportedMediaType, status: 415, "The body must be application/json\(also).")
         }
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         do {
             bytes = Array(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
         } catch {
             throw TenantError(
                 .payloadTooLarge, status: 413, "The request body is larger than \(context.maxUploadSize) bytes.")
+        }
+        if isForm {
+            let form = FormParameters(String(decoding: bytes, as: UTF8.self))
+            if let name = form.repeated.first {
+                throw TenantError.invalidRequest("Parameter \(name.prefix(64)) is given more than once.")
+            }
+            bytes = WebAuthnJSON.encode(form.values)
         }
         do {
             return try WebAuthnJSON.decode(type, from: bytes)

@@ -46,3 +46,5 @@ extension AuthenticationMethod: ResponseEncodable {}
 extension AuthenticationMethodList: ResponseEncodable {}
 extension JSONWebKeySet: ResponseEncodable {}
 extension OpenIDConfiguration: ResponseEncodable {}
+extension PageOptionsResponse: ResponseEncodable {}
+extension PageVerifyResponse: ResponseEncodable {}

@@ -15,4 +15,8 @@ struct RefreshGrant: Sendable, Hashable {
     /// Every token rotated from one login shares a family.
     var family: String
     var expiresAt: Date
+    /// When the user performed the passkey ceremony of the original login (the ID token's
+    /// `auth_time` on every refresh, OpenID Connect Core 1.0 §12.2); nil for tokens stored before
+    /// it was kept.
+    var authTime: Date?
 }

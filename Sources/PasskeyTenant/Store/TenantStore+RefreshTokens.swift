@@ -10,12 +10,13 @@ extension TenantStore {
     private static func insert(_ grant: RefreshGrant, digest: [UInt8], in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO refresh_tokens (digest, family, user_id, client_id, scope, audience, organization, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO refresh_tokens (digest, family, user_id, client_id, scope, audience, organization, expires_at,
+                    auth_time)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 Data(digest), grant.family, grant.userID, grant.clientID, grant.scope.joined(separator: " "),
-                grant.audience, grant.organization, grant.expiresAt.storedValue,
+                grant.audience, grant.organization, grant.expiresAt.storedValue, grant.authTime?.storedValue,
             ])
     }
 
@@ -81,9 +82,10 @@ extension TenantStore {
         let expiry: Double = row["expires_at"]
         guard row["client_id"] as String == clientID, expiry > time.storedValue else { return nil }
         let scope: String = row["scope"]
+        let authTime: Double? = row["auth_time"]
         return RefreshGrant(
             userID: row["user_id"], clientID: clientID, scope: scope.split(separator: " ").map(String.init),
             audience: row["audience"], organization: row["organization"], family: family,
-            expiresAt: Date(timeIntervalSince1970: expiry))
+            expiresAt: Date(timeIntervalSince1970: expiry), authTime: authTime.map(Date.init(timeIntervalSince1970:)))
     }
 }

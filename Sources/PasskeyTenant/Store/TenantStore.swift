@@ -3,7 +3,8 @@ import GRDB
 import Glibc
 import WebAuthn
 
-/// The tenant's SQLite database (GRDB): users, credentials, pending sessions, refresh tokens and
+/// The tenant's SQLite database (GRDB): users, credentials, pending sessions, refresh tokens,
+/// Web Auth's login transactions, authorization codes, login sessions and revoked access tokens, and
 /// settings (the signing key, the generated client ID), created and upgraded by migrations.
 ///
 /// Secrets are stored as SHA-256 digests only (`auth_session`, refresh tokens); the signing key is
@@ -81,6 +82,33 @@ struct TenantStore: Sendable {
                         expires_at REAL NOT NULL,
                         rotated BOOLEAN NOT NULL DEFAULT 0);
                     CREATE INDEX refresh_tokens_family ON refresh_tokens(family);
+                    """)
+        }
+        // Web Auth (auth0-passkey-api.md §14): login pages, authorization codes, login sessions,
+        // revoked access tokens, and each refresh token's original login time.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE login_transactions (
+                        digest BLOB PRIMARY KEY NOT NULL,
+                        body TEXT NOT NULL,
+                        expires_at REAL NOT NULL);
+                    CREATE TABLE authorization_codes (
+                        digest BLOB PRIMARY KEY NOT NULL,
+                        body TEXT NOT NULL,
+                        access_jti TEXT NOT NULL,
+                        refresh_family TEXT NOT NULL,
+                        redeemed BOOLEAN NOT NULL DEFAULT 0,
+                        expires_at REAL NOT NULL);
+                    CREATE TABLE login_sessions (
+                        digest BLOB PRIMARY KEY NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        auth_time REAL NOT NULL,
+                        expires_at REAL NOT NULL);
+                    CREATE TABLE revoked_tokens (
+                        jti TEXT PRIMARY KEY NOT NULL,
+                        expires_at REAL NOT NULL);
+                    ALTER TABLE refresh_tokens ADD COLUMN auth_time REAL;
                     """)
         }
         return migrator

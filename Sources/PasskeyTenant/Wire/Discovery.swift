@@ -1,11 +1,17 @@
-/// `GET /.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §3): what this tenant
-/// serves, and nothing it does not (it has no `/authorize`, so no authorization endpoint).
+/// `GET /.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §3; RFC 8414 §2 for
+/// `code_challenge_methods_supported`; OpenID Connect RP-Initiated Logout 1.0 §2.1 for
+/// `end_session_endpoint`): what this tenant serves, and nothing it does not.
 struct OpenIDConfiguration: Sendable, Hashable, Codable {
     var issuer: String
+    var authorizationEndpoint: String
     var tokenEndpoint: String
     var userinfoEndpoint: String
     var revocationEndpoint: String
+    var endSessionEndpoint: String
     var jwksURI: String
+    var responseTypesSupported = ["code"]
+    var responseModesSupported = ["query"]
+    var codeChallengeMethodsSupported = ["S256"]
     var grantTypesSupported: [String]
     var scopesSupported: [String]
     var subjectTypesSupported = ["public"]
@@ -15,6 +21,11 @@ struct OpenIDConfiguration: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
+        case responseTypesSupported = "response_types_supported"
+        case responseModesSupported = "response_modes_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case tokenEndpoint = "token_endpoint"
         case userinfoEndpoint = "userinfo_endpoint"
         case revocationEndpoint = "revocation_endpoint"

@@ -1,7 +1,8 @@
 import WebAuthn
 
 /// `POST /oauth/token`'s body, for every grant the tenant knows (auth0-passkey-api.md §3.1, §6.1,
-/// §6.4): `urn:okta:params:oauth:grant-type:webauthn` and `refresh_token`.
+/// §6.4, §14.3): `urn:okta:params:oauth:grant-type:webauthn`, `authorization_code` (RFC 6749
+/// §4.1.3, with RFC 7636 §4.5's `code_verifier`) and `refresh_token`.
 ///
 /// `authn_response` is read as both ceremonies' shapes; the session says which one counts
 /// (§3.2).
@@ -15,17 +16,39 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public var audience: String?
     public var realm: String?
     public var organization: String?
+    /// The authorization code of the code grant.
+    public var code: Secret?
+    /// The PKCE verifier of the code grant (RFC 7636 §4.5).
+    public var codeVerifier: Secret?
+    /// The code grant's `redirect_uri`, as `/authorize` had it (RFC 6749 §4.1.3).
+    public var redirectURI: String?
 
     /// The passkey grant's type.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
+    /// The authorization code grant's type (RFC 6749 §4.1.3).
+    public static let authorizationCodeGrant = "authorization_code"
     /// The refresh grant's type.
     public static let refreshGrant = "refresh_token"
 
     /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - grantType: the grant.
+    ///   - clientID: the application.
+    ///   - authSession: the webauthn grant's session.
+    ///   - authnResponse: the webauthn grant's passkey response.
+    ///   - refreshToken: the refresh grant's token.
+    ///   - scope: the scopes asked for.
+    ///   - audience: the API asked for.
+    ///   - realm: the connection.
+    ///   - organization: the organization.
+    ///   - code: the code grant's authorization code.
+    ///   - codeVerifier: the code grant's PKCE verifier.
+    ///   - redirectURI: the code grant's redirect URI.
     public init(
         grantType: String, clientID: String, authSession: Secret? = nil, authnResponse: PasskeyResponse? = nil,
         refreshToken: Secret? = nil, scope: String? = nil, audience: String? = nil, realm: String? = nil,
-        organization: String? = nil
+        organization: String? = nil, code: Secret? = nil, codeVerifier: Secret? = nil, redirectURI: String? = nil
     ) {
         self.grantType = grantType
         self.clientID = clientID
@@ -36,6 +59,9 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         self.audience = audience
         self.realm = realm
         self.organization = organization
+        self.code = code
+        self.codeVerifier = codeVerifier
+        self.redirectURI = redirectURI
     }
 
     enum CodingKeys: String, CodingKey {
@@ -44,6 +70,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         case authSession = "auth_session"
         case authnResponse = "authn_response"
         case refreshToken = "refresh_token"
-        case scope, audience, realm, organization
+        case scope, audience, realm, organization, code
+        case codeVerifier = "code_verifier"
+        case redirectURI = "redirect_uri"
     }
 }

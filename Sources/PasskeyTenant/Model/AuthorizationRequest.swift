@@ -1,0 +1,32 @@
+/// What `GET /authorize` asked for, once checked (RFC 6749 §4.1.1, RFC 7636 §4.3, OpenID Connect
+/// Core 1.0 §3.1.2.1; auth0-passkey-api.md §14.1): kept with the login page's transaction, then
+/// bound into the authorization code the ceremony ends with.
+struct AuthorizationRequest: Sendable, Hashable, Codable {
+    /// The client the code is for.
+    var clientID: String
+    /// Where the browser goes back, an Allowed Callback URL.
+    var redirectURI: String
+    /// The client's `state`, echoed on every redirect (RFC 6749 §4.1.2).
+    var state: String?
+    /// The client's `nonce`, put in the ID token (OpenID Connect Core 1.0 §3.1.2.1).
+    var nonce: String?
+    /// The scopes asked for, space-separated as sent.
+    var scope: String?
+    /// The API asked for, if any.
+    var audience: String?
+    /// The organization asked for, if any (auth0-passkey-api.md §17).
+    var organization: String?
+    /// The PKCE `code_challenge`, `S256` (RFC 7636 §4.2).
+    var codeChallenge: String
+    /// `prompt`: `none`, `login`, … (OpenID Connect Core 1.0 §3.1.2.1).
+    var prompt: String?
+    /// `max_age` in seconds: the oldest login the client accepts.
+    var maxAge: Int?
+    /// `screen_hint`: `signup` opens the signup screen.
+    var screenHint: String?
+    /// `login_hint`: the identifier to pre-fill.
+    var loginHint: String?
+
+    /// Whether the page opens on signup.
+    var wantsSignup: Bool { screenHint == "signup" }
+}

@@ -1,0 +1,86 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// What the tenant answers a browser with on its Web Auth pages: an HTML page or a redirect,
+/// with the cookies to set, and the security headers every such answer carries.
+///
+/// Headers (WEBAUTH contract; CSP Level 3, RFC 7034, RFC 9111 §5.2.2.5, Referrer Policy,
+/// Fetch §3.7): `Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self';
+/// img-src 'self'; connect-src 'self' <pageConnectSources>; form-action 'self'; base-uri 'none';
+/// frame-ancestors 'none'`, `X-Frame-Options: DENY`, `Cache-Control: no-store`,
+/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`.
+struct BrowserResponse: Sendable {
+    /// The answer's kind.
+    enum Body: Sendable {
+        /// An HTML page with a status.
+        case page(status: HTTPResponse.Status, html: String)
+        /// A 302 to a URL (RFC 6749 §4.1.2).
+        case redirect(location: String)
+    }
+
+    var body: Body
+    /// `Set-Cookie` values.
+    var cookies: [String] = []
+
+    /// An HTML page.
+    static func page(_ status: HTTPResponse.Status, _ html: String, cookies: [String] = []) -> BrowserResponse {
+        BrowserResponse(body: .page(status: status, html: html), cookies: cookies)
+    }
+
+    /// A 302 redirect.
+    static func redirect(_ location: String, cookies: [String] = []) -> BrowserResponse {
+        BrowserResponse(body: .redirect(location: location), cookies: cookies)
+    }
+
+    /// The page's `Content-Security-Policy`, with `connectSources` added to `connect-src`.
+    static func contentSecurityPolicy(connectSources: [String]) -> String {
+        let connect = (["'self'"] + connectSources).joined(separator: " ")
+        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src \(connect); "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }
+
+    /// The security headers of every page, redirect and page asset.
+    static func securityHeaders(connectSources: [String]) -> HTTPFields {
+        [
+            .contentSecurityPolicy: contentSecurityPolicy(connectSources: connectSources),
+            .xFrameOptions: "DENY", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
+            .xContentTypeOptions: "nosniff",
+        ]
+    }
+
+    /// A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure when the tenant serves TLS (RFC 6265bis
+    /// §4.1), and `Max-Age` when given (0 deletes the cookie).
+    static func cookie(_ name: String, _ value: String, path: String, secure: Bool, maxAge: Int? = nil) -> String {
+        var parts = ["\(name)=\(value)", "Path=\(path)"]
+        if let maxAge { parts.append("Max-Age=\(maxAge)") }
+        parts += ["HttpOnly", "SameSite=Lax"]
+        if secure { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The Hummingbird response.
+    func response(connectSources: [String]) -> Response {
+        var headers = Self.securityHeaders(connectSources: connectSources)
+        for cookie in cookies {
+            headers.append(HTTPField(name: .setCookie, value: cookie))
+        }
+        switch body {
+        case .page(let status, let html):
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        case .redirect(let location):
+            headers[.location] = location
+            return Response(status: .found, headers: headers)
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Frame-Options` (RFC 7034).
+    // Force-unwrapped: a constant, valid header name.
+    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
+    /// `Referrer-Policy` (Referrer Policy §4.1).
+    // Force-unwrapped: a constant, valid header name.
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+}

@@ -1,0 +1,81 @@
+/// The tenant's server-rendered HTML: a page shell with the login page's script and stylesheet,
+/// and the text escaping every interpolated value goes through (HTML Living Standard §13.1).
+///
+/// No page has inline script or style: the CSP (``BrowserResponse``) allows only the tenant's own
+/// `/u/passkey.js` and `/u/passkey.css`.
+enum HTMLPage {
+    /// `text` with `& < > " '` written as character references, safe in element content and in a
+    /// quoted attribute value.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// A whole document: `title` (escaped here) and `body` (already HTML).
+    static func document(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <title>\(escape(title))</title>
+        <link rel="stylesheet" href="/u/passkey.css">
+        <script src="/u/passkey.js" defer></script>
+        </head>
+        <body>
+        <main>
+        \(body)
+        </main>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// A page that only says something: an error (an unknown client, a redirect URI that is not
+    /// allowed) or "You are logged out".
+    static func message(title: String, text: String) -> String {
+        document(title: title, body: "<h1>\(escape(title))</h1>\n<p id=\"message\">\(escape(text))</p>")
+    }
+
+    /// The login and signup page (auth0-passkey-api.md §14.1; WEBAUTH contract): the transaction in
+    /// `#passkey-form[data-transaction]`, the identifier field conditional mediation runs on,
+    /// the two ceremony buttons, and the `#error` line the script writes to.
+    ///
+    /// - Parameters:
+    ///   - transaction: the transaction ID (also the `passkey_tx` cookie).
+    ///   - domain: the tenant's domain, shown as who asks.
+    ///   - signupFirst: whether signup is the page's first screen (`screen_hint=signup`).
+    ///   - loginHint: the identifier to pre-fill.
+    static func login(transaction: String, domain: String, signupFirst: Bool, loginHint: String?) -> String {
+        let title = signupFirst ? "Sign up" : "Log in"
+        let value = loginHint.map { " value=\"\(escape($0))\"" } ?? ""
+        let login = "<button id=\"login\" type=\"button\">Continue with a passkey</button>"
+        let signup = "<button id=\"signup\" type=\"button\">Sign up with a passkey</button>"
+        let buttons = signupFirst ? signup + "\n" + login : login + "\n" + signup
+        let body = """
+            <h1>\(title)</h1>
+            <p class="lead">to continue to \(escape(domain))</p>
+            <form id="passkey-form" data-transaction="\(escape(transaction))" data-screen="\(signupFirst ? "signup" : "login")">
+            <label for="identifier">Email address</label>
+            <input id="identifier" name="identifier" type="email" autocomplete="username webauthn"\(value)>
+            \(buttons)
+            <p id="error" role="alert"></p>
+            </form>
+            """
+        return document(title: "\(title) · \(domain)", body: body)
+    }
+}

@@ -1,0 +1,256 @@
+// The local tenant's login page script (served as /u/passkey.js; the page has no other script).
+//
+// It asks the tenant for a ceremony's options (POST /u/passkey/options), turns their base64url
+// members into ArrayBuffers itself (WebAuthn L3 §5.1.10 JSON; parseCreationOptionsFromJSON is not
+// relied on), calls navigator.credentials.create() or .get(), posts the credential's toJSON()
+// (or the same encoding made by hand where toJSON is missing) to POST /u/passkey/verify, and
+// follows the redirect it answers with. Conditional mediation runs on #identifier when the
+// browser offers it; a button's modal ceremony aborts it first. Errors go to #error.
+"use strict";
+
+(() => {
+  const form = document.getElementById("passkey-form");
+  if (!form) {
+    return;
+  }
+  const transaction = form.dataset.transaction;
+  const identifier = document.getElementById("identifier");
+  const loginButton = document.getElementById("login");
+  const signupButton = document.getElementById("signup");
+  const errorLine = document.getElementById("error");
+  // The conditional request's AbortController, and its options request: a modal ceremony waits
+  // for that request to settle, so the tenant sees the modal's options last (each options call
+  // replaces the page's pending challenge).
+  let conditional = null;
+  let conditionalOptions = null;
+
+  function showError(message) {
+    errorLine.textContent = message;
+  }
+
+  function toBuffer(text) {
+    const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+    const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
+    const binary = atob(padded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i += 1) {
+      bytes[i] = binary.charCodeAt(i);
+    }
+    return bytes.buffer;
+  }
+
+  function toBase64URL(buffer) {
+    const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer)
+      : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    let binary = "";
+    for (const byte of bytes) {
+      binary += String.fromCharCode(byte);
+    }
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  // Any ArrayBuffer or view inside a value (extension outputs), as base64url.
+  function encodeBuffers(value) {
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      return toBase64URL(value);
+    }
+    if (Array.isArray(value)) {
+      return value.map(encodeBuffers);
+    }
+    if (value && typeof value === "object") {
+      const result = {};
+      for (const [key, member] of Object.entries(value)) {
+        result[key] = encodeBuffers(member);
+      }
+      return result;
+    }
+    return value;
+  }
+
+  function descriptors(list) {
+    return (list || []).map((descriptor) => ({ ...descriptor, id: toBuffer(descriptor.id) }));
+  }
+
+  function creationOptions(json) {
+    const options = { ...json, challenge: toBuffer(json.challenge), user: { ...json.user, id: toBuffer(json.user.id) } };
+    if (json.excludeCredentials) {
+      options.excludeCredentials = descriptors(json.excludeCredentials);
+    }
+    return options;
+  }
+
+  function requestOptions(json) {
+    const options = { ...json, challenge: toBuffer(json.challenge) };
+    if (json.allowCredentials) {
+      options.allowCredentials = descriptors(json.allowCredentials);
+    }
+    return options;
+  }
+
+  // PublicKeyCredential.toJSON() (WebAuthn L3 §5.1.8), or the same made by hand.
+  function credentialJSON(credential) {
+    if (typeof credential.toJSON === "function") {
+      return credential.toJSON();
+    }
+    const response = credential.response;
+    const json = {
+      id: credential.id,
+      rawId: toBase64URL(credential.rawId),
+      type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment || undefined,
+      clientExtensionResults: encodeBuffers(credential.getClientExtensionResults()),
+      response: { clientDataJSON: toBase64URL(response.clientDataJSON) },
+    };
+    if (response.attestationObject) {
+      json.response.attestationObject = toBase64URL(response.attestationObject);
+      if (typeof response.getTransports === "function") {
+        json.response.transports = response.getTransports();
+      }
+      if (typeof response.getAuthenticatorData === "function") {
+        json.response.authenticatorData = toBase64URL(response.getAuthenticatorData());
+      }
+      if (typeof response.getPublicKeyAlgorithm === "function") {
+        json.response.publicKeyAlgorithm = response.getPublicKeyAlgorithm();
+      }
+      if (typeof response.getPublicKey === "function") {
+        const key = response.getPublicKey();
+        if (key) {
+          json.response.publicKey = toBase64URL(key);
+        }
+      }
+    } else {
+      json.response.authenticatorData = toBase64URL(response.authenticatorData);
+      json.response.signature = toBase64URL(response.signature);
+      if (response.userHandle) {
+        json.response.userHandle = toBase64URL(response.userHandle);
+      }
+    }
+    return json;
+  }
+
+  async function post(path, body) {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      credentials: "same-origin",
+      body: JSON.stringify(body),
+    });
+    let json = {};
+    try {
+      json = await response.json();
+    } catch (error) {
+      json = {};
+    }
+    if (!response.ok) {
+      throw new Error(json.error_description || json.error || `The tenant answered ${response.status}.`);
+    }
+    return json;
+  }
+
+  // One ceremony: options, the browser's create/get, verification, then the redirect.
+  async function ceremony(mode, signal) {
+    const body = { transaction, mode };
+    if (mode === "signup") {
+      body.identifier = identifier.value.trim();
+    }
+    const asked = post("/u/passkey/options", body);
+    if (signal) {
+      conditionalOptions = asked.catch(() => null);
+    }
+    const answer = await asked;
+    if (signal && signal.aborted) {
+      return;
+    }
+    let credential;
+    if (answer.mode === "create") {
+      credential = await navigator.credentials.create({ publicKey: creationOptions(answer.publicKey) });
+    } else if (signal) {
+      credential = await navigator.credentials.get({
+        publicKey: requestOptions(answer.publicKey),
+        mediation: "conditional",
+        signal,
+      });
+    } else {
+      credential = await navigator.credentials.get({ publicKey: requestOptions(answer.publicKey) });
+    }
+    const verified = await post("/u/passkey/verify", { transaction, credential: credentialJSON(credential) });
+    location.assign(verified.redirect);
+  }
+
+  function describe(error) {
+    if (error && error.name === "NotAllowedError") {
+      return "The passkey request was cancelled or timed out.";
+    }
+    if (error && error.name === "InvalidStateError") {
+      return "This authenticator already holds a passkey for this site.";
+    }
+    return (error && error.message) || String(error);
+  }
+
+  async function startConditional() {
+    if (!window.PublicKeyCredential || typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") {
+      return;
+    }
+    let available = false;
+    try {
+      available = await PublicKeyCredential.isConditionalMediationAvailable();
+    } catch (error) {
+      available = false;
+    }
+    if (!available) {
+      return;
+    }
+    const controller = new AbortController();
+    conditional = controller;
+    try {
+      await ceremony("login", controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted && error.name !== "AbortError") {
+        showError(describe(error));
+      }
+    }
+  }
+
+  function abortConditional() {
+    if (conditional) {
+      conditional.abort();
+      conditional = null;
+    }
+  }
+
+  async function modal(mode) {
+    abortConditional();
+    if (conditionalOptions) {
+      await conditionalOptions;
+      conditionalOptions = null;
+    }
+    showError("");
+    if (!window.PublicKeyCredential) {
+      showError("This browser does not support passkeys.");
+      return;
+    }
+    if (mode === "signup" && !identifier.value.trim()) {
+      showError("Enter your email address to sign up.");
+      identifier.focus();
+      return;
+    }
+    loginButton.disabled = true;
+    signupButton.disabled = true;
+    try {
+      await ceremony(mode, null);
+    } catch (error) {
+      showError(describe(error));
+      loginButton.disabled = false;
+      signupButton.disabled = false;
+      startConditional();
+    }
+  }
+
+  loginButton.addEventListener("click", () => modal("login"));
+  signupButton.addEventListener("click", () => modal("signup"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    modal(form.dataset.screen === "signup" ? "signup" : "login");
+  });
+  startConditional();
+})();
