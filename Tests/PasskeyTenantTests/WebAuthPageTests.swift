@@ -33,7 +33,7 @@ import WebAuthn
         #expect(try Base64URL(string: code).bytes.count == 32)
         #expect(try Base64URL(string: session).bytes.count == 32)
         let cookie = try #require(verified.setCookies.first)
-        #expect(cookie == "passkey_session=\(session); Path=/; Max-Age=604800; HttpOnly; SameSite=Lax")
+        #expect(cookie == "passkey_session=\(session); HttpOnly; SameSite=Lax; Path=/; Max-Age=604800")
     }
 
     @Test func loginOnThePageFindsTheUserOfANativeSignup() async throws {
@@ -220,9 +220,10 @@ import WebAuthn
                 try await flow.verify(http, page, credential: PasskeyResponse(registration), headers: headers)
             )
         }
-        #expect(page.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Secure") == true)
+        #expect(page.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Path=/u/; Secure") == true)
         #expect(verified.status == .ok, "\(verified.text)")
-        #expect(verified.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Secure") == true)
+        #expect(
+            verified.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Path=/; Max-Age=604800; Secure") == true)
     }
 
     // MARK: The login session
