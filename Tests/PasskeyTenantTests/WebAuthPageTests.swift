@@ -199,6 +199,19 @@ import WebAuthn
         #expect(result.text.contains("origin"))
     }
 
+    @Test(arguments: [("localhost:8080", "http://localhost:8080"), ("localhost:80", "http://localhost")])
+    func theOriginHeaderMustBeThePages(host: String, origin: String) async throws {
+        let harness = try await TenantHarness()
+        var custom = WebAuthFlow(harness)
+        custom.host = host
+        let flow = custom
+        let result = try await harness.router { http in
+            let page = try flow.page(try await flow.authorize(http))
+            return try await flow.options(http, page, mode: "login", headers: flow.pageHeaders(page, origin: origin))
+        }
+        #expect(result.status == .ok, "\(host) \(origin): \(result.text)")
+    }
+
     @Test func underTLSTheCookiesAreSecure() async throws {
         let harness = try await TenantHarness()
         var custom = WebAuthFlow(harness)
