@@ -116,6 +116,20 @@ import WebAuthn
         #expect(verify.status == .forbidden, "\(attack)")
     }
 
+    @Test(
+        arguments: ["/u/passkey/options", "/u/passkey/verify"],
+        ["", "{", "[]", "null", #"{"transaction":7}"#, #"{"transaction":"x"}"#])
+    func aMalformedBodyIsABadRequest(path: String, body: String) async throws {
+        let harness = try await TenantHarness()
+        let flow = WebAuthFlow(harness)
+        let result = try await harness.router { http in
+            let page = try flow.page(try await flow.authorize(http))
+            return try await http.send(.post, path, raw: body, headers: flow.pageHeaders(page))
+        }
+        #expect(result.status == .badRequest, "\(path) \(body): \(result.text)")
+        #expect(result.errorCode == "invalid_request")
+    }
+
     @Test func aFormPostIsRefused() async throws {
         let harness = try await TenantHarness()
         let flow = WebAuthFlow(harness)
