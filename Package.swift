@@ -302,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyBrowserTests",
             dependencies: [
-                "PasskeyBrowser", "WebAuthn", "TestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                "PasskeyBrowser", "WebAuthn", "TestSupport", "Auth0Passkeys", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -51,7 +51,8 @@ public struct RedirectListener: Sendable {
                     announce.finish()
                     deliver.finish()
                 }
-                try await application.runService()
+                // The caller's own signal handling stops it, by cancelling.
+                try await application.runService(gracefulShutdownSignals: [])
             }
             var ports = started.makeAsyncIterator()
             guard let port = await ports.next() else {

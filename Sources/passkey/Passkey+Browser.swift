@@ -45,7 +45,7 @@ extension Passkey {
             let directory = try await reportingRefusals { () throws(WebAuthnClientError) in try store.directory() }
             let line = startLine(store: directory)
             let url = url
-            try await BridgedBrowser.running(engine: engine, headless: headless, store: store, profile: profile) {
+            _ = try await BridgedBrowser.running(engine: engine, headless: headless, store: store, profile: profile) {
                 browser in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 try await browser.launch(url).run()

@@ -71,8 +71,15 @@ extension Passkey.Tenant {
 
         @Option(
             name: .customLong("page-connect-src"),
-            help: "A CSP connect-src source the login page may reach besides itself (repeatable).")
+            help: """
+                A CSP connect-src source the login page may reach besides itself (repeatable). Default: \
+                http://127.0.0.1:*, so that a page bridge on this machine (passkey browser, passkey login --web \
+                --browser) answers the page; give "'self'" to allow the page's own origin only.
+                """)
         var pageConnectSources: [String] = []
+
+        /// What a page bridge on this machine needs: its control server listens on 127.0.0.1.
+        static let loopbackConnectSource = "http://127.0.0.1:*"
 
         @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain: serve HTTPS.")
         var tlsCert: String?
@@ -104,7 +111,8 @@ extension Passkey.Tenant {
                 apiAudience: audience, requiresUserVerification: requireUV)
             if !callbacks.isEmpty { configuration.callbackURLs = callbacks }
             if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
-            configuration.pageConnectSources = pageConnectSources
+            configuration.pageConnectSources =
+                pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = verbose ? .info : .warning
             let tenant: PasskeyTenant

@@ -26,6 +26,10 @@ struct AuthorizationRequest: Sendable, Hashable, Codable {
     var screenHint: String?
     /// `login_hint`: the identifier to pre-fill.
     var loginHint: String?
+    /// `ext-passkey-autostart=true` **[local]**: the page starts its first screen's ceremony on
+    /// load instead of waiting for a click, for a browser no one clicks in (`passkey signup --web
+    /// --browser … --headless`). Auth0 hands `ext-` parameters to the login page's template.
+    var autostart: Bool?
 
     /// Whether the page opens on signup.
     var wantsSignup: Bool { screenHint == "signup" }

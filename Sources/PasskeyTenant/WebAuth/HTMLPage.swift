@@ -60,7 +60,11 @@ enum HTMLPage {
     ///   - domain: the tenant's domain, shown as who asks.
     ///   - signupFirst: whether signup is the page's first screen (`screen_hint=signup`).
     ///   - loginHint: the identifier to pre-fill.
-    static func login(transaction: String, domain: String, signupFirst: Bool, loginHint: String?) -> String {
+    ///   - autostart: whether the script starts the first screen's ceremony on load
+    ///     (`data-autostart`).
+    static func login(
+        transaction: String, domain: String, signupFirst: Bool, loginHint: String?, autostart: Bool = false
+    ) -> String {
         let title = signupFirst ? "Sign up" : "Log in"
         let value = loginHint.map { " value=\"\(escape($0))\"" } ?? ""
         let login = "<button id=\"login\" type=\"button\">Continue with a passkey</button>"
@@ -69,7 +73,7 @@ enum HTMLPage {
         let body = """
             <h1>\(title)</h1>
             <p class="lead">to continue to \(escape(domain))</p>
-            <form id="passkey-form" data-transaction="\(escape(transaction))" data-screen="\(signupFirst ? "signup" : "login")">
+            <form id="passkey-form" data-transaction="\(escape(transaction))" data-screen="\(signupFirst ? "signup" : "login")"\(autostart ? " data-autostart=\"true\"" : "")>
             <label for="identifier">Email address</label>
             <input id="identifier" name="identifier" type="email" autocomplete="username webauthn"\(value)>
             \(buttons)

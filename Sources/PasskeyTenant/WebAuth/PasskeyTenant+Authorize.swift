@@ -85,7 +85,8 @@ extension PasskeyTenant {
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: parameters["nonce"],
             scope: parameters["scope"], audience: parameters["audience"], organization: parameters["organization"],
             codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
-            screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"])
+            screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
+            autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil)
         let session = try await usableSession(sessionCookie, maxAge: maxAge)
         if let session, !prompts.contains("login"), !request.wantsSignup {
             return .redirect(try await issueCode(for: request, userID: session.userID, authTime: session.authTime))
@@ -122,7 +123,7 @@ extension PasskeyTenant {
             digest: transaction.digest)
         let html = HTMLPage.login(
             transaction: transaction.text, domain: configuration.domain, signupFirst: request.wantsSignup,
-            loginHint: request.loginHint)
+            loginHint: request.loginHint, autostart: request.autostart ?? false)
         return .page(
             .ok, html,
             cookies: [BrowserResponse.cookie(Self.transactionCookie, transaction.text, path: "/u/", secure: secure)])

@@ -18,7 +18,10 @@ extension PasskeyTenant {
     ) {
         let sources = configuration.pageConnectSources
         router.get("authorize") { request, _ in
-            try await self.authorize(
+            if let localhost = self.localhostURL(request, secure: secure) {
+                return BrowserResponse.redirect(localhost).response(connectSources: sources)
+            }
+            return try await self.authorize(
                 query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
             ).response(connectSources: sources)
         }
@@ -53,6 +56,19 @@ extension PasskeyTenant {
                 host: request.headers[Self.hostField] ?? request.head.authority, secure: secure,
                 relyingPartyID: configuration.relyingPartyID),
             userAgent: request.headers[.userAgent], secure: secure)
+    }
+
+    /// The same URL on `localhost` when the page was reached at a loopback address and the RP ID
+    /// is `localhost` **[local]**: a browser refuses the RP ID `localhost` from `127.0.0.1`
+    /// (WebAuthn L3 §5.1.3 step 8), and `passkey tenant serve` prints its URL on `127.0.0.1`.
+    private func localhostURL(_ request: Request, secure: Bool) -> String? {
+        guard configuration.relyingPartyID == "localhost",
+            let host = request.headers[Self.hostField] ?? request.head.authority
+        else { return nil }
+        let name = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }) + "]" : String(host.prefix { $0 != ":" })
+        guard name != "localhost", RegisteredURL.isLoopback(name) else { return nil }
+        let port = host.dropFirst(name.count)
+        return "\(secure ? "https" : "http")://localhost\(port)\(request.uri.string)"
     }
 
     /// `Host`, read as a field where a request still carries it (HTTPTypes keeps it in `:authority`).

@@ -62,7 +62,9 @@ struct WebLoginOptions: ParsableArguments {
                     using: BrowserUserAgent.system(listener, timeout: wait))
             }
         }
-        return try await BridgedBrowser.running(engine: engine, headless: headless, store: store, profile: profile) {
+        let result = try await BridgedBrowser.running(
+            engine: engine, headless: headless, store: store, profile: profile
+        ) {
             browser in
             try await RedirectListener.listening { listener in
                 try await withThrowingTaskGroup(of: WebLogInResult?.self) { group in
@@ -77,18 +79,23 @@ struct WebLoginOptions: ParsableArguments {
                         }
                     }
                     group.addTask {
+                        // No one clicks in a started browser: a signup page starts its ceremony on
+                        // load (the local tenant's ext-passkey-autostart).
                         try await user.logInOnTheWeb(
                             redirectURL: listener.url, signUp: signUp, loginHint: loginHint,
+                            parameters: signUp ? ["ext-passkey-autostart": "true"] : [:],
                             using: BrowserUserAgent.launching(listener, timeout: wait) { browser.launch($0) })
                     }
                     defer { group.cancelAll() }
                     while let result = try await group.next() {
                         if let result { return result }
                     }
-                    throw CancellationError()
+                    throw WebAuthError(.userCancelled, "The login was cancelled.")
                 }
             }
         }
+        guard let result else { throw WebAuthError(.userCancelled, "The login was stopped by a signal.") }
+        return result
     }
 }
 

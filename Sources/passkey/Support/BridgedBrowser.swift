@@ -30,10 +30,12 @@ struct BridgedBrowser: Sendable {
     ///
     /// - Throws: `ExitCode(1)` after printing why, when the engine is missing, there is no
     ///   display for a windowed browser, or the store cannot be opened; what `body` throws.
+    ///
+    /// - Returns: what `body` returns; nil when a signal stopped the server first.
     static func running<Value: Sendable>(
         engine: BrowserEngine, headless: Bool, store: StoreOptions, profile: AuthenticatorProfile,
         _ body: @escaping @Sendable (BridgedBrowser) async throws -> Value
-    ) async throws -> Value {
+    ) async throws -> Value? {
         let environment = ProcessInfo.processInfo.environment
         let executable: String
         do {
@@ -63,8 +65,7 @@ struct BridgedBrowser: Sendable {
                 }
                 var endpoints = started.makeAsyncIterator()
                 guard let endpoint = await endpoints.next() else {
-                    _ = try await group.next()
-                    throw CancellationError()
+                    return try await group.next() ?? nil
                 }
                 let browser = try await Self.prepare(
                     service: service, endpoint: endpoint, directory: directory, profile: profile, engine: engine,
@@ -72,8 +73,7 @@ struct BridgedBrowser: Sendable {
                 group.addTask { try await body(browser) }
                 // The body ended, or a signal stopped the server: the other is cancelled.
                 defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else { throw CancellationError() }
-                return value
+                return try await group.next() ?? nil
             }
         } catch let error as BrowserError {
             printError("browser: \(error.reason)")

@@ -252,5 +252,10 @@
     event.preventDefault();
     modal(form.dataset.screen === "signup" ? "signup" : "login");
   });
-  startConditional();
+  // ext-passkey-autostart=true: the first screen's ceremony at once, for a browser no one clicks in.
+  if (form.dataset.autostart === "true") {
+    modal(form.dataset.screen === "signup" ? "signup" : "login");
+  } else {
+    startConditional();
+  }
 })();
