@@ -302,7 +302,8 @@ let package = Package(
         .testTarget(
             name: "PasskeyBrowserTests",
             dependencies: [
-                "PasskeyBrowser", "WebAuthn", "TestSupport", "Auth0Passkeys", .product(name: "Hummingbird", package: "hummingbird"),
+                "PasskeyBrowser", "WebAuthn", "TestSupport", "Auth0Passkeys",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
