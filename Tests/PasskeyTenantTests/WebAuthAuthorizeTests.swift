@@ -199,6 +199,45 @@ import WebAuthn
         #expect(first.lowerBound < second.lowerBound)
     }
 
+    @Test func extPasskeyAutostartMarksThePageToStartOnLoad() async throws {
+        let harness = try await TenantHarness()
+        let flow = WebAuthFlow(harness)
+        let (plain, autostart, other) = try await harness.router { http in
+            (
+                try await flow.authorize(http, ["screen_hint": "signup"]).text,
+                try await flow.authorize(http, ["screen_hint": "signup", "ext-passkey-autostart": "true"]).text,
+                try await flow.authorize(http, ["ext-passkey-autostart": "yes"]).text
+            )
+        }
+        #expect(!plain.contains("data-autostart"))
+        #expect(autostart.contains(#"data-screen="signup" data-autostart="true""#))
+        #expect(!other.contains("data-autostart"))
+    }
+
+    /// A browser refuses the RP ID `localhost` from `127.0.0.1`, where `tenant serve` prints its
+    /// URL: the page moves to `localhost`, query and port kept; `localhost` itself and other RP
+    /// IDs are served where they are.
+    @Test(
+        arguments: [
+            ("127.0.0.1:8080", "http://localhost:8080"), ("127.0.0.1", "http://localhost"),
+            ("[::1]:8080", "http://localhost:8080"), ("localhost:8080", nil), ("login.example.com", nil),
+        ] as [(String, String?)])
+    func aLoopbackAddressIsSentToLocalhost(host: String, moved: String?) async throws {
+        let harness = try await TenantHarness()
+        let flow = WebAuthFlow(harness)
+        let result = try await harness.router { http in
+            try await http.send(
+                .get, flow.authorizeURI(), contentType: nil, headers: [HTTPField.Name("Host")!: host])
+        }
+        if let moved {
+            #expect(result.status == .found)
+            #expect(result.location == moved + flow.authorizeURI())
+        } else {
+            #expect(result.status == .ok || result.status == .badRequest)
+            #expect(result.location == nil)
+        }
+    }
+
     @Test func pageConnectSourcesJoinTheCSP() async throws {
         var configuration = TenantConfiguration()
         configuration.pageConnectSources = ["http://127.0.0.1:*"]

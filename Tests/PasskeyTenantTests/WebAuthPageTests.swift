@@ -195,11 +195,13 @@ import WebAuthn
     /// accepted (the browser would refuse the RP ID; the tenant refuses the origin too).
     @Test func aPageOriginOutsideTheRPIDDoesNotVerify() async throws {
         let harness = try await TenantHarness()
+        let served = WebAuthFlow(harness)
+        // /authorize on 127.0.0.1 moves to localhost; the page's calls then come from 127.0.0.1.
         var custom = WebAuthFlow(harness)
         custom.host = "127.0.0.1:8080"
         let flow = custom
         let result = try await harness.router { http in
-            let page = try flow.page(try await flow.authorize(http))
+            let page = try served.page(try await served.authorize(http))
             let options = try await flow.options(http, page, mode: "signup", identifier: "ada@example.com")
             guard case .create(let creation) = try options.decode(PageOptionsResponse.self) else {
                 throw HarnessError(options)
