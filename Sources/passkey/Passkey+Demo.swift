@@ -13,8 +13,8 @@ extension Passkey {
                 Starts the local Auth0-compatible tenant in this process on a free loopback port, with a temporary \
                 database, authenticator stores and session, then: signs a user up with a passkey, decodes its \
                 attestation, logs in, decodes the ID token, enrolls a second passkey from a second device through \
-                My Account, lists the passkeys, renews the tokens, calls the sample protected API and logs out \
-                with revocation. Exits 0 only if every step succeeded; removes everything it made. With --keep, \
+                My Account, lists the passkeys, renews the tokens, calls the sample protected API, logs out \
+                with revocation, and logs in again on the tenant's login page (Web Auth) in a headless Chromium. Exits 0 only if every step succeeded; removes everything it made. With --keep, \
                 the tenant keeps running (until Ctrl-C) and the commands to go on by hand are printed. With --json, \
                 the steps are not told: one JSON object says which ran (and, with --keep, the environment to go on).
                 """)
@@ -31,7 +31,10 @@ extension Passkey {
         func run() async throws {
             let scratch = try ScratchDirectory("passkey-demo")
             defer { scratch.remove() }
-            let tenant = try await PasskeyTenant(database: scratch.path + "/tenant.sqlite")
+            var configuration = TenantConfiguration()
+            configuration.pageConnectSources = [Passkey.Tenant.Serve.loopbackConnectSource]
+            let tenant = try await PasskeyTenant(
+                configuration: configuration, database: scratch.path + "/tenant.sqlite")
             let served = try await ServedTenant.start(tenant)
             let script = try DemoScript(served: served, directory: scratch.path, verbose: verbose, narrating: !json)
             do {

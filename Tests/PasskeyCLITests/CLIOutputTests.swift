@@ -128,7 +128,7 @@ import WebAuthn
         let terminal = try Terminal()
         terminal.environment["TMPDIR"] = terminal.home
         let demo = try Self.object(try await terminal.passkey("demo", "--json"))
-        #expect(demo["steps"]?.items?.count == 9)
+        #expect(demo["steps"]?.items?.count == 10)
         #expect(demo["steps"]?.items?.first == .string("Sign up ada@example.com with a new passkey"))
         #expect(demo["error"] == nil)
     }

@@ -3,6 +3,7 @@ import Auth0Passkeys
 import Foundation
 import Logging
 import PasskeyAuthenticator
+import PasskeyBrowser
 import PasskeyKit
 import PasskeyTenant
 import WebAuthn
@@ -130,6 +131,26 @@ final class DemoScript {
                 step: "logout", code: "not_revoked", description: "the revoked refresh token still renews",
                 hint: "the tenant should refuse it")
         }
+        try await step(
+            "Log in again on the tenant's login page (Web Auth)",
+            "GET /authorize with a PKCE challenge, state and nonce opens the tenant's passkey login page in a headless "
+                + "Chromium; the phone's passkey answers the page's autofill request through the page bridge; the "
+                + "tenant redirects to a listener on 127.0.0.1 with a code, exchanged with the PKCE verifier; the ID "
+                + "token's signature, issuer, audience and nonce are checked before the session keeps it."
+        ) { try await self.webLogin() }
+    }
+
+    /// The Web Auth step: `passkey login --web --browser chromium --headless` over the phone.
+    private func webLogin() async throws -> String {
+        guard (try? BrowserEngine.chromium.locate(environment: ProcessInfo.processInfo.environment)) != nil else {
+            return "Skipped: Chromium is not installed (apt-get install chromium)."
+        }
+        let options = try WebLoginOptions.parse(["--web", "--browser", "chromium", "--headless"])
+        let result = try await options.logIn(
+            user, signUp: false, loginHint: nil, choosing: .mostRecent,
+            store: try StoreOptions.parse(["--store", phone]),
+            profile: .platform)
+        return WebLoginOutcome(result, signUp: false, browser: .chromium, showTokens: false).text
     }
 
     /// The environment that points the CLI at the kept tenant, the phone and the session.

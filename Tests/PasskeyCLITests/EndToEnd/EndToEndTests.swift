@@ -142,10 +142,10 @@ import WebAuthn
         terminal.environment["TMPDIR"] = terminal.home
         let demo = try await terminal.passkey("demo")
         #expect(demo.status == 0, "\(demo)")
-        for step in 1...9 {
+        for step in 1...10 {
             #expect(demo.stdout.contains("\n[\(step)] "))
         }
-        #expect(demo.stdout.contains("All 9 steps succeeded"))
+        #expect(demo.stdout.contains("All 10 steps succeeded"))
         #expect(demo.stdout.contains("The revoked refresh token is refused: invalid_grant"))
         let left = try FileManager.default.contentsOfDirectory(atPath: terminal.home)
         #expect(left.allSatisfy { !$0.hasPrefix("passkey-demo") }, "\(left)")
