@@ -312,6 +312,7 @@ let package = Package(
             name: "SnippetTests",
             dependencies: [
                 "PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn", "PasskeyControl",
+                "PasskeyBrowser",
             ],
             swiftSettings: swiftSettings
         ),

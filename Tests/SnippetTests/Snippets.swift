@@ -1,6 +1,7 @@
 import Auth0Passkeys
 import FoundationEssentials
 import PasskeyAuthenticator
+import PasskeyBrowser
 import PasskeyControl
 import PasskeyKit
 import PasskeyTenant
@@ -130,6 +131,21 @@ func readmeAuth0Client(clientID: String, store: any CredentialStore) async throw
     try await manager.revoke()
     // snippet.end
     _ = (credentials, fresh, me)
+}
+
+/// README: the Auth0 client, Web Auth.
+func readmeWebAuth(clientID: String) async throws {
+    // snippet.begin
+    let auth = Authentication(clientId: clientID, domain: "login.example.com")
+    let credentials = try await RedirectListener.listening { listener in
+        try await WebAuth(authentication: auth)
+            .redirectURL(listener.url)  // http://127.0.0.1:PORT/callback, an Allowed Callback URL
+            .parameters(["screen_hint": "signup"])
+            .start(using: BrowserUserAgent.system(listener))
+    }
+    let manager = CredentialsManager(authentication: auth, idTokenValidator: IDTokenValidator(authentication: auth))
+    try await manager.store(credentials: credentials)
+    // snippet.end
 }
 
 /// Auth0Passkeys.docc, SigningUpAndIn: signing up.
