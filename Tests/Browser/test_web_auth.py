@@ -294,13 +294,19 @@ def test_a_session_skips_the_page_until_logout(chromium_users, tenant, callbacks
     signed_up = sign_up(user, tenant, callbacks, email("edsger"))
     [before] = user.credentials()
 
-    again = AuthorizationRequest(tenant, callbacks.redirect_uri)
-    answer = user.goto(again.url)
-    assert answer.url.startswith(callbacks.redirect_uri + "?"), answer.url
-    assert answer.request.redirected_from.url.startswith(tenant.origin + "/authorize?")
-    skipped = redeemed(user, tenant, callbacks, again)
-    assert skipped.claims["sub"] == signed_up.claims["sub"]
-    assert skipped.claims["auth_time"] == signed_up.claims["auth_time"], "auth_time is the ceremony's"
+    for asked in ({}, {"max_age": "3600"}, {"prompt": "none"}):
+        again = AuthorizationRequest(tenant, callbacks.redirect_uri, **asked)
+        answer = user.goto(again.url)
+        assert answer.url.startswith(callbacks.redirect_uri + "?"), (asked, answer.url)
+        assert answer.request.redirected_from.url.startswith(tenant.origin + "/authorize?")
+        skipped = redeemed(user, tenant, callbacks, again)
+        assert skipped.claims["sub"] == signed_up.claims["sub"]
+        assert skipped.claims["auth_time"] == signed_up.claims["auth_time"], "auth_time is the ceremony's"
+    for asked in ({"prompt": "login"}, {"screen_hint": "signup"}, {"max_age": "0"}):
+        answer = user.goto(AuthorizationRequest(tenant, callbacks.redirect_uri, **asked).url)
+        assert answer.status == 200 and answer.request.redirected_from is None, asked
+        assert user.page.is_visible("#login") and user.page.is_visible("#signup")
+    callbacks.nothing()
     assert user.credentials()[0]["signCount"] == before["signCount"], "no ceremony"
 
     logout = tenant.origin + "/v2/logout?" + urllib.parse.urlencode(
@@ -339,11 +345,39 @@ def test_what_a_browser_sees_when_refused(chromium_users, tenant, callbacks):
     assert user.goto(evil).status == 400
     callbacks.nothing()
 
+    # The page served at 127.0.0.1 rather than localhost (the RP ID): the browser refuses the ceremony.
+    elsewhere = AuthorizationRequest(tenant, callbacks.redirect_uri, screen_hint="signup")
+    assert user.goto(elsewhere.url.replace(tenant.origin, tenant.url)).status == 200
+    user.press("#signup", email("ip"))
+    user.page.wait_for_function("document.querySelector('#error').textContent !== ''", timeout=10000)
+    assert user.credentials() == []
+    callbacks.nothing()
+
     plain = AuthorizationRequest(tenant, callbacks.redirect_uri, code_challenge_method="plain")
     user.goto(plain.url)
     path, query = callbacks.next(describe=user.describe)
     assert (path, query["error"], query["state"]) == ("/callback", "invalid_request", plain.state)
     assert query["error_description"] and "code" not in query
+
+
+@CHROMIUM
+def test_the_page_says_what_failed_and_the_next_try_succeeds(chromium_users, tenant, callbacks):
+    """A refused signup (the email is taken) shows its reason on the page; the same page (its
+    transaction) then signs up with another email."""
+    user = chromium_users()
+    taken = email("taken")
+    sign_up(user, tenant, callbacks, taken)
+    request = AuthorizationRequest(tenant, callbacks.redirect_uri, screen_hint="signup")
+    user.goto(request.url)
+    user.press("#signup", taken)
+    user.page.wait_for_function("document.querySelector('#error').textContent !== ''", timeout=10000)
+    assert len(user.credentials()) == 1
+    callbacks.nothing()
+
+    address = email("untaken")
+    user.press("#signup", address)
+    second = redeemed(user, tenant, callbacks, request)
+    assert second.claims["email"] == address and len(user.credentials()) == 2
 
 
 @CHROMIUM
