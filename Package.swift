@@ -161,7 +161,8 @@ let package = Package(
         .target(
             name: "PasskeyBrowser",
             dependencies: [
-                "WebAuthn", "BlockingIO", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "WebAuthn", "BlockingIO", "Auth0Passkeys", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),

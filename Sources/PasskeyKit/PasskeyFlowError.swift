@@ -36,6 +36,8 @@ public enum PasskeyFlowError: CodedError {
     case transport(TransportError)
     /// The flow stopped on a condition of its own.
     case user(VirtualUserError)
+    /// A Web Auth login failed: the browser, the redirect, the code exchange or the ID token.
+    case webAuth(WebAuthError)
 
     /// The error of the party that failed.
     public var underlying: any CodedError {
@@ -47,6 +49,7 @@ public enum PasskeyFlowError: CodedError {
         case .session(let error): error
         case .transport(let error): error
         case .user(let error): error
+        case .webAuth(let error): error
         }
     }
 
@@ -83,6 +86,7 @@ public enum PasskeyFlowError: CodedError {
         case let error as CredentialsManagerError: self = .session(error)
         case let error as TransportError: self = .transport(error)
         case let error as VirtualUserError: self = .user(error)
+        case let error as WebAuthError: self = .webAuth(error)
         default: self = .user(VirtualUserError(.unexpected, "\(error)"))
         }
     }

@@ -43,7 +43,8 @@ public struct VirtualUser: Sendable {
     {
         self.tenant = tenant
         self.device = device
-        self.credentialsManager = CredentialsManager(authentication: tenant.authentication, storage: session)
+        self.credentialsManager = CredentialsManager(
+            authentication: tenant.authentication, storage: session, idTokenValidator: tenant.idTokenValidator)
     }
 
     /// The user of the stored session, from its ID token.
@@ -64,7 +65,8 @@ public struct VirtualUser: Sendable {
         return device
     }
 
-    /// Keeps the credentials of a new login as the only session: API credentials of a previous
+    /// Keeps the credentials of a new login as the only session, once their ID token passes the
+    /// tenant's ``Tenant/idTokenValidator`` (the manager checks it): API credentials of a previous
     /// user must not survive a change of user. The new session is stored before the old API
     /// credentials are pruned, so a write that fails leaves the previous session usable, never
     /// none; a passphrase requirement of the storage stays.

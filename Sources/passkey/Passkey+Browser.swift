@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PasskeyAuthenticator
 import PasskeyBrowser
-import PasskeyControl
 import WebAuthn
 
 extension Passkey {
@@ -43,72 +42,14 @@ extension Passkey {
         }
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let executable: String
-            do {
-                executable = try engine.locate(environment: environment)
-            } catch {
-                printError("browser: \(error.reason)")
-                throw ExitCode(1)
-            }
-            if !headless, environment["DISPLAY"] ?? "" == "", environment["WAYLAND_DISPLAY"] ?? "" == "" {
-                printError(
-                    "browser: no display ($DISPLAY and $WAYLAND_DISPLAY are unset): pass --headless or use xvfb-run")
-                throw ExitCode(1)
-            }
             let directory = try await reportingRefusals { () throws(WebAuthnClientError) in try store.directory() }
-            let custody = try await reportingRefusals { () async throws(WebAuthnClientError) in
-                try await store.keys.tokenCustody(environment)
+            let line = startLine(store: directory)
+            let url = url
+            try await BridgedBrowser.running(engine: engine, headless: headless, store: store, profile: profile) {
+                browser in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                try await browser.launch(url).run()
             }
-            let service = ControlService(
-                passphrase: StoreOptions.passphrase(environment: environment), custody: custody)
-            let server = ControlServer(service: service, token: .random())
-            let (started, announce) = AsyncStream.makeStream(of: ControlEndpoint.self)
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        // Returns on SIGINT or SIGTERM (Hummingbird's graceful shutdown).
-                        defer { announce.finish() }
-                        try await server.run(at: .tcp(host: "127.0.0.1", port: 0)) { announce.yield($0) }
-                    }
-                    var endpoints = started.makeAsyncIterator()
-                    guard let endpoint = await endpoints.next() else {
-                        try await group.next()
-                        return
-                    }
-                    let launch = try await bridgedLaunch(
-                        service: service, endpoint: endpoint, directory: directory, executable: executable)
-                    FileHandle.standardOutput.write(Data((startLine(store: directory) + "\n").utf8))
-                    group.addTask { try await launch.run() }
-                    // The browser closed, or a signal stopped the server: the other is cancelled.
-                    try await group.next()
-                    group.cancelAll()
-                }
-            } catch let error as BrowserError {
-                printError("browser: \(error.reason)")
-                throw ExitCode(1)
-            } catch let error as ControlError {
-                printError("browser: \(error.description)")
-                throw ExitCode(1)
-            }
-        }
-
-        /// A session over the store, an authenticator with the profile, and the browser with its
-        /// bridge script.
-        private func bridgedLaunch(
-            service: ControlService, endpoint: ControlEndpoint, directory: String, executable: String
-        ) async throws(ControlError) -> BrowserLaunch {
-            let session = await service.newSession()
-            let authenticator = try await service.addAuthenticator(
-                session: session,
-                try VirtualAuthenticatorConfiguration(parameters: [
-                    "softpasskey:profile": .string(profile.name), "softpasskey:store": .string(directory),
-                ]))
-            let script = try await service.bridgeScript(
-                session: session, authenticator: authenticator, endpoint: endpoint.url + "/bridge")
-            return BrowserLaunch(
-                engine: engine, executable: executable, url: url, script: script, headless: headless,
-                loopbackServices: [String(endpoint.url.dropFirst("http://".count))])
         }
 
         /// The one line printed once the browser starts: what runs, and how to stop it.

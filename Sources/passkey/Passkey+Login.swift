@@ -11,12 +11,16 @@ extension Passkey {
             discussion: """
                 Asks the tenant for a login challenge, signs it with a discoverable passkey of the store (with \
                 several, --user or --credential picks one, else the most recently created is used and named), \
-                exchanges the assertion for tokens and keeps them as the session.
+                exchanges the assertion for tokens and keeps them as the session. With --web, logs in on the \
+                tenant's login page instead (Web Auth: /authorize with PKCE, the redirect heard on 127.0.0.1, the \
+                code exchanged, the ID token validated): in the desktop's browser, or in one started with \
+                --browser whose passkey autofill the store answers with the passkey --user or --credential picks.
                 """)
 
         @OptionGroup var auth0: Auth0Options
         @OptionGroup var device: DeviceOptions
         @OptionGroup var protection: SessionProtectionOptions
+        @OptionGroup var webLogin: WebLoginOptions
 
         @Option(help: "Use the passkey of this user (its account name) when several match.")
         var user: String?
@@ -40,6 +44,17 @@ extension Passkey {
             // validate() checked the credential ID.
             let choice: AccountChoice =
                 user.map { .user($0) } ?? credential.map { .credential(try! Base64URL.decode($0)) } ?? .mostRecent
+            if webLogin.web {
+                try await runningFlow("login", auth0) { user in
+                    let result = try await webLogin.logIn(
+                        user, signUp: false, loginHint: self.user, choosing: choice, store: auth0.store,
+                        profile: device.profile)
+                    try await protection.apply(to: user)
+                    return WebLoginOutcome(
+                        result, signUp: false, browser: webLogin.browser, showTokens: showTokens || auth0.json)
+                }
+                return
+            }
             try await runningFlow("login", auth0) { user in
                 let result = try await user.logIn(
                     choosing: choice, on: try await device.device(store: auth0.store.open()))

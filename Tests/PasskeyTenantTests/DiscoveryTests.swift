@@ -52,4 +52,20 @@ import WebAuthn
         #expect(result.json["token_endpoint"] == .string("https://localhost/oauth/token"))
         #expect(result.json["id_token_signing_alg_values_supported"] == .array([.string("RS256")]))
     }
+
+    @Test func discoveryNamesWebAuth() async throws {
+        let harness = try await TenantHarness()
+        let result = try await harness.router { http in try await http.send(.get, "/.well-known/openid-configuration") }
+        #expect(result.json["authorization_endpoint"] == .string("https://localhost/authorize"))
+        #expect(result.json["end_session_endpoint"] == .string("https://localhost/v2/logout"))
+        #expect(result.json["response_types_supported"] == .array([.string("code")]))
+        #expect(result.json["response_modes_supported"] == .array([.string("query")]))
+        #expect(result.json["code_challenge_methods_supported"] == .array([.string("S256")]))
+        let grants = result.json["grant_types_supported"]?.arrayValue ?? []
+        #expect(grants.contains(.string("authorization_code")))
+        let claims = result.json["claims_supported"]?.arrayValue ?? []
+        for claim in ["auth_time", "nonce", "amr", "org_id", "org_name"] {
+            #expect(claims.contains(.string(claim)), "\(claim)")
+        }
+    }
 }

@@ -48,6 +48,21 @@ import WebAuthn
         }
     }
 
+    /// Web Auth over real HTTP: the page's origin comes from the `Host` the browser sent.
+    @Test func aWebAuthSignupAndCodeExchange() async throws {
+        let harness = try await TenantHarness()
+        try await TestTenant.serve(harness.tenant) { http, _ in
+            var custom = WebAuthFlow(harness)
+            custom.host = "localhost:\(http.port ?? 0)"
+            let flow = custom
+            let (code, session) = try await flow.signUpForCode(http)
+            let exchanged = try await flow.exchange(http, code: code)
+            #expect(exchanged.status == .ok, "\(exchanged.text)")
+            let skipped = try await flow.authorize(http, session: session)
+            #expect(skipped.status == .found)
+        }
+    }
+
     @Test func theAddressOfALiveClientIsCounted() async throws {
         var configuration = TenantConfiguration()
         configuration.attemptLimits = AttemptLimits(perUser: 100, perAddress: 1, window: .seconds(60))

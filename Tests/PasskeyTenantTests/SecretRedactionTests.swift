@@ -48,4 +48,30 @@ import WebAuthn
             #expect(!text.contains(secret.text))
         }
     }
+
+    @Test func aTracedWebAuthFlowLogsNoSecret() async throws {
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "tenant-test", factory: { _ in logs })
+        logger.logLevel = .trace
+        let clock = TestClock()
+        let tenant = try await TestTenant.open(clock: clock.tenantClock, logger: logger)
+        let harness = TenantHarness(tenant: tenant, clock: clock, device: TenantHarness.device())
+        let flow = WebAuthFlow(harness)
+        let secrets = try await harness.router { http in
+            let page = try flow.page(try await flow.authorize(http))
+            let (code, session) = try flow.codeAndSession(try await flow.signUp(http, page))
+            let tokens = try await flow.exchange(http, code: code).decode(TokenResponse.self)
+            _ = try await flow.exchange(http, code: code)
+            _ = try await http.send(
+                .get, "/v2/logout", contentType: nil, headers: [.cookie: "passkey_session=\(session)"])
+            return [page.transaction, code, session, flow.verifier, tokens.accessToken.text]
+                + [tokens.refreshToken, tokens.idToken].compactMap { $0?.text }
+        }
+        let entries = logs.entries
+        #expect(entries.count >= 5)
+        let text = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        for secret in secrets {
+            #expect(!text.contains(secret))
+        }
+    }
 }

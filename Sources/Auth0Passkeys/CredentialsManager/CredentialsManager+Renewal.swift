@@ -126,6 +126,7 @@ extension CredentialsManager {
         if willExpire(credentials.expiresAt, within: minTTL) {
             throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(credentials.expiresAt))
         }
+        try await validateIDToken(credentials.idToken)
         try save(credentials, forKey: storeKey)
         return credentials
     }
@@ -178,6 +179,9 @@ extension CredentialsManager {
         let api = APICredentials(exchanged)
         if willExpire(api.expiresAt, within: minTTL) {
             throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(api.expiresAt))
+        }
+        if !exchanged.idToken.isEmpty {
+            try await validateIDToken(exchanged.idToken)
         }
         let updated = Credentials(
             accessToken: main.accessToken, tokenType: main.tokenType,

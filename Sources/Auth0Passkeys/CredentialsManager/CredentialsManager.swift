@@ -41,6 +41,10 @@ public actor CredentialsManager {
     public let authentication: Authentication
     /// The key of the main credentials in the storage.
     public let storeKey: String
+    /// What checks every ID token before it is stored, by ``store(credentials:)`` and by each
+    /// renewal and exchange; `nil` to store them as received, as Auth0.swift's manager does.
+    /// With one, ``user`` reads a validated token.
+    public let idTokenValidator: IDTokenValidator?
     let storage: any CredentialsStorage
     /// Where the isolated code, and so every storage call, runs.
     private let executor = BlockingExecutor(label: "Auth0Passkeys.CredentialsManager")
@@ -56,21 +60,26 @@ public actor CredentialsManager {
     ///   - authentication: the client for the tenant the credentials come from.
     ///   - storeKey: the key of the main credentials; `credentials` by default.
     ///   - storage: where to keep the entries; files in the user's data directory by default.
+    ///   - idTokenValidator: what checks each ID token before it is stored (spec §14.5); `nil`,
+    ///     the default, stores tokens as received.
     public init(
         authentication: Authentication, storeKey: String = "credentials",
-        storage: any CredentialsStorage = FileCredentialsStorage()
+        storage: any CredentialsStorage = FileCredentialsStorage(), idTokenValidator: IDTokenValidator? = nil
     ) {
-        self.init(authentication: authentication, storeKey: storeKey, storage: storage, now: { Date() })
+        self.init(
+            authentication: authentication, storeKey: storeKey, storage: storage, idTokenValidator: idTokenValidator,
+            now: { Date() })
     }
 
     /// Creates a manager with an injected clock: the seam of the tests.
     package init(
         authentication: Authentication, storeKey: String, storage: any CredentialsStorage,
-        now: @escaping @Sendable () -> Date
+        idTokenValidator: IDTokenValidator? = nil, now: @escaping @Sendable () -> Date
     ) {
         self.authentication = authentication
         self.storeKey = storeKey
         self.storage = storage
+        self.idTokenValidator = idTokenValidator
         self.now = now
     }
 
@@ -81,13 +90,18 @@ public actor CredentialsManager {
 
     // MARK: Storage
 
-    /// Stores credentials as the main entry.
+    /// Stores credentials as the main entry, once the ID token passes ``idTokenValidator``, when
+    /// the manager has one.
     ///
     /// The renewing methods store what they get; call this only with the credentials of a login.
+    /// A Web Auth login's token has been validated with its nonce and max age already
+    /// (``WebAuth``); this check, without them, costs one signature verification.
     ///
     /// - Parameter credentials: the credentials.
-    /// - Throws: ``CredentialsManagerError/Code/storeFailed``.
-    public func store(credentials: Credentials) throws(CredentialsManagerError) {
+    /// - Throws: ``CredentialsManagerError/Code/invalidIDToken`` (nothing stored),
+    ///   ``CredentialsManagerError/Code/storeFailed``.
+    public func store(credentials: Credentials) async throws(CredentialsManagerError) {
+        try await validateIDToken(credentials.idToken)
         try save(credentials, forKey: storeKey)
     }
 
@@ -181,14 +195,28 @@ public actor CredentialsManager {
         load()?.refreshToken != nil
     }
 
-    /// The user of the stored ID token: its payload decoded, the signature not checked (the
-    /// token came from the tenant over TLS); `nil` when there is none or it does not decode.
+    /// The user of the stored ID token: its payload decoded; `nil` when there is none or it does
+    /// not decode. With an ``idTokenValidator`` the token passed it when it was stored; without
+    /// one, its signature was never checked (it came from the tenant over TLS).
     public var user: UserInfo? {
         guard let idToken = load()?.idToken, let claims = UnverifiedJWT.claims(of: idToken) else { return nil }
         return try? UserInfo(claims: claims)
     }
 
     // MARK: Storage helpers
+
+    /// Checks an ID token with ``idTokenValidator``, when there is one (spec §14.5, without a
+    /// nonce or max age: those belong to the login that asked for them).
+    ///
+    /// - Throws: ``CredentialsManagerError/Code/invalidIDToken``.
+    func validateIDToken(_ idToken: String) async throws(CredentialsManagerError) {
+        guard let idTokenValidator else { return }
+        do {
+            try await idTokenValidator.validate(idToken)
+        } catch {
+            throw CredentialsManagerError(.invalidIDToken, "The tenant's ID token failed validation.", cause: error)
+        }
+    }
 
     /// The storage's lock across processes, for one read–renew–write (``CredentialsStorage/lock()``).
     func lockStorage() throws(CredentialsManagerError) -> CredentialsStorageLock {

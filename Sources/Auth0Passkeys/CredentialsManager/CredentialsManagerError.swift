@@ -38,6 +38,9 @@ public struct CredentialsManagerError: CodedError, Hashable {
         /// The passphrase given is wrong, or asking for it failed: the analogue of Auth0.swift's
         /// `biometricsFailed`.
         public static let passphraseFailed = Code(rawValue: "passphraseFailed")
+        /// The manager validates ID tokens (``CredentialsManager/idTokenValidator``) and the one
+        /// to store failed; nothing was stored. The ``IDTokenValidationError`` is the cause.
+        public static let invalidIDToken = Code(rawValue: "invalidIDToken")
     }
 
     /// What went wrong.

@@ -44,13 +44,17 @@ public struct IDTokenValidationError: CodedError, Hashable {
         public static let malformed = Code(rawValue: "malformed")
         /// The tenant's JWKS could not be fetched or read.
         public static let jwksUnavailable = Code(rawValue: "jwks-unavailable")
+        /// The issuer was to be read from the tenant's discovery document, which could not be
+        /// fetched or names no issuer URL.
+        public static let discoveryUnavailable = Code(rawValue: "discovery-unavailable")
     }
 
     /// Which check failed.
     public let code: Code
     /// Which claim, in words; never the token.
     public let reason: String
-    /// The transport or JWKS error behind ``Code/jwksUnavailable``.
+    /// The transport or decoding error behind ``Code/jwksUnavailable`` or
+    /// ``Code/discoveryUnavailable``.
     public let cause: (any Error)?
 
     init(_ code: Code, _ reason: String, cause: (any Error)? = nil) {

@@ -23,11 +23,16 @@ import JWTKit
 public struct IDTokenValidator: Sendable {
     /// The client ID `aud` must contain.
     public let clientId: String
-    /// The issuer `iss` must equal: `https://DOMAIN/` with the trailing slash.
-    public let issuer: String
     /// The slack granted to `exp` and `auth_time`, in seconds (spec §14.5: 60 s).
     public let leeway: Int
 
+    /// Where the issuer `iss` must equal comes from.
+    private enum Issuer: Sendable {
+        case fixed(String)
+        case discovered(DiscoveredIssuer)
+    }
+
+    private let issuer: Issuer
     private let keySet: JSONWebKeySetCache
     private let now: @Sendable () -> Date
 
@@ -63,11 +68,57 @@ public struct IDTokenValidator: Sendable {
         clientId: String, issuer: String, jwksURL: String, transport: any HTTPTransport = CurlTransport(),
         leeway: Int = 60, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(
+            clientId: clientId, issuer: .fixed(issuer), keySet: JSONWebKeySetCache(url: jwksURL, transport: transport),
+            leeway: leeway, now: now)
+    }
+
+    /// Creates a validator for the tenant an ``Authentication`` client talks to, over its
+    /// transport: the JWKS at its base URL's `.well-known/jwks.json`; the issuer `issuer` when
+    /// given, else the `issuer` of its discovery document (`.well-known/openid-configuration`,
+    /// fetched once), which is `https://DOMAIN/` for an Auth0 tenant and the configured domain's
+    /// for a local one.
+    ///
+    /// - Parameters:
+    ///   - authentication: the client whose tenant issues the tokens.
+    ///   - issuer: the value `iss` must equal, when known.
+    ///   - leeway: the slack on `exp` and `auth_time`, in seconds.
+    ///   - now: the clock.
+    public init(
+        authentication: Authentication, issuer: String? = nil, leeway: Int = 60,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let transport = authentication.client.transport
+        self.init(
+            clientId: authentication.clientId,
+            issuer: issuer.map(Issuer.fixed)
+                ?? .discovered(
+                    DiscoveredIssuer(url: authentication.url + ".well-known/openid-configuration", transport: transport)
+                ),
+            keySet: JSONWebKeySetCache(url: authentication.url + ".well-known/jwks.json", transport: transport),
+            leeway: leeway, now: now)
+    }
+
+    private init(
+        clientId: String, issuer: Issuer, keySet: JSONWebKeySetCache, leeway: Int,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.clientId = clientId
         self.issuer = issuer
+        self.keySet = keySet
         self.leeway = leeway
-        self.keySet = JSONWebKeySetCache(url: jwksURL, transport: transport)
         self.now = now
+    }
+
+    /// The issuer `iss` must equal: the one given, else the tenant's discovery document's.
+    ///
+    /// - Throws: ``IDTokenValidationError/Code/discoveryUnavailable`` when it is to be discovered
+    ///   and cannot be.
+    public func expectedIssuer() async throws(IDTokenValidationError) -> String {
+        switch issuer {
+        case .fixed(let value): value
+        case .discovered(let document): try await document.value()
+        }
     }
 
     /// Validates `idToken`: signature, then claims (spec §14.5).
@@ -84,7 +135,7 @@ public struct IDTokenValidator: Sendable {
         _ idToken: String, nonce: String? = nil, maxAge: Int? = nil, organization: String? = nil
     ) async throws(IDTokenValidationError) -> IDTokenClaims {
         let claims = try await verifySignature(idToken)
-        try check(claims, nonce: nonce, maxAge: maxAge, organization: organization)
+        try check(claims, issuer: try await expectedIssuer(), nonce: nonce, maxAge: maxAge, organization: organization)
         return claims
     }
 
@@ -113,7 +164,7 @@ public struct IDTokenValidator: Sendable {
 
     /// The claim checks of spec §14.5, in order.
     private func check(
-        _ claims: IDTokenClaims, nonce: String?, maxAge: Int?, organization: String?
+        _ claims: IDTokenClaims, issuer: String, nonce: String?, maxAge: Int?, organization: String?
     ) throws(IDTokenValidationError) {
         let now = now()
         let leeway = TimeInterval(leeway)

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import WebAuthn
 
 /// What an authorization code stands for (RFC 6749 §4.1.2; auth0-passkey-api.md §14.3): the
 /// user who performed the ceremony and everything the code is bound to. Stored under the SHA-256
@@ -14,20 +13,4 @@ struct AuthorizationCode: Sendable, Hashable, Codable {
     var authTime: Date
     /// When the code stops being accepted.
     var expiresAt: Date
-}
-
-/// The token identifiers a grant issues with, chosen before the grant is recorded, so that a
-/// replayed authorization code can revoke what its first redemption issued (RFC 6749 §4.1.2).
-struct TokenIdentifiers: Sendable, Hashable {
-    /// The access token's `jti`.
-    var accessTokenID: String
-    /// The refresh token family, when one is issued.
-    var refreshFamily: String
-
-    /// New random identifiers.
-    static func random() -> TokenIdentifiers {
-        TokenIdentifiers(
-            accessTokenID: Base64URL.encode(SecureRandom.bytes(16)),
-            refreshFamily: Base64URL.encode(SecureRandom.bytes(16)))
-    }
 }

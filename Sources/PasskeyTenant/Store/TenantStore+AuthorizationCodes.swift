@@ -18,7 +18,7 @@ extension TenantStore {
     func insertCode(_ code: AuthorizationCode, digest: [UInt8], issuing identifiers: TokenIdentifiers)
         async throws(TenantError)
     {
-        let body = String(decoding: WebAuthnJSON.encode(code), as: UTF8.self)
+        let body = Self.json(code)
         try await write { db in
             try db.execute(
                 sql: """
@@ -42,32 +42,26 @@ extension TenantStore {
     func redeemCode(digest: [UInt8], at time: Date, revokedUntil: Date) async throws(TenantError)
         -> CodeRedemption
     {
-        let found = try await write { db -> (String, TokenIdentifiers)? in
+        try await write { db -> CodeRedemption in
             try db.execute(
                 sql: "DELETE FROM authorization_codes WHERE expires_at <= ? AND (redeemed = 0 OR expires_at <= ?)",
                 arguments: [time.storedValue, time.addingTimeInterval(-86_400).storedValue])
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT * FROM authorization_codes WHERE digest = ?", arguments: [Data(digest)])
-            else { return nil }
+            else { return .unknown }
             let identifiers = TokenIdentifiers(accessTokenID: row["access_jti"], refreshFamily: row["refresh_family"])
             if row["redeemed"] as Bool {
                 try db.execute(
                     sql: "DELETE FROM refresh_tokens WHERE family = ?", arguments: [identifiers.refreshFamily])
                 try Self.revoke(jti: identifiers.accessTokenID, until: revokedUntil, at: time, in: db)
-                return ("", identifiers)
+                return .replayed
             }
-            guard row["expires_at"] as Double > time.storedValue else { return nil }
+            guard row["expires_at"] as Double > time.storedValue else { return .unknown }
             try db.execute(
                 sql: "UPDATE authorization_codes SET redeemed = 1 WHERE digest = ?", arguments: [Data(digest)])
-            return (row["body"], identifiers)
-        }
-        guard let (body, identifiers) = found else { return .unknown }
-        guard !body.isEmpty else { return .replayed }
-        do {
-            return .redeemed(try WebAuthnJSON.decode(AuthorizationCode.self, from: Array(body.utf8)), identifiers)
-        } catch {
-            throw TenantError(.serverError, status: 500, "corrupt authorization code row")
+            return .redeemed(
+                try Self.decodeJSON(AuthorizationCode.self, row["body"], what: "authorization code"), identifiers)
         }
     }
 }

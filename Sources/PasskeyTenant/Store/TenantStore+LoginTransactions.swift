@@ -5,7 +5,7 @@ import WebAuthn
 extension TenantStore {
     /// Stores a login page's transaction under the digest of its ID.
     func insertTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError) {
-        let body = String(decoding: WebAuthnJSON.encode(transaction), as: UTF8.self)
+        let body = Self.json(transaction)
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO login_transactions (digest, body, expires_at) VALUES (?, ?, ?)",
@@ -25,7 +25,7 @@ extension TenantStore {
 
     /// Replaces the transaction stored under `digest` (a new pending ceremony).
     func updateTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError) {
-        let body = String(decoding: WebAuthnJSON.encode(transaction), as: UTF8.self)
+        let body = Self.json(transaction)
         try await write { db in
             try db.execute(
                 sql: "UPDATE login_transactions SET body = ? WHERE digest = ?", arguments: [body, Data(digest)])
@@ -50,7 +50,7 @@ extension TenantStore {
             spent.user = nil
             try db.execute(
                 sql: "UPDATE login_transactions SET body = ? WHERE digest = ?",
-                arguments: [String(decoding: WebAuthnJSON.encode(spent), as: UTF8.self), Data(digest)])
+                arguments: [Self.json(spent), Data(digest)])
             return body
         }
         return try body.map(Self.decodeTransaction)
@@ -64,10 +64,6 @@ extension TenantStore {
     }
 
     private static func decodeTransaction(_ body: String) throws(TenantError) -> LoginTransaction {
-        do {
-            return try WebAuthnJSON.decode(LoginTransaction.self, from: Array(body.utf8))
-        } catch {
-            throw TenantError(.serverError, status: 500, "corrupt login transaction row")
-        }
+        try decodeJSON(LoginTransaction.self, body, what: "login transaction")
     }
 }

@@ -5,7 +5,7 @@ import WebAuthn
 extension TenantStore {
     /// Stores a pending session under the digest of its `auth_session`.
     func insertSession(_ session: PendingSession, digest: [UInt8]) async throws(TenantError) {
-        let json = String(decoding: WebAuthnJSON.encode(session), as: UTF8.self)
+        let json = Self.json(session)
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO sessions (digest, session, expires_at) VALUES (?, ?, ?)",
@@ -22,10 +22,6 @@ extension TenantStore {
                 db, sql: "DELETE FROM sessions WHERE digest = ? RETURNING session", arguments: [Data(digest)])
         }
         guard let json else { return nil }
-        do {
-            return try WebAuthnJSON.decode(PendingSession.self, from: Array(json.utf8))
-        } catch {
-            throw TenantError(.serverError, status: 500, "corrupt session row: \(error)")
-        }
+        return try Self.decodeJSON(PendingSession.self, json, what: "session")
     }
 }

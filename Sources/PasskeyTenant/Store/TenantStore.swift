@@ -136,6 +136,25 @@ struct TenantStore: Sendable {
         }
     }
 
+    // MARK: JSON columns
+
+    /// A value stored as a JSON text column (pending sessions, login transactions, codes).
+    static func json(_ value: some Encodable) -> String {
+        String(decoding: WebAuthnJSON.encode(value), as: UTF8.self)
+    }
+
+    /// A JSON text column read back.
+    ///
+    /// - Throws: `server_error` naming `what` for a row that does not decode (the database was
+    ///   changed behind the tenant's back).
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String, what: String) throws(TenantError) -> T {
+        do {
+            return try WebAuthnJSON.decode(type, from: Array(text.utf8))
+        } catch {
+            throw TenantError(.serverError, status: 500, "corrupt \(what) row")
+        }
+    }
+
     // MARK: Settings
 
     /// The stored value of `key`, or `make()`'s, stored now, when there is none.

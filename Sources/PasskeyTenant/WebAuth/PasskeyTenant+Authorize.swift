@@ -103,7 +103,8 @@ extension PasskeyTenant {
             let session = try await store.loginSession(digest: Secret(cookie).digest, at: clock.now()),
             try await store.user(id: session.userID) != nil
         else { return nil }
-        if let maxAge, session.authTime.addingTimeInterval(Double(maxAge)) < clock.now() {
+        // `max_age=0` asks for a new ceremony every time, as `prompt=login` does (OpenID Connect Core 1.0 §3.1.2.1).
+        if let maxAge, maxAge == 0 || session.authTime.addingTimeInterval(Double(maxAge)) < clock.now() {
             return nil
         }
         return session

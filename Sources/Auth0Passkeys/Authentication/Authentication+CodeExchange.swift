@@ -1,0 +1,40 @@
+extension Authentication {
+    /// Exchanges an authorization code for credentials: `POST /oauth/token` with
+    /// `grant_type=authorization_code` and the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.5;
+    /// spec §14.3), with exactly the keys Auth0.swift sends.
+    ///
+    /// Never retried: a code is single-use, and the tenant revokes what a replayed one issued.
+    /// ``WebAuth`` calls this and validates the ID token; call it yourself only with a code your
+    /// own user agent brought back.
+    ///
+    /// - Parameters:
+    ///   - code: the `code` of the redirect.
+    ///   - codeVerifier: the verifier whose challenge went to `/authorize`.
+    ///   - redirectURI: the `redirect_uri` sent to `/authorize`.
+    /// - Returns: the request; it decodes ``Credentials``.
+    public func codeExchange(withCode code: String, codeVerifier: String, redirectURI: String) -> Request<
+        Credentials, AuthenticationError
+    > {
+        post(
+            "oauth/token",
+            CodeExchangeBody(clientId: clientId, code: code, codeVerifier: codeVerifier, redirectURI: redirectURI),
+            retryable: false, Self.credentials)
+    }
+}
+
+/// `POST /oauth/token` with `grant_type=authorization_code` (spec §14.3).
+struct CodeExchangeBody: Encodable {
+    let clientId: String
+    let grantType = "authorization_code"
+    let code: String
+    let codeVerifier: String
+    let redirectURI: String
+
+    enum CodingKeys: String, CodingKey {
+        case clientId = "client_id"
+        case grantType = "grant_type"
+        case code
+        case codeVerifier = "code_verifier"
+        case redirectURI = "redirect_uri"
+    }
+}

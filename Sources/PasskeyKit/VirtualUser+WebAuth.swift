@@ -1,0 +1,52 @@
+public import Auth0Passkeys
+
+extension VirtualUser {
+    /// Logs in (or signs up) through the tenant's login page, as an app's Web Auth does
+    /// (auth0-passkey-api.md §14): `/authorize` with PKCE, `state` and `nonce` in `userAgent`, the
+    /// redirect checked, the code exchanged, the ID token validated with the nonce and max age,
+    /// and the credentials kept as the session.
+    ///
+    /// The tenant's connection, audience, scope and organization go to `/authorize`; whatever
+    /// answers the page's passkey request (a person, a browser's virtual authenticator, the page
+    /// bridge over this user's store) is the user agent's.
+    ///
+    /// ```swift
+    /// try await RedirectListener.listening { listener in
+    ///     try await user.logInOnTheWeb(redirectURL: listener.url, using: BrowserUserAgent.system(listener))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - redirectURL: one of the application's Allowed Callback URLs, which `userAgent` hears.
+    ///   - signUp: whether to open the signup screen (`screen_hint=signup`, with `prompt=login`).
+    ///   - loginHint: the identifier to pre-fill (`login_hint`).
+    ///   - maxAge: the longest time since the user last authenticated (`max_age`), in seconds.
+    ///   - parameters: more `/authorize` parameters (`prompt`, …).
+    ///   - userAgent: what shows the page and brings back the redirect.
+    /// - Returns: the user (from the validated ID token) and the credentials.
+    /// - Throws: ``PasskeyFlowError/webAuth(_:)``, or ``PasskeyFlowError/session(_:)`` when the
+    ///   session cannot be kept.
+    @discardableResult
+    public func logInOnTheWeb(
+        redirectURL: String, signUp: Bool = false, loginHint: String? = nil, maxAge: Int? = nil,
+        parameters: [String: String] = [:], using userAgent: some WebAuthUserAgent
+    ) async throws(PasskeyFlowError) -> WebLogInResult {
+        try await PasskeyFlowError.lifting {
+            var webAuth = WebAuth(authentication: tenant.authentication).redirectURL(redirectURL).scope(tenant.scope)
+            if let domain = tenant.domain { webAuth = webAuth.issuer("https://\(domain)/") }
+            if let audience = tenant.audience { webAuth = webAuth.audience(audience) }
+            if let connection = tenant.connection { webAuth = webAuth.connection(connection) }
+            if let organization = tenant.organization { webAuth = webAuth.organization(organization) }
+            if let maxAge { webAuth = webAuth.maxAge(maxAge) }
+            var extra = parameters
+            if signUp {
+                extra["screen_hint"] = "signup"
+                extra["prompt"] = extra["prompt"] ?? "login"
+            }
+            if let loginHint { extra["login_hint"] = loginHint }
+            let credentials = try await webAuth.parameters(extra).start(using: userAgent)
+            let user = try await startSession(credentials)
+            return WebLogInResult(user: user, credentials: credentials)
+        }
+    }
+}
