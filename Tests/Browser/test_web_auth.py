@@ -29,8 +29,9 @@ VIRTUAL_AUTHENTICATOR = dict(protocol="ctap2", transport="internal", hasResident
                              isUserVerified=True, automaticPresenceSimulation=True)
 
 # Chromium's virtual authenticator answers a conditional request at once with its first passkey (no
-# person picks one), so that the buttons are what logs in, the page is shown a browser without
-# conditional mediation, as it still meets in the wild; test_conditional_… keep it.
+# person to pick one). So that a button, not that answer, is what logs in, most tests show the page
+# a browser without conditional mediation (which it still meets in the wild); the conditional tests
+# keep it.
 WITHOUT_CONDITIONAL_MEDIATION = """(() => {
   if (!window.PublicKeyCredential) return;
   PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
@@ -209,6 +210,7 @@ def ceremony(user, tenant, callbacks, button, identifier=None, **parameters):
 
 
 def redeemed(user, tenant, callbacks, request):
+    """The Login of the code the listener receives for `request`, once the browser shows its page."""
     code = request.code(callbacks.next(describe=user.describe))
     user.arrive(callbacks.origin)
     tokens = request.exchange(code)
@@ -407,7 +409,7 @@ def test_a_replayed_code_is_refused_and_revokes_what_it_issued(chromium_users, t
 
 # Every engine through the page bridge, with a SoftPasskey authenticator
 
-def test_signup_and_login_through_the_bridge(engine, open_tab, authenticator, tenant, callbacks):
+def test_signup_login_and_logout_through_the_bridge(engine, open_tab, authenticator, tenant, callbacks):
     user = BridgeUser(open_tab, authenticator, tenant)
     address = email(engine.name)
     signed_up = sign_up(user, tenant, callbacks, address)
@@ -419,6 +421,16 @@ def test_signup_and_login_through_the_bridge(engine, open_tab, authenticator, te
     assert logged_in.claims["sub"] == signed_up.claims["sub"]
     assert authenticator.credentials()[0]["signCount"] > credential["signCount"]
     assert tenant.userinfo(logged_in.tokens["access_token"]).json()["email"] == address
+
+    # This engine keeps the session cookie: the next request skips the page, until logout.
+    again = AuthorizationRequest(tenant, callbacks.redirect_uri)
+    user.goto(again.url)
+    assert redeemed(user, tenant, callbacks, again).claims["auth_time"] == logged_in.claims["auth_time"]
+    user.goto(tenant.origin + "/v2/logout?" + urllib.parse.urlencode({"returnTo": callbacks.origin + "/"}))
+    assert callbacks.next(describe=user.describe) == ("/", {})
+    quiet = AuthorizationRequest(tenant, callbacks.redirect_uri, prompt="none")
+    user.goto(quiet.url)
+    assert callbacks.next(describe=user.describe)[1]["error"] == "login_required"
 
 
 @CONDITIONAL_ENGINES
