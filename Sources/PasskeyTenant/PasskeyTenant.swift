@@ -3,8 +3,10 @@ public import Logging
 import WebAuthn
 
 /// A local Auth0-compatible tenant: the passkey endpoints of the Authentication API, the token
-/// endpoint, My Account's passkey enrollment, JWKS and discovery, with every WebAuthn response
-/// verified by the core's ``RelyingParty`` (auth0-passkey-api.md; its §12 is the checklist).
+/// endpoint, My Account's passkey enrollment, JWKS and discovery, and Web Auth (`/authorize` with
+/// a server-rendered passkey login page, the authorization code grant with PKCE, `/v2/logout`),
+/// with every WebAuthn response verified by the core's ``RelyingParty`` (auth0-passkey-api.md;
+/// its §12 is the checklist, §14 Web Auth's).
 ///
 /// The operations are plain async functions, so tests and benchmarks can drive a ceremony
 /// without HTTP; ``router()`` puts them behind Hummingbird, and ``run(host:port:tls:onStart:)``

@@ -173,22 +173,46 @@ import WebAuthn
     @Test func aReplayedCodeRevokesWhatItIssued() async throws {
         let harness = try await TenantHarness()
         let flow = WebAuthFlow(harness)
-        let (before, replay, userInfo, refreshed) = try await harness.router { http in
-            let (code, _) = try await flow.signUpForCode(http)
+        let (before, replay, after, refreshed) = try await harness.router { http in
+            let (code, _) = try await flow.signUpForCode(
+                http, ["audience": "https://localhost/api/", "scope": "openid offline_access read:events"])
             let tokens = try await flow.exchange(http, code: code).decode(TokenResponse.self)
-            let before = try await http.send(.get, "/userinfo", bearer: tokens.accessToken.text)
+            let bearer = tokens.accessToken.text
+            let before = [
+                try await http.send(.get, "/userinfo", bearer: bearer),
+                try await http.send(.get, "/api/events", bearer: bearer),
+            ]
             let replay = try await flow.exchange(http, code: code)
-            let userInfo = try await http.send(.get, "/userinfo", bearer: tokens.accessToken.text)
+            let after = [
+                try await http.send(.get, "/userinfo", bearer: bearer),
+                try await http.send(.get, "/api/events", bearer: bearer),
+            ]
             let refreshed = try await harness.refresh(http, try #require(tokens.refreshToken))
-            return (before, replay, userInfo, refreshed)
+            return (before, replay, after, refreshed)
         }
-        #expect(before.status == .ok)
+        #expect(before.map(\.status) == [.ok, .ok])
         #expect(replay.status == .forbidden)
         #expect(replay.json["error_description"] == .string("Invalid authorization code"))
-        #expect(userInfo.status == .unauthorized)
-        #expect(userInfo.errorCode == "invalid_token")
+        #expect(after.map(\.status) == [.unauthorized, .unauthorized])
+        #expect(after.map(\.errorCode) == ["invalid_token", "invalid_token"])
+        #expect(after[0].headers[.wwwAuthenticate]?.contains("revoked") == true)
         #expect(refreshed.status == .badRequest)
         #expect(refreshed.errorCode == "invalid_grant")
+    }
+
+    @Test func aReplayRevokesNothingElse() async throws {
+        let harness = try await TenantHarness()
+        let flow = WebAuthFlow(harness)
+        let (other, userInfo) = try await harness.router { http in
+            let (first, _) = try await flow.signUpForCode(http)
+            let (second, _) = try await flow.logInForCode(http)
+            let other = try await flow.exchange(http, code: second).decode(TokenResponse.self)
+            _ = try await flow.exchange(http, code: first)
+            _ = try await flow.exchange(http, code: first)
+            return (other, try await http.send(.get, "/userinfo", bearer: other.accessToken.text))
+        }
+        #expect(userInfo.status == .ok)
+        #expect(other.refreshToken != nil)
     }
 
     @Test func aReplayRevokesTheRotatedRefreshTokensToo() async throws {

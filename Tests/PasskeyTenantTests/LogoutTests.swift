@@ -7,7 +7,7 @@ import Testing
 /// `GET /v2/logout` (auth0-passkey-api.md §14.4): `returnTo` against the Allowed Logout URLs, and
 /// the end of the login session.
 @Suite struct LogoutTests {
-    static let cleared = "passkey_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"
+    static let cleared = "passkey_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
 
     @Test func anAllowedReturnToEndsTheSessionAndRedirects() async throws {
         let harness = try await TenantHarness()

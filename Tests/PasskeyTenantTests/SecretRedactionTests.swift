@@ -22,13 +22,18 @@ import WebAuthn
         #expect(Secret("a").description != Secret("b").description)
     }
 
-    @Test func aTracedSignupAndLoginLogNoSecret() async throws {
+    /// A tenant logging at `trace` into memory.
+    static func tracedHarness() async throws -> (TenantHarness, InMemoryLogHandler) {
         let logs = InMemoryLogHandler()
         var logger = Logger(label: "tenant-test", factory: { _ in logs })
         logger.logLevel = .trace
         let clock = TestClock()
         let tenant = try await TestTenant.open(clock: clock.tenantClock, logger: logger)
-        let harness = TenantHarness(tenant: tenant, clock: clock, device: TenantHarness.device())
+        return (TenantHarness(tenant: tenant, clock: clock, device: TenantHarness.device()), logs)
+    }
+
+    @Test func aTracedSignupAndLoginLogNoSecret() async throws {
+        let (harness, logs) = try await Self.tracedHarness()
         let secrets = try await harness.router { http in
             let challenge = try await harness.signupChallenge(http)
             let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
@@ -50,12 +55,7 @@ import WebAuthn
     }
 
     @Test func aTracedWebAuthFlowLogsNoSecret() async throws {
-        let logs = InMemoryLogHandler()
-        var logger = Logger(label: "tenant-test", factory: { _ in logs })
-        logger.logLevel = .trace
-        let clock = TestClock()
-        let tenant = try await TestTenant.open(clock: clock.tenantClock, logger: logger)
-        let harness = TenantHarness(tenant: tenant, clock: clock, device: TenantHarness.device())
+        let (harness, logs) = try await Self.tracedHarness()
         let flow = WebAuthFlow(harness)
         let secrets = try await harness.router { http in
             let page = try flow.page(try await flow.authorize(http))

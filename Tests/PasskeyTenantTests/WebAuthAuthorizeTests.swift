@@ -157,7 +157,7 @@ import WebAuthn
         let page = try flow.page(result)
         #expect(try Base64URL(string: page.transaction).bytes.count == 32)
         let cookie = try #require(result.setCookies.first)
-        #expect(cookie == "passkey_tx=\(page.transaction); Path=/u/; HttpOnly; SameSite=Lax")
+        #expect(cookie == "passkey_tx=\(page.transaction); HttpOnly; SameSite=Lax; Path=/u/")
     }
 
     @Test func eachPageHasItsOwnTransaction() async throws {

@@ -33,7 +33,7 @@ import WebAuthn
         #expect(try Base64URL(string: code).bytes.count == 32)
         #expect(try Base64URL(string: session).bytes.count == 32)
         let cookie = try #require(verified.setCookies.first)
-        #expect(cookie == "passkey_session=\(session); Path=/; Max-Age=604800; HttpOnly; SameSite=Lax")
+        #expect(cookie == "passkey_session=\(session); HttpOnly; SameSite=Lax; Path=/; Max-Age=604800")
     }
 
     @Test func loginOnThePageFindsTheUserOfANativeSignup() async throws {
@@ -114,6 +114,20 @@ import WebAuthn
         #expect(options.status == .forbidden, "\(attack)")
         #expect(options.errorCode == "access_denied")
         #expect(verify.status == .forbidden, "\(attack)")
+    }
+
+    @Test(
+        arguments: ["/u/passkey/options", "/u/passkey/verify"],
+        ["", "{", "[]", "null", #"{"transaction":7}"#, #"{"transaction":"x"}"#])
+    func aMalformedBodyIsABadRequest(path: String, body: String) async throws {
+        let harness = try await TenantHarness()
+        let flow = WebAuthFlow(harness)
+        let result = try await harness.router { http in
+            let page = try flow.page(try await flow.authorize(http))
+            return try await http.send(.post, path, raw: body, headers: flow.pageHeaders(page))
+        }
+        #expect(result.status == .badRequest, "\(path) \(body): \(result.text)")
+        #expect(result.errorCode == "invalid_request")
     }
 
     @Test func aFormPostIsRefused() async throws {
@@ -199,6 +213,19 @@ import WebAuthn
         #expect(result.text.contains("origin"))
     }
 
+    @Test(arguments: [("localhost:8080", "http://localhost:8080"), ("localhost:80", "http://localhost")])
+    func theOriginHeaderMustBeThePages(host: String, origin: String) async throws {
+        let harness = try await TenantHarness()
+        var custom = WebAuthFlow(harness)
+        custom.host = host
+        let flow = custom
+        let result = try await harness.router { http in
+            let page = try flow.page(try await flow.authorize(http))
+            return try await flow.options(http, page, mode: "login", headers: flow.pageHeaders(page, origin: origin))
+        }
+        #expect(result.status == .ok, "\(host) \(origin): \(result.text)")
+    }
+
     @Test func underTLSTheCookiesAreSecure() async throws {
         let harness = try await TenantHarness()
         var custom = WebAuthFlow(harness)
@@ -220,9 +247,10 @@ import WebAuthn
                 try await flow.verify(http, page, credential: PasskeyResponse(registration), headers: headers)
             )
         }
-        #expect(page.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Secure") == true)
+        #expect(page.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Path=/u/; Secure") == true)
         #expect(verified.status == .ok, "\(verified.text)")
-        #expect(verified.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Secure") == true)
+        #expect(
+            verified.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Path=/; Max-Age=604800; Secure") == true)
     }
 
     // MARK: The login session

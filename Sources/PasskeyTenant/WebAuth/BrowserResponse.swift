@@ -52,9 +52,8 @@ struct BrowserResponse: Sendable {
     /// A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure when the tenant serves TLS (RFC 6265bis
     /// §4.1), and `Max-Age` when given (0 deletes the cookie).
     static func cookie(_ name: String, _ value: String, path: String, secure: Bool, maxAge: Int? = nil) -> String {
-        var parts = ["\(name)=\(value)", "Path=\(path)"]
+        var parts = ["\(name)=\(value)", "HttpOnly", "SameSite=Lax", "Path=\(path)"]
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
-        parts += ["HttpOnly", "SameSite=Lax"]
         if secure { parts.append("Secure") }
         return parts.joined(separator: "; ")
     }

@@ -17,12 +17,22 @@ struct PageOrigin: Sendable, Hashable {
     /// The origin of a page reached at `host` (the `Host` header), over TLS or not; nil when the
     /// header is missing or not a host.
     init?(host: String?, secure: Bool, relyingPartyID: String) {
-        guard let host, let origin = try? WebOrigin("\(secure ? "https" : "http")://\(host)") else { return nil }
+        let scheme = secure ? "https" : "http"
+        guard let host, var origin = try? WebOrigin("\(scheme)://\(host)") else { return nil }
+        // A default port is not part of the serialized origin (RFC 6454 §6.2): `Host: localhost:443`.
+        if origin.port == (secure ? 443 : 80), let bare = try? WebOrigin("\(scheme)://\(Self.bracketed(origin.host))") {
+            origin = bare
+        }
         text = origin.description
         let loopback =
             origin.host == "localhost" || origin.host.hasSuffix(".localhost") || origin.host == "::1"
             || RegisteredURL.isLoopback(origin.host)
         isAccepted = origin.isWithin(rpID: relyingPartyID) && (secure || loopback)
+    }
+
+    /// An IPv6 host in brackets, as a URL writes it.
+    private static func bracketed(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
     }
 }
 
