@@ -59,8 +59,9 @@ examples-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" LOCUST=$(CURDIR)/$(VENV)/bin/locust \
 	  bash Examples/locust/run-distributed.sh
 
-## browser-test: the page bridge's scenario suite against the test RP (Tests/Browser) in Chromium (Playwright,
-## /usr/bin/chromium), Firefox ESR (WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser: no headless mode,
+## browser-test: the page bridge's scenario suite against the test RP, and Web Auth on the local tenant's login
+## page (Tests/Browser) in Chromium (Playwright, /usr/bin/chromium; also with its own virtual authenticator),
+## Firefox ESR (WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser: no headless mode,
 ## so the whole run is under xvfb-run)
 browser-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
