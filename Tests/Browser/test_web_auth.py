@@ -1,12 +1,13 @@
 """Web Auth in real browsers: the local tenant's login page (`GET /authorize`, /u/passkey.js) signs a
 person up and logs them in, the redirect brings a code to the app's loopback listener (RFC 8252 §7.3),
 and the test, playing the app, exchanges it with its PKCE verifier (RFC 7636) and validates the ID
-token itself with PyJWT over the tenant's JWKS (web_auth_app.py). The contract is WEBAUTH.md.
+token itself with PyJWT over the tenant's JWKS (web_auth_app.py), as README's "Local tenant" describes.
 
 Chromium signs up and logs in with its own DevTools virtual authenticator (CDP `WebAuthn` domain),
 independent of SoftPasskey's; Chromium, Firefox ESR and WebKitGTK also do it through the page bridge
 with a SoftPasskey authenticator of `passkey serve`, the tenant allowing the bridge's calls in the
-page's CSP (`--page-connect-src 'http://127.0.0.1:*'`).
+page's CSP (`--page-connect-src 'http://127.0.0.1:*'`, the default of `passkey tenant serve`,
+given here explicitly).
 """
 
 import json
@@ -347,12 +348,11 @@ def test_what_a_browser_sees_when_refused(chromium_users, tenant, callbacks):
     assert user.goto(evil).status == 400
     callbacks.nothing()
 
-    # The page served at 127.0.0.1 rather than localhost (the RP ID): the browser refuses the ceremony.
+    # The page asked for at 127.0.0.1 (where `tenant serve` prints its URL) moves to localhost, the
+    # RP ID: a browser would refuse the ceremony from an IP address.
     elsewhere = AuthorizationRequest(tenant, callbacks.redirect_uri, screen_hint="signup")
     assert user.goto(elsewhere.url.replace(tenant.origin, tenant.url)).status == 200
-    user.press("#signup", email("ip"))
-    user.page.wait_for_function("document.querySelector('#error').textContent !== ''", timeout=10000)
-    assert user.credentials() == []
+    assert user.page.url == elsewhere.url, user.describe()
     callbacks.nothing()
 
     plain = AuthorizationRequest(tenant, callbacks.redirect_uri, code_challenge_method="plain")
@@ -450,9 +450,10 @@ def test_conditional_login_through_the_bridge(engine, open_tab, authenticator, t
 
 @CHROMIUM
 def test_without_page_connect_src_the_pages_policy_blocks_the_bridge(engine, open_tab, authenticator, callbacks):
-    """The page's CSP is enforced: by default (`connect-src 'self'`) the bridge cannot reach the
-    control server, so the ceremony fails on the page and nothing is created or redirected."""
-    strict = TenantServer(passkey_binary())
+    """The page's CSP is enforced: with `--page-connect-src "'self'"` (`connect-src 'self'`) the
+    bridge cannot reach the control server, so the ceremony fails on the page and nothing is
+    created or redirected."""
+    strict = TenantServer(passkey_binary(), "--page-connect-src", "'self'")
     try:
         user = BridgeUser(open_tab, authenticator, strict)
         request = AuthorizationRequest(strict, callbacks.redirect_uri, screen_hint="signup")

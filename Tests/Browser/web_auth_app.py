@@ -38,7 +38,7 @@ def b64url(data: bytes) -> str:
 class TenantServer:
     """One `passkey tenant serve --json --db :memory:` on a free port. Its start line gives the URL
     (127.0.0.1), client ID and issuer; a browser opens the page at `origin` (`http://localhost:PORT`),
-    since the RP ID is `localhost` (WEBAUTH.md "Page origin")."""
+    since the RP ID is `localhost` (README, Local tenant: the page's origin)."""
 
     def __init__(self, binary, *arguments, timeout=30):
         # The log goes to a file, never to a pipe nobody reads (a full pipe would stall the tenant).
@@ -91,7 +91,7 @@ class TenantServer:
     def validate_id_token(self, token, nonce):
         """The ID token's claims once PyJWT has checked it as Auth0.swift does: RS256 with a `kid`
         of the JWKS, `iss` https://localhost/, `aud` the client ID, `exp` and `iat`; then `nonce`,
-        `auth_time` and `amr` of WEBAUTH.md."""
+        `auth_time` and `amr` the local tenant issues (README, Local tenant)."""
         header = jwt.get_unverified_header(token)
         assert header["alg"] == "RS256" and header.get("kid"), header
         keys = jwt.PyJWKSet.from_dict(self.get("/.well-known/jwks.json").json())

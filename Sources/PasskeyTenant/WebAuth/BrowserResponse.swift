@@ -5,7 +5,7 @@ import NIOCore
 /// What the tenant answers a browser with on its Web Auth pages: an HTML page or a redirect,
 /// with the cookies to set, and the security headers every such answer carries.
 ///
-/// Headers (WEBAUTH contract; CSP Level 3, RFC 7034, RFC 9111 §5.2.2.5, Referrer Policy,
+/// Headers (CSP Level 3, RFC 7034, RFC 9111 §5.2.2.5, Referrer Policy,
 /// Fetch §3.7): `Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self';
 /// img-src 'self'; connect-src 'self' <pageConnectSources>; form-action 'self'; base-uri 'none';
 /// frame-ancestors 'none'`, `X-Frame-Options: DENY`, `Cache-Control: no-store`,

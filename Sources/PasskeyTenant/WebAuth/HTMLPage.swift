@@ -51,7 +51,7 @@ enum HTMLPage {
         document(title: title, body: "<h1>\(escape(title))</h1>\n<p id=\"message\">\(escape(text))</p>")
     }
 
-    /// The login and signup page (auth0-passkey-api.md §14.1; WEBAUTH contract): the transaction in
+    /// The login and signup page (auth0-passkey-api.md §14.1; **[local]**): the transaction in
     /// `#passkey-form[data-transaction]`, the identifier field conditional mediation runs on,
     /// the two ceremony buttons, and the `#error` line the script writes to.
     ///

@@ -1,7 +1,7 @@
 public import WebAuthn
 
 /// `POST /u/passkey/options`'s body: the page's transaction, the ceremony and, for signup, the
-/// identifier (WEBAUTH contract, page API). **[local]**
+/// identifier (the page API). **[local]**
 ///
 /// ```
 /// { "transaction": string, "mode": "login" | "signup", "identifier"?: string }

@@ -164,7 +164,7 @@ extension PasskeyTenant {
             }
     }
 
-    /// The login page's transaction cookie (double submit, WEBAUTH contract).
+    /// The login page's transaction cookie (the double-submit cookie pattern).
     static let transactionCookie = "passkey_tx"
     /// The login session cookie.
     static let sessionCookie = "passkey_session"

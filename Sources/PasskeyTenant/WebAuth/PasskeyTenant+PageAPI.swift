@@ -2,7 +2,7 @@ import FoundationEssentials
 import WebAuthn
 
 extension PasskeyTenant {
-    /// `POST /u/passkey/options`: the options of the page's next ceremony (WEBAUTH contract, page
+    /// `POST /u/passkey/options`: the options of the page's next ceremony (the **[local]** page
     /// API; WebAuthn L3 §5.1.10). Login is discoverable, as the native login (auth0-passkey-api.md
     /// §2); signup makes a new user of the identifier, as the native signup (§1). Each call
     /// replaces the transaction's pending challenge. **[local]**

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 extension PasskeyTenant {
-    /// Web Auth's routes (auth0-passkey-api.md §14; the WEBAUTH contract):
+    /// Web Auth's routes (auth0-passkey-api.md §14; the page API is **[local]**):
     ///
     /// ```
     /// GET  /authorize            the login page, a code redirect, or an error redirect / page
