@@ -64,6 +64,9 @@ public struct WebAuthnError: CodedError, Hashable {
 
         // MARK: Relying-party verification (WebAuthn L3 §7.1, §7.2)
 
+        /// A response whose credential `type` is not `public-key`: it is not the
+        /// `PublicKeyCredential` (WebAuthn L3 §5.1) that §7.1 and §7.2 verify.
+        public static let wrongCredentialType = Code(rawValue: "wrong-credential-type")
         public static let wrongClientDataType = Code(rawValue: "wrong-client-data-type")
         public static let wrongChallenge = Code(rawValue: "wrong-challenge")
         public static let wrongOrigin = Code(rawValue: "wrong-origin")

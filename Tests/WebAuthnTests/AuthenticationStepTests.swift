@@ -13,6 +13,23 @@ import WebAuthn
         #expect(try ceremony.assert(record: record, userHandle: [1, 2, 3], userIdentified: .byResponse).signCount == 0)
     }
 
+    /// Step 3 (with §5.1): a response whose credential `type` is not `public-key` is not a
+    /// `PublicKeyCredential`'s, however valid the rest.
+    @Test(arguments: ["public-key-x", "", "Public-Key"])
+    func step03CredentialType(_ type: String) throws {
+        let ceremony = try HandmadeCeremony()
+        let record = CredentialRecord(id: ceremony.credentialID, publicKey: ceremony.key.publicKey.bytes)
+        var response = try ceremony.assertionJSON(userHandle: nil)
+        let relyingParty = RelyingParty(id: "example.org")
+        #expect(throws: Never.self) {
+            try relyingParty.verifyAuthentication(response, challenge: ceremony.challenge, credential: record)
+        }
+        response.type = PublicKeyCredentialType(rawValue: type)
+        #expect(throws: WebAuthnError(.wrongCredentialType, "")) {
+            try relyingParty.verifyAuthentication(response, challenge: ceremony.challenge, credential: record)
+        }
+    }
+
     /// Step 5: with `allowCredentials`, the credential is one of them.
     @Test func step05AllowCredentials() throws {
         let ceremony = try HandmadeCeremony()

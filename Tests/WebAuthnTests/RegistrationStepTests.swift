@@ -12,6 +12,20 @@ import WebAuthn
         #expect(registration.backupEligible && registration.backupState && registration.userVerified)
     }
 
+    /// Step 3 (with §5.1): a response whose credential `type` is not `public-key` is not a
+    /// `PublicKeyCredential`'s, however valid the rest.
+    @Test(arguments: ["public-key-x", "", "Public-Key"])
+    func step03CredentialType(_ type: String) throws {
+        let ceremony = try HandmadeCeremony()
+        var response = try ceremony.registrationJSON()
+        let relyingParty = RelyingParty(id: "example.org")
+        #expect(throws: Never.self) { try relyingParty.verifyRegistration(response, challenge: ceremony.challenge) }
+        response.type = PublicKeyCredentialType(rawValue: type)
+        #expect(throws: WebAuthnError(.wrongCredentialType, "")) {
+            try relyingParty.verifyRegistration(response, challenge: ceremony.challenge)
+        }
+    }
+
     /// Step 5: client data that is not UTF-8.
     @Test func step05ClientDataIsUTF8() throws {
         var ceremony = try HandmadeCeremony()

@@ -28,7 +28,8 @@ public struct PublicKeyCredentialJSON<Response: Sendable & Hashable & Codable>: 
     public var authenticatorAttachment: AuthenticatorAttachment?
     /// The client extension outputs.
     public var clientExtensionResults: AuthenticationExtensionsClientOutputsJSON
-    /// The credential type, ``PublicKeyCredentialType/publicKey``.
+    /// The credential type, ``PublicKeyCredentialType/publicKey``; ``RelyingParty`` refuses a
+    /// response of any other type (`wrong-credential-type`).
     public var type: PublicKeyCredentialType
 
     /// Creates a credential response.
