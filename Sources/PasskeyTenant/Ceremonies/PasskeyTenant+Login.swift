@@ -42,8 +42,10 @@ extension PasskeyTenant {
     ///   - challenge: the challenge issued.
     ///   - relyingParty: the policy; the configuration's, or the login page's with its origin.
     /// - Returns: the user who logged in.
-    /// - Throws: `invalid_request` for a response that is not an assertion; `invalid_grant` for an
-    ///   unknown passkey or a failed check; `too_many_attempts` (429) for a locked-out user.
+    /// - Throws: `invalid_request` for a response that is not an assertion (a missing `type`
+    ///   included); `invalid_grant` for an unknown passkey or a failed check, `wrong-credential-type`
+    ///   for a `type` other than `public-key` (WebAuthn L3 §5.1, checked by the relying party before
+    ///   §7.2); `too_many_attempts` (429) for a locked-out user.
     func verifiedLogin(_ response: PasskeyResponse, challenge: [UInt8], relyingParty: RelyingParty)
         async throws(TenantError) -> TenantUser
     {

@@ -60,8 +60,9 @@ extension PasskeyTenant {
     ///   - relyingParty: the policy; the configuration's, or the login page's with its origin.
     ///   - userID: the owner.
     ///   - userAgent: the registering client's `User-Agent`, if known.
-    /// - Throws: `invalid_request` for a response that is not a registration; `invalid_grant`
-    ///   naming the check that failed.
+    /// - Throws: `invalid_request` for a response that is not a registration (a missing `type`
+    ///   included); `invalid_grant` naming the check that failed, `wrong-credential-type` for a
+    ///   `type` other than `public-key` (WebAuthn L3 §5.1, checked by the relying party before §7.1).
     func verifiedPasskey(
         _ response: PasskeyResponse, challenge: [UInt8], relyingParty: RelyingParty, userID: String,
         userAgent: String?

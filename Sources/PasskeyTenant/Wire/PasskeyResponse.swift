@@ -5,6 +5,8 @@ public import WebAuthn
 ///
 /// Which ceremony it answers is the `auth_session`'s to say, not the body's (Android clients
 /// send fields of both), so decoding reads it as both shapes and keeps why each one failed.
+/// Decoding checks the shape only: a `type` other than `public-key` (WebAuthn L3 §5.1) decodes,
+/// and the relying party's verification refuses it (§7.1, §7.2), whichever endpoint took it.
 public struct PasskeyResponse: Sendable, Hashable, Codable {
     /// The value read as a registration response, if it is one.
     public let registration: RegistrationResponseJSON?
