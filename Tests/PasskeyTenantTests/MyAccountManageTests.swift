@@ -150,4 +150,26 @@ import WebAuthn
         #expect(noToken.status == .unauthorized)
         #expect(noToken.json["type"] == .string("invalid_token"))
     }
+
+    /// The name lives in the database (migration v3): a restarted tenant still reports it.
+    @Test func aNameSurvivesARestart() async throws {
+        let directory = try TemporaryDirectory(prefix: "tenant")
+        defer { directory.remove() }
+        let path = directory.appending("tenant.sqlite")
+        let first = try await TenantHarness(database: path)
+        let (token, methodPath) = try await first.router { http in
+            let token = try await myAccountToken(first, http)
+            let methodPath = try await firstMethodPath(http, token: token)
+            let renamed = try await http.send(.patch, methodPath, raw: #"{"name":"Work laptop"}"#, bearer: token)
+            #expect(renamed.status == .ok)
+            return (token, methodPath)
+        }
+        let clock = TestClock()
+        let second = TenantHarness(
+            tenant: try await PasskeyTenant(database: path, clock: clock.tenantClock), clock: clock,
+            device: first.device)
+        let reread = try await second.router { http in try await http.send(.get, methodPath, bearer: token) }
+        #expect(reread.status == .ok, "\(reread.text)")
+        #expect(reread.json["name"] == .string("Work laptop"))
+    }
 }
