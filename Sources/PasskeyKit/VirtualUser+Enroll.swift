@@ -54,6 +54,53 @@ extension VirtualUser {
         }
     }
 
+    /// Names one of the user's authentication methods, through My Account
+    /// (auth0-passkey-api.md §19.1); the token carries `update:me:authentication_methods`.
+    ///
+    /// - Parameters:
+    ///   - id: the method's ID, such as `passkey|dev_7Hq2Nw0cYtR4`.
+    ///   - name: the new name, 1 to 128 characters.
+    /// - Returns: the renamed method.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)`` (404 for a method the
+    ///   user does not have, 400 for a bad name), ``PasskeyFlowError/session(_:)`` or
+    ///   ``PasskeyFlowError/user(_:)``.
+    public func renameAuthenticationMethod(id: String, name: String) async throws(PasskeyFlowError)
+        -> AuthenticationMethod
+    {
+        try await PasskeyFlowError.lifting {
+            let account = try await myAccount(scope: Self.updateMethodsScope)
+            return try await account.authenticationMethods.update(id: id, name: name).start()
+        }
+    }
+
+    /// Deletes one of the user's authentication methods, through My Account
+    /// (auth0-passkey-api.md §5.5); the token carries `delete:me:authentication_methods`.
+    ///
+    /// The passkey stays on the device that holds it; the tenant no longer accepts it.
+    ///
+    /// - Parameter id: the method's ID.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)`` (404 for a method the
+    ///   user does not have), ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
+    public func deleteAuthenticationMethod(id: String) async throws(PasskeyFlowError) {
+        try await PasskeyFlowError.lifting {
+            let account = try await myAccount(scope: Self.deleteMethodsScope)
+            try await account.authenticationMethods.deleteAuthenticationMethod(by: id).start()
+        }
+    }
+
+    /// The factors the tenant lets the user enroll, through My Account (auth0-passkey-api.md
+    /// §19.2); the token carries `read:me:factors`.
+    ///
+    /// - Returns: the factors, maybe none.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)``,
+    ///   ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
+    public func factors() async throws(PasskeyFlowError) -> [Factor] {
+        try await PasskeyFlowError.lifting {
+            let account = try await myAccount(scope: Self.readFactorsScope)
+            return try await account.authenticationMethods.factors().start()
+        }
+    }
+
     /// A My Account client with a token for `scope`, from the session's refresh token
     /// (auth0-passkey-api.md §5.1, §9); the audience is `https://DOMAIN/me/`.
     ///

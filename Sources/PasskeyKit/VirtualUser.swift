@@ -29,9 +29,12 @@ public struct VirtualUser: Sendable {
     /// The session: the user's tokens, renewed and exchanged as needed.
     public let credentialsManager: CredentialsManager
 
-    /// The My Account scopes each call needs (auth0-passkey-api.md §5.1).
+    /// The My Account scopes each call needs (auth0-passkey-api.md §5.1, §19).
     static let enrollScope = "create:me:authentication_methods"
     static let readMethodsScope = "read:me:authentication_methods"
+    static let updateMethodsScope = "update:me:authentication_methods"
+    static let deleteMethodsScope = "delete:me:authentication_methods"
+    static let readFactorsScope = "read:me:factors"
 
     /// Creates a user of `tenant`.
     ///

@@ -240,6 +240,40 @@ import WebAuthn
         #expect(answer.requests.map(\.method) == [.get, .get, .delete])
     }
 
+    /// §19.1: only the given keys go out, to the method's path with `|` encoded; §19.2: the
+    /// factors come back as they are listed, `usage` optional.
+    @Test func myAccountUpdateAndFactors() async throws {
+        let answer = ScriptedTransport { request, _ in
+            request.url.hasSuffix("/factors")
+                ? .success(
+                    HTTPResponse(
+                        status: 200,
+                        body: Array(#"{"factors":[{"type":"passkey","usage":["primary"]},{"type":"totp"}]}"#.utf8)))
+                : .success(
+                    HTTPResponse(
+                        status: 200,
+                        body: Array(
+                            #"{"id":"passkey|a","type":"passkey","name":"Work laptop","created_at":"x","usage":[]}"#
+                                .utf8)))
+        }
+        let methods = try answer.myAccount().authenticationMethods
+        let renamed = try await methods.update(id: "passkey|a", name: "Work laptop").start()
+        _ = try await methods.update(id: "passkey%7Ca", preferredAuthenticationMethod: "sms").start()
+        let factors = try await methods.factors().start()
+        #expect(renamed.name == "Work laptop")
+        #expect(answer.body(0) == #"{"name":"Work laptop"}"#)
+        #expect(answer.body(1) == #"{"preferred_authentication_method":"sms"}"#)
+        #expect(answer.requests.map(\.method) == [.patch, .patch, .get])
+        #expect(
+            answer.requests.map(\.url) == [
+                "https://login.example.com/me/v1/authentication-methods/passkey%7Ca",
+                "https://login.example.com/me/v1/authentication-methods/passkey%7Ca",
+                "https://login.example.com/me/v1/factors",
+            ])
+        #expect(factors.map(\.type) == ["passkey", "totp"])
+        #expect(factors.map(\.usage) == [["primary"], []])
+    }
+
     @Test(arguments: [
         ("login.example.com", "https://login.example.com/"), ("login.example.com/", "https://login.example.com/"),
         ("https://login.example.com", "https://login.example.com/"),

@@ -1,6 +1,6 @@
 public import WebAuthn
 
-/// The authentication-methods calls of My Account (spec §5.2–§5.5), reached through
+/// The authentication-methods calls of My Account (spec §5.2–§5.5, §19), reached through
 /// ``MyAccount/authenticationMethods``.
 public struct MyAccountAuthenticationMethods: Sendable {
     let account: MyAccount
@@ -79,6 +79,43 @@ public struct MyAccountAuthenticationMethods: Sendable {
             ResponseHandling.none(MyAccountError.self))
     }
 
+    /// Names an authentication method: `PATCH /me/v1/authentication-methods/{id}` (spec §19.1).
+    /// Needs `update:me:authentication_methods`. Setting the same values twice changes nothing,
+    /// so it is retried after a retryable failure.
+    ///
+    /// Only the given keys are sent, e.g. `{"name":"Work laptop"}`; the ID is one path segment,
+    /// its `|` percent-encoded, as for ``getAuthenticationMethod(by:)``.
+    ///
+    /// ```swift
+    /// let method = try await myAccount.authenticationMethods
+    ///     .update(id: "passkey|dev_7Hq2Nw0cYtR4", name: "Work laptop").start()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: the method's ID.
+    ///   - name: the new name.
+    ///   - preferredAuthenticationMethod: `sms` or `voice`, for phone methods only.
+    /// - Returns: the request; it decodes the updated method.
+    public func update(
+        id: String, name: String? = nil, preferredAuthenticationMethod: String? = nil
+    ) -> Request<AuthenticationMethod, MyAccountError> {
+        let body = MethodUpdateBody(name: name, preferredAuthenticationMethod: preferredAuthenticationMethod)
+        return account.request(
+            .patch, "/authentication-methods/\(segment(id))", body: JSONObject.members(of: body), retryable: true,
+            ResponseHandling.json(AuthenticationMethod.self, MyAccountError.self))
+    }
+
+    /// The factors the tenant lets the user enroll: `GET /me/v1/factors` (spec §19.2). Needs
+    /// `read:me:factors`.
+    ///
+    /// - Returns: the request; it decodes the factors, maybe none.
+    public func factors() -> Request<[Factor], MyAccountError> {
+        let list = ResponseHandling.json(FactorList.self, MyAccountError.self)
+        return account.request(.get, "/factors", retryable: true) { response throws(MyAccountError) in
+            try list(response).factors
+        }
+    }
+
     /// A method ID as one path segment: percent-decoded, then encoded again (spec §5.3).
     private func segment(_ id: String) -> String {
         PercentEncoding.encode(PercentEncoding.decode(id))
@@ -94,6 +131,17 @@ struct EnrollmentChallengeBody: Encodable {
     enum CodingKeys: String, CodingKey {
         case type, connection
         case userIdentityId = "identity_user_id"
+    }
+}
+
+/// `PATCH /me/v1/authentication-methods/{id}` (spec §19.1): nil members are left out.
+struct MethodUpdateBody: Encodable {
+    let name: String?
+    let preferredAuthenticationMethod: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case preferredAuthenticationMethod = "preferred_authentication_method"
     }
 }
 

@@ -133,4 +133,53 @@ extension PasskeyTenant {
             throw TenantError(.notFound, status: 404, "No authentication method \(id.prefix(100)).")
         }
     }
+
+    /// `PATCH /me/v1/authentication-methods/{id}`: names one of the user's passkeys
+    /// (auth0-passkey-api.md §19.1).
+    ///
+    /// **[local]** The name is stored and returned on passkeys; `preferred_authentication_method`
+    /// is for phone methods, so a passkey refuses it.
+    ///
+    /// - Parameters:
+    ///   - accessToken: a My Account token with `update:me:authentication_methods`.
+    ///   - id: the path's method ID, percent-decoded.
+    ///   - update: the body.
+    /// - Returns: the renamed method.
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403), `invalid_request` (400) for
+    ///   `preferred_authentication_method`, a missing name or one outside 1–128 characters,
+    ///   `not_found` (404) for a method the user does not have.
+    public func updateAuthenticationMethod(accessToken: Secret?, id: String, _ update: AuthenticationMethodUpdate)
+        async throws(TenantError) -> AuthenticationMethod
+    {
+        let user = try await myAccountUser(accessToken, scope: Self.updateMethodsScope)
+        return try await updateAuthenticationMethod(for: user, id: id, update)
+    }
+
+    /// ``updateAuthenticationMethod(accessToken:id:_:)`` for a user already authorized.
+    func updateAuthenticationMethod(for user: TenantUser, id: String, _ update: AuthenticationMethodUpdate)
+        async throws(TenantError) -> AuthenticationMethod
+    {
+        guard update.preferredAuthenticationMethod == nil else {
+            throw .invalidRequest("preferred_authentication_method: only phone methods have one")
+        }
+        guard let name = update.name else { throw .invalidRequest("name: required") }
+        guard (1...128).contains(name.count) else { throw .invalidRequest("name: 1 to 128 characters") }
+        guard let credential = try await store.renameCredential(methodID: id, userID: user.id, name: name) else {
+            throw TenantError(.notFound, status: 404, "No authentication method \(id.prefix(100)).")
+        }
+        return AuthenticationMethod(credential, user: user, relyingPartyID: configuration.relyingPartyID)
+    }
+
+    /// The scope renaming needs (auth0-passkey-api.md §19.1).
+    static let updateMethodsScope = "update:me:authentication_methods"
+
+    /// `GET /me/v1/factors`: the factors this tenant lets the user enroll (auth0-passkey-api.md
+    /// §19.2) — passkeys only, as a first factor.
+    ///
+    /// - Parameter accessToken: a My Account token with `read:me:factors`.
+    /// - Throws: `invalid_token` (401), `insufficient_scope` (403).
+    public func factors(accessToken: Secret?) async throws(TenantError) -> FactorList {
+        _ = try await myAccountUser(accessToken, scope: "read:me:factors")
+        return FactorList(factors: [FactorList.Factor(type: "passkey", usage: ["primary"])])
+    }
 }

@@ -40,7 +40,7 @@ extension PasskeyTenant {
         return router
     }
 
-    /// My Account's passkey routes (auth0-passkey-api.md §5).
+    /// My Account's passkey routes (auth0-passkey-api.md §5, §19).
     private func addMyAccountRoutes(to group: RouterGroup<TenantRequestContext>) {
         let methods = group.add(
             middleware: ErrorMiddleware(shape: .myAccount, realm: configuration.domain, logger: nil))
@@ -68,6 +68,12 @@ extension PasskeyTenant {
             try await self.deleteAuthenticationMethod(accessToken: Self.bearer(request), id: Self.methodID(context))
             return TenantResponseEncoder.empty(status: .noContent)
         }
+        methods.patch("authentication-methods/:id") { request, context in
+            let user = try await self.myAccountUser(Self.bearer(request), scope: Self.updateMethodsScope)
+            let body = try await request.decode(as: AuthenticationMethodUpdate.self, context: context)
+            return try await self.updateAuthenticationMethod(for: user, id: Self.methodID(context), body)
+        }
+        methods.get("factors") { request, _ in try await self.factors(accessToken: Self.bearer(request)) }
     }
 
     /// OpenID Connect Discovery for this tenant.

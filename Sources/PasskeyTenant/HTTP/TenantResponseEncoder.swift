@@ -44,6 +44,7 @@ extension UserClaims: ResponseEncodable {}
 extension EventList: ResponseEncodable {}
 extension AuthenticationMethod: ResponseEncodable {}
 extension AuthenticationMethodList: ResponseEncodable {}
+extension FactorList: ResponseEncodable {}
 extension JSONWebKeySet: ResponseEncodable {}
 extension OpenIDConfiguration: ResponseEncodable {}
 extension PageOptionsResponse: ResponseEncodable {}

@@ -30,6 +30,8 @@ public struct TenantCredential: Sendable, Hashable {
     public var createdAt: Date
     /// When it last signed in.
     public var lastAuthenticatedAt: Date?
+    /// The name the user gave it through My Account (auth0-passkey-api.md §19.1), if any.
+    public var name: String? = nil
 
     /// The record the relying party verifies assertions with.
     func record(userHandle: [UInt8]) -> CredentialRecord {

@@ -131,6 +131,22 @@ extension TenantStore {
         }
     }
 
+    /// Names one of a user's passkeys.
+    ///
+    /// - Returns: the renamed passkey, or nil when the user has no passkey with this method ID.
+    func renameCredential(methodID: String, userID: String, name: String) async throws(TenantError)
+        -> TenantCredential?
+    {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE credentials SET name = ? WHERE method_id = ? AND user_id = ?",
+                arguments: [name, methodID, userID])
+            guard db.changesCount == 1 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT * FROM credentials WHERE method_id = ?", arguments: [methodID])
+                .map(Self.credential(from:))
+        }
+    }
+
     /// Deletes one of a user's passkeys.
     ///
     /// - Returns: whether there was such a passkey.
@@ -171,6 +187,6 @@ extension TenantStore {
             backedUp: row["backed_up"], aaguid: try AAGUID(uuidString: row["aaguid"]),
             transports: transports.split(separator: " ").map(String.init), userAgent: row["user_agent"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            lastAuthenticatedAt: lastAuth.map(Date.init(timeIntervalSince1970:)))
+            lastAuthenticatedAt: lastAuth.map(Date.init(timeIntervalSince1970:)), name: row["name"])
     }
 }

@@ -111,6 +111,10 @@ struct TenantStore: Sendable {
                     ALTER TABLE refresh_tokens ADD COLUMN auth_time REAL;
                     """)
         }
+        // My Account management (auth0-passkey-api.md §19.1): the name a user gives a passkey.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
+        }
         return migrator
     }
 

@@ -9,6 +9,8 @@ import WebAuthn
 public struct AuthenticationMethod: Sendable, Hashable, Codable {
     public var id: String
     public var type: String
+    /// The name the user gave it (`PATCH`, auth0-passkey-api.md §19.1); **[local]** on passkeys.
+    public var name: String?
     public var identityUserID: String
     public var userAgent: String?
     public var keyID: String
@@ -24,7 +26,7 @@ public struct AuthenticationMethod: Sendable, Hashable, Codable {
     public var transports: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case id, type, aaguid, usage, transports
+        case id, type, name, aaguid, usage, transports
         case identityUserID = "identity_user_id"
         case userAgent = "user_agent"
         case keyID = "key_id"
@@ -42,6 +44,7 @@ public struct AuthenticationMethod: Sendable, Hashable, Codable {
         let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         id = credential.methodID
         type = "passkey"
+        name = credential.name
         identityUserID = user.identityUserID
         userAgent = credential.userAgent
         keyID = Base64URL.encode(credential.id)

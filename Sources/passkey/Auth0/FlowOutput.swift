@@ -8,6 +8,8 @@ extension SignupOutcome: CommandOutput {}
 extension LoginOutcome: CommandOutput {}
 extension EnrollOutcome: CommandOutput {}
 extension MethodsOutcome: CommandOutput {}
+extension RenamedMethodOutcome: CommandOutput {}
+extension DeletedMethodOutcome: CommandOutput {}
 extension WhoamiOutcome: CommandOutput {}
 extension TokenOutcome: CommandOutput {}
 extension LogoutOutcome: CommandOutput {}

@@ -42,12 +42,26 @@ struct MethodsOutcome: Encodable {
         guard !methods.isEmpty else { return "No authentication methods." }
         return methods.map { method in
             [
-                method.type, method.id, method.keyID.map { "key \($0)" }, method.rpID, method.deviceType,
-                method.createdAt,
+                method.type, method.id, method.name.map { "\"\($0)\"" }, method.keyID.map { "key \($0)" },
+                method.rpID, method.deviceType, method.createdAt,
             ]
             .compactMap { $0 }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
+}
+
+/// What `passkey methods rename` reports: the method as the tenant now has it (§19.1).
+struct RenamedMethodOutcome: Encodable {
+    let method: MethodsOutcome.Method
+
+    var text: String { "Renamed \(method.id)" + (method.name.map { " to \"\($0)\"" } ?? "") + "." }
+}
+
+/// What `passkey methods delete` reports: the ID of the method the tenant no longer has.
+struct DeletedMethodOutcome: Encodable {
+    let deleted: String
+
+    var text: String { "Deleted \(deleted)." }
 }
 
 /// What `passkey whoami` reports.
