@@ -10,7 +10,8 @@ extension Passkey {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: "The credential ID (base64url), as `passkey list` prints it.")
+        @Argument(
+            help: "The credential ID (base64url), as `passkey list` prints it; one that starts with - goes after --.")
         var credentialID: String?
 
         @Option(help: "With --all: the relying party whose passkeys to delete.")

@@ -15,7 +15,8 @@ extension Passkey {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: "The credential ID (base64url), as `passkey list` prints it.")
+        @Argument(
+            help: "The credential ID (base64url), as `passkey list` prints it; one that starts with - goes after --.")
         var credentialID: String
 
         @Option(name: .customLong("sign-count"), help: "The new signature counter.")
@@ -78,7 +79,7 @@ extension Passkey {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: "The credential ID (base64url).")
+        @Argument(help: "The credential ID (base64url); one that starts with - goes after --.")
         var credentialID: String
 
         @Option(help: "The store directory to copy into (created if missing).")

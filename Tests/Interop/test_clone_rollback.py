@@ -32,18 +32,18 @@ def test_a_rolled_back_or_cloned_key_is_caught_by_its_counter(passkey, tmp_path)
         state["count"] = new
 
     log_in(original)
-    result = passkey("clone", registration["id"], "--store", str(original), "--to", str(clone))
+    result = passkey("clone", "--store", str(original), "--to", str(clone), "--", registration["id"])
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout.decode().startswith(f"cloned {registration['id']} to {clone}")
     log_in(original)
     with pytest.raises(InvalidAuthenticationResponse):
         log_in(clone)  # the clone's counter is the one the original had: not above the last seen
 
-    result = passkey("set", registration["id"], "--store", str(original), "--sign-count", "0")
+    result = passkey("set", "--store", str(original), "--sign-count", "0", "--", registration["id"])
     assert result.returncode == 0, result.stderr.decode()
     with pytest.raises(InvalidAuthenticationResponse):
         log_in(original)
-    assert passkey("set", registration["id"], "--store", str(original), "--sign-count", "100").returncode == 0
+    assert passkey("set", "--store", str(original), "--sign-count", "100", "--", registration["id"]).returncode == 0
     log_in(original)
     assert state["count"] == 101
 

@@ -69,3 +69,23 @@ def test_a_key_on_an_unsupported_curve_or_not_a_key_is_refused_and_stores_nothin
         refused(passkey("import", "--store", str(tmp_path / "store"), "--pkcs8", str(key_file), "--rp-id", "x.org"),
                 "SyntaxError", code=2)
     assert passkey("list", "--store", str(tmp_path / "store"), "--json").stdout.count(b"credentialId") == 0
+
+
+def test_a_credential_id_that_starts_with_a_dash_is_named_after_the_option_terminator(passkey, tmp_path):
+    """One credential ID in 64 starts with `-`; after `--` every command that takes one reads it as the ID."""
+    key_file = tmp_path / "key"
+    key_file.write_bytes(ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    credential_id = "-" + b64url(os.urandom(16))[1:]
+    store = str(tmp_path / "store")
+    imported = passkey("import", "--store", store, "--pkcs8", str(key_file), "--rp-id", "example.org",
+                       f"--credential-id={credential_id}")
+    assert imported.returncode == 0, imported.stderr.decode()
+
+    assert passkey("set", "--store", store, "--sign-count", "9", credential_id).returncode == 64  # an option
+    changed = passkey("set", "--store", store, "--sign-count", "9", "--", credential_id)
+    assert changed.returncode == 0, changed.stderr.decode()
+    cloned = passkey("clone", "--store", store, "--to", str(tmp_path / "copy"), "--", credential_id)
+    assert cloned.returncode == 0, cloned.stderr.decode()
+    deleted = passkey("delete", "--store", store, "--", credential_id)
+    assert deleted.returncode == 0 and deleted.stdout.decode() == f"deleted {credential_id}\n", deleted.stderr

@@ -76,7 +76,7 @@ import WebAuthn
             try await shell.passkey("create", "--origin", StoreCrashTests.origin, "--options", options))
         let id = try #require(created["id"]?.stringValue)
 
-        let set = try Self.object(try await shell.passkey("set", id, "--backup-state", "true", "--json"))
+        let set = try Self.object(try await shell.passkey("set", "--backup-state", "true", "--json", "--", id))
         #expect(set["set"]?.objectValue?["id"] == .string(id))
         #expect(set["set"]?.objectValue?["backupState"] == .bool(true))
 
@@ -93,7 +93,7 @@ import WebAuthn
         #expect(toStandardOutput.status == 64 && toStandardOutput.stdout.isEmpty, "\(toStandardOutput)")
         #expect(toStandardOutput.stderr.contains("give -o FILE"))
 
-        let deleted = try Self.object(try await shell.passkey("delete", id, "--json"))
+        let deleted = try Self.object(try await shell.passkey("delete", "--json", "--", id))
         #expect(deleted == ["deleted": .array([.string(id)])])
 
         let imported = try Self.object(try await shell.passkey("import", "--cxf", file, "--json"))
@@ -103,7 +103,7 @@ import WebAuthn
         #expect(authority["root"]?.stringValue?.hasPrefix("-----BEGIN CERTIFICATE-----") == true)
 
         // Without --json, the same commands print the text they always did.
-        let text = try await shell.passkey("delete", id)
+        let text = try await shell.passkey("delete", "--", id)
         #expect(text.status == 0 && text.stdout == "deleted \(id)\n", "\(text)")
     }
 
