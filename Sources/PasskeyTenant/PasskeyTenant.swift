@@ -133,17 +133,17 @@ public final class PasskeyTenant: Sendable {
     }
 
     /// The creation options of a signup or an enrollment, as Auth0 sends them (auth0-passkey-api.md
-    /// §1.2): the RP ID as the RP's name, the user's identifier as its name, a discoverable
-    /// credential required, the session's lifetime as timeout, and no attestation, hints or
-    /// extensions; `excluded`, when given, listed in `excludeCredentials` (§19.3).
+    /// §1.2): the RP ID as the RP's name, the user's highest-precedence identifier as its name
+    /// (§18), a discoverable credential required, the session's lifetime as timeout, and no
+    /// attestation, hints or extensions; `excluded`, when given, listed in `excludeCredentials` (§19.3).
     func registrationOptions(for user: TenantUser, excluding excluded: [TenantCredential]? = nil)
         -> RegistrationOptions
     {
-        configuration.relyingParty.generateRegistrationOptions(
+        let name = configuration.identifiers.name(of: user.profile) ?? user.identifier
+        return configuration.relyingParty.generateRegistrationOptions(
             rpName: configuration.relyingPartyID,
             user: PublicKeyCredentialUserEntityJSON(
-                id: Base64URL(user.userHandle), name: user.identifier,
-                displayName: user.profile.name ?? user.identifier),
+                id: Base64URL(user.userHandle), name: name, displayName: user.profile.name ?? name),
             excludeCredentials: excluded.map { $0.map(\.descriptor) },
             residentKey: .required, extensions: nil, timeout: configuration.sessionLifetime)
     }

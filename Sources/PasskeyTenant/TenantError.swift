@@ -41,6 +41,11 @@ public struct TenantError: CodedError, Hashable {
         public static let payloadTooLarge = Code(rawValue: "payload_too_large")
         /// A fault of the tenant itself (its database); never caused by input.
         public static let serverError = Code(rawValue: "server_error")
+
+        // MARK: - Configuration
+
+        /// A tenant configuration file is malformed; the detail names the key. Never a request's.
+        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
     }
 
     /// What went wrong.

@@ -12,7 +12,9 @@ extension PasskeyTenant {
     /// - Throws: `invalid_client` (401); `unsupported_grant_type`; `invalid_request` for a missing
     ///   or malformed parameter; `invalid_grant` for an unknown, expired or used `auth_session`,
     ///   a session of another client, connection or organization, a response that does not verify
-    ///   or an unknown refresh token; `access_denied` (403) for an unknown audience;
+    ///   or an unknown refresh token; `invalid_request` for an organization missing under
+    ///   `require`, given under `deny` or unknown; `access_denied` (403) for an unknown audience and
+    ///   for a user who is not a member of the organization (auth0-passkey-api.md §17);
     ///   `too_many_attempts` (429) for a locked-out user.
     public func token(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
         try checkClient(request.clientID)
@@ -25,8 +27,11 @@ extension PasskeyTenant {
             if let realm = request.realm, realm != session.connection {
                 throw .invalidGrant("The auth_session was issued for another connection.")
             }
-            if let organization = request.organization, organization != session.organization {
-                throw .invalidGrant("The auth_session was issued for another organization.")
+            if request.organization != nil || configuration.organizationUsage == .require {
+                let organization = try checkOrganization(request.organization)
+                guard organization?.id == session.organization else {
+                    throw .invalidGrant("The auth_session was issued for another organization.")
+                }
             }
             switch session.kind {
             case .signup: return try await completeSignup(session, request: request)
@@ -93,14 +98,15 @@ extension PasskeyTenant {
     ///   - user: whose tokens.
     ///   - scopes: the granted scopes, `openid` first.
     ///   - audience: the API, if any.
-    ///   - organization: the organization asked for, if any.
+    ///   - organization: the organization logged in through, if any: both tokens carry its
+    ///     `org_id` and `org_name` (auth0-passkey-api.md §17).
     ///   - authTime: when the user performed the passkey ceremony; nil when unknown (a refresh
     ///     token stored before it was kept).
     ///   - nonce: the `/authorize` nonce of a code grant.
     ///   - identifiers: the access token's `jti` and the new refresh family.
     ///   - refresh: the rotated refresh token and its grant, for the refresh grant.
     func issueTokens(
-        for user: TenantUser, scopes: [String], audience: String?, organization: String?, authTime: Date?,
+        for user: TenantUser, scopes: [String], audience: String?, organization: TenantOrganization?, authTime: Date?,
         nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?
     ) async throws(TenantError) -> TokenResponse {
         let now = clock.now()
@@ -111,7 +117,7 @@ extension PasskeyTenant {
         let access = AccessTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID,
             scope: scopes.joined(separator: " "), iat: issuedAt, exp: issuedAt + accessLifetime,
-            jti: identifiers.accessTokenID, orgID: organization)
+            jti: identifiers.accessTokenID, orgID: organization?.id, orgName: organization?.name)
         let id = IDTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
             exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
@@ -123,7 +129,7 @@ extension PasskeyTenant {
         } else if scopeSet.contains("offline_access") {
             let secret = Secret.random()
             let grant = RefreshGrant(
-                userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization,
+                userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization?.id,
                 family: identifiers.refreshFamily,
                 expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime)
             try await store.insertRefreshToken(grant, digest: secret.digest)

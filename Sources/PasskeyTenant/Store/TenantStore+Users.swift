@@ -27,8 +27,8 @@ extension TenantStore {
         let profile = WebAuthnJSON.encode(user.profile)
         let metadata = WebAuthnJSON.encode(user.metadata)
         try await write { db in
-            if let column = try Self.takenIdentifier(of: user.profile, in: db) {
-                throw TenantError.invalidRequest("The user already exists (\(column) is taken).")
+            if try Self.takenIdentifier(of: user.profile, in: db) != nil {
+                throw PasskeyTenant.userExists
             }
             try db.execute(
                 sql: """

@@ -115,6 +115,17 @@ struct TenantStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
         }
+        // Organizations (auth0-passkey-api.md §17): the memberships made at signup or login.
+        migrator.registerMigration("v5") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE organization_members (
+                        organization_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        PRIMARY KEY (organization_id, user_id));
+                    """)
+        }
         return migrator
     }
 

@@ -13,11 +13,14 @@ struct AccessTokenClaims: JWTPayload, Hashable {
     var iat: Int
     var exp: Int
     var jti: String
+    /// The organization logged in through: its ID and its name (auth0-passkey-api.md §17).
     var orgID: String?
+    var orgName: String?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, azp, scope, iat, exp, jti
         case orgID = "org_id"
+        case orgName = "org_name"
     }
 
     /// The scopes, split.
