@@ -25,6 +25,9 @@ extension Passkey.Tenant {
                 the authorization code grant with PKCE, and GET /v2/logout. Prints one line with the base
                 URL, client ID, connection and RP ID once it listens (JSON with --json). Users, passkeys and
                 the signing key live in a SQLite file, so a restart keeps them.
+
+                Organizations and the connection's identifiers come from --config FILE (JSON, Auth0's key
+                names), overridden by --organization, --member, --organization-usage and --identifier.
                 """
         )
 
@@ -93,6 +96,10 @@ extension Passkey.Tenant {
         @Flag(name: .shortAndLong, help: "Log each request (method, path, status) on standard error.")
         var verbose = false
 
+        // MARK: - Organizations and identifiers
+
+        @OptionGroup var organizationOptions: TenantOrganizationOptions
+
         func validate() throws {
             guard (tlsCert == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
@@ -113,6 +120,7 @@ extension Passkey.Tenant {
             if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
+            try organizationOptions.apply(to: &configuration)
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = verbose ? .info : .warning
             let tenant: PasskeyTenant
@@ -154,6 +162,13 @@ extension Passkey.Tenant {
         let connection: String
         let rpID: String
         let audience: String
+        let organizations: [Organization]
+
+        /// An organization as the start line names it.
+        struct Organization: Encodable {
+            let id: String
+            let name: String
+        }
 
         init(tenant: PasskeyTenant, endpoint: TenantEndpoint) {
             url = endpoint.baseURL
@@ -163,10 +178,11 @@ extension Passkey.Tenant {
             connection = tenant.configuration.connection
             rpID = tenant.configuration.relyingPartyID
             audience = tenant.configuration.apiAudience
+            organizations = tenant.configuration.organizations.map { Organization(id: $0.id, name: $0.name) }
         }
 
         enum CodingKeys: String, CodingKey {
-            case url, domain, issuer, connection, audience
+            case url, domain, issuer, connection, audience, organizations
             case clientID = "client_id"
             case rpID = "rp_id"
         }
