@@ -33,26 +33,18 @@ import WebAuthn
             precedence: [.username, .phoneNumber, .email])
     }
 
-    @Test func signupByPhoneOnlyThenLogin() async throws {
+    /// Signup by phone number only, by username only; login after each.
+    @Test(arguments: [(nil, "+14155550123"), ("ada_l", nil)] as [(String?, String?)])
+    func signupByOneIdentifierThenLogin(username: String?, phone: String?) async throws {
         try await withTenant(Self.flexible) { tenant in
             let user = VirtualUser(tenant: tenant, device: VirtualDevice(store: InMemoryCredentialStore()))
-            let signup = try await user.signUp(phone: "+14155550123")
-            #expect(signup.user.phoneNumber == "+14155550123")
+            let signup = try await user.signUp(phone: phone, username: username)
+            #expect(signup.user.phoneNumber == phone)
+            #expect(signup.user.preferredUsername == username)
             #expect(signup.user.email == nil)
             let login = try await user.logIn()
             #expect(login.user.sub == signup.user.sub)
-            #expect(login.passkeyUserName == "+14155550123")
-        }
-    }
-
-    @Test func signupByUsernameOnlyThenLogin() async throws {
-        try await withTenant(Self.flexible) { tenant in
-            let user = VirtualUser(tenant: tenant, device: VirtualDevice(store: InMemoryCredentialStore()))
-            let signup = try await user.signUp(username: "ada_l")
-            #expect(signup.user.preferredUsername == "ada_l")
-            let login = try await user.logIn()
-            #expect(login.user.sub == signup.user.sub)
-            #expect(login.passkeyUserName == "ada_l")
+            #expect(login.passkeyUserName == phone ?? username)
         }
     }
 
