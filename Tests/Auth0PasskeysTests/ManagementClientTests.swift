@@ -9,7 +9,7 @@ import WebAuthn
 /// The Management API client and the client-credentials grant (auth0-passkey-api.md §15), byte
 /// for byte: paths with the IDs percent-encoded, bodies in the spec's key names and encodings,
 /// the error shape of §15.4, and the secret and the token never printed nor logged.
-@Suite struct ManagementAPITests {
+@Suite struct ManagementClientTests {
     static let secretText = "m2m-secret-Qz7Vd1XkP0aR4tYw"
 
     /// §15.1: a JSON body with the four members, and the answer read as API credentials.
