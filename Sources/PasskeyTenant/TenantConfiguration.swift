@@ -73,6 +73,12 @@ public struct TenantConfiguration: Sendable {
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
 
+    // MARK: - Management API
+
+    /// The scopes the machine-to-machine client is granted on the Management API
+    /// (auth0-passkey-api.md §15.1): by default all six of ``PasskeyTenant/managementScopes``.
+    public var managementScopes: [String]
+
     /// Creates a configuration.
     ///
     /// - Parameters:
@@ -112,6 +118,7 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.managementScopes = PasskeyTenant.managementScopes
     }
 
     /// ``maxBodySize`` unless set: 64 KiB.
@@ -122,6 +129,9 @@ public struct TenantConfiguration: Sendable {
 
     /// `https://DOMAIN/me/`, the My Account API's audience.
     public var myAccountAudience: String { "https://\(domain)/me/" }
+
+    /// `https://DOMAIN/api/v2/`, the Management API's audience (auth0-passkey-api.md §15.1 **[local]**).
+    public var managementAudience: String { issuer + "api/v2/" }
 
     /// `https://DOMAIN/userinfo`, the audience of an access token asked for without one.
     var userInfoAudience: String { "https://\(domain)/userinfo" }

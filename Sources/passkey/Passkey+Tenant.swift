@@ -87,6 +87,15 @@ extension Passkey.Tenant {
         @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
         var tlsKey: String?
 
+        @Option(
+            name: .customLong("m2m-scope"),
+            help: """
+                A Management API scope of the machine-to-machine client (repeatable; replaces the default six: \
+                create:users read:users delete:users create:authentication_methods read:authentication_methods \
+                delete:authentication_methods).
+                """)
+        var m2mScopes: [String] = []
+
         @Flag(help: "Print the start line as JSON.")
         var json = false
 
@@ -103,6 +112,10 @@ extension Passkey.Tenant {
             for url in callbacks + logoutURLs where !url.contains("://") || url.contains("#") {
                 throw ValidationError("\(url) is not an absolute URL without a fragment.")
             }
+            for scope in m2mScopes where !PasskeyTenant.managementScopes.contains(scope) {
+                let known = PasskeyTenant.managementScopes.joined(separator: " ")
+                throw ValidationError("--m2m-scope \(scope) is not one of \(known).")
+            }
         }
 
         func run() async throws {
@@ -111,6 +124,7 @@ extension Passkey.Tenant {
                 apiAudience: audience, requiresUserVerification: requireUV)
             if !callbacks.isEmpty { configuration.callbackURLs = callbacks }
             if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
+            if !m2mScopes.isEmpty { configuration.managementScopes = m2mScopes }
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
@@ -145,7 +159,9 @@ extension Passkey.Tenant {
         }
     }
 
-    /// What `tenant serve` prints once it listens.
+    /// What `tenant serve` prints once it listens. The JSON line carries the machine-to-machine
+    /// client's secret, for a test harness that reads the process's standard output; the text
+    /// line, meant for a terminal, never does.
     struct StartLine: Encodable {
         let url: String
         let domain: String
@@ -154,6 +170,9 @@ extension Passkey.Tenant {
         let connection: String
         let rpID: String
         let audience: String
+        let m2mClientID: String
+        let m2mClientSecret: String
+        let managementAudience: String
 
         init(tenant: PasskeyTenant, endpoint: TenantEndpoint) {
             url = endpoint.baseURL
@@ -163,16 +182,23 @@ extension Passkey.Tenant {
             connection = tenant.configuration.connection
             rpID = tenant.configuration.relyingPartyID
             audience = tenant.configuration.apiAudience
+            m2mClientID = tenant.managementClientID
+            m2mClientSecret = tenant.managementClientSecret.text
+            managementAudience = tenant.configuration.managementAudience
         }
 
         enum CodingKeys: String, CodingKey {
             case url, domain, issuer, connection, audience
             case clientID = "client_id"
             case rpID = "rp_id"
+            case m2mClientID = "m2m_client_id"
+            case m2mClientSecret = "m2m_client_secret"
+            case managementAudience = "management_audience"
         }
 
         var text: String {
             "tenant listening on \(url) domain=\(domain) client_id=\(clientID) connection=\(connection) rp_id=\(rpID)"
+                + " m2m_client_id=\(m2mClientID)"
         }
 
         var json: String {

@@ -14,9 +14,12 @@ struct AccessTokenClaims: JWTPayload, Hashable {
     var exp: Int
     var jti: String
     var orgID: String?
+    /// `client-credentials` on a Management API token (auth0-passkey-api.md §15.1), as Auth0 marks
+    /// a token no user took part in.
+    var gty: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, scope, iat, exp, jti
+        case iss, sub, aud, azp, scope, iat, exp, jti, gty
         case orgID = "org_id"
     }
 
