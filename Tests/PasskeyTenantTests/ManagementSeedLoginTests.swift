@@ -113,4 +113,39 @@ import WebAuthn
         }
         #expect(result.idToken != nil)
     }
+
+    /// The passkey's own user handle and `email_verified` (migration v4) live in the file too.
+    @Test func aSeededPasskeySurvivesARestart() async throws {
+        let directory = try TemporaryDirectory(prefix: "tenant")
+        defer { directory.remove() }
+        let path = directory.appending("tenant.sqlite")
+        let first = try await TenantHarness(database: path)
+        let userID = try await first.router { http in
+            let token = try await first.managementToken(http)
+            let created = try await http.send(
+                .post, "/api/v2/users",
+                raw:
+                    #"{"connection":"Username-Password-Authentication","email":"ada@example.com","email_verified":true}"#,
+                bearer: token)
+            let userID = try #require(created.json["user_id"]?.stringValue)
+            let posted = try await first.postPasskey(
+                http, token: token, userID: userID, try await MadePasskey.make(on: first.device))
+            guard posted.status == .created else { throw HarnessError(posted) }
+            return userID
+        }
+        let clock = TestClock()
+        let second = try await PasskeyTenant(database: path, clock: clock.tenantClock)
+        #expect(second.managementClientID == first.tenant.managementClientID)
+        let reopened = TenantHarness(tenant: second, clock: clock, device: first.device)
+        let (login, user) = try await reopened.router { http in
+            let login = try await reopened.logIn(http)
+            let token = try await reopened.managementToken(http)
+            return (
+                login, try await http.send(.get, "/api/v2/users/" + TenantHarness.pathEncoded(userID), bearer: token)
+            )
+        }
+        #expect(try jwtClaims(login.idToken)["sub"] == .string(userID))
+        #expect(try jwtClaims(login.idToken)["email_verified"] == .bool(true))
+        #expect(user.json["email_verified"] == .bool(true))
+    }
 }

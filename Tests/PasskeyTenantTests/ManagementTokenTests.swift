@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import InMemoryLogging
 import PasskeyAuthenticator
 import PasskeyTenant
 import TestSupport
@@ -93,7 +94,8 @@ import WebAuthn
 
     @Test func theClientIsKeptWithTheDatabase() async throws {
         let directory = try TemporaryDirectory(prefix: "tenant")
-        let path = directory.path + "/tenant.sqlite"
+        defer { directory.remove() }
+        let path = directory.appending("tenant.sqlite")
         let first = try await TenantHarness(database: path)
         let id = first.tenant.managementClientID
         let secret = first.tenant.managementClientSecret
@@ -104,6 +106,20 @@ import WebAuthn
         #expect(!"\(secret)".contains(secret.text))
         let other = try await TenantHarness()
         #expect(other.tenant.managementClientID != id)
+    }
+
+    @Test func aTracedManagementSessionLogsNoSecret() async throws {
+        let (harness, logs) = try await SecretRedactionTests.tracedHarness()
+        let token = try await harness.router { http in
+            let token = try await harness.managementToken(http)
+            _ = try await harness.createManagedUser(http, token: token)
+            _ = try await http.send(.post, "/oauth/token", json: harness.clientCredentials(["client_secret": "wrong"]))
+            return token
+        }
+        let text = logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(logs.entries.count >= 3)
+        #expect(!text.contains(harness.tenant.managementClientSecret.text))
+        #expect(!text.contains(token))
     }
 
     @Test func discoveryListsTheGrant() async throws {
