@@ -65,6 +65,17 @@ import WebAuthn
         #expect(none.text == "[]")
     }
 
+    @Test func aRawBarNamesTheSameUser() async throws {
+        let harness = try await TenantHarness()
+        let (id, read) = try await harness.router { http in
+            let token = try await harness.managementToken(http)
+            let id = try await harness.createManagedUser(http, token: token)
+            return (id, try await http.send(.get, "/api/v2/users/" + id, bearer: token))
+        }
+        #expect(read.status == .ok, "\(read.text)")
+        #expect(read.json["user_id"] == .string(id))
+    }
+
     @Test func aUserNeedsNoPasswordAndMayGoByUsername() async throws {
         var configuration = TenantConfiguration()
         configuration.requiredIdentifiers = []

@@ -45,16 +45,23 @@ import WebAuthn
         #expect(result.idToken != nil)
     }
 
-    @Test func anotherUserHandleDoesNotLogIn() async throws {
+    /// A posted field that disagrees with the authenticator: another user handle, or
+    /// `single_device` for a backup-eligible passkey (BE never changes, WebAuthn L3 §6.1.3).
+    static let disagreements: [[String: JSONValue?]] = [
+        ["user_handle": .string(Base64URL.encode(SecureRandom.bytes(32)))],
+        ["credential_device_type": .string("single_device")],
+    ]
+
+    @Test(arguments: disagreements)
+    func aPasskeyPostedWithOtherFactsDoesNotLogIn(changes: [String: JSONValue?]) async throws {
         let harness = try await TenantHarness()
         let device = TenantHarness.device()
         let result = try await harness.router { http in
             let token = try await harness.managementToken(http)
             let userID = try await harness.createManagedUser(http, token: token)
             let passkey = try await MadePasskey.make(on: device)
-            let posted = try await harness.postPasskey(
-                http, token: token, userID: userID, passkey,
-                ["user_handle": .string(Base64URL.encode(SecureRandom.bytes(32)))])
+            #expect(passkey.backupEligible)
+            let posted = try await harness.postPasskey(http, token: token, userID: userID, passkey, changes)
             guard posted.status == .created else { throw HarnessError(posted) }
             let challenge = try await harness.loginChallenge(http)
             let assertion = try await device.get(challenge.options, origin: TenantHarness.origin)
