@@ -29,8 +29,15 @@ public final class PasskeyTenant: Sendable {
     let limiter: AttemptLimiter
     let clock: TenantClock
     let logger: Logger
+    /// The machine-to-machine client's ID: the one client that may use the client credentials
+    /// grant, for Management API tokens (auth0-passkey-api.md §15.1).
+    public let managementClientID: String
+    /// The machine-to-machine client's secret: 64 base64url characters, generated with the
+    /// database and kept in it, so a restarted tenant keeps its client. Never printed.
+    public let managementClientSecret: Secret
 
-    /// Opens a tenant on a database, creating its schema, signing key and client ID on first use.
+    /// Opens a tenant on a database, creating its schema, signing key, client ID and
+    /// machine-to-machine client on first use.
     ///
     /// - Parameters:
     ///   - configuration: the tenant's domain, application, connection and limits.
@@ -49,6 +56,9 @@ public final class PasskeyTenant: Sendable {
             configuration.clientID = try await store.setting("client_id") { Self.newClientID() }
         }
         self.configuration = configuration
+        self.managementClientID = try await store.setting("m2m_client_id") { Self.newClientID() }
+        self.managementClientSecret = Secret(
+            try await store.setting("m2m_client_secret") { Secret.random(byteCount: 48).text })
         self.store = store
         self.signer = try await TokenSigner.load(from: store, given: configuration.signingKeyPEM)
         self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock)

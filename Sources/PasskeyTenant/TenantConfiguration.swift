@@ -71,6 +71,12 @@ public struct TenantConfiguration: Sendable {
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
 
+    // MARK: - Management API
+
+    /// The scopes the machine-to-machine client is granted on the Management API
+    /// (auth0-passkey-api.md §15.1): by default all six of ``PasskeyTenant/managementScopes``.
+    public var managementScopes: [String]
+
     // MARK: - Organizations and identifiers
 
     /// The tenant's organizations (auth0-passkey-api.md §17); none by default.
@@ -124,6 +130,7 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.managementScopes = PasskeyTenant.managementScopes
         self.organizations = []
         self.organizationUsage = .deny
         self.organizationRequireBehavior = .noPrompt
@@ -143,6 +150,9 @@ public struct TenantConfiguration: Sendable {
 
     /// `https://DOMAIN/me/`, the My Account API's audience.
     public var myAccountAudience: String { "https://\(domain)/me/" }
+
+    /// `https://DOMAIN/api/v2/`, the Management API's audience (auth0-passkey-api.md §15.1 **[local]**).
+    public var managementAudience: String { issuer + "api/v2/" }
 
     /// `https://DOMAIN/userinfo`, the audience of an access token asked for without one.
     var userInfoAudience: String { "https://\(domain)/userinfo" }

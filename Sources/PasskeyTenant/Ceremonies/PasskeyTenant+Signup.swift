@@ -45,7 +45,7 @@ extension PasskeyTenant {
             throw .invalidRequest("user_metadata: at most 10 string fields of at most 500 characters")
         }
         if try await store.takenIdentifier(of: profile) != nil {
-            throw Self.userExists
+            throw Self.userAlreadyExists
         }
         return TenantUser.new(profile: profile, metadata: metadata, at: clock.now())
     }
@@ -97,5 +97,5 @@ extension PasskeyTenant {
 
     /// Auth0's refusal of a signup whose identifier belongs to a user already
     /// (auth0-passkey-api.md §18).
-    static let userExists = TenantError.invalidRequest("The user already exists.")
+    static let userAlreadyExists = TenantError.invalidRequest("The user already exists.")
 }

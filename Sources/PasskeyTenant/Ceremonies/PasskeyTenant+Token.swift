@@ -4,7 +4,8 @@ import WebAuthn
 extension PasskeyTenant {
     /// `POST /oauth/token`: the webauthn grant (signup or login, by the session), the authorization
     /// code grant of Web Auth, and the refresh grant, for the default audience or another one
-    /// (auth0-passkey-api.md §3, §6.1, §6.4, §14.3).
+    /// (auth0-passkey-api.md §3, §6.1, §6.4, §14.3); and the client credentials grant of the
+    /// machine-to-machine client (§15.1, ``clientCredentials(_:)``).
     ///
     /// - Parameter request: the grant.
     /// - Returns: an access token, an ID token (`openid` is always granted), and a refresh token
@@ -17,6 +18,9 @@ extension PasskeyTenant {
     ///   for a user who is not a member of the organization (auth0-passkey-api.md §17);
     ///   `too_many_attempts` (429) for a locked-out user.
     public func token(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
+        if request.grantType == TokenRequest.clientCredentialsGrant {
+            return try await clientCredentials(request)
+        }
         try checkClient(request.clientID)
         switch request.grantType {
         case TokenRequest.webAuthnGrant:

@@ -115,6 +115,15 @@ struct TenantStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
         }
+        // The Management API (auth0-passkey-api.md §15): a seeded passkey's own user handle (NULL:
+        // the owner's), and `email_verified` as the API sets it.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE credentials ADD COLUMN user_handle BLOB;
+                    ALTER TABLE users ADD COLUMN email_verified BOOLEAN NOT NULL DEFAULT 0;
+                    """)
+        }
         // Organizations (auth0-passkey-api.md §17): the memberships made at signup or login.
         migrator.registerMigration("v5") { db in
             try db.execute(

@@ -16,9 +16,12 @@ struct AccessTokenClaims: JWTPayload, Hashable {
     /// The organization logged in through: its ID and its name (auth0-passkey-api.md §17).
     var orgID: String?
     var orgName: String?
+    /// `client-credentials` on a Management API token (auth0-passkey-api.md §15.1), as Auth0 marks
+    /// a token no user took part in.
+    var gty: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, scope, iat, exp, jti
+        case iss, sub, aud, azp, scope, iat, exp, jti, gty
         case orgID = "org_id"
         case orgName = "org_name"
     }
