@@ -24,7 +24,7 @@ import WebAuthn
 
     @Test func aProofBindsTheTokens() async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let result = try await harness.router { http in
             try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: harness.clock.now))
         }
@@ -33,6 +33,28 @@ import WebAuthn
         let tokens = try result.decode(TokenResponse.self)
         #expect(try jwtClaims(tokens.accessToken)["cnf"] == .object(["jkt": .string(prover.thumbprint)]))
         #expect(tokens.refreshToken != nil)
+    }
+
+    /// EdDSA (RFC 8037) and RS256 keys bind as ES256 ones do.
+    @Test(arguments: ["EdDSA", "RS256"])
+    func otherKeyTypesBindToo(_ alg: String) async throws {
+        let harness = try await TenantHarness()
+        let prover = try await alg == "EdDSA" ? DPoPProver.ed25519() : DPoPProver.rs256()
+        let (signup, userinfo) = try await harness.router { http in
+            let now = harness.clock.now
+            let signup = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
+            let token = try signup.decode(TokenResponse.self).accessToken.text
+            return (
+                signup,
+                try await http.call(
+                    "/userinfo", token: token,
+                    proof: prover.proof("GET", "https://localhost/userinfo", iat: now, accessToken: token))
+            )
+        }
+        #expect(signup.json["token_type"] == .string("DPoP"))
+        let tokens = try signup.decode(TokenResponse.self)
+        #expect(try jwtClaims(tokens.accessToken)["cnf"] == .object(["jkt": .string(prover.thumbprint)]))
+        #expect(userinfo.status == .ok, "\(userinfo.text)")
     }
 
     @Test func withoutAProofTokensAreBearer() async throws {
@@ -44,7 +66,7 @@ import WebAuthn
 
     @Test func resourceServersAcceptTheBoundTokenWithAProof() async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let api = "https://localhost/api/"
         let (userinfo, events, methods, factors) = try await harness.router { http in
             let now = harness.clock.now
@@ -85,8 +107,8 @@ import WebAuthn
     /// The refusals at a resource server, each on its own (RFC 9449 §7.1, §7.2).
     @Test func resourceServersRefuseWhatIsNotAProofOfTheBoundKey() async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
-        let other = try DPoPProver()
+        let prover = try await DPoPProver()
+        let other = try await DPoPProver()
         let url = "https://localhost/userinfo"
         let results = try await harness.router { http in
             let now = harness.clock.now
@@ -131,7 +153,7 @@ import WebAuthn
     @Test(arguments: ["/userinfo", "/api/events", "/me/v1/authentication-methods"])
     func anUnboundTokenIsBearerOnly(_ path: String) async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let audience: String? =
             switch path {
             case "/api/events": "https://localhost/api/"
@@ -157,8 +179,8 @@ import WebAuthn
     /// A bound refresh token needs a proof of its key (RFC 9449 §5); failed attempts do not spend it.
     @Test func aBoundRefreshTokenNeedsItsKey() async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
-        let other = try DPoPProver()
+        let prover = try await DPoPProver()
+        let other = try await DPoPProver()
         let (missing, wrongKey, refreshed) = try await harness.router { http in
             let now = harness.clock.now
             let tokens = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
@@ -185,7 +207,7 @@ import WebAuthn
     /// itself stays unbound.
     @Test func anUnboundRefreshTokenWithAProofGivesABoundAccessToken() async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let (bound, next) = try await harness.router { http in
             let tokens = try await harness.signUp(http)
             let bound = try await harness.dpopGrant(
@@ -204,7 +226,7 @@ import WebAuthn
         var configuration = TenantConfiguration()
         configuration.requireProofOfPossession = true
         let harness = try await TenantHarness(configuration: configuration)
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let (without, with) = try await harness.router { http in
             (
                 try await harness.dpopSignUp(http, proof: nil),
@@ -221,8 +243,8 @@ import WebAuthn
     @Test func dpopJKTBindsTheAuthorizationCode() async throws {
         let harness = try await TenantHarness()
         let flow = WebAuthFlow(harness)
-        let prover = try DPoPProver()
-        let other = try DPoPProver()
+        let prover = try await DPoPProver()
+        let other = try await DPoPProver()
         let bound = ["dpop_jkt": prover.thumbprint]
         let (missing, wrongKey, exchanged, badJKT) = try await harness.router { http in
             let now = harness.clock.now

@@ -29,8 +29,7 @@ import WebAuthn
             case .wrongTyp: return [try await prover.proof("POST", url, iat: now, header: ["typ": "JWT"])]
             case .missingTyp: return [try await prover.proof("POST", url, iat: now, header: ["typ": .null])]
             case .algNone:
-                let header =
-                    #"{"typ":"dpop+jwt","alg":"none","jwk":{"kty":"EC","crv":"P-256","x":"\#(prover.x)","y":"\#(prover.y)"}}"#
+                let header = JWTHeader(fields: ["typ": "dpop+jwt", "alg": "none", "jwk": .object(prover.jwk)])
                 return [try DPoPProver.unsigned(header: header, claims: prover.claims("POST", url, iat: now))]
             case .algHS256:
                 // A proof that verifies with the symmetric key it names: still no proof of possession.
@@ -75,7 +74,7 @@ import WebAuthn
     @Test(arguments: Defect.allCases)
     func eachDefectIsRefused(_ defect: Defect) async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let (refused, accepted) = try await harness.router { http in
             let challenge = try await harness.signupChallenge(http)
             let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
@@ -104,7 +103,7 @@ import WebAuthn
     ])
     func theRequestURLMatchesNormalised(_ htu: String) async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let result = try await harness.router { http in
             let challenge = try await harness.signupChallenge(http)
             let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
@@ -124,7 +123,7 @@ import WebAuthn
 
     @Test func aProofIsUsedOnce() async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let proof = try await prover.proof("POST", Self.tokenURL, iat: harness.clock.now)
         let (first, replayed) = try await harness.router { http in
             (try await harness.dpopSignUp(http, proof: proof), try await harness.dpopLogIn(http, proof: proof))
@@ -140,7 +139,7 @@ import WebAuthn
         defer { directory.remove() }
         let path = directory.appending("tenant.sqlite")
         let first = try await TenantHarness(database: path)
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let proof = try await prover.proof("POST", Self.tokenURL, iat: first.clock.now)
         let signup = try await first.router { http in try await first.dpopSignUp(http, proof: proof) }
         #expect(signup.status == .ok)
@@ -163,7 +162,7 @@ import WebAuthn
         var configuration = TenantConfiguration()
         configuration.requiresDPoPNonce = true
         let harness = try await TenantHarness(configuration: configuration)
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let (asked, wrong, answered) = try await harness.router { http in
             let now = harness.clock.now
             let asked = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
@@ -191,7 +190,7 @@ import WebAuthn
         var configuration = TenantConfiguration()
         configuration.requiresDPoPNonce = true
         let harness = try await TenantHarness(configuration: configuration)
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let (previous, stale) = try await harness.router { http in
             let now = harness.clock.now
             let first = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
@@ -215,7 +214,7 @@ import WebAuthn
         var configuration = TenantConfiguration()
         configuration.requiresDPoPNonce = true
         let harness = try await TenantHarness(configuration: configuration)
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let userinfo = "https://localhost/userinfo"
         let (asked, answered) = try await harness.router { http in
             let now = harness.clock.now
@@ -260,7 +259,7 @@ import WebAuthn
     ])
     func aMalformedHeaderIsNeverAServerError(_ value: String) async throws {
         let harness = try await TenantHarness()
-        let prover = try DPoPProver()
+        let prover = try await DPoPProver()
         let (token, resource) = try await harness.router { http in
             let tokens = try await harness.dpopSignUp(
                 http, proof: prover.proof("POST", Self.tokenURL, iat: harness.clock.now)
