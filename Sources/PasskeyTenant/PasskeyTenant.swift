@@ -35,6 +35,8 @@ public final class PasskeyTenant: Sendable {
     /// The machine-to-machine client's secret: 64 base64url characters, generated with the
     /// database and kept in it, so a restarted tenant keeps its client. Never printed.
     public let managementClientSecret: Secret
+    /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8).
+    let dpopNonces = DPoPNonces()
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use.

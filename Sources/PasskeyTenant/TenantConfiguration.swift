@@ -92,6 +92,17 @@ public struct TenantConfiguration: Sendable {
     /// phone number and username optional.
     public var identifiers: ConnectionAttributes
 
+    // MARK: - DPoP
+
+    /// The application's `require_proof_of_possession` (auth0-passkey-api.md §16.1): when true,
+    /// `/oauth/token` issues no token without a valid DPoP proof (RFC 9449). False by default:
+    /// a proof is then optional, and a request without one gets Bearer tokens.
+    public var requireProofOfPossession: Bool
+    /// Whether proofs must carry a server nonce (RFC 9449 §8, §9; auth0-passkey-api.md §16.3):
+    /// a proof without the current or previous `DPoP-Nonce` gets `use_dpop_nonce`, and every
+    /// token and resource response carries a fresh `DPoP-Nonce`. False by default.
+    public var requiresDPoPNonce: Bool
+
     /// Creates a configuration.
     ///
     /// - Parameters:
@@ -135,6 +146,8 @@ public struct TenantConfiguration: Sendable {
         self.organizationUsage = .deny
         self.organizationRequireBehavior = .noPrompt
         self.identifiers = ConnectionAttributes()
+        self.requireProofOfPossession = false
+        self.requiresDPoPNonce = false
     }
 
     /// The organization `organization` names, by ID or by name.

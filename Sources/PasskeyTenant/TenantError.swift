@@ -61,6 +61,14 @@ public struct TenantError: CodedError, Hashable {
 
         /// A tenant configuration file is malformed; the detail names the key. Never a request's.
         public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+        // MARK: - DPoP (RFC 9449)
+
+        /// The `DPoP` proof is missing where one is needed, malformed, or does not hold for this
+        /// request, key or token (RFC 9449 §5, §7.1).
+        public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
+        /// The proof must carry the tenant's current `DPoP-Nonce`, sent with this answer
+        /// (RFC 9449 §8, §9).
+        public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
     }
 
     /// What went wrong.
@@ -92,8 +100,9 @@ public struct TenantError: CodedError, Hashable {
     public var description: String { "\(code) (\(status)): \(detail)" }
 
     /// Whether the failure counts towards a lockout: every refusal of the client's input does;
-    /// the lockout itself and the tenant's own faults do not.
-    var countsAsFailedAttempt: Bool { status < 500 && code != .tooManyAttempts }
+    /// the lockout itself, a request for a DPoP nonce (a step of the protocol, RFC 9449 §8) and
+    /// the tenant's own faults do not.
+    var countsAsFailedAttempt: Bool { status < 500 && code != .tooManyAttempts && code != .useDPoPNonce }
 
     static func invalidRequest(_ detail: String) -> Self { Self(.invalidRequest, detail) }
     static func invalidGrant(_ detail: String) -> Self { Self(.invalidGrant, detail) }

@@ -112,6 +112,20 @@ extension Passkey.Tenant {
 
         @OptionGroup var organizationOptions: TenantOrganizationOptions
 
+        // MARK: - DPoP
+
+        @Flag(
+            name: .customLong("require-dpop"),
+            help: "Issue no token without a DPoP proof (RFC 9449; the application's require_proof_of_possession).")
+        var requireDPoP = false
+
+        @Flag(
+            name: .customLong("dpop-nonce"),
+            help:
+                "Require a server nonce in DPoP proofs: use_dpop_nonce and a fresh DPoP-Nonce header (RFC 9449 §8, §9)."
+        )
+        var dpopNonce = false
+
         func validate() throws {
             guard (tlsCert == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
@@ -135,6 +149,8 @@ extension Passkey.Tenant {
             if !callbacks.isEmpty { configuration.callbackURLs = callbacks }
             if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
             if !m2mScopes.isEmpty { configuration.managementScopes = m2mScopes }
+            configuration.requireProofOfPossession = requireDPoP
+            configuration.requiresDPoPNonce = dpopNonce
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)

@@ -37,6 +37,7 @@ extension PasskeyTenant {
         else {
             throw TenantError(.invalidGrant, status: 403, "Failed to verify code verifier")
         }
+        try checkBinding(authorized.dpopJKT, proof: request.dpopThumbprint, of: "authorization code")
         guard let user = try await store.user(id: grant.userID) else {
             throw TenantError(.invalidGrant, status: 403, "The user of the authorization code does not exist any more.")
         }
@@ -44,6 +45,6 @@ extension PasskeyTenant {
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience,
             organization: try issuedOrganization(authorized.organization),
-            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil)
+            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil, boundTo: request.dpopThumbprint)
     }
 }

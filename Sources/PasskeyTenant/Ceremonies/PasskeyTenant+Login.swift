@@ -33,7 +33,7 @@ extension PasskeyTenant {
         try await admit(user, to: organization)
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
-            refresh: nil)
+            refresh: nil, boundTo: request.dpopThumbprint)
     }
 
     /// Verifies a discoverable login: finds the credential by its ID, verifies the assertion

@@ -92,7 +92,7 @@ extension PasskeyTenant {
         try await join(user, to: organization)
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
-            refresh: nil)
+            refresh: nil, boundTo: request.dpopThumbprint)
     }
 
     /// Auth0's refusal of a signup whose identifier belongs to a user already

@@ -16,12 +16,32 @@ extension PasskeyTenant {
     ///   or an unknown refresh token; `invalid_request` for an organization missing under
     ///   `require`, given under `deny` or unknown; `access_denied` (403) for an unknown audience and
     ///   for a user who is not a member of the organization (auth0-passkey-api.md §17);
-    ///   `too_many_attempts` (429) for a locked-out user.
+    ///   `too_many_attempts` (429) for a locked-out user; `invalid_dpop_proof` when
+    ///   ``TenantConfiguration/requireProofOfPossession`` is set or the grant is DPoP-bound (a call
+    ///   in process carries no proof: DPoP is the router's, `POST /oauth/token` with a `DPoP` header).
     public func token(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
+        try await token(request, proof: nil)
+    }
+
+    /// ``token(_:)`` with the request's checked DPoP proof, if it had one (RFC 9449 §5;
+    /// auth0-passkey-api.md §16.4): the tokens it issues are bound to the proof's key, and
+    /// ``TenantConfiguration/requireProofOfPossession`` refuses a request without one. The
+    /// machine-to-machine client's grant is not the application's: it takes Bearer tokens only.
+    ///
+    /// - Throws: as ``token(_:)``; `invalid_dpop_proof` for a missing proof when one is required
+    ///   or the grant (refresh token, authorization code) is bound to a key; `invalid_grant` when
+    ///   it is bound to another key.
+    func token(_ request: TokenRequest, proof: DPoPProof?) async throws(TenantError) -> TokenResponse {
         if request.grantType == TokenRequest.clientCredentialsGrant {
             return try await clientCredentials(request)
         }
         try checkClient(request.clientID)
+        if configuration.requireProofOfPossession, proof == nil {
+            throw TenantError(
+                .invalidDPoPProof, "This application requires a DPoP proof (RFC 9449) at the token endpoint.")
+        }
+        var request = request
+        request.dpopThumbprint = proof?.key.thumbprint
         switch request.grantType {
         case TokenRequest.webAuthnGrant:
             let session = try await takeSession(request.authSession)
@@ -109,9 +129,12 @@ extension PasskeyTenant {
     ///   - nonce: the `/authorize` nonce of a code grant.
     ///   - identifiers: the access token's `jti` and the new refresh family.
     ///   - refresh: the rotated refresh token and its grant, for the refresh grant.
+    ///   - dpopKey: the thumbprint of the request's DPoP proof's key: the access token carries it as
+    ///     `cnf.jkt` and is a `DPoP` token, and a new refresh token is bound to it (RFC 9449 §5).
     func issueTokens(
         for user: TenantUser, scopes: [String], audience: String?, organization: TenantOrganization?, authTime: Date?,
-        nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?
+        nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?,
+        boundTo dpopKey: String?
     ) async throws(TenantError) -> TokenResponse {
         let now = clock.now()
         let issuedAt = Int(now.timeIntervalSince1970)
@@ -121,7 +144,8 @@ extension PasskeyTenant {
         let access = AccessTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID,
             scope: scopes.joined(separator: " "), iat: issuedAt, exp: issuedAt + accessLifetime,
-            jti: identifiers.accessTokenID, orgID: organization?.id, orgName: organization?.name)
+            jti: identifiers.accessTokenID, orgID: organization?.id, orgName: organization?.name,
+            cnf: dpopKey.map(Confirmation.init(jkt:)))
         let id = IDTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
             exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
@@ -135,12 +159,14 @@ extension PasskeyTenant {
             let grant = RefreshGrant(
                 userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization?.id,
                 family: identifiers.refreshFamily,
-                expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime)
+                expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime,
+                dpopJKT: dpopKey)
             try await store.insertRefreshToken(grant, digest: secret.digest)
             refreshToken = secret
         }
         return TokenResponse(
-            accessToken: Secret(try await signer.sign(access)), expiresIn: accessLifetime,
+            accessToken: Secret(try await signer.sign(access)), tokenType: dpopKey == nil ? "Bearer" : "DPoP",
+            expiresIn: accessLifetime,
             scope: scopes.joined(separator: " "), idToken: Secret(try await signer.sign(id)),
             refreshToken: refreshToken)
     }

@@ -11,7 +11,9 @@ import WebAuthn
 /// `{"type", "status", "title", "detail"}` (auth0-passkey-api.md §7.1, §7.2); the Management API
 /// answers `{"statusCode", "error", "message", "errorCode"}` (§15.4), and the Authentication API's
 /// middleware renders every failure under `/api/v2/` so, unknown routes included. A refused bearer
-/// token also gets `WWW-Authenticate` (RFC 6750 §3); a lockout gets `Retry-After`.
+/// token also gets `WWW-Authenticate` (RFC 6750 §3): a `DPoP` challenge with `algs` for a
+/// refused DPoP proof or nonce at a resource server and for any refusal of a request that used
+/// `Authorization: DPoP` (RFC 9449 §7.1), else a `Bearer` one; a lockout gets `Retry-After`.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = TenantRequestContext
 
@@ -33,10 +35,11 @@ struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let response: Response
         let shape = self.shape == .authentication && request.uri.path.hasPrefix("/api/v2/") ? .management : self.shape
+        let dpop = PasskeyTenant.authorization(request)?.scheme == "dpop"
         do {
             response = try await next(request, context)
         } catch let error as TenantError {
-            response = render(error, as: shape)
+            response = render(error, as: shape, dpop: dpop)
         } catch let error as any HTTPResponseError {
             response = render(Self.tenantError(for: error.status), as: shape)
         } catch {
@@ -73,17 +76,21 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// The response for `error`, in `shape`.
-    func render(_ error: TenantError, as shape: Shape) -> Response {
+    /// The response for `error`, in `shape`; `dpop` when the request sent `Authorization: DPoP`.
+    func render(_ error: TenantError, as shape: Shape, dpop: Bool = false) -> Response {
         let status = HTTPResponse.Status(code: error.status, reasonPhrase: Self.title(error.status))
         var headers = HTTPFields()
         if let wait = error.retryAfter {
             headers[.retryAfter] = String(wait)
         }
-        if error.code == .invalidToken || error.code == .insufficientScope {
-            let description = error.detail.filter { $0 != "\"" && $0 != "\\" }
-            headers[.wwwAuthenticate] =
-                #"Bearer realm="\#(realm)", error="\#(error.code)", error_description="\#(description)""#
+        let isTokenError = error.code == .invalidToken || error.code == .insufficientScope
+        let isProofError = error.code == .invalidDPoPProof || error.code == .useDPoPNonce
+        let description = error.detail.filter { $0 != "\"" && $0 != "\\" }
+        let parameters = #"realm="\#(realm)", error="\#(error.code)", error_description="\#(description)""#
+        if (isTokenError && dpop) || (isProofError && error.status == 401) {
+            headers[.wwwAuthenticate] = #"DPoP \#(parameters), algs="\#(DPoPKey.algorithms.joined(separator: " "))""#
+        } else if isTokenError {
+            headers[.wwwAuthenticate] = "Bearer " + parameters
         }
         switch shape {
         case .authentication:

@@ -19,11 +19,14 @@ struct AccessTokenClaims: JWTPayload, Hashable {
     /// `client-credentials` on a Management API token (auth0-passkey-api.md §15.1), as Auth0 marks
     /// a token no user took part in.
     var gty: String? = nil
+    /// The DPoP key the token is bound to (RFC 9449 §6.1; RFC 7800 §3.1); nil for a Bearer token.
+    var cnf: Confirmation?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, azp, scope, iat, exp, jti, gty
         case orgID = "org_id"
         case orgName = "org_name"
+        case cnf
     }
 
     /// The scopes, split.
@@ -59,4 +62,9 @@ struct Audience: Sendable, Hashable, Codable {
             try container.encode(values)
         }
     }
+}
+
+/// A `cnf` claim naming a key by its JWK thumbprint (RFC 7800 §3.1; RFC 9449 §6.1: `jkt`).
+struct Confirmation: Sendable, Hashable, Codable {
+    var jkt: String
 }

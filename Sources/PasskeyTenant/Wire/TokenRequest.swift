@@ -24,6 +24,9 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public var redirectURI: String?
     /// The client secret of the client credentials grant (RFC 6749 §2.3.1, `client_secret_post`).
     public var clientSecret: Secret?
+    /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
+    /// the proof is checked (RFC 9449 §5); never read from the body.
+    var dpopThumbprint: String? = nil
 
     /// The passkey grant's type.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
