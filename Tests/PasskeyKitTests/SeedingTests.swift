@@ -91,4 +91,20 @@ import WebAuthn
             #expect(try await phone.store?.summaries(rpID: "localhost").map(\.id) == [first.credentialID])
         }
     }
+
+    /// PasskeyKit.docc, SeedingUsers: the sample runs as written.
+    @Test func theArticleSample() async throws {
+        // snippet.begin
+        let tenant = try await PasskeyTenant(configuration: TenantConfiguration(), database: ":memory:")
+        try await tenant.serving { endpoint in  // a local tenant on a free loopback port
+            let auth0 = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+            let management = try await auth0.managementAPI(
+                clientID: tenant.managementClientID, clientSecret: ClientSecret(tenant.managementClientSecret.text))
+            let user = VirtualUser(tenant: auth0, device: VirtualDevice(store: InMemoryCredentialStore()))
+            let seeded = try await user.seed(email: "ada@example.com", name: "Ada Lovelace", using: management)
+            let login = try await user.logIn()  // no signup ceremony
+            print("seeded", seeded.user.userId, "logged in as", login.user.sub)
+        }
+        // snippet.end
+    }
 }
