@@ -11,7 +11,7 @@
 /// Only `type` is required by Auth0's schema; the tenant needs `key_id`, `public_key` and
 /// `user_handle` too **[local]**, and checks them when it builds the credential. Any other member
 /// fails to decode and the caller answers 400 `invalid_body`.
-struct NewManagedPasskey: Sendable, Hashable, Codable {
+struct NewManagedPasskey: Sendable, Hashable, Decodable {
     var type: String
     var keyID: String?
     var publicKey: String?
@@ -41,7 +41,9 @@ struct NewManagedPasskey: Sendable, Hashable, Codable {
     ///
     /// - Throws: `DecodingError.dataCorrupted` naming the first unknown member.
     init(from decoder: any Decoder) throws {
-        try AnyKey.refuseUnknownMembers(of: decoder, CodingKeys.self, "an authentication method property")
+        try AnyKey.refuseUnknownMembers(of: decoder, "an authentication method property") {
+            CodingKeys(stringValue: $0) != nil
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
         keyID = try container.decodeIfPresent(String.self, forKey: .keyID)

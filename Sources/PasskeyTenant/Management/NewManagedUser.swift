@@ -10,74 +10,52 @@
 /// Only `connection` is required; which identifiers must be present is the connection's rule, as
 /// at signup. **[local]** No `password`: the connection takes passkeys only, so a `password`, like
 /// any member not listed, fails to decode and the caller answers 400 `invalid_body`.
-struct NewManagedUser: Sendable, Hashable, Codable {
+struct NewManagedUser: Sendable, Hashable, Decodable {
     var connection: String
-    var email: String?
+    /// The identifiers and profile claims, the email lower-cased as Auth0 stores a database
+    /// connection's emails.
+    var profile: UserProfile
     var emailVerified: Bool?
     /// Whether to send a verification email; accepted and ignored, the local tenant sends no mail.
     var verifyEmail: Bool?
-    var phoneNumber: String?
-    var username: String?
-    var name: String?
-    var givenName: String?
-    var familyName: String?
-    var nickname: String?
-    var picture: String?
     var userMetadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case connection, email, username, name, nickname, picture
+        case connection
         case emailVerified = "email_verified"
         case verifyEmail = "verify_email"
-        case phoneNumber = "phone_number"
-        case givenName = "given_name"
-        case familyName = "family_name"
         case userMetadata = "user_metadata"
-    }
-
-    /// The signup profile these members make, the email lower-cased as Auth0 stores a database
-    /// connection's emails.
-    var profile: UserProfile {
-        UserProfile(
-            email: email?.lowercased(), phoneNumber: phoneNumber, username: username, name: name,
-            givenName: givenName, familyName: familyName, nickname: nickname, picture: picture)
     }
 
     /// Decodes a body, refusing members the tenant does not define.
     ///
     /// - Throws: `DecodingError.dataCorrupted` naming the first unknown member.
     init(from decoder: any Decoder) throws {
-        try AnyKey.refuseUnknownMembers(of: decoder, CodingKeys.self, "a user property")
+        try AnyKey.refuseUnknownMembers(of: decoder, "a user property") {
+            CodingKeys(stringValue: $0) != nil || UserProfile.CodingKeys(stringValue: $0) != nil
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         connection = try container.decode(String.self, forKey: .connection)
-        email = try container.decodeIfPresent(String.self, forKey: .email)
+        profile = try UserProfile(container: decoder.container(keyedBy: UserProfile.CodingKeys.self))
+        profile.email = profile.email?.lowercased()
         emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
         verifyEmail = try container.decodeIfPresent(Bool.self, forKey: .verifyEmail)
-        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
-        username = try container.decodeIfPresent(String.self, forKey: .username)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        givenName = try container.decodeIfPresent(String.self, forKey: .givenName)
-        familyName = try container.decodeIfPresent(String.self, forKey: .familyName)
-        nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
-        picture = try container.decodeIfPresent(String.self, forKey: .picture)
         userMetadata = try container.decodeIfPresent([String: String].self, forKey: .userMetadata)
     }
 }
 
 extension AnyKey {
-    /// Refuses an object with a member that `keys` does not name: the Management API's schemas
-    /// have `additionalProperties: false`.
+    /// Refuses an object with a member that is not `known`: the Management API's schemas have
+    /// `additionalProperties: false`.
     ///
     /// - Parameters:
     ///   - decoder: the object's decoder.
-    ///   - keys: the members allowed.
     ///   - what: what a member is, for the message.
+    ///   - known: whether a member name is allowed.
     /// - Throws: `DecodingError.dataCorrupted` naming the first unknown member.
-    static func refuseUnknownMembers<Keys: CodingKey>(of decoder: any Decoder, _ keys: Keys.Type, _ what: String)
-        throws
-    {
+    static func refuseUnknownMembers(of decoder: any Decoder, _ what: String, known: (String) -> Bool) throws {
         let all = try decoder.container(keyedBy: AnyKey.self)
-        if let unknown = all.allKeys.first(where: { Keys(stringValue: $0.stringValue) == nil }) {
+        if let unknown = all.allKeys.first(where: { !known($0.stringValue) }) {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: all.codingPath + [unknown], debugDescription: "not \(what)"))
         }

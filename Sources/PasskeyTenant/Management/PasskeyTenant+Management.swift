@@ -72,13 +72,14 @@ extension PasskeyTenant {
         }
         let user = try await existingUser(userID)
         let all = try await store.credentials(userID: user.id)
-        let (start, overflow) = page.multipliedReportingOverflow(by: perPage)
-        let methods = overflow || start >= all.count ? [] : all[start...].prefix(perPage)
+        let (product, overflow) = page.multipliedReportingOverflow(by: perPage)
+        let start = overflow ? Int.max : product
+        let methods = start < all.count ? Array(all[start...].prefix(perPage)) : []
         return ManagedAuthenticationMethodPage(
             authenticators: methods.map {
                 ManagedAuthenticationMethod($0, user: user, relyingPartyID: configuration.relyingPartyID)
             },
-            start: overflow ? Int.max : start, limit: perPage, total: all.count)
+            start: start, limit: perPage, total: all.count)
     }
 
     /// `POST /api/v2/users/{id}/authentication-methods`: adds a passkey made elsewhere to the user,

@@ -76,14 +76,15 @@ extension TenantStore {
         try db.execute(
             sql: """
                 INSERT INTO credentials (id, method_id, user_id, public_key, algorithm, sign_count, backup_eligible,
-                    backed_up, aaguid, transports, user_agent, created_at, last_auth_at, user_handle)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                    backed_up, aaguid, transports, user_agent, created_at, last_auth_at, user_handle, name)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
                 """,
             arguments: [
                 Data(credential.id), credential.methodID, credential.userID, Data(credential.publicKey),
                 credential.algorithm.rawValue, Int64(credential.signCount), credential.backupEligible,
                 credential.backedUp, credential.aaguid.description, credential.transports.joined(separator: " "),
                 credential.userAgent, credential.createdAt.storedValue, credential.userHandle.map { Data($0) },
+                credential.name,
             ])
     }
 
