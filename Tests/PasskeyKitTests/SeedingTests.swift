@@ -92,6 +92,30 @@ import WebAuthn
         }
     }
 
+    /// An m2m client whose grant lacks `create:users` is refused (403, `insufficient_scope`), and
+    /// nothing is left on the device.
+    @Test func aGrantWithoutCreateUsersIsRefused() async throws {
+        var configuration = TenantConfiguration()
+        configuration.managementScopes = ["read:users", "read:authentication_methods"]
+        let tenant = try await PasskeyTenant(configuration: configuration, database: ":memory:")
+        try await tenant.serving { endpoint in
+            let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+            let management = try await connection.managementAPI(
+                clientID: tenant.managementClientID, clientSecret: ClientSecret(tenant.managementClientSecret.text))
+            let phone = VirtualDevice(store: InMemoryCredentialStore())
+            let refused = await #expect(throws: PasskeyFlowError.self) {
+                try await VirtualUser(tenant: connection, device: phone).seed(
+                    email: "ada@example.com", using: management)
+            }
+            guard case .management(let error)? = refused else {
+                Issue.record("expected the Management API's refusal, got \(String(describing: refused))")
+                return
+            }
+            #expect(error.isInsufficientScope && error.statusCode == 403)
+            #expect(try await phone.store?.summaries(rpID: "localhost").isEmpty == true)
+        }
+    }
+
     /// PasskeyKit.docc, SeedingUsers: the sample runs as written.
     @Test func theArticleSample() async throws {
         // snippet.begin
