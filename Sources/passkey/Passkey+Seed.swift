@@ -39,6 +39,13 @@ extension Passkey {
         var m2mClientID: String?
 
         @Option(
+            name: .customLong("management-audience"),
+            help:
+                "The Management API's audience (default: https://DOMAIN/api/v2/; the canonical domain's with a custom one)."
+        )
+        var managementAudience: String?
+
+        @Option(
             name: .customLong("client-secret-file"),
             help: "A file whose first line is the m2m client secret (default: $AUTH0_CLIENT_SECRET).")
         var clientSecretFile: String?
@@ -55,7 +62,7 @@ extension Passkey {
                 let management: ManagementAPI
                 do {
                     management = try await user.tenant.managementAPI(
-                        clientID: credentials.clientID, clientSecret: credentials.secret)
+                        clientID: credentials.clientID, clientSecret: credentials.secret, audience: managementAudience)
                 } catch PasskeyFlowError.authentication(let error) where !error.isNetworkError {
                     throw FlowFailure(
                         step: "seed", code: error.code.rawValue, description: error.reason, status: error.statusCode,

@@ -113,16 +113,8 @@ import WebAuthn
     /// standard base64, its IDs in unpadded base64url, its flags and transports; the method paths.
     @Test func passkeyMethodFromARegistration() async throws {
         let handle = Array(0..<32).map(UInt8.init)
-        let registration = try await WebAuthnClient(
-            authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .platform)
-        ).create(
-            PublicKeyCredentialCreationOptionsJSON(
-                rp: PublicKeyCredentialRpEntity(name: "localhost", id: "localhost"),
-                user: PublicKeyCredentialUserEntityJSON(id: Base64URL(handle), name: "ada", displayName: "Ada"),
-                challenge: Base64URL(SecureRandom.bytes(32)),
-                pubKeyCredParams: [PublicKeyCredentialParameters(alg: -7)],
-                authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required)),
-            origin: try WebOrigin("https://localhost"))
+        let registration = try await ManagementFixtures.registration(
+            on: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .platform), handle: handle)
         let passkey = try NewPasskeyMethod(
             registration: registration, userHandle: handle, relyingPartyIdentifier: "localhost")
         #expect(passkey.credentialID == registration.rawId.bytes)
@@ -204,5 +196,23 @@ extension ScriptedTransport {
     func management(retryPolicy: RetryPolicy = RetryPolicy()) throws -> ManagementAPI {
         try ManagementAPI(
             token: "AT-management", baseURL: "https://login.example.com", client: client(retryPolicy: retryPolicy))
+    }
+}
+
+/// Passkeys the Management API tests attach.
+enum ManagementFixtures {
+    /// A discoverable ES256 passkey for `localhost` with the user handle `handle`, made on
+    /// `authenticator` with a native app's origin.
+    static func registration(on authenticator: SoftwareAuthenticator, handle: [UInt8]) async throws
+        -> RegistrationResponseJSON
+    {
+        try await WebAuthnClient(authenticator: authenticator).create(
+            PublicKeyCredentialCreationOptionsJSON(
+                rp: PublicKeyCredentialRpEntity(name: "localhost", id: "localhost"),
+                user: PublicKeyCredentialUserEntityJSON(id: Base64URL(handle), name: "ada", displayName: "Ada"),
+                challenge: Base64URL(SecureRandom.bytes(32)),
+                pubKeyCredParams: [PublicKeyCredentialParameters(alg: -7)],
+                authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required)),
+            origin: try WebOrigin("https://localhost"))
     }
 }

@@ -26,14 +26,7 @@ import WebAuthn
 
     /// A discoverable passkey for `localhost` with `handle`, made on `authenticator`.
     private func passkey(on authenticator: SoftwareAuthenticator, handle: [UInt8]) async throws -> NewPasskeyMethod {
-        let registration = try await WebAuthnClient(authenticator: authenticator).create(
-            PublicKeyCredentialCreationOptionsJSON(
-                rp: PublicKeyCredentialRpEntity(name: "localhost", id: "localhost"),
-                user: PublicKeyCredentialUserEntityJSON(id: Base64URL(handle), name: "ada", displayName: "Ada"),
-                challenge: Base64URL(SecureRandom.bytes(32)),
-                pubKeyCredParams: [PublicKeyCredentialParameters(alg: -7)],
-                authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required)),
-            origin: try WebOrigin("https://localhost"))
+        let registration = try await ManagementFixtures.registration(on: authenticator, handle: handle)
         return try NewPasskeyMethod(registration: registration, userHandle: handle, relyingPartyIdentifier: "localhost")
     }
 

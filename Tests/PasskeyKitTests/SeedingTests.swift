@@ -91,4 +91,44 @@ import WebAuthn
             #expect(try await phone.store?.summaries(rpID: "localhost").map(\.id) == [first.credentialID])
         }
     }
+
+    /// An m2m client whose grant lacks `create:users` is refused (403, `insufficient_scope`), and
+    /// nothing is left on the device.
+    @Test func aGrantWithoutCreateUsersIsRefused() async throws {
+        var configuration = TenantConfiguration()
+        configuration.managementScopes = ["read:users", "read:authentication_methods"]
+        let tenant = try await PasskeyTenant(configuration: configuration, database: ":memory:")
+        try await tenant.serving { endpoint in
+            let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+            let management = try await connection.managementAPI(
+                clientID: tenant.managementClientID, clientSecret: ClientSecret(tenant.managementClientSecret.text))
+            let phone = VirtualDevice(store: InMemoryCredentialStore())
+            let refused = await #expect(throws: PasskeyFlowError.self) {
+                try await VirtualUser(tenant: connection, device: phone).seed(
+                    email: "ada@example.com", using: management)
+            }
+            guard case .management(let error)? = refused else {
+                Issue.record("expected the Management API's refusal, got \(String(describing: refused))")
+                return
+            }
+            #expect(error.isInsufficientScope && error.statusCode == 403)
+            #expect(try await phone.store?.summaries(rpID: "localhost").isEmpty == true)
+        }
+    }
+
+    /// PasskeyKit.docc, SeedingUsers: the sample runs as written.
+    @Test func theArticleSample() async throws {
+        // snippet.begin
+        let tenant = try await PasskeyTenant(configuration: TenantConfiguration(), database: ":memory:")
+        try await tenant.serving { endpoint in  // a local tenant on a free loopback port
+            let auth0 = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+            let management = try await auth0.managementAPI(
+                clientID: tenant.managementClientID, clientSecret: ClientSecret(tenant.managementClientSecret.text))
+            let user = VirtualUser(tenant: auth0, device: VirtualDevice(store: InMemoryCredentialStore()))
+            let seeded = try await user.seed(email: "ada@example.com", name: "Ada Lovelace", using: management)
+            let login = try await user.logIn()  // no signup ceremony
+            print("seeded", seeded.user.userId, "logged in as", login.user.sub)
+        }
+        // snippet.end
+    }
 }

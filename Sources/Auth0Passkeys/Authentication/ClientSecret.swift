@@ -3,7 +3,7 @@
 ///
 /// Whoever holds it gets Management API tokens, so it never prints: `description` and
 /// `debugDescription` are `<redacted>` and the mirror is empty, so string interpolation and `dump`
-/// show nothing of it (STYLE §5). The wire trace redacts `client_secret` too (``WireRedactor``).
+/// show nothing of it (STYLE §5). The wire trace logs `client_secret` as `<redacted>` too.
 ///
 /// The libraries never read the environment or a file: the caller builds it, as the `passkey` CLI
 /// does from `AUTH0_CLIENT_SECRET` or `--client-secret-file`.

@@ -50,6 +50,11 @@ import WebAuthn
         let file = terminal.home + "/m2m-secret"
         try Data((secret + "\n").utf8).write(to: URL(fileURLWithPath: file))
         terminal.environment["AUTH0_M2M_CLIENT_ID"] = m2mID
+        let elsewhere = try await terminal.passkey(
+            "seed", "--email", "bob@example.com", "--client-secret-file", file, "--management-audience",
+            "https://elsewhere.example.com/api/v2/")
+        #expect(elsewhere.status == 1 && elsewhere.stderr.hasPrefix("seed failed: "), "\(elsewhere)")
+        #expect(terminal.storeFiles().isEmpty)
         let seeded = try await terminal.passkey(
             "seed", "--email", "bob@example.com", "--count", "3", "--client-secret-file", file)
         #expect(seeded.status == 0, "\(seeded)")
