@@ -29,6 +29,8 @@ public final class PasskeyTenant: Sendable {
     let limiter: AttemptLimiter
     let clock: TenantClock
     let logger: Logger
+    /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8).
+    let dpopNonces = DPoPNonces()
 
     /// Opens a tenant on a database, creating its schema, signing key and client ID on first use.
     ///

@@ -73,6 +73,17 @@ public struct TenantConfiguration: Sendable {
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
 
+    // MARK: - DPoP
+
+    /// The application's `require_proof_of_possession` (auth0-passkey-api.md §16.1): when true,
+    /// `/oauth/token` issues no token without a valid DPoP proof (RFC 9449). False by default:
+    /// a proof is then optional, and a request without one gets Bearer tokens.
+    public var requireProofOfPossession: Bool
+    /// Whether proofs must carry a server nonce (RFC 9449 §8, §9; auth0-passkey-api.md §16.3):
+    /// a proof without the current or previous `DPoP-Nonce` gets `use_dpop_nonce`, and every
+    /// token and resource response carries a fresh `DPoP-Nonce`. False by default.
+    public var requiresDPoPNonce: Bool
+
     /// Creates a configuration.
     ///
     /// - Parameters:
@@ -112,6 +123,8 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.requireProofOfPossession = false
+        self.requiresDPoPNonce = false
     }
 
     /// ``maxBodySize`` unless set: 64 KiB.

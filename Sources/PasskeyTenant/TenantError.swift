@@ -41,6 +41,15 @@ public struct TenantError: CodedError, Hashable {
         public static let payloadTooLarge = Code(rawValue: "payload_too_large")
         /// A fault of the tenant itself (its database); never caused by input.
         public static let serverError = Code(rawValue: "server_error")
+
+        // MARK: - DPoP (RFC 9449)
+
+        /// The `DPoP` proof is missing where one is needed, malformed, or does not hold for this
+        /// request, key or token (RFC 9449 §5, §7.1).
+        public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
+        /// The proof must carry the tenant's current `DPoP-Nonce`, sent with this answer
+        /// (RFC 9449 §8, §9).
+        public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
     }
 
     /// What went wrong.

@@ -93,6 +93,20 @@ extension Passkey.Tenant {
         @Flag(name: .shortAndLong, help: "Log each request (method, path, status) on standard error.")
         var verbose = false
 
+        // MARK: - DPoP
+
+        @Flag(
+            name: .customLong("require-dpop"),
+            help: "Issue no token without a DPoP proof (RFC 9449; the application's require_proof_of_possession).")
+        var requireDPoP = false
+
+        @Flag(
+            name: .customLong("dpop-nonce"),
+            help:
+                "Require a server nonce in DPoP proofs: use_dpop_nonce and a fresh DPoP-Nonce header (RFC 9449 §8, §9)."
+        )
+        var dpopNonce = false
+
         func validate() throws {
             guard (tlsCert == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
@@ -111,6 +125,8 @@ extension Passkey.Tenant {
                 apiAudience: audience, requiresUserVerification: requireUV)
             if !callbacks.isEmpty { configuration.callbackURLs = callbacks }
             if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
+            configuration.requireProofOfPossession = requireDPoP
+            configuration.requiresDPoPNonce = dpopNonce
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })

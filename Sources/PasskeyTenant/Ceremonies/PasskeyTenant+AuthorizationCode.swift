@@ -37,12 +37,14 @@ extension PasskeyTenant {
         else {
             throw TenantError(.invalidGrant, status: 403, "Failed to verify code verifier")
         }
+        try checkBinding(authorized.dpopJKT, proof: request.dpopThumbprint, of: "authorization code")
         guard let user = try await store.user(id: grant.userID) else {
             throw TenantError(.invalidGrant, status: 403, "The user of the authorization code does not exist any more.")
         }
         let (scopes, audience) = try grantedScopes(authorized.scope, audience: authorized.audience)
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience, organization: authorized.organization,
-            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil)
+            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil,
+            boundTo: request.dpopThumbprint)
     }
 }

@@ -28,7 +28,7 @@ extension PasskeyTenant {
             response, challenge: session.challenge, relyingParty: configuration.relyingParty)
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience, organization: session.organization, authTime: clock.now(),
-            refresh: nil)
+            refresh: nil, boundTo: request.dpopThumbprint)
     }
 
     /// Verifies a discoverable login: finds the credential by its ID, verifies the assertion

@@ -14,6 +14,7 @@ extension PasskeyTenant {
         else { throw invalid }
         try await checkAttempts([.user(grant.userID)])
         return try await counting([.user(grant.userID)]) { () async throws(TenantError) -> TokenResponse in
+            try checkBinding(grant.dpopJKT, proof: request.dpopThumbprint, of: "refresh token")
             let audience = request.audience ?? grant.audience
             let granted = Set(grant.scope)
             let allowed: Set<String> =
@@ -37,7 +38,7 @@ extension PasskeyTenant {
             else { throw invalid }
             return try await issueTokens(
                 for: user, scopes: scopes, audience: audience, organization: rotated.organization,
-                authTime: rotated.authTime, refresh: (successor, rotated))
+                authTime: rotated.authTime, refresh: (successor, rotated), boundTo: request.dpopThumbprint)
         }
     }
 

@@ -91,6 +91,6 @@ extension PasskeyTenant {
         try await store.createUser(user, credential: credential)
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience, organization: session.organization, authTime: clock.now(),
-            refresh: nil)
+            refresh: nil, boundTo: request.dpopThumbprint)
     }
 }

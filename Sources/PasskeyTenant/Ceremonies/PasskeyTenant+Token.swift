@@ -15,7 +15,24 @@ extension PasskeyTenant {
     ///   or an unknown refresh token; `access_denied` (403) for an unknown audience;
     ///   `too_many_attempts` (429) for a locked-out user.
     public func token(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
+        try await token(request, proof: nil)
+    }
+
+    /// ``token(_:)`` with the request's checked DPoP proof, if it had one (RFC 9449 §5;
+    /// auth0-passkey-api.md §16.4): the tokens it issues are bound to the proof's key, and
+    /// ``TenantConfiguration/requireProofOfPossession`` refuses a request without one.
+    ///
+    /// - Throws: as ``token(_:)``; `invalid_dpop_proof` for a missing proof when one is required
+    ///   or the grant (refresh token, authorization code) is bound to a key; `invalid_grant` when
+    ///   it is bound to another key.
+    func token(_ request: TokenRequest, proof: DPoPProof?) async throws(TenantError) -> TokenResponse {
         try checkClient(request.clientID)
+        if configuration.requireProofOfPossession, proof == nil {
+            throw TenantError(
+                .invalidDPoPProof, "This application requires a DPoP proof (RFC 9449) at the token endpoint.")
+        }
+        var request = request
+        request.dpopThumbprint = proof?.key.thumbprint
         switch request.grantType {
         case TokenRequest.webAuthnGrant:
             let session = try await takeSession(request.authSession)
@@ -99,9 +116,12 @@ extension PasskeyTenant {
     ///   - nonce: the `/authorize` nonce of a code grant.
     ///   - identifiers: the access token's `jti` and the new refresh family.
     ///   - refresh: the rotated refresh token and its grant, for the refresh grant.
+    ///   - dpopKey: the thumbprint of the request's DPoP proof's key: the access token carries it as
+    ///     `cnf.jkt` and is a `DPoP` token, and a new refresh token is bound to it (RFC 9449 §5).
     func issueTokens(
         for user: TenantUser, scopes: [String], audience: String?, organization: String?, authTime: Date?,
-        nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?
+        nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?,
+        boundTo dpopKey: String?
     ) async throws(TenantError) -> TokenResponse {
         let now = clock.now()
         let issuedAt = Int(now.timeIntervalSince1970)
@@ -111,7 +131,7 @@ extension PasskeyTenant {
         let access = AccessTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID,
             scope: scopes.joined(separator: " "), iat: issuedAt, exp: issuedAt + accessLifetime,
-            jti: identifiers.accessTokenID, orgID: organization)
+            jti: identifiers.accessTokenID, orgID: organization, cnf: dpopKey.map(Confirmation.init(jkt:)))
         let id = IDTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
             exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
@@ -125,12 +145,14 @@ extension PasskeyTenant {
             let grant = RefreshGrant(
                 userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization,
                 family: identifiers.refreshFamily,
-                expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime)
+                expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime,
+                dpopJKT: dpopKey)
             try await store.insertRefreshToken(grant, digest: secret.digest)
             refreshToken = secret
         }
         return TokenResponse(
-            accessToken: Secret(try await signer.sign(access)), expiresIn: accessLifetime,
+            accessToken: Secret(try await signer.sign(access)), tokenType: dpopKey == nil ? "Bearer" : "DPoP",
+            expiresIn: accessLifetime,
             scope: scopes.joined(separator: " "), idToken: Secret(try await signer.sign(id)),
             refreshToken: refreshToken)
     }

@@ -9,7 +9,9 @@ import WebAuthn
 ///
 /// The Authentication API answers `{"error", "error_description"}`; My Account answers
 /// `{"type", "status", "title", "detail"}` (auth0-passkey-api.md §7.1, §7.2). A refused bearer
-/// token also gets `WWW-Authenticate` (RFC 6750 §3); a lockout gets `Retry-After`.
+/// token also gets `WWW-Authenticate` (RFC 6750 §3): a `DPoP` challenge with `algs` for a
+/// refused DPoP proof or nonce at a resource server and for any refusal of a request that used
+/// `Authorization: DPoP` (RFC 9449 §7.1), else a `Bearer` one; a lockout gets `Retry-After`.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = TenantRequestContext
 
@@ -29,10 +31,11 @@ struct ErrorMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let response: Response
+        let dpop = PasskeyTenant.authorization(request)?.scheme == "dpop"
         do {
             response = try await next(request, context)
         } catch let error as TenantError {
-            response = render(error)
+            response = render(error, dpop: dpop)
         } catch let error as any HTTPResponseError {
             response = render(Self.tenantError(for: error.status))
         } catch {
@@ -68,17 +71,22 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// The response for `error`, in this API's shape.
-    func render(_ error: TenantError) -> Response {
+    /// The response for `error`, in this API's shape; `dpop` when the request sent
+    /// `Authorization: DPoP`.
+    func render(_ error: TenantError, dpop: Bool = false) -> Response {
         let status = HTTPResponse.Status(code: error.status, reasonPhrase: Self.title(error.status))
         var headers = HTTPFields()
         if let wait = error.retryAfter {
             headers[.retryAfter] = String(wait)
         }
-        if error.code == .invalidToken || error.code == .insufficientScope {
-            let description = error.detail.filter { $0 != "\"" && $0 != "\\" }
-            headers[.wwwAuthenticate] =
-                #"Bearer realm="\#(realm)", error="\#(error.code)", error_description="\#(description)""#
+        let isTokenError = error.code == .invalidToken || error.code == .insufficientScope
+        let isProofError = error.code == .invalidDPoPProof || error.code == .useDPoPNonce
+        let description = error.detail.filter { $0 != "\"" && $0 != "\\" }
+        let parameters = #"realm="\#(realm)", error="\#(error.code)", error_description="\#(description)""#
+        if (isTokenError && dpop) || (isProofError && error.status == 401) {
+            headers[.wwwAuthenticate] = #"DPoP \#(parameters), algs="\#(DPoPKey.algorithms.joined(separator: " "))""#
+        } else if isTokenError {
+            headers[.wwwAuthenticate] = "Bearer " + parameters
         }
         switch shape {
         case .authentication:

@@ -14,6 +14,9 @@ extension PasskeyTenant {
     /// - Returns: a router for `Application(router:)`, or for HummingbirdTesting's `.router`.
     public func router(servesTLS: Bool = false) -> Router<TenantRequestContext> {
         let router = Router(context: TenantRequestContext.self)
+        router.add(
+            middleware: DPoPNonceMiddleware(
+                tenant: self, paths: ["/oauth/token", "/userinfo", "/api/events", "/me/v1/"]))
         router.add(middleware: ErrorMiddleware(shape: .authentication, realm: configuration.domain, logger: logger))
         router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodySize))
         let limited = router.group().add(middleware: AttemptLimitMiddleware(tenant: self))
@@ -24,34 +27,43 @@ extension PasskeyTenant {
             try await self.loginChallenge(request.decode(as: LoginChallengeRequest.self, context: context))
         }
         limited.post("oauth/token") { request, context in
-            try await self.token(
-                TenantRequestDecoder().decode(TokenRequest.self, from: request, context: context, formAllowed: true))
+            let proof = try await self.dpopProof(request, secure: servesTLS, at: .tokenEndpoint)
+            return try await self.token(
+                TenantRequestDecoder().decode(TokenRequest.self, from: request, context: context, formAllowed: true),
+                proof: proof)
         }
         limited.post("oauth/revoke") { request, context in
             try await self.revoke(request.decode(as: RevokeRequest.self, context: context))
             return TenantResponseEncoder.empty(status: .ok)
         }
-        router.get("userinfo") { request, _ in try await self.userInfo(accessToken: Self.bearer(request)) }
+        router.get("userinfo") { request, _ in
+            try await self.userInfo(accessToken: self.accessToken(request, secure: servesTLS))
+        }
         router.get(".well-known/jwks.json") { _, _ in self.signer.jwks }
         router.get(".well-known/openid-configuration") { _, _ in self.discovery }
-        router.get("api/events") { request, _ in try await self.events(accessToken: Self.bearer(request)) }
-        addMyAccountRoutes(to: router.group("me/v1"))
+        router.get("api/events") { request, _ in
+            try await self.events(accessToken: self.accessToken(request, secure: servesTLS))
+        }
+        addMyAccountRoutes(to: router.group("me/v1"), secure: servesTLS)
         addWebAuthRoutes(to: router, limited: limited, secure: servesTLS)
         return router
     }
 
-    /// My Account's passkey routes (auth0-passkey-api.md §5, §19).
-    private func addMyAccountRoutes(to group: RouterGroup<TenantRequestContext>) {
+    /// My Account's passkey routes (auth0-passkey-api.md §5, §19), each reading its access token
+    /// through ``accessToken(_:secure:)`` (DPoP-bound tokens with their proof, §16.5).
+    private func addMyAccountRoutes(to group: RouterGroup<TenantRequestContext>, secure: Bool) {
         let methods = group.add(
             middleware: ErrorMiddleware(shape: .myAccount, realm: configuration.domain, logger: nil))
         methods.post("authentication-methods") { request, context in
-            let user = try await self.myAccountUser(Self.bearer(request), scope: Self.createMethodsScope)
+            let user = try await self.myAccountUser(
+                self.accessToken(request, secure: secure), scope: Self.createMethodsScope)
             let body = try await request.decode(as: EnrollmentChallengeRequest.self, context: context)
             let (id, challenge) = try await self.enrollmentChallenge(for: user, body)
             return EditedResponse(status: .accepted, headers: [.location: self.methodURL(id)], response: challenge)
         }
         methods.post("authentication-methods/:id/verify") { request, context in
-            let user = try await self.myAccountUser(Self.bearer(request), scope: Self.createMethodsScope)
+            let user = try await self.myAccountUser(
+                self.accessToken(request, secure: secure), scope: Self.createMethodsScope)
             let body = try await request.decode(as: EnrollmentVerifyRequest.self, context: context)
             let method = try await self.verifyEnrollment(
                 for: user, methodID: Self.methodID(context), body, userAgent: request.headers[.userAgent])
@@ -59,21 +71,26 @@ extension PasskeyTenant {
         }
         methods.get("authentication-methods") { request, _ in
             try await self.authenticationMethods(
-                accessToken: Self.bearer(request), type: request.uri.queryParameters.get("type"))
+                accessToken: self.accessToken(request, secure: secure), type: request.uri.queryParameters.get("type"))
         }
         methods.get("authentication-methods/:id") { request, context in
-            try await self.authenticationMethod(accessToken: Self.bearer(request), id: Self.methodID(context))
+            try await self.authenticationMethod(
+                accessToken: self.accessToken(request, secure: secure), id: Self.methodID(context))
         }
         methods.delete("authentication-methods/:id") { request, context in
-            try await self.deleteAuthenticationMethod(accessToken: Self.bearer(request), id: Self.methodID(context))
+            try await self.deleteAuthenticationMethod(
+                accessToken: self.accessToken(request, secure: secure), id: Self.methodID(context))
             return TenantResponseEncoder.empty(status: .noContent)
         }
         methods.patch("authentication-methods/:id") { request, context in
-            let user = try await self.myAccountUser(Self.bearer(request), scope: Self.updateMethodsScope)
+            let user = try await self.myAccountUser(
+                self.accessToken(request, secure: secure), scope: Self.updateMethodsScope)
             let body = try await request.decode(as: AuthenticationMethodUpdate.self, context: context)
             return try await self.updateAuthenticationMethod(for: user, id: Self.methodID(context), body)
         }
-        methods.get("factors") { request, _ in try await self.factors(accessToken: Self.bearer(request)) }
+        methods.get("factors") { request, _ in
+            try await self.factors(accessToken: self.accessToken(request, secure: secure))
+        }
     }
 
     /// OpenID Connect Discovery for this tenant.
@@ -102,11 +119,10 @@ extension PasskeyTenant {
         return PercentEncoding.decode(raw)
     }
 
-    /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1).
+    /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), without DPoP's
+    /// checks: for routes that take no DPoP-bound token; the others read ``accessToken(_:secure:)``.
     static func bearer(_ request: Request) -> Secret? {
-        guard let value = request.headers[.authorization] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return Secret(String(parts[1].filter { !$0.isWhitespace }))
+        guard let (scheme, token) = authorization(request), scheme == "bearer" else { return nil }
+        return token
     }
 }

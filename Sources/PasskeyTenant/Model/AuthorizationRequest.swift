@@ -30,6 +30,9 @@ struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// load instead of waiting for a click, for a browser no one clicks in (`passkey signup --web
     /// --browser … --headless`). Auth0 hands `ext-` parameters to the login page's template.
     var autostart: Bool?
+    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code is bound to; the code
+    /// exchange then needs a proof of that key.
+    var dpopJKT: String?
 
     /// Whether the page opens on signup.
     var wantsSignup: Bool { screenHint == "signup" }

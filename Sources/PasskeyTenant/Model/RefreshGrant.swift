@@ -19,4 +19,7 @@ struct RefreshGrant: Sendable, Hashable {
     /// `auth_time` on every refresh, OpenID Connect Core 1.0 §12.2); nil for tokens stored before
     /// it was kept.
     var authTime: Date?
+    /// The thumbprint of the DPoP key the token is bound to (RFC 9449 §5): refreshing needs a
+    /// proof of that key. Nil for an unbound token; rotation keeps it.
+    var dpopJKT: String? = nil
 }

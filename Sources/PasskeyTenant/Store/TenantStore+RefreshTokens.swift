@@ -11,12 +11,13 @@ extension TenantStore {
         try db.execute(
             sql: """
                 INSERT INTO refresh_tokens (digest, family, user_id, client_id, scope, audience, organization, expires_at,
-                    auth_time)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    auth_time, dpop_jkt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 Data(digest), grant.family, grant.userID, grant.clientID, grant.scope.joined(separator: " "),
                 grant.audience, grant.organization, grant.expiresAt.storedValue, grant.authTime?.storedValue,
+                grant.dpopJKT,
             ])
     }
 
@@ -86,6 +87,7 @@ extension TenantStore {
         return RefreshGrant(
             userID: row["user_id"], clientID: clientID, scope: scope.split(separator: " ").map(String.init),
             audience: row["audience"], organization: row["organization"], family: family,
-            expiresAt: Date(timeIntervalSince1970: expiry), authTime: authTime.map(Date.init(timeIntervalSince1970:)))
+            expiresAt: Date(timeIntervalSince1970: expiry), authTime: authTime.map(Date.init(timeIntervalSince1970:)),
+            dpopJKT: row["dpop_jkt"])
     }
 }

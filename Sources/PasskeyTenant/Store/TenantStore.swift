@@ -4,8 +4,9 @@ import Glibc
 import WebAuthn
 
 /// The tenant's SQLite database (GRDB): users, credentials, pending sessions, refresh tokens,
-/// Web Auth's login transactions, authorization codes, login sessions and revoked access tokens, and
-/// settings (the signing key, the generated client ID), created and upgraded by migrations.
+/// Web Auth's login transactions, authorization codes, login sessions and revoked access tokens, the
+/// DPoP proofs seen lately, and settings (the signing key, the generated client ID), created and
+/// upgraded by migrations.
 ///
 /// Secrets are stored as SHA-256 digests only (`auth_session`, refresh tokens); the signing key is
 /// the one secret kept as is, since tokens must stay valid across restarts, so a database file is
@@ -114,6 +115,17 @@ struct TenantStore: Sendable {
         // My Account management (auth0-passkey-api.md §19.1): the name a user gives a passkey.
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
+        }
+        // DPoP (auth0-passkey-api.md §16; RFC 9449 §5, §11.1): the key a refresh token is bound to,
+        // and the proofs seen lately, so a replayed `jti` is refused across restarts.
+        migrator.registerMigration("v6") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT;
+                    CREATE TABLE dpop_proofs (
+                        digest BLOB PRIMARY KEY NOT NULL,
+                        expires_at REAL NOT NULL);
+                    """)
         }
         return migrator
     }

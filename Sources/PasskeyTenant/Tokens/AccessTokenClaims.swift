@@ -14,10 +14,13 @@ struct AccessTokenClaims: JWTPayload, Hashable {
     var exp: Int
     var jti: String
     var orgID: String?
+    /// The DPoP key the token is bound to (RFC 9449 §6.1; RFC 7800 §3.1); nil for a Bearer token.
+    var cnf: Confirmation?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, azp, scope, iat, exp, jti
         case orgID = "org_id"
+        case cnf
     }
 
     /// The scopes, split.
@@ -53,4 +56,9 @@ struct Audience: Sendable, Hashable, Codable {
             try container.encode(values)
         }
     }
+}
+
+/// A `cnf` claim naming a key by its JWK thumbprint (RFC 7800 §3.1; RFC 9449 §6.1: `jkt`).
+struct Confirmation: Sendable, Hashable, Codable {
+    var jkt: String
 }

@@ -14,7 +14,8 @@ extension PasskeyTenant {
     /// `response_type` other than `code`; `invalid_request` for a repeated parameter, a missing
     /// `code_challenge` (PKCE is required of this public client, RFC 7636 §4.4.1), a method
     /// other than `S256` (`plain` included), a challenge that is not 43 base64url characters,
-    /// an unknown `connection` or a `max_age` that is not a non-negative integer; `access_denied`
+    /// an unknown `connection`, a `max_age` that is not a non-negative integer or a `dpop_jkt`
+    /// that is not a SHA-256 JWK thumbprint (RFC 9449 §10: it binds the code); `access_denied`
     /// for an unknown `audience`; `login_required` for `prompt=none` without a usable session.
     ///
     /// - Parameters:
@@ -77,6 +78,9 @@ extension PasskeyTenant {
             }
             maxAge = value
         }
+        if let jkt = parameters["dpop_jkt"], !Self.isPKCEValue(jkt, length: 43...43, symbols: "-_") {
+            return refuse("invalid_request", "dpop_jkt must be a JWK SHA-256 thumbprint, 43 base64url characters.")
+        }
         let prompts = Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init))
         if prompts.contains("none"), prompts.count > 1 {
             return refuse("invalid_request", "prompt=none cannot be combined with another value.")
@@ -86,7 +90,7 @@ extension PasskeyTenant {
             scope: parameters["scope"], audience: parameters["audience"], organization: parameters["organization"],
             codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
             screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
-            autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil)
+            autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"])
         let session = try await usableSession(sessionCookie, maxAge: maxAge)
         if let session, !prompts.contains("login"), !request.wantsSignup {
             return .redirect(try await issueCode(for: request, userID: session.userID, authTime: session.authTime))

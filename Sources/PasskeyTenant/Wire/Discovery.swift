@@ -1,6 +1,6 @@
 /// `GET /.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §3; RFC 8414 §2 for
 /// `code_challenge_methods_supported`; OpenID Connect RP-Initiated Logout 1.0 §2.1 for
-/// `end_session_endpoint`): what this tenant serves, and nothing it does not.
+/// `end_session_endpoint`; RFC 9449 §5.1 for `dpop_signing_alg_values_supported`): what this tenant serves, and nothing it does not.
 struct OpenIDConfiguration: Sendable, Hashable, Codable {
     var issuer: String
     var authorizationEndpoint: String
@@ -18,6 +18,8 @@ struct OpenIDConfiguration: Sendable, Hashable, Codable {
     var idTokenSigningAlgValuesSupported = ["RS256"]
     var tokenEndpointAuthMethodsSupported = ["none"]
     var claimsSupported: [String]
+    /// The `alg` values accepted in DPoP proofs (RFC 9449 §5.1).
+    var dpopSigningAlgValuesSupported = DPoPKey.algorithms
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -36,5 +38,6 @@ struct OpenIDConfiguration: Sendable, Hashable, Codable {
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case claimsSupported = "claims_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 }

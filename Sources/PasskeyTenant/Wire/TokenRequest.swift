@@ -22,6 +22,9 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public var codeVerifier: Secret?
     /// The code grant's `redirect_uri`, as `/authorize` had it (RFC 6749 §4.1.3).
     public var redirectURI: String?
+    /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
+    /// the proof is checked (RFC 9449 §5); never read from the body.
+    var dpopThumbprint: String? = nil
 
     /// The passkey grant's type.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
