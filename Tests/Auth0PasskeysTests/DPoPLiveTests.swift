@@ -101,6 +101,38 @@ import WebAuthn
         }
     }
 
+    /// The sample of the BindingTokensWithDPoP article.
+    @Test func theArticlesSample() async throws {
+        try await DPoPTenant.run { live in
+            let auth = try Authentication(clientId: live.tenant.clientID, baseURL: live.baseURL)
+            let storage = InMemoryCredentialsStorage()
+            let device = LiveTenant.device()
+            let signup = try await auth.passkeySignupChallenge(email: "ada@example.com").start()
+            _ = try await auth.useDPoP().login(
+                passkey: try await device.register(
+                    device.createCredentialRegistrationRequest(
+                        challenge: signup.challengeData, name: signup.userName, userID: signup.userId)),
+                challenge: signup
+            ).start()
+            let challenge = try await auth.passkeyLoginChallenge().start()
+            let passkey = try await device.assert(
+                device.createCredentialAssertionRequest(challenge: challenge.challengeData))
+            // snippet.begin
+            let dpopAuth = auth.useDPoP()
+            let credentials = try await dpopAuth.login(passkey: passkey, challenge: challenge).start()
+            let manager = CredentialsManager(authentication: dpopAuth, storage: storage)
+            try await manager.store(credentials: credentials)
+
+            // Later, in this process or in another one over the same storage:
+            let current = try await manager.credentials(minTTL: 60)
+            let user = try await auth.useDPoP(manager.dpop)
+                .userInfo(withAccessToken: current.accessToken, tokenType: current.tokenType).start()
+            // snippet.end
+            #expect(credentials.tokenType == "DPoP")
+            #expect(user.email == "ada@example.com")
+        }
+    }
+
     @Test func aLaterProcessRenewsWithTheKeySealedInTheSessionFile() async throws {
         let directory = try TemporaryDirectory()
         let sealing = CredentialsSealing.keyFile(directory.appending("keys/storage.key"))
