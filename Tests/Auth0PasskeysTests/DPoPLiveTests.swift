@@ -1,5 +1,7 @@
 import Auth0Passkeys
 import FoundationEssentials
+import InMemoryLogging
+import Logging
 import PasskeyAuthenticator
 import PasskeyTenant
 import Synchronization
@@ -98,6 +100,45 @@ import WebAuthn
             ).useDPoP(manager.dpop).authenticationMethods.getAuthenticationMethods(type: "passkey").start()
             #expect(methods.count == 1)
             #expect(live.transport.requests.last?.header("DPoP") != nil)
+        }
+    }
+
+    /// STYLE §5: at `trace`, no token, proof or key of a DPoP session reaches a log.
+    @Test func noTokenProofOrKeyReachesTheTrace() async throws {
+        try await DPoPTenant.run(nonces: true) { live in
+            let logs = InMemoryLogHandler()
+            var logger = Logger(label: "test", factory: { _ in logs })
+            logger.logLevel = .trace
+            let dpop = DPoP()
+            let auth = try Authentication(
+                clientId: live.tenant.clientID, baseURL: live.baseURL, transport: live.transport, logger: logger
+            ).useDPoP(dpop)
+            let device = LiveTenant.device()
+            let challenge = try await auth.passkeySignupChallenge(email: "ada@example.com").start()
+            let passkey = try await device.register(
+                device.createCredentialRegistrationRequest(
+                    challenge: challenge.challengeData, name: challenge.userName, userID: challenge.userId))
+            let credentials = try await auth.login(passkey: passkey, challenge: challenge).start()
+            let manager = CredentialsManager(authentication: auth, storage: InMemoryCredentialsStorage())
+            try await manager.store(credentials: credentials)
+            let renewed = try await manager.renew()
+            _ = try await auth.userInfo(withAccessToken: renewed.accessToken, tokenType: renewed.tokenType).start()
+
+            let texts = logs.entries.map { "\($0.message) \($0.metadata ?? [:])" }
+            #expect(texts.contains { $0.contains("DPoP: <redacted>") })
+            let key = try #require(dpop.key)
+            let proofs = live.transport.requests.compactMap { $0.header("DPoP") }
+            #expect(proofs.count >= 4)
+            let secrets =
+                [credentials.accessToken, renewed.accessToken, Base64URL.encode(key.rawRepresentation)]
+                + [credentials.refreshToken, renewed.refreshToken].compactMap { $0 }
+                + proofs.flatMap { $0.split(separator: ".").suffix(2).map(String.init) }
+            for secret in secrets {
+                #expect(!texts.contains { $0.contains(secret) })
+            }
+            let proof = try DPoPProof(key: key, method: "GET", url: live.baseURL)
+            #expect(!"\(proof)".contains(proof.compact))
+            #expect(!"\(key)".contains(Base64URL.encode(key.rawRepresentation)))
         }
     }
 
