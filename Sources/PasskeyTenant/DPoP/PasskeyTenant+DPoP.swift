@@ -35,7 +35,8 @@ extension PasskeyTenant {
     ///
     /// `htu` may name the tenant's public URL, `https://DOMAIN/<path>` (the issuer's origin, what
     /// discovery lists), or the URL the request was sent to (its `Host`, with `https` when the
-    /// tenant serves TLS, else `http`): a client behind a loopback port signs what it calls.
+    /// tenant serves TLS, else `http`; the `:authority` when there is no `Host`): a client
+    /// reaching the tenant at a loopback address and port signs the URL it calls.
     /// Both are compared normalised, without query and fragment.
     ///
     /// - Parameters:
@@ -56,7 +57,7 @@ extension PasskeyTenant {
         }
         let path = request.uri.path
         var urls = [configuration.issuer + path.drop(while: { $0 == "/" })]
-        if let authority = request.head.authority {
+        if let authority = request.headers[.host] ?? request.head.authority {
             urls.append((secure ? "https://" : "http://") + authority + path)
         }
         let proof: DPoPProof
@@ -194,4 +195,6 @@ extension HTTPField.Name {
     static let dpop = HTTPField.Name("DPoP")!
     /// `DPoP-Nonce`, the server's nonce (RFC 9449 §8.1). The literal is a valid field name.
     static let dpopNonce = HTTPField.Name("DPoP-Nonce")!
+    /// `Host` as an HTTP/1 request may still carry it, before or instead of `:authority`.
+    fileprivate static let host = HTTPField.Name("Host")!
 }

@@ -1,9 +1,12 @@
-/// `POST /oauth/token`'s answer (auth0-passkey-api.md §3.5).
+/// `POST /oauth/token`'s answer (auth0-passkey-api.md §3.5; §16.4 and RFC 9449 §5 for `DPoP`).
 ///
 /// ```
-/// { "access_token": string, "token_type": "Bearer", "expires_in": number, "scope": string,
+/// { "access_token": string, "token_type": "Bearer" | "DPoP", "expires_in": number, "scope": string,
 ///   "id_token"?: string, "refresh_token"?: string }
 /// ```
+///
+/// `token_type` is `DPoP` when the request carried a valid DPoP proof: the access token then
+/// holds `cnf.jkt` and goes as `Authorization: DPoP <token>` with a proof of the same key.
 public struct TokenResponse: Sendable, Hashable, Codable {
     public var accessToken: Secret
     public var tokenType: String
