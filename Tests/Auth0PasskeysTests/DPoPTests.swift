@@ -112,6 +112,16 @@ import WebAuthn
         #expect(challenges.requests[0].header("DPoP") == nil)
     }
 
+    /// RFC 9449 §10: the authorization code is bound to the key whose proof the exchange carries.
+    @Test func webAuthSendsTheKeysThumbprintAsDPoPJKT() throws {
+        let auth = try ScriptedTransport(json: "{}").authentication()
+        let dpop = DPoP()
+        let bound = try WebAuth(authentication: auth.useDPoP(dpop)).redirectURL("app://cb").authorization()
+        #expect(bound.url.contains("&dpop_jkt=\(try #require(dpop.thumbprint))"))
+        let plain = try WebAuth(authentication: auth).redirectURL("app://cb").authorization()
+        #expect(!plain.url.contains("dpop_jkt"))
+    }
+
     @Test func userInfoSignsOnlyADPoPToken() async throws {
         let answer = ScriptedTransport(json: #"{"sub":"auth0|ada"}"#)
         let dpop = DPoP(key: DPoPKey.generate())
