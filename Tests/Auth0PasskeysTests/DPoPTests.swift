@@ -69,6 +69,17 @@ import WebAuthn
         }
     }
 
+    @Test func aDPoPTokenTypeRoundTripsThroughTheStoredForm() throws {
+        let credentials = Credentials(
+            accessToken: "AT", tokenType: "DPoP", idToken: "ID", refreshToken: "RT",
+            expiresAt: Date(timeIntervalSince1970: 1_767_225_600))
+        let decoded = try JSONDecoder().decode(Credentials.self, from: JSONEncoder().encode(credentials))
+        #expect(decoded == credentials)
+        #expect(decoded.tokenType == "DPoP")
+        let response = try JSONDecoder().decode(Credentials.self, from: Data(Self.dpopTokens.utf8))
+        #expect(response.tokenType == "DPoP")
+    }
+
     @Test func keyNeverPrints() {
         let key = DPoPKey.generate()
         #expect(key.description == "DPoPKey(ES256, jkt: \(key.thumbprint))")
