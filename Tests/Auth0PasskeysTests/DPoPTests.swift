@@ -210,6 +210,11 @@ import WebAuthn
         }
         #expect(answer.requests.count == 2)
         #expect(try DecodedProof(#require(answer.requests[1].header("DPoP"))).payload["nonce"] == .string("rs-0"))
+        // A request that carried no proof has nothing to sign again.
+        await #expect(throws: AuthenticationError.self) {
+            try await auth.userInfo(withAccessToken: "AT-2").start()
+        }
+        #expect(answer.requests.count == 3)
     }
 
     @Test func aRetryAfterA5xxSignsAFreshProof() async throws {

@@ -127,25 +127,22 @@ package struct DPoPSigner: Sendable {
         self.rule = rule
     }
 
+    /// Whether ``signed(_:)`` gives `request` a proof.
+    func signs(_ request: HTTPRequest) -> Bool {
+        switch rule {
+        case .makingKey: true
+        case .existingKey: dpop.key != nil
+        case .boundToken: dpop.key != nil && request.header("Authorization")?.lowercased().hasPrefix("dpop ") == true
+        }
+    }
+
     /// `request` with a fresh `DPoP` header (new `jti`, `iat` now, the stored nonce, `ath` of
     /// its `Authorization` token), or unchanged when the rule says no proof.
     func signed(_ request: HTTPRequest) throws(DPoPError) -> HTTPRequest {
-        let authorization = request.header("Authorization")
-        let key: DPoPKey
-        switch rule {
-        case .makingKey:
-            key = dpop.keyMakingIfNeeded()
-        case .existingKey:
-            guard let existing = dpop.key else { return request }
-            key = existing
-        case .boundToken:
-            guard let existing = dpop.key, let authorization, authorization.lowercased().hasPrefix("dpop ") else {
-                return request
-            }
-            key = existing
-        }
+        guard signs(request) else { return request }
+        let key = dpop.keyMakingIfNeeded()
         // As Auth0.swift: the token is what follows the scheme.
-        let accessToken = authorization.flatMap { $0.split(separator: " ").last.map(String.init) }
+        let accessToken = request.header("Authorization").flatMap { $0.split(separator: " ").last.map(String.init) }
         let proof = try DPoPProof(
             key: key, method: request.method.rawValue, url: request.url, accessToken: accessToken,
             nonce: dpop.nonces.current)

@@ -49,7 +49,9 @@ package struct HTTPClient: Sendable {
         -> HTTPResponse
     {
         let response = try await performAttempts(request, retryable: retryable, dpop: dpop)
-        guard let dpop, DPoPChallenge.requiresNonce(response), dpop.dpop.nonce != nil else { return response }
+        guard let dpop, dpop.signs(request), DPoPChallenge.requiresNonce(response), dpop.dpop.nonce != nil else {
+            return response
+        }
         logger.debug(
             "retrying with a DPoP nonce",
             metadata: ["http.method": "\(request.method.rawValue)", "http.path": "\(request.path)"])
