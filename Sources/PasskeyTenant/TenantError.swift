@@ -81,8 +81,9 @@ public struct TenantError: CodedError, Hashable {
     public var description: String { "\(code) (\(status)): \(detail)" }
 
     /// Whether the failure counts towards a lockout: every refusal of the client's input does;
-    /// the lockout itself and the tenant's own faults do not.
-    var countsAsFailedAttempt: Bool { status < 500 && code != .tooManyAttempts }
+    /// the lockout itself, a request for a DPoP nonce (a step of the protocol, RFC 9449 §8) and
+    /// the tenant's own faults do not.
+    var countsAsFailedAttempt: Bool { status < 500 && code != .tooManyAttempts && code != .useDPoPNonce }
 
     static func invalidRequest(_ detail: String) -> Self { Self(.invalidRequest, detail) }
     static func invalidGrant(_ detail: String) -> Self { Self(.invalidGrant, detail) }

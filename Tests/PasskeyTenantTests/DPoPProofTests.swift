@@ -210,6 +210,31 @@ import WebAuthn
         #expect(stale.errorCode == "use_dpop_nonce")
     }
 
+    /// Asking for a nonce is a step of the protocol, not a failure: it never locks the address out.
+    @Test func nonceRequestsDoNotCountAsFailures() async throws {
+        var configuration = TenantConfiguration()
+        configuration.requiresDPoPNonce = true
+        configuration.attemptLimits = AttemptLimits(perUser: 1000, perAddress: 2, window: .seconds(60))
+        let harness = try await TenantHarness(configuration: configuration)
+        let prover = try await DPoPProver()
+        let (asked, answered) = try await harness.router { http in
+            var asked: [HTTPResult] = []
+            for _ in 0..<3 {
+                asked.append(
+                    try await harness.dpopSignUp(
+                        http, proof: prover.proof("POST", Self.tokenURL, iat: harness.clock.now)))
+            }
+            let nonce = asked.last?.headers[.dpopNonce]
+            return (
+                asked,
+                try await harness.dpopSignUp(
+                    http, proof: prover.proof("POST", Self.tokenURL, iat: harness.clock.now, nonce: nonce))
+            )
+        }
+        #expect(asked.map(\.errorCode) == Array(repeating: "use_dpop_nonce", count: 3))
+        #expect(answered.status == .ok, "\(answered.text)")
+    }
+
     @Test func aResourceServerAsksForANonce() async throws {
         var configuration = TenantConfiguration()
         configuration.requiresDPoPNonce = true

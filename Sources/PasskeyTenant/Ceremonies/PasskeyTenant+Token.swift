@@ -13,7 +13,9 @@ extension PasskeyTenant {
     ///   or malformed parameter; `invalid_grant` for an unknown, expired or used `auth_session`,
     ///   a session of another client, connection or organization, a response that does not verify
     ///   or an unknown refresh token; `access_denied` (403) for an unknown audience;
-    ///   `too_many_attempts` (429) for a locked-out user.
+    ///   `too_many_attempts` (429) for a locked-out user; `invalid_dpop_proof` when
+    ///   ``TenantConfiguration/requireProofOfPossession`` is set or the grant is DPoP-bound (a call
+    ///   in process carries no proof: DPoP is the router's, `POST /oauth/token` with a `DPoP` header).
     public func token(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
         try await token(request, proof: nil)
     }

@@ -97,7 +97,9 @@ extension PasskeyTenant {
     ///
     /// The token's signature, issuer, expiry, audience and scope are the route's to check
     /// (``authorize(_:audiences:scope:)``); a token that is not the tenant's is handed on for it
-    /// to refuse.
+    /// to refuse. The binding is checked here, where the request arrives: the public functions the
+    /// routes call (``userInfo(accessToken:)``, ``events(accessToken:)``, My Account's) take a
+    /// token already through this, and check no proof when called in process.
     ///
     /// - Parameters:
     ///   - request: the request.
