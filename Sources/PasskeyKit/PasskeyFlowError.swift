@@ -26,6 +26,8 @@ public enum PasskeyFlowError: CodedError {
     case authentication(AuthenticationError)
     /// Auth0's My Account API refused, or did not answer.
     case myAccount(MyAccountError)
+    /// Auth0's Management API refused, or did not answer (seeding a user, spec §15).
+    case management(ManagementAPIError)
     /// The device refused the ceremony: the WebAuthn client's `DOMException` name.
     case device(WebAuthnClientError)
     /// The device's credential store failed.
@@ -44,6 +46,7 @@ public enum PasskeyFlowError: CodedError {
         switch self {
         case .authentication(let error): error
         case .myAccount(let error): error
+        case .management(let error): error
         case .device(let error): error
         case .store(let error): error
         case .session(let error): error
@@ -81,6 +84,7 @@ public enum PasskeyFlowError: CodedError {
         case let error as PasskeyFlowError: self = error
         case let error as AuthenticationError: self = .authentication(error)
         case let error as MyAccountError: self = .myAccount(error)
+        case let error as ManagementAPIError: self = .management(error)
         case let error as WebAuthnClientError: self = .device(error)
         case let error as StoreError: self = .store(error)
         case let error as CredentialsManagerError: self = .session(error)

@@ -33,9 +33,12 @@ public struct Tenant: Sendable {
     public var usesDPoP = false
     /// What checks the ID token of every login, signup and renewal before its session is kept
     /// (auth0-passkey-api.md §14.5): the tenant's JWKS, its issuer (`https://DOMAIN/` with a
-    /// domain, else the one its discovery document names), the client ID. One per tenant, so
-    /// its users share the fetched keys.
-    public let idTokenValidator: IDTokenValidator
+    /// domain, else the one its discovery document names), the client ID, and ``organization``'s
+    /// `org_id` (or `org_name`) when there is one (§17). One per tenant, so its users share the
+    /// fetched keys.
+    public var idTokenValidator: IDTokenValidator { validator.checking(organization: organization) }
+    /// The validator, without an organization.
+    private let validator: IDTokenValidator
     /// The transport every request goes through.
     public let transport: any HTTPTransport
     /// Where requests are logged; nothing by default.
@@ -78,7 +81,7 @@ public struct Tenant: Sendable {
     private init(authentication: Authentication, domain: String?, transport: any HTTPTransport, logger: Logger?) {
         self.authentication = authentication
         self.domain = domain.map(Self.host)
-        self.idTokenValidator = IDTokenValidator(
+        self.validator = IDTokenValidator(
             authentication: authentication, issuer: self.domain.map { "https://\($0)/" })
         self.scope = Authentication.defaultScope
         self.transport = transport

@@ -29,10 +29,17 @@ public final class PasskeyTenant: Sendable {
     let limiter: AttemptLimiter
     let clock: TenantClock
     let logger: Logger
+    /// The machine-to-machine client's ID: the one client that may use the client credentials
+    /// grant, for Management API tokens (auth0-passkey-api.md §15.1).
+    public let managementClientID: String
+    /// The machine-to-machine client's secret: 64 base64url characters, generated with the
+    /// database and kept in it, so a restarted tenant keeps its client. Never printed.
+    public let managementClientSecret: Secret
     /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8).
     let dpopNonces = DPoPNonces()
 
-    /// Opens a tenant on a database, creating its schema, signing key and client ID on first use.
+    /// Opens a tenant on a database, creating its schema, signing key, client ID and
+    /// machine-to-machine client on first use.
     ///
     /// - Parameters:
     ///   - configuration: the tenant's domain, application, connection and limits.
@@ -51,6 +58,9 @@ public final class PasskeyTenant: Sendable {
             configuration.clientID = try await store.setting("client_id") { Self.newClientID() }
         }
         self.configuration = configuration
+        self.managementClientID = try await store.setting("m2m_client_id") { Self.newClientID() }
+        self.managementClientSecret = Secret(
+            try await store.setting("m2m_client_secret") { Secret.random(byteCount: 48).text })
         self.store = store
         self.signer = try await TokenSigner.load(from: store, given: configuration.signingKeyPEM)
         self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock)
@@ -135,17 +145,17 @@ public final class PasskeyTenant: Sendable {
     }
 
     /// The creation options of a signup or an enrollment, as Auth0 sends them (auth0-passkey-api.md
-    /// §1.2): the RP ID as the RP's name, the user's identifier as its name, a discoverable
-    /// credential required, the session's lifetime as timeout, and no attestation, hints or
-    /// extensions; `excluded`, when given, listed in `excludeCredentials` (§19.3).
+    /// §1.2): the RP ID as the RP's name, the user's highest-precedence identifier as its name
+    /// (§18), a discoverable credential required, the session's lifetime as timeout, and no
+    /// attestation, hints or extensions; `excluded`, when given, listed in `excludeCredentials` (§19.3).
     func registrationOptions(for user: TenantUser, excluding excluded: [TenantCredential]? = nil)
         -> RegistrationOptions
     {
-        configuration.relyingParty.generateRegistrationOptions(
+        let name = configuration.identifiers.name(of: user.profile) ?? user.identifier
+        return configuration.relyingParty.generateRegistrationOptions(
             rpName: configuration.relyingPartyID,
             user: PublicKeyCredentialUserEntityJSON(
-                id: Base64URL(user.userHandle), name: user.identifier,
-                displayName: user.profile.name ?? user.identifier),
+                id: Base64URL(user.userHandle), name: name, displayName: user.profile.name ?? name),
             excludeCredentials: excluded.map { $0.map(\.descriptor) },
             residentKey: .required, extensions: nil, timeout: configuration.sessionLifetime)
     }

@@ -21,8 +21,6 @@ public struct TenantConfiguration: Sendable {
     public var connection: String
     /// The audience of the sample protected API (`GET /api/events`, scope `read:events`).
     public var apiAudience: String
-    /// The identifiers every signup's `user_profile` must carry; Auth0's default is `email`.
-    public var requiredIdentifiers: Set<String>
     /// Whether the connection requires user verification (`required`) or only prefers it.
     public var requiresUserVerification: Bool
     /// The credential algorithms offered in `pubKeyCredParams` and accepted at registration,
@@ -73,6 +71,27 @@ public struct TenantConfiguration: Sendable {
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
 
+    // MARK: - Management API
+
+    /// The scopes the machine-to-machine client is granted on the Management API
+    /// (auth0-passkey-api.md §15.1): by default all six of ``PasskeyTenant/managementScopes``.
+    public var managementScopes: [String]
+
+    // MARK: - Organizations and identifiers
+
+    /// The tenant's organizations (auth0-passkey-api.md §17); none by default.
+    public var organizations: [TenantOrganization]
+    /// Whether the application takes individuals, members of organizations, or both (its
+    /// `organization_usage`); `deny` by default, as Auth0's.
+    public var organizationUsage: OrganizationUsage
+    /// The application's `organization_require_behavior`; `no_prompt` by default. **[local]** Every
+    /// value acts as `no_prompt`: the application sends the organization.
+    public var organizationRequireBehavior: OrganizationRequireBehavior
+    /// The database connection's identifiers: which ones signup requires, offers or refuses, the
+    /// username's length, their precedence (auth0-passkey-api.md §18). By default email required,
+    /// phone number and username optional.
+    public var identifiers: ConnectionAttributes
+
     // MARK: - DPoP
 
     /// The application's `require_proof_of_possession` (auth0-passkey-api.md §16.1): when true,
@@ -106,7 +125,6 @@ public struct TenantConfiguration: Sendable {
         self.connection = connection
         self.apiAudience = apiAudience ?? "https://\(domain)/api/"
         self.requiresUserVerification = requiresUserVerification
-        self.requiredIdentifiers = ["email"]
         self.algorithms = [.eddsa, .es256, .rs256]
         self.sessionLifetime = .seconds(300)
         self.accessTokenLifetime = .seconds(86_400)
@@ -123,8 +141,18 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.managementScopes = PasskeyTenant.managementScopes
+        self.organizations = []
+        self.organizationUsage = .deny
+        self.organizationRequireBehavior = .noPrompt
+        self.identifiers = ConnectionAttributes()
         self.requireProofOfPossession = false
         self.requiresDPoPNonce = false
+    }
+
+    /// The organization `organization` names, by ID or by name.
+    func organization(named organization: String) -> TenantOrganization? {
+        organizations.first { $0.isNamed(organization) }
     }
 
     /// ``maxBodySize`` unless set: 64 KiB.
@@ -135,6 +163,9 @@ public struct TenantConfiguration: Sendable {
 
     /// `https://DOMAIN/me/`, the My Account API's audience.
     public var myAccountAudience: String { "https://\(domain)/me/" }
+
+    /// `https://DOMAIN/api/v2/`, the Management API's audience (auth0-passkey-api.md §15.1 **[local]**).
+    public var managementAudience: String { issuer + "api/v2/" }
 
     /// `https://DOMAIN/userinfo`, the audience of an access token asked for without one.
     var userInfoAudience: String { "https://\(domain)/userinfo" }

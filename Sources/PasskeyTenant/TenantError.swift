@@ -42,6 +42,25 @@ public struct TenantError: CodedError, Hashable {
         /// A fault of the tenant itself (its database); never caused by input.
         public static let serverError = Code(rawValue: "server_error")
 
+        // MARK: - Management API (auth0-passkey-api.md §15)
+
+        /// The client may not use the grant it asked for (RFC 6749 §5.2).
+        public static let unauthorizedClient = Code(rawValue: "unauthorized_client")
+        /// The Management API's refusal of a body that is malformed or has unknown members.
+        public static let invalidBody = Code(rawValue: "invalid_body")
+        /// The Management API's refusal of a query parameter.
+        public static let invalidQueryString = Code(rawValue: "invalid_query_string")
+        /// The Management API's 404 for a user ID that names no user.
+        public static let inexistentUser = Code(rawValue: "inexistent_user")
+        /// The Management API's 409 for an identifier that belongs to a user already.
+        public static let userExists = Code(rawValue: "auth0_idp_error")
+        /// **[local]** The Management API's 409 for a passkey whose credential ID is registered already.
+        public static let conflict = Code(rawValue: "conflict")
+
+        // MARK: - Configuration
+
+        /// A tenant configuration file is malformed; the detail names the key. Never a request's.
+        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
         // MARK: - DPoP (RFC 9449)
 
         /// The `DPoP` proof is missing where one is needed, malformed, or does not hold for this

@@ -84,41 +84,10 @@ extension PasskeyBench {
         private func phase(
             _ users: [VirtualUser], _ body: @escaping @Sendable (Int, VirtualUser) async throws -> some Sendable
         ) async throws -> Phase {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let workers = min(concurrency, users.count)
-            let latencies = try await withThrowingTaskGroup(of: Latencies.self) { group in
-                // Worker w takes users w, w + K, w + 2K, …: equal shares, no shared counter.
-                for worker in 0..<workers {
-                    group.addTask {
-                        var latencies = Latencies()
-                        for index in stride(from: worker, to: users.count, by: workers) {
-                            let begun = clock.now
-                            _ = try await body(index, users[index])
-                            latencies.record(clock.now - begun)
-                        }
-                        return latencies
-                    }
-                }
-                return try await group.reduce(into: Latencies()) { $0.add($1) }
-            }
-            let elapsed = (clock.now - start).seconds
-            return Phase(
-                perSecond: Double(users.count) / elapsed, p50: latencies.milliseconds(atPercentile: 50),
-                p99: latencies.milliseconds(atPercentile: 99))
+            try await UserPhase.run(users, concurrency: concurrency, body)
         }
 
-        struct Phase: Encodable {
-            let perSecond: Double
-            let p50: Double
-            let p99: Double
-
-            enum CodingKeys: String, CodingKey {
-                case perSecond = "per_second"
-                case p50 = "p50_ms"
-                case p99 = "p99_ms"
-            }
-        }
+        typealias Phase = UserPhase
 
         /// What `passkey-bench e2e` prints.
         struct Result: Encodable {

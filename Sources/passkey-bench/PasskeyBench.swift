@@ -8,8 +8,8 @@ struct PasskeyBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passkey-bench",
         abstract:
-            "Measure the authenticator (the default), the local tenant, signup and login end to end, or passkey serve.",
+            "Measure the authenticator (the default), the local tenant, signup and login end to end, seeding, or passkey serve.",
         discussion: "Build with -c release for real figures (make bench).",
-        subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, ServeBench.self],
+        subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self, ServeBench.self],
         defaultSubcommand: AuthenticatorBench.self)
 }

@@ -22,9 +22,15 @@ extension Passkey.Tenant {
                 Answers Auth0's passkey signup and login, the token endpoint, My Account passkey enrollment,
                 userinfo, JWKS and discovery, verifying every WebAuthn response; and Web Auth: GET /authorize
                 serves a passkey login page (open it as http://localhost:PORT/authorize?... for RP ID localhost),
-                the authorization code grant with PKCE, and GET /v2/logout. Prints one line with the base
-                URL, client ID, connection and RP ID once it listens (JSON with --json). Users, passkeys and
-                the signing key live in a SQLite file, so a restart keeps them.
+                the authorization code grant with PKCE, and GET /v2/logout; and the Management API under
+                /api/v2 (users and their passkeys) for a machine-to-machine client with client_credentials.
+                Prints one line with the base URL, client ID, connection, RP ID and machine-to-machine client
+                ID once it listens (JSON with --json, which adds the client's secret and the management
+                audience). Users, passkeys, the signing key and the machine-to-machine client live in a
+                SQLite file, so a restart keeps them.
+
+                Organizations and the connection's identifiers come from --config FILE (JSON, Auth0's key
+                names), overridden by --organization, --member, --organization-usage and --identifier.
                 """
         )
 
@@ -87,11 +93,24 @@ extension Passkey.Tenant {
         @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
         var tlsKey: String?
 
+        @Option(
+            name: .customLong("m2m-scope"),
+            help: """
+                A Management API scope of the machine-to-machine client (repeatable; replaces the default six: \
+                create:users read:users delete:users create:authentication_methods read:authentication_methods \
+                delete:authentication_methods).
+                """)
+        var m2mScopes: [String] = []
+
         @Flag(help: "Print the start line as JSON.")
         var json = false
 
         @Flag(name: .shortAndLong, help: "Log each request (method, path, status) on standard error.")
         var verbose = false
+
+        // MARK: - Organizations and identifiers
+
+        @OptionGroup var organizationOptions: TenantOrganizationOptions
 
         // MARK: - DPoP
 
@@ -117,6 +136,10 @@ extension Passkey.Tenant {
             for url in callbacks + logoutURLs where !url.contains("://") || url.contains("#") {
                 throw ValidationError("\(url) is not an absolute URL without a fragment.")
             }
+            for scope in m2mScopes where !PasskeyTenant.managementScopes.contains(scope) {
+                let known = PasskeyTenant.managementScopes.joined(separator: " ")
+                throw ValidationError("--m2m-scope \(scope) is not one of \(known).")
+            }
         }
 
         func run() async throws {
@@ -125,10 +148,12 @@ extension Passkey.Tenant {
                 apiAudience: audience, requiresUserVerification: requireUV)
             if !callbacks.isEmpty { configuration.callbackURLs = callbacks }
             if !logoutURLs.isEmpty { configuration.logoutURLs = logoutURLs }
+            if !m2mScopes.isEmpty { configuration.managementScopes = m2mScopes }
             configuration.requireProofOfPossession = requireDPoP
             configuration.requiresDPoPNonce = dpopNonce
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
+            try organizationOptions.apply(to: &configuration)
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = verbose ? .info : .warning
             let tenant: PasskeyTenant
@@ -161,7 +186,9 @@ extension Passkey.Tenant {
         }
     }
 
-    /// What `tenant serve` prints once it listens.
+    /// What `tenant serve` prints once it listens. The JSON line carries the machine-to-machine
+    /// client's secret, for a test harness that reads the process's standard output; the text
+    /// line, meant for a terminal, never does.
     struct StartLine: Encodable {
         let url: String
         let domain: String
@@ -170,6 +197,16 @@ extension Passkey.Tenant {
         let connection: String
         let rpID: String
         let audience: String
+        let m2mClientID: String
+        let m2mClientSecret: String
+        let managementAudience: String
+        let organizations: [Organization]
+
+        /// An organization as the start line names it.
+        struct Organization: Encodable {
+            let id: String
+            let name: String
+        }
 
         init(tenant: PasskeyTenant, endpoint: TenantEndpoint) {
             url = endpoint.baseURL
@@ -179,22 +216,30 @@ extension Passkey.Tenant {
             connection = tenant.configuration.connection
             rpID = tenant.configuration.relyingPartyID
             audience = tenant.configuration.apiAudience
+            m2mClientID = tenant.managementClientID
+            m2mClientSecret = tenant.managementClientSecret.text
+            managementAudience = tenant.configuration.managementAudience
+            organizations = tenant.configuration.organizations.map { Organization(id: $0.id, name: $0.name) }
         }
 
         enum CodingKeys: String, CodingKey {
-            case url, domain, issuer, connection, audience
+            case url, domain, issuer, connection, audience, organizations
             case clientID = "client_id"
             case rpID = "rp_id"
+            case m2mClientID = "m2m_client_id"
+            case m2mClientSecret = "m2m_client_secret"
+            case managementAudience = "management_audience"
         }
 
         var text: String {
             "tenant listening on \(url) domain=\(domain) client_id=\(clientID) connection=\(connection) rp_id=\(rpID)"
+                + " m2m_client_id=\(m2mClientID)"
         }
 
         var json: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            // Strings only: always encodes.
+            // Strings and lists of strings only: always encodes.
             return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
     }

@@ -15,8 +15,8 @@ struct Passkey: AsyncParsableCommand {
             CommandGroup(
                 name: "Auth0",
                 subcommands: [
-                    Signup.self, Login.self, Enroll.self, Methods.self, Whoami.self, Token.self, API.self,
-                    Logout.self, Config.self, Demo.self,
+                    Signup.self, Login.self, SeedUsers.self, Enroll.self, Methods.self, Whoami.self, Token.self,
+                    API.self, Logout.self, Config.self, Demo.self,
                 ]),
             CommandGroup(
                 name: "Authenticator and store",

@@ -22,7 +22,7 @@ import WebAuthn
         let help = Passkey.helpMessage(columns: 200)
         let groups = [
             "AUTH0 SUBCOMMANDS:": [
-                "signup", "login", "enroll", "methods", "whoami", "token", "api", "logout", "config", "demo",
+                "signup", "login", "seed", "enroll", "methods", "whoami", "token", "api", "logout", "config", "demo",
             ],
             "AUTHENTICATOR AND STORE SUBCOMMANDS:": [
                 "create", "get", "list", "delete", "set", "clone", "import", "export", "profiles", "attestation-ca",

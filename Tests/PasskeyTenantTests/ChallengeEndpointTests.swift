@@ -10,7 +10,10 @@ import WebAuthn
 /// `POST /passkey/register` and `POST /passkey/challenge` (auth0-passkey-api.md §1, §2, §12.2).
 @Suite struct ChallengeEndpointTests {
     @Test func signupChallengeCarriesWhatTheSDKNeeds() async throws {
-        let harness = try await TenantHarness()
+        var configuration = TenantConfiguration()
+        configuration.organizations = [TenantOrganization(name: "acme", id: "org_Zq81", signupEnabled: true)]
+        configuration.organizationUsage = .allow
+        let harness = try await TenantHarness(configuration: configuration)
         let result = try await harness.router { http in
             try await http.send(
                 .post, "/passkey/register",

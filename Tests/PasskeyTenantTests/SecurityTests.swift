@@ -199,7 +199,10 @@ import WebAuthn
     }
 
     @Test func aSessionOfAnotherConnectionIsRefused() async throws {
-        let harness = try await TenantHarness()
+        var configuration = TenantConfiguration()
+        configuration.organizations = [TenantOrganization(name: "other", id: "org_other")]
+        configuration.organizationUsage = .allow
+        let harness = try await TenantHarness(configuration: configuration)
         let result = try await harness.router { http in
             let challenge = try await harness.signupChallenge(http)
             let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)

@@ -84,7 +84,7 @@ import WebAuthn
         }
         #expect(result.status == .badRequest)
         #expect(result.errorCode == "invalid_request")
-        #expect(result.text.contains("taken"))
+        #expect(result.text.contains("The user already exists."))
     }
 
     /// The double-submit cookie and the `Origin` check (CSRF).

@@ -22,7 +22,7 @@ extension Authentication {
     ///   - picture: `user_profile.picture`, a URL.
     ///   - userMetadata: `user_metadata`, at most 10 string members.
     ///   - connection: the database connection (`realm`); the tenant's default when `nil`.
-    ///   - organization: the organization ID.
+    ///   - organization: the organization: its ID, or its name where the tenant accepts names (spec §17).
     /// - Returns: the request; it decodes a ``PasskeySignupChallenge``.
     public func passkeySignupChallenge(
         email: String? = nil, phoneNumber: String? = nil, username: String? = nil, name: String? = nil,
@@ -48,7 +48,7 @@ extension Authentication {
     ///
     /// - Parameters:
     ///   - connection: the database connection (`realm`).
-    ///   - organization: the organization ID.
+    ///   - organization: the organization: its ID, or its name where the tenant accepts names (spec §17).
     /// - Returns: the request; it decodes a ``PasskeyLoginChallenge``.
     public func passkeyLoginChallenge(
         connection: String? = nil, organization: String? = nil
@@ -69,7 +69,7 @@ extension Authentication {
     ///   - connection: the database connection (`realm`).
     ///   - audience: the API the access token is for.
     ///   - scope: the scopes; `openid` is added when missing (spec §3.3).
-    ///   - organization: the organization ID.
+    ///   - organization: the organization: its ID, or its name where the tenant accepts names (spec §17).
     /// - Returns: the request; it decodes ``Credentials``.
     public func login(
         passkey: some SignupPasskey, challenge: PasskeySignupChallenge, connection: String? = nil,
@@ -90,7 +90,7 @@ extension Authentication {
     ///   - connection: the database connection (`realm`).
     ///   - audience: the API the access token is for.
     ///   - scope: the scopes; `openid` is added when missing (spec §3.3).
-    ///   - organization: the organization ID.
+    ///   - organization: the organization: its ID, or its name where the tenant accepts names (spec §17).
     /// - Returns: the request; it decodes ``Credentials``.
     public func login(
         passkey: some LoginPasskey, challenge: PasskeyLoginChallenge, connection: String? = nil,

@@ -11,7 +11,9 @@ import JWTKit
 /// equals the one sent, when one was; `azp` is the client ID when `aud` has several entries;
 /// `auth_time` + max age + leeway is not before now, when a max age was sent; `org_id` equals an
 /// organization that starts with `org_`, else `org_name` equals the organization lower-cased,
-/// when one was asked.
+/// when one was asked: to the call, or to the validator (``checking(organization:)``), so that a
+/// ``CredentialsManager`` holding it checks every stored and renewed token for the organization its
+/// logins asked.
 ///
 /// ```swift
 /// let validator = IDTokenValidator(clientId: clientID, domain: "login.example.com")
@@ -25,6 +27,8 @@ public struct IDTokenValidator: Sendable {
     public let clientId: String
     /// The slack granted to `exp` and `auth_time`, in seconds (spec §14.5: 60 s).
     public let leeway: Int
+    /// The organization checked when a call names none: an `org_` ID or a name (spec §14.5, §17).
+    public private(set) var organization: String?
 
     /// Where the issuer `iss` must equal comes from.
     private enum Issuer: Sendable {
@@ -110,6 +114,18 @@ public struct IDTokenValidator: Sendable {
         self.now = now
     }
 
+    /// This validator, checking `organization` whenever a call names none: the organization a
+    /// passkey login or signup asked (spec §17), whose tokens, and their renewals, must carry its
+    /// `org_id` (or `org_name`). It shares this one's fetched keys.
+    ///
+    /// - Parameter organization: an `org_` ID or a name; nil to check none.
+    /// - Returns: a copy.
+    public func checking(organization: String?) -> IDTokenValidator {
+        var copy = self
+        copy.organization = organization
+        return copy
+    }
+
     /// The issuer `iss` must equal: the one given, else the tenant's discovery document's.
     ///
     /// - Throws: ``IDTokenValidationError/Code/discoveryUnavailable`` when it is to be discovered
@@ -127,7 +143,8 @@ public struct IDTokenValidator: Sendable {
     ///   - idToken: the compact JWS.
     ///   - nonce: the nonce sent in the authorization request, if any.
     ///   - maxAge: the `max_age` sent, in seconds, if any.
-    ///   - organization: the organization asked (an `org_` ID or a name), if any.
+    ///   - organization: the organization asked (an `org_` ID or a name), if any; by default
+    ///     ``organization``.
     /// - Returns: the token's claims.
     /// - Throws: ``IDTokenValidationError`` for the first check that failed.
     @discardableResult
@@ -135,7 +152,9 @@ public struct IDTokenValidator: Sendable {
         _ idToken: String, nonce: String? = nil, maxAge: Int? = nil, organization: String? = nil
     ) async throws(IDTokenValidationError) -> IDTokenClaims {
         let claims = try await verifySignature(idToken)
-        try check(claims, issuer: try await expectedIssuer(), nonce: nonce, maxAge: maxAge, organization: organization)
+        try check(
+            claims, issuer: try await expectedIssuer(), nonce: nonce, maxAge: maxAge,
+            organization: organization ?? self.organization)
         return claims
     }
 

@@ -14,7 +14,7 @@ import WebAuthn
 /// Every member but `user_agent` is required; `created_at` needs fractional seconds.
 public struct PasskeyAuthenticationMethod: Sendable, Hashable, Decodable {
     /// Whether a passkey lives on one device or syncs (WebAuthn L3 §6.1.3, backup eligibility).
-    public enum DeviceType: String, Sendable, Hashable, Decodable {
+    public enum DeviceType: String, Sendable, Hashable, Codable {
         /// `single_device`: not backup eligible.
         case singleDevice = "single_device"
         /// `multi_device`: backup eligible, such as a synced platform passkey.

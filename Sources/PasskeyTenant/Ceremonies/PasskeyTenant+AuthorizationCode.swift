@@ -43,8 +43,8 @@ extension PasskeyTenant {
         }
         let (scopes, audience) = try grantedScopes(authorized.scope, audience: authorized.audience)
         return try await issueTokens(
-            for: user, scopes: scopes, audience: audience, organization: authorized.organization,
-            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil,
-            boundTo: request.dpopThumbprint)
+            for: user, scopes: scopes, audience: audience,
+            organization: try issuedOrganization(authorized.organization),
+            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil, boundTo: request.dpopThumbprint)
     }
 }

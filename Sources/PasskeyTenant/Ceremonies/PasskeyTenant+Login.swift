@@ -8,26 +8,31 @@ extension PasskeyTenant {
     /// - Parameter request: the client and the connection.
     /// - Returns: the `auth_session` and the request options (camel-case `rpId`).
     /// - Throws: `invalid_client` (401) for an unknown client; `invalid_request` for an unknown
-    ///   connection.
+    ///   connection, and for an organization missing under `require`, given under `deny`, or
+    ///   unknown (auth0-passkey-api.md §17).
     public func loginChallenge(_ request: LoginChallengeRequest) async throws(TenantError) -> RequestChallengeResponse {
         try checkClient(request.clientID)
         let connection = try checkRealm(request.realm)
+        let organization = try checkOrganization(request.organization)
         let generated = configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime)
         let secret = try await openSession(
-            .login, clientID: request.clientID, connection: connection, organization: request.organization,
+            .login, clientID: request.clientID, connection: connection, organization: organization?.id,
             user: nil, challenge: generated.challenge)
         return RequestChallengeResponse(authSession: secret, options: generated.options)
     }
 
     /// The webauthn grant for a login session: verifies the assertion (``verifiedLogin(_:challenge:relyingParty:)``)
-    /// and issues tokens (auth0-passkey-api.md §3.4).
+    /// and issues tokens (auth0-passkey-api.md §3.4), once the user is let in through the
+    /// session's organization (§17).
     func completeLogin(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
         guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
         let (scopes, audience) = try grantedScopes(request.scope, audience: request.audience)
+        let organization = try issuedOrganization(session.organization)
         let user = try await verifiedLogin(
             response, challenge: session.challenge, relyingParty: configuration.relyingParty)
+        try await admit(user, to: organization)
         return try await issueTokens(
-            for: user, scopes: scopes, audience: audience, organization: session.organization, authTime: clock.now(),
+            for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
             refresh: nil, boundTo: request.dpopThumbprint)
     }
 

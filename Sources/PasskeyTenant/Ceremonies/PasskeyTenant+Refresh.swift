@@ -37,7 +37,8 @@ extension PasskeyTenant {
                     at: clock.now())
             else { throw invalid }
             return try await issueTokens(
-                for: user, scopes: scopes, audience: audience, organization: rotated.organization,
+                for: user, scopes: scopes, audience: audience,
+                organization: try issuedOrganization(rotated.organization),
                 authTime: rotated.authTime, refresh: (successor, rotated), boundTo: request.dpopThumbprint)
         }
     }

@@ -8,45 +8,44 @@ extension PasskeyTenant {
     /// - Parameter request: the client, the connection and the new user's profile.
     /// - Returns: the `auth_session` and the creation options, with a fresh user handle.
     /// - Throws: `invalid_client` (401) for an unknown client; `invalid_request` for an unknown
-    ///   connection, a profile that lacks a required identifier, has an unknown or malformed
-    ///   property, too much metadata, or an identifier that belongs to a user already.
+    ///   connection, a profile that lacks a required identifier, gives one the connection turned
+    ///   off, has an unknown or malformed property, too much metadata, or an identifier that
+    ///   belongs to a user already (auth0-passkey-api.md §18), and for an organization the
+    ///   application's usage refuses or the tenant does not have; `access_denied` (403) for an
+    ///   organization that does not take signups (§17).
     public func signupChallenge(_ request: SignupChallengeRequest) async throws(TenantError)
         -> CreationChallengeResponse
     {
         try checkClient(request.clientID)
         let connection = try checkRealm(request.realm)
+        let organization = try checkOrganization(request.organization)
+        try checkSignup(into: organization)
         let user = try await newUser(
             profile: request.userProfile, metadata: request.userMetadata ?? [:], connection: connection)
         let generated = registrationOptions(for: user)
         let secret = try await openSession(
-            .signup, clientID: request.clientID, connection: connection, organization: request.organization,
+            .signup, clientID: request.clientID, connection: connection, organization: organization?.id,
             user: user, challenge: generated.challenge)
         return CreationChallengeResponse(authSession: secret, options: generated.options)
     }
 
     /// A new user for a signup with `profile` on `connection`, not stored yet (auth0-passkey-api.md
-    /// §1.1): the native signup's and the login page's one set of rules.
+    /// §1.1, §18): the native signup's and the login page's one set of rules.
     ///
-    /// - Throws: `invalid_request` for a profile that lacks a required identifier, has a malformed
-    ///   property, too much metadata, or an identifier that belongs to a user already.
+    /// - Throws: `invalid_request` for a profile that lacks a required identifier, gives one the
+    ///   connection turned off, has a malformed property (a phone number not in E.164, a username
+    ///   outside the connection's rules), too much metadata, or an identifier that belongs to a user
+    ///   already (`The user already exists.`).
     func newUser(profile: UserProfile, metadata: [String: String], connection: String) async throws(TenantError)
         -> TenantUser
     {
+        try configuration.identifiers.check(profile, connection: connection)
         try profile.validate()
-        let present: Set<String> = Set(
-            [("email", profile.email), ("phone_number", profile.phoneNumber), ("username", profile.username)]
-                .compactMap { $0.1 == nil ? nil : $0.0 })
-        guard !present.isEmpty else {
-            throw .invalidRequest("user_profile: an email, phone_number or username is required")
-        }
-        if let missing = configuration.requiredIdentifiers.subtracting(present).sorted().first {
-            throw .invalidRequest("user_profile.\(missing): required by connection \(connection)")
-        }
         guard metadata.count <= 10, metadata.allSatisfy({ !$0.key.isEmpty && $0.value.count <= 500 }) else {
             throw .invalidRequest("user_metadata: at most 10 string fields of at most 500 characters")
         }
-        if let taken = try await store.takenIdentifier(of: profile) {
-            throw .invalidRequest("The user already exists (\(taken) is taken).")
+        if try await store.takenIdentifier(of: profile) != nil {
+            throw Self.userAlreadyExists
         }
         return TenantUser.new(profile: profile, metadata: metadata, at: clock.now())
     }
@@ -88,9 +87,15 @@ extension PasskeyTenant {
         let credential = try verifiedPasskey(
             response, challenge: session.challenge, relyingParty: configuration.relyingParty, userID: user.id,
             userAgent: nil)
+        let organization = try issuedOrganization(session.organization)
         try await store.createUser(user, credential: credential)
+        try await join(user, to: organization)
         return try await issueTokens(
-            for: user, scopes: scopes, audience: audience, organization: session.organization, authTime: clock.now(),
+            for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
             refresh: nil, boundTo: request.dpopThumbprint)
     }
+
+    /// Auth0's refusal of a signup whose identifier belongs to a user already
+    /// (auth0-passkey-api.md §18).
+    static let userAlreadyExists = TenantError.invalidRequest("The user already exists.")
 }

@@ -4,7 +4,8 @@ import WebAuthn
 extension PasskeyTenant {
     /// `POST /oauth/token`: the webauthn grant (signup or login, by the session), the authorization
     /// code grant of Web Auth, and the refresh grant, for the default audience or another one
-    /// (auth0-passkey-api.md §3, §6.1, §6.4, §14.3).
+    /// (auth0-passkey-api.md §3, §6.1, §6.4, §14.3); and the client credentials grant of the
+    /// machine-to-machine client (§15.1, ``clientCredentials(_:)``).
     ///
     /// - Parameter request: the grant.
     /// - Returns: an access token, an ID token (`openid` is always granted), and a refresh token
@@ -12,7 +13,9 @@ extension PasskeyTenant {
     /// - Throws: `invalid_client` (401); `unsupported_grant_type`; `invalid_request` for a missing
     ///   or malformed parameter; `invalid_grant` for an unknown, expired or used `auth_session`,
     ///   a session of another client, connection or organization, a response that does not verify
-    ///   or an unknown refresh token; `access_denied` (403) for an unknown audience;
+    ///   or an unknown refresh token; `invalid_request` for an organization missing under
+    ///   `require`, given under `deny` or unknown; `access_denied` (403) for an unknown audience and
+    ///   for a user who is not a member of the organization (auth0-passkey-api.md §17);
     ///   `too_many_attempts` (429) for a locked-out user; `invalid_dpop_proof` when
     ///   ``TenantConfiguration/requireProofOfPossession`` is set or the grant is DPoP-bound (a call
     ///   in process carries no proof: DPoP is the router's, `POST /oauth/token` with a `DPoP` header).
@@ -22,12 +25,16 @@ extension PasskeyTenant {
 
     /// ``token(_:)`` with the request's checked DPoP proof, if it had one (RFC 9449 §5;
     /// auth0-passkey-api.md §16.4): the tokens it issues are bound to the proof's key, and
-    /// ``TenantConfiguration/requireProofOfPossession`` refuses a request without one.
+    /// ``TenantConfiguration/requireProofOfPossession`` refuses a request without one. The
+    /// machine-to-machine client's grant is not the application's: it takes Bearer tokens only.
     ///
     /// - Throws: as ``token(_:)``; `invalid_dpop_proof` for a missing proof when one is required
     ///   or the grant (refresh token, authorization code) is bound to a key; `invalid_grant` when
     ///   it is bound to another key.
     func token(_ request: TokenRequest, proof: DPoPProof?) async throws(TenantError) -> TokenResponse {
+        if request.grantType == TokenRequest.clientCredentialsGrant {
+            return try await clientCredentials(request)
+        }
         try checkClient(request.clientID)
         if configuration.requireProofOfPossession, proof == nil {
             throw TenantError(
@@ -44,8 +51,11 @@ extension PasskeyTenant {
             if let realm = request.realm, realm != session.connection {
                 throw .invalidGrant("The auth_session was issued for another connection.")
             }
-            if let organization = request.organization, organization != session.organization {
-                throw .invalidGrant("The auth_session was issued for another organization.")
+            if request.organization != nil || configuration.organizationUsage == .require {
+                let organization = try checkOrganization(request.organization)
+                guard organization?.id == session.organization else {
+                    throw .invalidGrant("The auth_session was issued for another organization.")
+                }
             }
             switch session.kind {
             case .signup: return try await completeSignup(session, request: request)
@@ -112,7 +122,8 @@ extension PasskeyTenant {
     ///   - user: whose tokens.
     ///   - scopes: the granted scopes, `openid` first.
     ///   - audience: the API, if any.
-    ///   - organization: the organization asked for, if any.
+    ///   - organization: the organization logged in through, if any: both tokens carry its
+    ///     `org_id` and `org_name` (auth0-passkey-api.md §17).
     ///   - authTime: when the user performed the passkey ceremony; nil when unknown (a refresh
     ///     token stored before it was kept).
     ///   - nonce: the `/authorize` nonce of a code grant.
@@ -121,7 +132,7 @@ extension PasskeyTenant {
     ///   - dpopKey: the thumbprint of the request's DPoP proof's key: the access token carries it as
     ///     `cnf.jkt` and is a `DPoP` token, and a new refresh token is bound to it (RFC 9449 §5).
     func issueTokens(
-        for user: TenantUser, scopes: [String], audience: String?, organization: String?, authTime: Date?,
+        for user: TenantUser, scopes: [String], audience: String?, organization: TenantOrganization?, authTime: Date?,
         nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?,
         boundTo dpopKey: String?
     ) async throws(TenantError) -> TokenResponse {
@@ -133,7 +144,8 @@ extension PasskeyTenant {
         let access = AccessTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID,
             scope: scopes.joined(separator: " "), iat: issuedAt, exp: issuedAt + accessLifetime,
-            jti: identifiers.accessTokenID, orgID: organization, cnf: dpopKey.map(Confirmation.init(jkt:)))
+            jti: identifiers.accessTokenID, orgID: organization?.id, orgName: organization?.name,
+            cnf: dpopKey.map(Confirmation.init(jkt:)))
         let id = IDTokenClaims(
             iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
             exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
@@ -145,7 +157,7 @@ extension PasskeyTenant {
         } else if scopeSet.contains("offline_access") {
             let secret = Secret.random()
             let grant = RefreshGrant(
-                userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization,
+                userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization?.id,
                 family: identifiers.refreshFamily,
                 expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime,
                 dpopJKT: dpopKey)

@@ -8,7 +8,9 @@ import WebAuthn
 /// each request's method, path and status (never a header or a body: they carry secrets).
 ///
 /// The Authentication API answers `{"error", "error_description"}`; My Account answers
-/// `{"type", "status", "title", "detail"}` (auth0-passkey-api.md §7.1, §7.2). A refused bearer
+/// `{"type", "status", "title", "detail"}` (auth0-passkey-api.md §7.1, §7.2); the Management API
+/// answers `{"statusCode", "error", "message", "errorCode"}` (§15.4), and the Authentication API's
+/// middleware renders every failure under `/api/v2/` so, unknown routes included. A refused bearer
 /// token also gets `WWW-Authenticate` (RFC 6750 §3): a `DPoP` challenge with `algs` for a
 /// refused DPoP proof or nonce at a resource server and for any refusal of a request that used
 /// `Authorization: DPoP` (RFC 9449 §7.1), else a `Bearer` one; a lockout gets `Retry-After`.
@@ -19,6 +21,7 @@ struct ErrorMiddleware: RouterMiddleware {
     enum Shape {
         case authentication
         case myAccount
+        case management
     }
 
     let shape: Shape
@@ -31,16 +34,17 @@ struct ErrorMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let response: Response
+        let shape = self.shape == .authentication && request.uri.path.hasPrefix("/api/v2/") ? .management : self.shape
         let dpop = PasskeyTenant.authorization(request)?.scheme == "dpop"
         do {
             response = try await next(request, context)
         } catch let error as TenantError {
-            response = render(error, dpop: dpop)
+            response = render(error, as: shape, dpop: dpop)
         } catch let error as any HTTPResponseError {
-            response = render(Self.tenantError(for: error.status))
+            response = render(Self.tenantError(for: error.status), as: shape)
         } catch {
             logger?.error("\(request.method) \(request.uri.path) failed: \(String(describing: type(of: error)))")
-            response = render(TenantError(.serverError, status: 500, "The tenant failed to answer."))
+            response = render(TenantError(.serverError, status: 500, "The tenant failed to answer."), as: shape)
         }
         logger?.info("\(request.method) \(request.uri.path) \(response.status.code)")
         return response
@@ -64,6 +68,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 409: "Conflict"
         case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
         case 429: "Too Many Requests"
@@ -71,9 +76,8 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// The response for `error`, in this API's shape; `dpop` when the request sent
-    /// `Authorization: DPoP`.
-    func render(_ error: TenantError, dpop: Bool = false) -> Response {
+    /// The response for `error`, in `shape`; `dpop` when the request sent `Authorization: DPoP`.
+    func render(_ error: TenantError, as shape: Shape, dpop: Bool = false) -> Response {
         let status = HTTPResponse.Status(code: error.status, reasonPhrase: Self.title(error.status))
         var headers = HTTPFields()
         if let wait = error.retryAfter {
@@ -99,6 +103,14 @@ struct ErrorMiddleware: RouterMiddleware {
                     type: error.code.rawValue, status: error.status, title: Self.title(error.status),
                     detail: error.detail),
                 status: status, headers: headers)
+        case .management:
+            // A body the decoder refused is the Management API's `invalid_body`.
+            let code = error.code == .invalidRequest ? TenantError.Code.invalidBody : error.code
+            return TenantResponseEncoder.json(
+                ManagementError(
+                    statusCode: error.status, error: Self.title(error.status), message: error.detail,
+                    errorCode: code.rawValue),
+                status: status, headers: headers)
         }
     }
 }
@@ -112,6 +124,14 @@ struct OAuthError: Codable {
         case error
         case errorDescription = "error_description"
     }
+}
+
+/// The Management API's error body (auth0-passkey-api.md §15.4).
+struct ManagementError: Codable {
+    var statusCode: Int
+    var error: String
+    var message: String
+    var errorCode: String
 }
 
 /// My Account's error body (auth0-passkey-api.md §7.2; RFC 9457).

@@ -3,7 +3,7 @@ public import Hummingbird
 import WebAuthn
 
 extension PasskeyTenant {
-    /// The tenant's routes (auth0-passkey-api.md §1–§6, §14), with errors in each API's shape.
+    /// The tenant's routes (auth0-passkey-api.md §1–§6, §14, §15), with errors in each API's shape.
     ///
     /// Bodies are read and answers written by the context's codecs (``TenantRequestContext``);
     /// the Authentication API's calls and the login page's API run under the client address's
@@ -45,6 +45,7 @@ extension PasskeyTenant {
             try await self.events(accessToken: self.accessToken(request, secure: servesTLS))
         }
         addMyAccountRoutes(to: router.group("me/v1"), secure: servesTLS)
+        addManagementRoutes(to: router.group("api/v2"))
         addWebAuthRoutes(to: router, limited: limited, secure: servesTLS)
         return router
     }
@@ -102,6 +103,7 @@ extension PasskeyTenant {
             endSessionEndpoint: base + "v2/logout", jwksURI: base + ".well-known/jwks.json",
             grantTypesSupported: [
                 TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant,
+                TokenRequest.clientCredentialsGrant,
             ],
             scopesSupported: Self.openIDScopes.sorted(),
             claimsSupported: UserClaims.CodingKeys.allCases.map(\.rawValue)

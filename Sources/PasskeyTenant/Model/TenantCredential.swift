@@ -32,12 +32,22 @@ public struct TenantCredential: Sendable, Hashable {
     public var lastAuthenticatedAt: Date?
     /// The name the user gave it through My Account (auth0-passkey-api.md §19.1), if any.
     public var name: String? = nil
+    /// The user handle this passkey carries when it is not its owner's: a passkey added through
+    /// the Management API with its own `user_handle` (auth0-passkey-api.md §15.3); nil for the
+    /// owner's handle.
+    public var userHandle: [UInt8]? = nil
 
-    /// The record the relying party verifies assertions with.
+    /// The record the relying party verifies assertions with: the passkey's own user handle when
+    /// it has one, else its owner's `userHandle`.
     func record(userHandle: [UInt8]) -> CredentialRecord {
         CredentialRecord(
             id: id, publicKey: publicKey, signCount: signCount, backupEligible: backupEligible,
-            userHandle: userHandle)
+            userHandle: self.userHandle ?? userHandle)
+    }
+
+    /// A new authentication method ID, `passkey|dev_<16 hex digits>`.
+    static func newMethodID() -> String {
+        "passkey|dev_" + Hex.encode(SecureRandom.bytes(8))
     }
 
     /// The credential as `excludeCredentials` lists it (auth0-passkey-api.md §19.3): its ID, and
@@ -53,7 +63,7 @@ public struct TenantCredential: Sendable, Hashable {
         at time: Date
     ) -> TenantCredential {
         TenantCredential(
-            id: registration.credentialID, methodID: "passkey|dev_" + Hex.encode(SecureRandom.bytes(8)),
+            id: registration.credentialID, methodID: newMethodID(),
             userID: userID, publicKey: registration.credentialPublicKey, algorithm: registration.algorithm,
             signCount: registration.signCount, backupEligible: registration.backupEligible,
             backedUp: registration.backupState, aaguid: registration.aaguid, transports: transports,

@@ -13,6 +13,9 @@ public struct TenantUser: Sendable, Hashable, Codable {
     public var metadata: [String: String]
     /// When the user signed up.
     public var createdAt: Date
+    /// Whether the email address is verified: true only when the Management API said so
+    /// (`email_verified`, auth0-passkey-api.md §15.2); nil otherwise.
+    public var emailVerified: Bool? = nil
 
     /// The identity's ID without the `auth0|` prefix: My Account's `identity_user_id`.
     public var identityUserID: String {

@@ -44,7 +44,12 @@ public struct UserProfile: Sendable, Hashable, Codable {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: all.codingPath + [unknown], debugDescription: "not a user_profile property"))
         }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(container: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    /// Reads a profile's members from an object that may hold others (the Management API's
+    /// `POST /users` body, auth0-passkey-api.md §15.2).
+    init(container: KeyedDecodingContainer<CodingKeys>) throws {
         email = try container.decodeIfPresent(String.self, forKey: .email)
         phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
         username = try container.decodeIfPresent(String.self, forKey: .username)

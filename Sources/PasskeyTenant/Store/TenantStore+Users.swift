@@ -8,7 +8,7 @@ extension TenantStore {
         try await read { db in try Self.takenIdentifier(of: profile, in: db) }
     }
 
-    private static func takenIdentifier(of profile: UserProfile, in db: Database) throws -> String? {
+    static func takenIdentifier(of profile: UserProfile, in db: Database) throws -> String? {
         let checks: [(String, String?)] = [
             ("email", profile.email), ("phone_number", profile.phoneNumber), ("username", profile.username),
         ]
@@ -24,22 +24,11 @@ extension TenantStore {
     /// - Throws: `invalid_request` when an identifier belongs to a user already, or the
     ///   credential ID is registered already; nothing is stored then.
     func createUser(_ user: TenantUser, credential: TenantCredential) async throws(TenantError) {
-        let profile = WebAuthnJSON.encode(user.profile)
-        let metadata = WebAuthnJSON.encode(user.metadata)
         try await write { db in
-            if let column = try Self.takenIdentifier(of: user.profile, in: db) {
-                throw TenantError.invalidRequest("The user already exists (\(column) is taken).")
+            if try Self.takenIdentifier(of: user.profile, in: db) != nil {
+                throw PasskeyTenant.userAlreadyExists
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO users (id, user_handle, email, phone_number, username, profile, metadata, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    user.id, Data(user.userHandle), user.profile.email, user.profile.phoneNumber,
-                    user.profile.username, String(decoding: profile, as: UTF8.self),
-                    String(decoding: metadata, as: UTF8.self), user.createdAt.storedValue,
-                ])
+            try Self.insert(user, in: db)
             try Self.insert(credential, in: db)
         }
     }
@@ -58,7 +47,27 @@ extension TenantStore {
         }
     }
 
-    private static func insert(_ credential: TenantCredential, in db: Database) throws {
+    /// Inserts a user row; the caller has checked the identifiers are free.
+    static func insert(_ user: TenantUser, in db: Database) throws {
+        let profile = WebAuthnJSON.encode(user.profile)
+        let metadata = WebAuthnJSON.encode(user.metadata)
+        try db.execute(
+            sql: """
+                INSERT INTO users (id, user_handle, email, phone_number, username, profile, metadata, created_at,
+                    email_verified)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                user.id, Data(user.userHandle), user.profile.email, user.profile.phoneNumber,
+                user.profile.username, String(decoding: profile, as: UTF8.self),
+                String(decoding: metadata, as: UTF8.self), user.createdAt.storedValue, user.emailVerified ?? false,
+            ])
+    }
+
+    /// Inserts a credential row.
+    ///
+    /// - Throws: `invalid_request` when the credential ID is registered already.
+    static func insert(_ credential: TenantCredential, in db: Database) throws {
         if try Bool.fetchOne(db, sql: "SELECT 1 FROM credentials WHERE id = ?", arguments: [Data(credential.id)])
             == true
         {
@@ -67,14 +76,15 @@ extension TenantStore {
         try db.execute(
             sql: """
                 INSERT INTO credentials (id, method_id, user_id, public_key, algorithm, sign_count, backup_eligible,
-                    backed_up, aaguid, transports, user_agent, created_at, last_auth_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                    backed_up, aaguid, transports, user_agent, created_at, last_auth_at, user_handle, name)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
                 """,
             arguments: [
                 Data(credential.id), credential.methodID, credential.userID, Data(credential.publicKey),
                 credential.algorithm.rawValue, Int64(credential.signCount), credential.backupEligible,
                 credential.backedUp, credential.aaguid.description, credential.transports.joined(separator: " "),
-                credential.userAgent, credential.createdAt.storedValue,
+                credential.userAgent, credential.createdAt.storedValue, credential.userHandle.map { Data($0) },
+                credential.name,
             ])
     }
 
@@ -160,7 +170,7 @@ extension TenantStore {
 
     // MARK: Rows
 
-    private static func user(from row: Row) throws -> TenantUser {
+    static func user(from row: Row) throws -> TenantUser {
         let profile: String = row["profile"]
         let metadata: String = row["metadata"]
         let handle: Data = row["user_handle"]
@@ -168,16 +178,18 @@ extension TenantStore {
             id: row["id"], userHandle: Array(handle),
             profile: try JSONDecoder().decode(UserProfile.self, from: Data(profile.utf8)),
             metadata: try JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)),
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            emailVerified: (row["email_verified"] as Bool?) == true ? true : nil)
     }
 
-    private static func credential(from row: Row) throws -> TenantCredential {
+    static func credential(from row: Row) throws -> TenantCredential {
         let id: Data = row["id"]
         let publicKey: Data = row["public_key"]
         let algorithm: Int = row["algorithm"]
         let signCount: Int64 = row["sign_count"]
         let transports: String = row["transports"]
         let lastAuth: Double? = row["last_auth_at"]
+        let userHandle: Data? = row["user_handle"]
         guard let coseAlgorithm = COSEAlgorithm(rawValue: algorithm), let count = UInt32(exactly: signCount) else {
             throw TenantError(.serverError, status: 500, "corrupt credential row")
         }
@@ -187,6 +199,7 @@ extension TenantStore {
             backedUp: row["backed_up"], aaguid: try AAGUID(uuidString: row["aaguid"]),
             transports: transports.split(separator: " ").map(String.init), userAgent: row["user_agent"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            lastAuthenticatedAt: lastAuth.map(Date.init(timeIntervalSince1970:)), name: row["name"])
+            lastAuthenticatedAt: lastAuth.map(Date.init(timeIntervalSince1970:)), name: row["name"],
+            userHandle: userHandle.map { Array($0) })
     }
 }

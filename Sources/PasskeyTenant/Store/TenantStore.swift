@@ -116,6 +116,26 @@ struct TenantStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
         }
+        // The Management API (auth0-passkey-api.md §15): a seeded passkey's own user handle (NULL:
+        // the owner's), and `email_verified` as the API sets it.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE credentials ADD COLUMN user_handle BLOB;
+                    ALTER TABLE users ADD COLUMN email_verified BOOLEAN NOT NULL DEFAULT 0;
+                    """)
+        }
+        // Organizations (auth0-passkey-api.md §17): the memberships made at signup or login.
+        migrator.registerMigration("v5") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE organization_members (
+                        organization_id TEXT NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        PRIMARY KEY (organization_id, user_id));
+                    """)
+        }
         // DPoP (auth0-passkey-api.md §16; RFC 9449 §5, §11.1): the key a refresh token is bound to,
         // and the proofs seen lately, so a replayed `jti` is refused across restarts.
         migrator.registerMigration("v6") { db in

@@ -13,13 +13,19 @@ struct AccessTokenClaims: JWTPayload, Hashable {
     var iat: Int
     var exp: Int
     var jti: String
+    /// The organization logged in through: its ID and its name (auth0-passkey-api.md §17).
     var orgID: String?
+    var orgName: String?
+    /// `client-credentials` on a Management API token (auth0-passkey-api.md §15.1), as Auth0 marks
+    /// a token no user took part in.
+    var gty: String? = nil
     /// The DPoP key the token is bound to (RFC 9449 §6.1; RFC 7800 §3.1); nil for a Bearer token.
     var cnf: Confirmation?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, azp, scope, iat, exp, jti
+        case iss, sub, aud, azp, scope, iat, exp, jti, gty
         case orgID = "org_id"
+        case orgName = "org_name"
         case cnf
     }
 

@@ -18,9 +18,9 @@ struct IDTokenClaims: JWTPayload, Hashable {
     var amr: [String]?
     /// The `/authorize` request's `nonce`, code grant only (OpenID Connect Core 1.0 §3.1.3.7).
     var nonce: String?
-    /// The organization asked for, when it is an ID (`org_…`).
+    /// The ID of the organization logged in through (auth0-passkey-api.md §14.5, §17).
     var orgID: String?
-    /// The organization asked for by name, lower-cased (auth0-passkey-api.md §14.5, §17).
+    /// The name of the organization logged in through, lower case (auth0-passkey-api.md §14.5, §17).
     var orgName: String?
     var claims: UserClaims
 
@@ -36,7 +36,7 @@ struct IDTokenClaims: JWTPayload, Hashable {
 
     init(
         iss: String, sub: String, aud: String, azp: String, iat: Int, exp: Int, authTime: Int?, nonce: String?,
-        organization: String?, claims: UserClaims
+        organization: TenantOrganization?, claims: UserClaims
     ) {
         self.iss = iss
         self.sub = sub
@@ -47,13 +47,8 @@ struct IDTokenClaims: JWTPayload, Hashable {
         self.authTime = authTime
         self.amr = Self.webAuthnMethods
         self.nonce = nonce
-        if let organization {
-            if organization.hasPrefix("org_") {
-                orgID = organization
-            } else {
-                orgName = organization.lowercased()
-            }
-        }
+        self.orgID = organization?.id
+        self.orgName = organization?.name
         self.claims = claims
     }
 

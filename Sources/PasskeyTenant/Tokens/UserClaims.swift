@@ -44,7 +44,7 @@ public struct UserClaims: Sendable, Hashable, Codable {
         }
         if scopes.contains("email"), let email = profile.email {
             self.email = email
-            emailVerified = false
+            emailVerified = user.emailVerified ?? false
         }
         if scopes.contains("phone"), let phone = profile.phoneNumber {
             phoneNumber = phone

@@ -62,8 +62,11 @@ enum HTMLPage {
     ///   - loginHint: the identifier to pre-fill.
     ///   - autostart: whether the script starts the first screen's ceremony on load
     ///     (`data-autostart`).
+    ///   - emailOnly: whether the identifier is an email (the connection requires one), or any of
+    ///     email, phone number and username (auth0-passkey-api.md §18).
     static func login(
-        transaction: String, domain: String, signupFirst: Bool, loginHint: String?, autostart: Bool = false
+        transaction: String, domain: String, signupFirst: Bool, loginHint: String?, autostart: Bool = false,
+        emailOnly: Bool = true
     ) -> String {
         let title = signupFirst ? "Sign up" : "Log in"
         let value = loginHint.map { " value=\"\(escape($0))\"" } ?? ""
@@ -74,8 +77,8 @@ enum HTMLPage {
             <h1>\(title)</h1>
             <p class="lead">to continue to \(escape(domain))</p>
             <form id="passkey-form" data-transaction="\(escape(transaction))" data-screen="\(signupFirst ? "signup" : "login")"\(autostart ? " data-autostart=\"true\"" : "")>
-            <label for="identifier">Email address</label>
-            <input id="identifier" name="identifier" type="email" autocomplete="username webauthn"\(value)>
+            <label for="identifier">\(emailOnly ? "Email address" : "Email, phone number or username")</label>
+            <input id="identifier" name="identifier" type="\(emailOnly ? "email" : "text")" autocomplete="username webauthn"\(value)>
             \(buttons)
             <p id="error" role="alert"></p>
             </form>

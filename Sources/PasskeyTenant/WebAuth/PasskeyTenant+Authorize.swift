@@ -15,8 +15,10 @@ extension PasskeyTenant {
     /// `code_challenge` (PKCE is required of this public client, RFC 7636 §4.4.1), a method
     /// other than `S256` (`plain` included), a challenge that is not 43 base64url characters,
     /// an unknown `connection`, a `max_age` that is not a non-negative integer or a `dpop_jkt`
-    /// that is not a SHA-256 JWK thumbprint (RFC 9449 §10: it binds the code); `access_denied`
-    /// for an unknown `audience`; `login_required` for `prompt=none` without a usable session.
+    /// that is not a SHA-256 JWK thumbprint (RFC 9449 §10: it binds the code), and for an
+    /// `organization` missing under `require`, given under `deny` or unknown (auth0-passkey-api.md
+    /// §17); `access_denied` for an unknown `audience`, and for a session's user who is not a member
+    /// of the organization; `login_required` for `prompt=none` without a usable session.
     ///
     /// - Parameters:
     ///   - query: the query string, without `?`.
@@ -71,6 +73,12 @@ extension PasskeyTenant {
         if let audience = parameters["audience"], apiScopes(audience) == nil {
             return refuse("access_denied", "Service not found: \(audience.prefix(200))")
         }
+        let organization: TenantOrganization?
+        do {
+            organization = try checkOrganization(parameters["organization"])
+        } catch {
+            return refuse(error.code.rawValue, error.detail)
+        }
         var maxAge: Int?
         if let text = parameters["max_age"] {
             guard let value = Int(text), value >= 0 else {
@@ -87,12 +95,19 @@ extension PasskeyTenant {
         }
         let request = AuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: parameters["nonce"],
-            scope: parameters["scope"], audience: parameters["audience"], organization: parameters["organization"],
+            scope: parameters["scope"], audience: parameters["audience"], organization: organization?.id,
             codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
             screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
             autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"])
         let session = try await usableSession(sessionCookie, maxAge: maxAge)
-        if let session, !prompts.contains("login"), !request.wantsSignup {
+        if let session, !prompts.contains("login"), !request.wantsSignup,
+            let user = try await store.user(id: session.userID)
+        {
+            do {
+                try await admit(user, to: organization)
+            } catch  where error.code == .accessDenied {
+                return refuse("access_denied", error.detail)
+            }
             return .redirect(try await issueCode(for: request, userID: session.userID, authTime: session.authTime))
         }
         if prompts.contains("none") {
@@ -127,7 +142,8 @@ extension PasskeyTenant {
             digest: transaction.digest)
         let html = HTMLPage.login(
             transaction: transaction.text, domain: configuration.domain, signupFirst: request.wantsSignup,
-            loginHint: request.loginHint, autostart: request.autostart ?? false)
+            loginHint: request.loginHint, autostart: request.autostart ?? false,
+            emailOnly: configuration.identifiers.email.signup == .required)
         return .page(
             .ok, html,
             cookies: [BrowserResponse.cookie(Self.transactionCookie, transaction.text, path: "/u/", secure: secure)])

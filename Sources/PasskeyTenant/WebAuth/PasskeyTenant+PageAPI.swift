@@ -11,9 +11,14 @@ extension PasskeyTenant {
     ///   - request: the transaction, the mode and the identifier.
     ///   - caller: the cookies and headers.
     /// - Returns: the options.
+    /// The signup's identifier is an email when it has an `@`, a phone number when it starts with
+    /// `+`, else a username, checked against the connection's attributes as the native signup's
+    /// profile is (§18).
+    ///
     /// - Throws: `access_denied` (403) when the transaction cookie does not match or the `Origin`
-    ///   is not the page's; `invalid_request` for an unknown or expired transaction, an unknown
-    ///   mode, a missing, malformed or taken identifier.
+    ///   is not the page's, and for a signup into an organization that takes none (§17);
+    ///   `invalid_request` for an unknown or expired transaction, an unknown mode, a missing,
+    ///   malformed, refused or taken identifier.
     func pageOptions(_ request: PageOptionsRequest, caller: PageCaller) async throws(TenantError)
         -> PageOptionsResponse
     {
@@ -30,10 +35,11 @@ extension PasskeyTenant {
             response = .get(generated.options)
         case "signup":
             guard let identifier = request.identifier, !identifier.isEmpty else {
-                throw .invalidRequest("Enter your email address to sign up.")
+                throw .invalidRequest("Enter your email address, phone number or username to sign up.")
             }
+            try checkSignup(into: try issuedOrganization(transaction.request.organization))
             let user = try await newUser(
-                profile: UserProfile(email: identifier), metadata: [:], connection: configuration.connection)
+                profile: Self.pageProfile(identifier), metadata: [:], connection: configuration.connection)
             let generated = registrationOptions(for: user)
             (transaction.mode, transaction.challenge, transaction.user) = (.signup, generated.challenge, user)
             response = .create(generated.options)
@@ -53,6 +59,9 @@ extension PasskeyTenant {
     ///   - request: the transaction and the credential.
     ///   - caller: the cookies and headers.
     /// - Returns: the redirect URI with `code` and `state`, and the `passkey_session` cookie.
+    /// With an organization, a signup makes the user a member, and a login lets a member in; a
+    /// non-member is sent back to the application with `access_denied` (auth0-passkey-api.md §17).
+    ///
     /// - Throws: `access_denied` (403) as ``pageOptions(_:caller:)``; `invalid_request` for an
     ///   unknown transaction, no pending ceremony, a credential of the wrong shape or a taken
     ///   identifier; `invalid_grant` for a credential that does not verify; `too_many_attempts`.
@@ -67,16 +76,24 @@ extension PasskeyTenant {
             throw .invalidRequest("No passkey ceremony is pending on this page; ask for options first.")
         }
         let relyingParty = configuration.relyingParty(page: caller.page)
+        let organization = try issuedOrganization(transaction.request.organization)
         let user: TenantUser
+        var refusal: TenantError?
         switch mode {
         case .login:
             user = try await verifiedLogin(request.credential, challenge: challenge, relyingParty: relyingParty)
+            do {
+                try await admit(user, to: organization)
+            } catch  where error.code == .accessDenied {
+                refusal = error
+            }
         case .signup:
             guard let new = transaction.user else { throw .invalidRequest("The signup carries no user.") }
             let credential = try verifiedPasskey(
                 request.credential, challenge: challenge, relyingParty: relyingParty, userID: new.id,
                 userAgent: caller.userAgent)
             try await store.createUser(new, credential: credential)
+            try await join(new, to: organization)
             user = new
         }
         let now = clock.now()
@@ -86,7 +103,17 @@ extension PasskeyTenant {
                 userID: user.id, authTime: now,
                 expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds)),
             digest: session.digest)
-        let redirect = try await issueCode(for: transaction.request, userID: user.id, authTime: now)
+        let redirect =
+            if let refusal {
+                Self.redirect(
+                    transaction.request.redirectURI,
+                    [
+                        ("error", "access_denied"), ("error_description", refusal.detail),
+                        ("state", transaction.request.state),
+                    ])
+            } else {
+                try await issueCode(for: transaction.request, userID: user.id, authTime: now)
+            }
         try await store.deleteTransaction(digest: digest)
         let cookie = BrowserResponse.cookie(
             Self.sessionCookie, session.text, path: "/", secure: caller.secure,
@@ -108,6 +135,14 @@ extension PasskeyTenant {
             throw TenantError(.accessDenied, status: 403, "Cross-origin request refused: \(origin.prefix(100))")
         }
         return digest
+    }
+
+    /// The profile of a login page signup's one identifier: an email with an `@`, a phone number
+    /// starting with `+`, else a username.
+    static func pageProfile(_ identifier: String) -> UserProfile {
+        if identifier.contains("@") { return UserProfile(email: identifier) }
+        if identifier.hasPrefix("+") { return UserProfile(phoneNumber: identifier) }
+        return UserProfile(username: identifier)
     }
 
     private static let unknownTransaction = TenantError.invalidRequest(

@@ -49,7 +49,7 @@ public struct AuthenticationMethod: Sendable, Hashable, Codable {
         userAgent = credential.userAgent
         keyID = Base64URL.encode(credential.id)
         publicKey = Data(credential.publicKey).base64EncodedString()
-        userHandle = Base64URL.encode(user.userHandle)
+        userHandle = Base64URL.encode(credential.userHandle ?? user.userHandle)
         credentialDeviceType = credential.backupEligible ? "multi_device" : "single_device"
         credentialBackedUp = credential.backedUp
         createdAt = credential.createdAt.formatted(timestamp)

@@ -16,7 +16,7 @@ struct OpenIDConfiguration: Sendable, Hashable, Codable {
     var scopesSupported: [String]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["RS256"]
-    var tokenEndpointAuthMethodsSupported = ["none"]
+    var tokenEndpointAuthMethodsSupported = ["none", "client_secret_post"]
     var claimsSupported: [String]
     /// The `alg` values accepted in DPoP proofs (RFC 9449 §5.1).
     var dpopSigningAlgValuesSupported = DPoPKey.algorithms

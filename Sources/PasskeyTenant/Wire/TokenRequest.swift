@@ -22,6 +22,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public var codeVerifier: Secret?
     /// The code grant's `redirect_uri`, as `/authorize` had it (RFC 6749 §4.1.3).
     public var redirectURI: String?
+    /// The client secret of the client credentials grant (RFC 6749 §2.3.1, `client_secret_post`).
+    public var clientSecret: Secret?
     /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
     /// the proof is checked (RFC 9449 §5); never read from the body.
     var dpopThumbprint: String? = nil
@@ -32,6 +34,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public static let authorizationCodeGrant = "authorization_code"
     /// The refresh grant's type.
     public static let refreshGrant = "refresh_token"
+    /// The client credentials grant's type (RFC 6749 §4.4), for Management API tokens.
+    public static let clientCredentialsGrant = "client_credentials"
 
     /// Creates a request.
     ///
@@ -48,10 +52,12 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     ///   - code: the code grant's authorization code.
     ///   - codeVerifier: the code grant's PKCE verifier.
     ///   - redirectURI: the code grant's redirect URI.
+    ///   - clientSecret: the client credentials grant's secret.
     public init(
         grantType: String, clientID: String, authSession: Secret? = nil, authnResponse: PasskeyResponse? = nil,
         refreshToken: Secret? = nil, scope: String? = nil, audience: String? = nil, realm: String? = nil,
-        organization: String? = nil, code: Secret? = nil, codeVerifier: Secret? = nil, redirectURI: String? = nil
+        organization: String? = nil, code: Secret? = nil, codeVerifier: Secret? = nil, redirectURI: String? = nil,
+        clientSecret: Secret? = nil
     ) {
         self.grantType = grantType
         self.clientID = clientID
@@ -65,6 +71,7 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         self.code = code
         self.codeVerifier = codeVerifier
         self.redirectURI = redirectURI
+        self.clientSecret = clientSecret
     }
 
     enum CodingKeys: String, CodingKey {
@@ -76,5 +83,6 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         case scope, audience, realm, organization, code
         case codeVerifier = "code_verifier"
         case redirectURI = "redirect_uri"
+        case clientSecret = "client_secret"
     }
 }

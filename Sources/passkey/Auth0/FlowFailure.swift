@@ -94,6 +94,12 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             hint = "the tenant refused the passkey; run again with -v for the HTTP trace"
         case ("invalid_request", _) where reason.lowercased().contains("exist"):
             hint = "that identifier is taken: sign up with another one, or run `passkey login`"
+        case (_, let status) where error is ManagementAPIError && (status == 401 || status == 403):
+            hint =
+                "the Management API refused the m2m client's token: check the client's grant and scopes "
+                + "(create:users, read:users, create:authentication_methods, read:authentication_methods)"
+        case (_, 409) where error is ManagementAPIError:
+            hint = "the passkey is attached already: seed from another store (--store DIR)"
         case (_, 401), (_, 403):
             hint = "the token was refused: run `passkey login` again"
         case (_, 500...599):

@@ -14,6 +14,7 @@ extension WhoamiOutcome: CommandOutput {}
 extension TokenOutcome: CommandOutput {}
 extension LogoutOutcome: CommandOutput {}
 extension APIOutcome: CommandOutput {}
+extension SeedOutcome: CommandOutput {}
 
 /// Runs an Auth0 command: resolves the settings, runs `body` with the virtual user of the
 /// session they name, and prints its outcome. Any failure is one line on standard error

@@ -230,7 +230,9 @@
       return;
     }
     if (mode === "signup" && !identifier.value.trim()) {
-      showError("Enter your email address to sign up.");
+      // The label names what the connection takes: an email, or an email, phone number or username.
+      const label = form.querySelector('label[for="identifier"]');
+      showError("Enter your " + (label ? label.textContent.toLowerCase() : "email address") + " to sign up.");
       identifier.focus();
       return;
     }

@@ -1,0 +1,76 @@
+/// A user as the Management API answers it (spec §15.2):
+///
+/// ```json
+/// {"user_id":"auth0|65f0c2d1a9e4b7c3d2e1f0a9","email":"ada@example.com","email_verified":true,
+///  "name":"ada@example.com","nickname":"ada","picture":"https://example.com/ada.png",
+///  "identities":[{"connection":"Username-Password-Authentication","user_id":"65f0c2d1a9e4b7c3d2e1f0a9",
+///                 "provider":"auth0","isSocial":false}],
+///  "created_at":"2025-05-15T13:29:32.321Z","updated_at":"2025-05-15T13:29:32.321Z"}
+/// ```
+///
+/// Only `user_id` is required; the other members are read when present.
+public struct ManagementUser: Sendable, Hashable, Decodable {
+    /// One of the user's identities: the connection that holds the account (spec §15.2).
+    public struct Identity: Sendable, Hashable, Decodable {
+        /// `connection`.
+        public let connection: String
+        /// `user_id`: the ID within the provider, without the `auth0|` prefix.
+        public let userId: String
+        /// `provider`: `auth0` for a database connection.
+        public let provider: String
+        /// `isSocial`.
+        public let isSocial: Bool?
+
+        private enum CodingKeys: String, CodingKey {
+            case connection, provider, isSocial
+            case userId = "user_id"
+        }
+    }
+
+    /// `user_id`: the whole ID, such as `auth0|65f0c2d1a9e4b7c3d2e1f0a9`.
+    public let userId: String
+    /// `email`.
+    public let email: String?
+    /// `email_verified`.
+    public let emailVerified: Bool?
+    /// `phone_number`.
+    public let phoneNumber: String?
+    /// `username`.
+    public let username: String?
+    /// `name`.
+    public let name: String?
+    /// `nickname`.
+    public let nickname: String?
+    /// `picture`.
+    public let picture: String?
+    /// `identities`; empty when absent.
+    public let identities: [Identity]
+    /// `created_at`, as sent (ISO 8601).
+    public let createdAt: String?
+    /// `updated_at`, as sent (ISO 8601).
+    public let updatedAt: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case email, username, name, nickname, picture, identities
+        case userId = "user_id"
+        case emailVerified = "email_verified"
+        case phoneNumber = "phone_number"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        userId = try container.decode(String.self, forKey: .userId)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
+        picture = try container.decodeIfPresent(String.self, forKey: .picture)
+        identities = try container.decodeIfPresent([Identity].self, forKey: .identities) ?? []
+        createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
+        updatedAt = try container.decodeIfPresent(String.self, forKey: .updatedAt)
+    }
+}

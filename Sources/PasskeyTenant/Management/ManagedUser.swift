@@ -1,0 +1,74 @@
+import FoundationEssentials
+
+/// A user as the Management API returns it (auth0-passkey-api.md §15.2 **[obs]**).
+///
+/// ```
+/// { "user_id": "auth0|…", "email"?, "email_verified"?, "phone_number"?, "username"?, "name",
+///   "nickname", "given_name"?, "family_name"?, "picture"?, "user_metadata"?,
+///   "identities": [{ "connection", "user_id", "provider": "auth0", "isSocial": false }],
+///   "created_at": ISO 8601 with milliseconds, "updated_at": the same }
+/// ```
+///
+/// As Auth0 fills them in: `name` is the identifier when none was given, `nickname` the
+/// username or the email's local part.
+struct ManagedUser: Sendable, Hashable, Codable {
+    /// One identity of the user: always the database connection's.
+    struct Identity: Sendable, Hashable, Codable {
+        var connection: String
+        var userID: String
+        var provider = "auth0"
+        var isSocial = false
+
+        enum CodingKeys: String, CodingKey {
+            case connection, provider, isSocial
+            case userID = "user_id"
+        }
+    }
+
+    var userID: String
+    var email: String?
+    var emailVerified: Bool?
+    var phoneNumber: String?
+    var username: String?
+    var name: String
+    var nickname: String
+    var givenName: String?
+    var familyName: String?
+    var picture: String?
+    var userMetadata: [String: String]?
+    var identities: [Identity]
+    var createdAt: String
+    var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case email, username, name, nickname, picture, identities
+        case userID = "user_id"
+        case emailVerified = "email_verified"
+        case phoneNumber = "phone_number"
+        case givenName = "given_name"
+        case familyName = "family_name"
+        case userMetadata = "user_metadata"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// The object describing `user` of `connection`.
+    init(_ user: TenantUser, connection: String) {
+        let profile = user.profile
+        let created = user.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        userID = user.id
+        email = profile.email
+        emailVerified = profile.email == nil ? nil : (user.emailVerified ?? false)
+        phoneNumber = profile.phoneNumber
+        username = profile.username
+        name = profile.name ?? user.identifier
+        nickname = profile.nickname ?? profile.username ?? profile.email.map { String($0.prefix { $0 != "@" }) } ?? name
+        givenName = profile.givenName
+        familyName = profile.familyName
+        picture = profile.picture
+        userMetadata = user.metadata.isEmpty ? nil : user.metadata
+        identities = [Identity(connection: connection, userID: user.identityUserID)]
+        createdAt = created
+        updatedAt = created
+    }
+}
