@@ -36,6 +36,12 @@ import WebAuthn
             decoded.header["jwk"]
                 == .object(["kty": .string("EC"), "crv": .string("P-256"), "x": .string(key.x), "y": .string(key.y)]))
         #expect(decoded.header.count == 3)
+        let headerText = try String(
+            decoding: Base64URL.decode(String(proof.compact.prefix { $0 != "." })), as: UTF8.self)
+        #expect(
+            headerText
+                == #"{"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":"\#(key.x)","y":"\#(key.y)"}}"#
+        )
         #expect(decoded.payload["htm"] == .string("GET"))
         #expect(decoded.payload["htu"] == .string("https://login.example.com/userinfo"))
         #expect(decoded.payload["jti"] == .string("6F1C2E2B-3D0A-4C55-9E59-2B7C1E0A9D11"))
@@ -45,6 +51,20 @@ import WebAuthn
         #expect(decoded.signature.count == 64)
         #expect(try decoded.verifies())
         #expect(key.thumbprint == decoded.thumbprint)
+    }
+
+    /// §16.2's example payload, byte for byte, from its inputs.
+    @Test func payloadIsTheSpecsExample() throws {
+        let proof = try DPoPProof(
+            key: DPoPKey.generate(), method: "GET", url: "https://login.example.com/userinfo",
+            accessToken: "eyJhbGciOiJSUzI1NiIsImtpZCI6InN0YW5kLWluLTEifQ.e30.sig", nonce: "n-0S6_WzA2Mj",
+            jti: "6F1C2E2B-3D0A-4C55-9E59-2B7C1E0A9D11", issuedAt: Date(timeIntervalSince1970: 1_747_315_800))
+        let payload = try Base64URL.decode(String(proof.compact.split(separator: ".")[1]))
+        #expect(
+            String(decoding: payload, as: UTF8.self)
+                == #"{"htm":"GET","htu":"https://login.example.com/userinfo","#
+                + #""jti":"6F1C2E2B-3D0A-4C55-9E59-2B7C1E0A9D11","iat":1747315800,"nonce":"n-0S6_WzA2Mj","#
+                + #""ath":"zuIOtoOU3sD6idOwiJY5AvUYOUZrpasZFB2cV0cSAqk"}"#)
     }
 
     @Test func proofWithoutTokenOrNonceOmitsThemAndEachHasItsOwnJTI() throws {

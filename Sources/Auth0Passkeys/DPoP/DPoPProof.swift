@@ -37,11 +37,19 @@ public struct DPoPProof: Sendable, CustomStringConvertible {
         guard let htu = Self.htu(url) else {
             throw DPoPError(.invalidURL, "a DPoP proof needs an absolute http or https URL")
         }
-        let header = Header(jwk: JWK(x: key.x, y: key.y))
-        let payload = Payload(
-            htm: method.uppercased(), htu: htu, jti: jti, iat: Int(issuedAt.timeIntervalSince1970.rounded(.down)),
-            nonce: nonce, ath: accessToken.map(Self.accessTokenHash))
-        let signingInput = Self.segment(header) + "." + Self.segment(payload)
+        let jwk = Self.object([
+            ("kty", Self.string("EC")), ("crv", Self.string("P-256")), ("x", Self.string(key.x)),
+            ("y", Self.string(key.y)),
+        ])
+        let header = Self.object([("typ", Self.string("dpop+jwt")), ("alg", Self.string("ES256")), ("jwk", jwk)])
+        var claims = [
+            ("htm", Self.string(method.uppercased())), ("htu", Self.string(htu)), ("jti", Self.string(jti)),
+            ("iat", String(Int(issuedAt.timeIntervalSince1970.rounded(.down)))),
+        ]
+        if let nonce { claims.append(("nonce", Self.string(nonce))) }
+        if let accessToken { claims.append(("ath", Self.string(Self.accessTokenHash(accessToken)))) }
+        let signingInput =
+            Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(Self.object(claims).utf8))
         let signature = try key.signature(for: Array(signingInput.utf8))
         compact = signingInput + "." + Base64URL.encode(signature)
     }
@@ -65,71 +73,17 @@ public struct DPoPProof: Sendable, CustomStringConvertible {
     /// Never the proof: it is a credential for its one request.
     public var description: String { "DPoPProof(<redacted>)" }
 
-    private static func segment(_ value: some Encodable) -> String {
-        // The header and payload hold only strings and an integer: they always encode.
+    /// A JSON object of members in the given order, compact: the header and payload in
+    /// Auth0.swift's member order, byte for byte the same each time.
+    private static func object(_ members: [(name: String, json: String)]) -> String {
+        "{" + members.map { string($0.name) + ":" + $0.json }.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string, escaped as JSON requires (a nonce or URL is the server's or the caller's).
+    private static func string(_ text: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(value)) ?? Data()
-        return Base64URL.encode(Array(data))
-    }
-
-    /// The JOSE header (RFC 9449 §4.2), members in Auth0.swift's order.
-    private struct Header: Encodable {
-        let typ = "dpop+jwt"
-        let alg = "ES256"
-        let jwk: JWK
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(typ, forKey: .typ)
-            try container.encode(alg, forKey: .alg)
-            try container.encode(jwk, forKey: .jwk)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case typ, alg, jwk
-        }
-    }
-
-    /// The public key as a JWK (RFC 7518 §6.2.1).
-    private struct JWK: Encodable {
-        let x: String
-        let y: String
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("EC", forKey: .kty)
-            try container.encode("P-256", forKey: .crv)
-            try container.encode(x, forKey: .x)
-            try container.encode(y, forKey: .y)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case kty, crv, x, y
-        }
-    }
-
-    /// The claims (RFC 9449 §4.2); `nonce` and `ath` omitted when `nil`.
-    private struct Payload: Encodable {
-        let htm: String
-        let htu: String
-        let jti: String
-        let iat: Int
-        let nonce: String?
-        let ath: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(htm, forKey: .htm)
-            try container.encode(htu, forKey: .htu)
-            try container.encode(jti, forKey: .jti)
-            try container.encode(iat, forKey: .iat)
-            try container.encodeIfPresent(nonce, forKey: .nonce)
-            try container.encodeIfPresent(ath, forKey: .ath)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case htm, htu, jti, iat, nonce, ath
-        }
+        // A String always encodes.
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }
