@@ -41,14 +41,9 @@ import WebAuthn
         }
 
         /// Signs a new user up with the DPoP client.
-        func signUp(_ email: String, device: PlatformCredentialProvider = LiveTenant.device()) async throws
-            -> Credentials
-        {
-            let challenge = try await auth.passkeySignupChallenge(email: email, name: "Test User").start()
-            let passkey = try await device.register(
-                device.createCredentialRegistrationRequest(
-                    challenge: challenge.challengeData, name: challenge.userName, userID: challenge.userId))
-            return try await auth.login(passkey: passkey, challenge: challenge).start()
+        func signUp(_ email: String) async throws -> Credentials {
+            try await LiveTenant(tenant: tenant, auth: auth, baseURL: baseURL, logger: nil)
+                .signUp(email, device: LiveTenant.device()).1
         }
     }
 
