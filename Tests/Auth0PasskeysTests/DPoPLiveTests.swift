@@ -119,7 +119,7 @@ import WebAuthn
             let renewed = try await manager.renew()
             _ = try await auth.userInfo(withAccessToken: renewed.accessToken, tokenType: renewed.tokenType).start()
 
-            let texts = logs.entries.map { "\($0.message) \($0.metadata ?? [:])" }
+            let texts = logs.entries.map { "\($0.message) \($0.metadata)" }
             #expect(texts.contains { $0.contains("DPoP: <redacted>") })
             let key = try #require(dpop.key)
             let proofs = live.transport.requests.compactMap { $0.header("DPoP") }

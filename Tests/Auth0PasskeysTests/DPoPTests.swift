@@ -262,7 +262,7 @@ import WebAuthn
         let first = CredentialsManager(authentication: auth.useDPoP(dpop), storage: storage)
         try await first.store(credentials: login)
         let entry = try JSONDecoder().decode(
-            [String: JSONValue].self, from: Data(#require(try storage.entry(forKey: "credentials"))))
+            [String: JSONValue].self, from: Data(#require(storage.entry(forKey: "credentials"))))
         #expect(entry["token_type"] == .string("DPoP"))
         #expect(entry["dpop_key"]?.stringValue?.count == 43)
 
@@ -278,7 +278,7 @@ import WebAuthn
 
         try await later.clear()
         #expect(later.dpop.key == nil)
-        #expect(try storage.entry(forKey: "credentials") == nil)
+        #expect(storage.entry(forKey: "credentials") == nil)
     }
 
     @Test func aBearerSessionStoresNoKeyAndRenewsWithoutAProof() async throws {
@@ -287,7 +287,7 @@ import WebAuthn
         let manager = CredentialsManager(authentication: try answer.authentication().useDPoP(), storage: storage)
         try await manager.store(credentials: Credentials(accessToken: "AT", tokenType: "Bearer", refreshToken: "RT"))
         let entry = try JSONDecoder().decode(
-            [String: JSONValue].self, from: Data(#require(try storage.entry(forKey: "credentials"))))
+            [String: JSONValue].self, from: Data(#require(storage.entry(forKey: "credentials"))))
         #expect(entry["dpop_key"] == nil)
         _ = try await manager.renew()
         #expect(answer.requests[0].header("DPoP") == nil)
