@@ -24,6 +24,8 @@ public struct Request<Value: Sendable, Failure: Auth0APIError>: Sendable {
     let retryable: Bool
     /// Turns a success response into the value, or throws the failure.
     let handle: @Sendable (HTTPResponse) throws(Failure) -> Value
+    /// When and with what the request carries a DPoP proof (spec §16.2); `nil` for never.
+    let dpop: DPoPSigner?
 
     init(
         client: HTTPClient,
@@ -32,6 +34,7 @@ public struct Request<Value: Sendable, Failure: Auth0APIError>: Sendable {
         body: [String: JSONValue]? = nil,
         headers: [(name: String, value: String)] = [],
         retryable: Bool,
+        dpop: DPoPSigner? = nil,
         handle: @escaping @Sendable (HTTPResponse) throws(Failure) -> Value
     ) {
         self.client = client
@@ -40,6 +43,7 @@ public struct Request<Value: Sendable, Failure: Auth0APIError>: Sendable {
         self.body = body
         self.extraHeaders = headers
         self.retryable = retryable
+        self.dpop = dpop
         self.handle = handle
     }
 
@@ -94,7 +98,7 @@ public struct Request<Value: Sendable, Failure: Auth0APIError>: Sendable {
     public func start() async throws(Failure) -> Value {
         let response: HTTPResponse
         do {
-            response = try await client.perform(httpRequest, retryable: retryable)
+            response = try await client.perform(httpRequest, retryable: retryable, dpop: dpop)
         } catch {
             throw Failure.transportFailure(error)
         }

@@ -25,6 +25,12 @@ public struct Tenant: Sendable {
     public var scope: String
     /// The organization, if any.
     public var organization: String?
+    /// Whether logins and signups ask for DPoP-bound tokens (RFC 9449; auth0-passkey-api.md
+    /// §16): each ``VirtualUser`` then makes a P-256 key of its own at its first token request,
+    /// every token request carries a proof, the tenant answers `token_type: DPoP`, and the key is
+    /// kept with the user's session. Off by default. A session that is DPoP-bound keeps using its
+    /// key whatever this says: only new logins follow it.
+    public var usesDPoP = false
     /// What checks the ID token of every login, signup and renewal before its session is kept
     /// (auth0-passkey-api.md §14.5): the tenant's JWKS, its issuer (`https://DOMAIN/` with a
     /// domain, else the one its discovery document names), the client ID, and ``organization``'s

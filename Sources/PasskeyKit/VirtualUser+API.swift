@@ -2,8 +2,10 @@ public import Auth0Passkeys
 
 extension VirtualUser {
     /// Calls a protected API with the session's access token, or with `audience`, a token for
-    /// that API from the refresh token, as a Bearer token (RFC 6750 §2.1). A `GET` is retried on
-    /// network errors, 429 and 5xx, as the Auth0 clients retry; nothing else is.
+    /// that API from the refresh token, as a Bearer token (RFC 6750 §2.1), or for a `DPoP` token
+    /// as `Authorization: DPoP` with a proof carrying `ath` (RFC 9449 §7.1), signed again with
+    /// the API's nonce when it answers `use_dpop_nonce`. A `GET` is retried on network errors, 429
+    /// and 5xx, as the Auth0 clients retry; nothing else is.
     ///
     /// The token goes only to `https://` URLs, or `http://` on a loopback host.
     ///
@@ -37,7 +39,8 @@ extension VirtualUser {
             if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
             let client = HTTPClient(transport: tenant.transport, clientInfo: nil, logger: tenant.logger)
             return try await client.perform(
-                HTTPRequest(method: method, url: url, headers: headers, body: body), retryable: method == .get)
+                HTTPRequest(method: method, url: url, headers: headers, body: body), retryable: method == .get,
+                dpop: DPoPSigner(dpop: credentialsManager.dpop, rule: .boundToken))
         }
     }
 }

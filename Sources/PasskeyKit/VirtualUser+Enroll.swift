@@ -114,7 +114,8 @@ extension VirtualUser {
             let token = try await apiCredentials(audience: audience, scope: scope)
             return try MyAccount(
                 token: token.accessToken, baseURL: tenant.baseURL, tokenType: token.tokenType,
-                transport: tenant.transport, logger: tenant.logger)
+                transport: tenant.transport, logger: tenant.logger
+            ).useDPoP(credentialsManager.dpop)
         }
     }
 

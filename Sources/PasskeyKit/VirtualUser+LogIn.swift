@@ -19,7 +19,7 @@ extension VirtualUser {
     {
         try await PasskeyFlowError.lifting {
             let device = try self.device(device)
-            let challenge = try await tenant.authentication.passkeyLoginChallenge(
+            let challenge = try await loginAuthentication.passkeyLoginChallenge(
                 connection: tenant.connection, organization: tenant.organization
             ).start()
             let rpID = challenge.relyingPartyId
@@ -30,7 +30,7 @@ extension VirtualUser {
             } catch {
                 throw VirtualUserError(.noUserHandle, "the passkey returned no user handle")
             }
-            let credentials = try await tenant.authentication.login(
+            let credentials = try await loginAuthentication.login(
                 passkey: passkey, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
                 scope: tenant.scope, organization: tenant.organization
             ).start()

@@ -41,7 +41,7 @@ extension VirtualUser {
     public func userInfo() async throws(PasskeyFlowError) -> UserInfo {
         try await PasskeyFlowError.lifting {
             let credentials = try await credentials()
-            return try await tenant.authentication.userInfo(
+            return try await sessionAuthentication.userInfo(
                 withAccessToken: credentials.accessToken, tokenType: credentials.tokenType
             ).start()
         }

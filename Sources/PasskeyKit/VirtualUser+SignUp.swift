@@ -26,14 +26,14 @@ extension VirtualUser {
     ) async throws(PasskeyFlowError) -> SignUpResult {
         try await PasskeyFlowError.lifting {
             let device = try self.device(device)
-            let challenge = try await tenant.authentication.passkeySignupChallenge(
+            let challenge = try await loginAuthentication.passkeySignupChallenge(
                 email: email, phoneNumber: phone, username: username, name: name, connection: tenant.connection,
                 organization: tenant.organization
             ).start()
             let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
             let credentials = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
                 () async throws(AuthenticationError) in
-                try await tenant.authentication.login(
+                try await loginAuthentication.login(
                     passkey: registration, challenge: challenge, connection: tenant.connection,
                     audience: tenant.audience,
                     scope: tenant.scope, organization: tenant.organization

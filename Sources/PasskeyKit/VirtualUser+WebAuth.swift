@@ -32,7 +32,7 @@ extension VirtualUser {
         parameters: [String: String] = [:], using userAgent: some WebAuthUserAgent
     ) async throws(PasskeyFlowError) -> WebLogInResult {
         try await PasskeyFlowError.lifting {
-            var webAuth = WebAuth(authentication: tenant.authentication).redirectURL(redirectURL).scope(tenant.scope)
+            var webAuth = WebAuth(authentication: loginAuthentication).redirectURL(redirectURL).scope(tenant.scope)
             if let domain = tenant.domain { webAuth = webAuth.issuer("https://\(domain)/") }
             if let audience = tenant.audience { webAuth = webAuth.audience(audience) }
             if let connection = tenant.connection { webAuth = webAuth.connection(connection) }

@@ -47,8 +47,17 @@ public struct VirtualUser: Sendable {
         self.tenant = tenant
         self.device = device
         self.credentialsManager = CredentialsManager(
-            authentication: tenant.authentication, storage: session, idTokenValidator: tenant.idTokenValidator)
+            authentication: tenant.usesDPoP ? tenant.authentication.useDPoP(DPoP()) : tenant.authentication,
+            storage: session, idTokenValidator: tenant.idTokenValidator)
     }
+
+    /// What the user's logins and signups send their token requests with: the tenant's client,
+    /// with the user's own DPoP key when ``Tenant/usesDPoP``.
+    var loginAuthentication: Authentication { credentialsManager.authentication }
+
+    /// What the user's calls with a session token go through: the tenant's client signing with
+    /// the session's DPoP key, which it does only for a `DPoP` token (auth0-passkey-api.md §16.5).
+    var sessionAuthentication: Authentication { tenant.authentication.useDPoP(credentialsManager.dpop) }
 
     /// The user of the stored session, from its ID token.
     ///

@@ -9,8 +9,11 @@ extension Passkey {
             commandName: "api",
             abstract: "Call a protected API with the session's access token; print its answer.",
             discussion: """
-                Sends METHOD URL with Authorization: Bearer <token>. With --audience (and --scope), the token is one \
-                for that API, exchanged from the refresh token. An error status prints the API's error and exits 1.
+                Sends METHOD URL with Authorization: Bearer <token>; for a DPoP session (login --dpop), with \
+                Authorization: DPoP <token> and a DPoP proof carrying ath, signed with the session's key (sent again \
+                once with the API's nonce when it answers use_dpop_nonce). With --audience (and --scope), the token \
+                is one for that API, exchanged from the refresh token. An error status prints the API's error and \
+                exits 1. With -v the trace shows neither the token nor the proof.
                 """)
 
         @OptionGroup var auth0: Auth0Options

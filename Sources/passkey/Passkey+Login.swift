@@ -14,7 +14,10 @@ extension Passkey {
                 exchanges the assertion for tokens and keeps them as the session. With --web, logs in on the \
                 tenant's login page instead (Web Auth: /authorize with PKCE, the redirect heard on 127.0.0.1, the \
                 code exchanged, the ID token validated): in the desktop's browser, or in one started with \
-                --browser whose passkey autofill the store answers with the passkey --user or --credential picks.
+                --browser whose passkey autofill the store answers with the passkey --user or --credential picks. \
+                With --dpop the tokens are DPoP-bound (token_type DPoP): a P-256 key made for the session signs a \
+                proof for every token request; it is sealed with the session, and token, whoami, api, methods and \
+                logout use it.
                 """)
 
         @OptionGroup var auth0: Auth0Options
@@ -31,6 +34,12 @@ extension Passkey {
         @Flag(name: .customLong("show-tokens"), help: "Print the tokens.")
         var showTokens = false
 
+        @Flag(
+            help:
+                "Ask for DPoP-bound tokens (RFC 9449): the session keeps a P-256 key, and later commands sign with it."
+        )
+        var dpop = false
+
         func validate() throws {
             if user != nil, credential != nil {
                 throw ValidationError("--user and --credential each pick a passkey; give one of them")
@@ -45,7 +54,7 @@ extension Passkey {
             let choice: AccountChoice =
                 user.map { .user($0) } ?? credential.map { .credential(try! Base64URL.decode($0)) } ?? .mostRecent
             if webLogin.web {
-                try await runningFlow("login", auth0) { user in
+                try await runningFlow("login", auth0, dpop: dpop) { user in
                     let result = try await webLogin.logIn(
                         user, signUp: false, loginHint: self.user, choosing: choice, store: auth0.store,
                         profile: device.profile)
@@ -55,7 +64,7 @@ extension Passkey {
                 }
                 return
             }
-            try await runningFlow("login", auth0) { user in
+            try await runningFlow("login", auth0, dpop: dpop) { user in
                 let result = try await user.logIn(
                     choosing: choice, on: try await device.device(store: auth0.store.open()))
                 try await protection.apply(to: user)

@@ -13,7 +13,8 @@ extension Passkey {
                 who signed up and until when the access token is valid; the tokens only with --show-tokens or \
                 --json. A passkey the tenant refuses is deleted again. With --web, signs up on the tenant's \
                 login page instead (Web Auth, screen_hint=signup, --email pre-filled), in the desktop's browser or \
-                in one started with --browser whose passkey requests the store answers.
+                in one started with --browser whose passkey requests the store answers. With --dpop the tokens \
+                are DPoP-bound, as for login.
                 """)
 
         @OptionGroup var auth0: Auth0Options
@@ -36,6 +37,12 @@ extension Passkey {
         @Flag(name: .customLong("show-tokens"), help: "Print the tokens.")
         var showTokens = false
 
+        @Flag(
+            help:
+                "Ask for DPoP-bound tokens (RFC 9449): the session keeps a P-256 key, and later commands sign with it."
+        )
+        var dpop = false
+
         func validate() throws {
             if webLogin.web, phone != nil || username != nil || name != nil {
                 throw ValidationError("with --web the tenant's page asks for the email only: give --email")
@@ -47,7 +54,7 @@ extension Passkey {
 
         func run() async throws {
             if webLogin.web {
-                try await runningFlow("signup", auth0) { user in
+                try await runningFlow("signup", auth0, dpop: dpop) { user in
                     let result = try await webLogin.logIn(
                         user, signUp: true, loginHint: email, choosing: .mostRecent, store: auth0.store,
                         profile: device.profile)
@@ -57,7 +64,7 @@ extension Passkey {
                 }
                 return
             }
-            try await runningFlow("signup", auth0) { user in
+            try await runningFlow("signup", auth0, dpop: dpop) { user in
                 let result = try await user.signUp(
                     email: email, name: name, phone: phone, username: username,
                     on: try await device.device(store: auth0.store.open()))

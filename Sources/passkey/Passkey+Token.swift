@@ -9,7 +9,9 @@ extension Passkey {
             discussion: """
                 For scripts: curl -H "Authorization: Bearer $(passkey token)" URL. The session's token, renewed \
                 when it expires within a minute; with --audience, a token for that API exchanged from the refresh \
-                token (and kept until it expires). --scope asks for those scopes.
+                token (and kept until it expires). --scope asks for those scopes. A DPoP session's token \
+                (login --dpop; token_type DPoP in --json) is bound to the session's key and useless without a proof \
+                signed by it: call APIs with passkey api.
                 """)
 
         @OptionGroup var auth0: Auth0Options

@@ -41,7 +41,8 @@ extension Authentication {
     }
 
     /// The user's claims: `GET /userinfo` with `Authorization: <tokenType> <accessToken>`
-    /// (spec §6.3).
+    /// (spec §6.3); for a `DPoP` token, with a proof carrying `ath` when the client uses DPoP
+    /// (spec §16.5).
     ///
     /// - Parameters:
     ///   - accessToken: an access token whose audience includes the tenant's userinfo endpoint.
@@ -53,6 +54,7 @@ extension Authentication {
         Request(
             client: client, method: .get, url: url + "userinfo",
             headers: [(name: "Authorization", value: "\(tokenType) \(accessToken)")], retryable: true,
+            dpop: dpop.map { DPoPSigner(dpop: $0, rule: .boundToken) },
             handle: ResponseHandling.json(UserInfo.self, AuthenticationError.self))
     }
 

@@ -40,6 +40,8 @@ public struct Authentication: Sendable {
     public let clientId: String
     /// The tenant's base URL, ending in `/`.
     public let url: String
+    /// The DPoP key and nonce the token requests sign with, once ``useDPoP(_:)`` is called.
+    public private(set) var dpop: DPoP?
     let client: HTTPClient
 
     /// Creates a client for a tenant domain, as Auth0.swift does: `https://` is put in front
@@ -109,13 +111,36 @@ public struct Authentication: Sendable {
         self.client = client
     }
 
-    /// A POST of a JSON body to a path under the base URL.
+    /// This client with DPoP (RFC 9449; spec §16): Auth0.swift's `useDPoP()`.
+    ///
+    /// Every token request then carries a proof: a grant other than `refresh_token` always
+    /// (making the key on the first), a refresh once the key exists; `/userinfo` does for a
+    /// `DPoP` token. Revoke and the passkey challenges never do (spec §16.1).
+    ///
+    /// - Parameter dpop: the key and nonce to use; a new one, whose key is made at the first
+    ///   token request, by default. One per session: two users never share one.
+    /// - Returns: the client with DPoP.
+    public func useDPoP(_ dpop: DPoP = DPoP()) -> Authentication {
+        var copy = self
+        copy.dpop = dpop
+        return copy
+    }
+
+    /// A POST of a JSON body to a path under the base URL; with DPoP, `/oauth/token` carries a
+    /// proof, as Auth0.swift decides it: for any grant but `refresh_token`, and for that one
+    /// once the key exists.
     func post<Value: Sendable>(
         _ path: String, _ body: some Encodable, retryable: Bool,
         _ handle: @escaping @Sendable (HTTPResponse) throws(AuthenticationError) -> Value
     ) -> Request<Value, AuthenticationError> {
-        Request(
-            client: client, method: .post, url: url + path, body: JSONObject.members(of: body), retryable: retryable,
+        let members = JSONObject.members(of: body)
+        var signer: DPoPSigner?
+        if let dpop, path == "oauth/token" {
+            signer = DPoPSigner(
+                dpop: dpop, rule: members["grant_type"]?.stringValue == "refresh_token" ? .existingKey : .makingKey)
+        }
+        return Request(
+            client: client, method: .post, url: url + path, body: members, retryable: retryable, dpop: signer,
             handle: handle)
     }
 

@@ -112,9 +112,10 @@ extension CredentialsManager {
             return stored
         }
         guard let refreshToken = stored.refreshToken else { throw .noRefreshToken }
+        try requireDPoPKey(stored)
         let renewed: Credentials
         do {
-            renewed = try await authentication.renew(withRefreshToken: refreshToken, scope: scope)
+            renewed = try await sessionAuthentication.renew(withRefreshToken: refreshToken, scope: scope)
                 .parameters(parameters).headers(headers).start()
         } catch {
             throw CredentialsManagerError(.renewFailed, "The credentials could not be renewed.", cause: error)
@@ -127,7 +128,7 @@ extension CredentialsManager {
             throw .largeMinTTL(minTTL: minTTL, lifetime: lifetime(credentials.expiresAt))
         }
         try await validateIDToken(credentials.idToken)
-        try save(credentials, forKey: storeKey)
+        try saveSession(credentials)
         return credentials
     }
 
@@ -144,6 +145,14 @@ extension CredentialsManager {
             }
         }
         try delete(storeKey)
+        dpop.clear()
+    }
+
+    /// A DPoP-bound session renews only with its key (RFC 9449 §5: the refresh token is bound).
+    private func requireDPoPKey(_ stored: Credentials) throws(CredentialsManagerError) {
+        if StoredSession.isBound(stored), dpop.key == nil {
+            throw .dpopKeyMissing
+        }
     }
 
     private func exchange(
@@ -168,10 +177,13 @@ extension CredentialsManager {
         }
         guard let main = try read() else { throw .noCredentials }
         guard let refreshToken = main.refreshToken else { throw .noRefreshToken }
+        try requireDPoPKey(main)
         let exchanged: Credentials
         do {
-            exchanged = try await authentication.renew(withRefreshToken: refreshToken, audience: audience, scope: scope)
-                .parameters(parameters).headers(headers).start()
+            exchanged = try await sessionAuthentication.renew(
+                withRefreshToken: refreshToken, audience: audience, scope: scope
+            )
+            .parameters(parameters).headers(headers).start()
         } catch {
             throw CredentialsManagerError(
                 .apiExchangeFailed, "The refresh token could not be exchanged for API credentials.", cause: error)
@@ -188,7 +200,7 @@ extension CredentialsManager {
             idToken: exchanged.idToken.isEmpty ? main.idToken : exchanged.idToken,
             refreshToken: exchanged.refreshToken ?? refreshToken, expiresAt: main.expiresAt, scope: main.scope,
             recoveryCode: main.recoveryCode)
-        try save(updated, forKey: storeKey)
+        try saveSession(updated)
         try save(StoredAPICredentials(audience: audience, scope: scope, credentials: api), forKey: key)
         return api
     }

@@ -38,7 +38,16 @@ import WebAuthn
 /// manager and run on the pool as usual.
 public actor CredentialsManager {
     /// The client that renews, exchanges and revokes.
-    public let authentication: Authentication
+    public nonisolated let authentication: Authentication
+    /// The session's DPoP key and nonce (spec §16): ``authentication``'s when it uses DPoP, else
+    /// one of the manager's own. The key of stored DPoP-bound credentials is kept in their
+    /// sealed entry and comes back here when they are read, so renewals, exchanges and the
+    /// caller's API calls (``MyAccount/useDPoP(_:)``, ``DPoP/authorize(_:accessToken:tokenType:)``)
+    /// sign with it, in this process or a later one; clearing the session forgets it.
+    public nonisolated let dpop: DPoP
+    /// ``authentication`` signing with ``dpop``: what renews and exchanges. A refresh carries a
+    /// proof only once a key exists, so a session without one renews as before.
+    let sessionAuthentication: Authentication
     /// The key of the main credentials in the storage.
     public let storeKey: String
     /// What checks every ID token before it is stored, by ``store(credentials:)`` and by each
@@ -77,6 +86,8 @@ public actor CredentialsManager {
         idTokenValidator: IDTokenValidator? = nil, now: @escaping @Sendable () -> Date
     ) {
         self.authentication = authentication
+        self.dpop = authentication.dpop ?? DPoP()
+        self.sessionAuthentication = authentication.useDPoP(dpop)
         self.storeKey = storeKey
         self.storage = storage
         self.idTokenValidator = idTokenValidator
@@ -102,14 +113,16 @@ public actor CredentialsManager {
     ///   ``CredentialsManagerError/Code/storeFailed``.
     public func store(credentials: Credentials) async throws(CredentialsManagerError) {
         try await validateIDToken(credentials.idToken)
-        try save(credentials, forKey: storeKey)
+        try saveSession(credentials)
     }
 
-    /// Deletes the main entry; API credentials stay.
+    /// Deletes the main entry, and with it the session's DPoP key (``dpop`` forgets it too); API
+    /// credentials stay.
     ///
     /// - Throws: ``CredentialsManagerError/Code/clearFailed``.
     public func clear() throws(CredentialsManagerError) {
         try delete(storeKey)
+        dpop.clear()
     }
 
     /// Stores API credentials for an audience and the scope they were asked with, as
@@ -167,7 +180,7 @@ public actor CredentialsManager {
         .sorted { ($0.audience, $0.scope ?? "") < ($1.audience, $1.scope ?? "") }
     }
 
-    /// Deletes every entry of the storage.
+    /// Deletes every entry of the storage, and forgets the session's DPoP key.
     ///
     /// - Throws: ``CredentialsManagerError/Code/clearFailed``.
     public func clearAll() throws(CredentialsManagerError) {
@@ -176,6 +189,7 @@ public actor CredentialsManager {
         } catch {
             throw CredentialsManagerError(.clearFailed, "The storage could not delete its entries.", cause: error)
         }
+        dpop.clear()
     }
 
     /// Whether credentials are stored whose access token is valid for at least `minTTL` more
@@ -245,10 +259,27 @@ public actor CredentialsManager {
             throw CredentialsManagerError(.readFailed, "The storage could not read the credentials.", cause: error)
         }
         guard let bytes else { return nil }
+        let session: StoredSession
         do {
-            return try JSONDecoder().decode(Credentials.self, from: Data(bytes))
+            session = try JSONDecoder().decode(StoredSession.self, from: Data(bytes))
         } catch {
             throw CredentialsManagerError(.readFailed, "The stored credentials do not decode.")
+        }
+        // The tokens are bound to the key stored with them, whatever key this process made.
+        if let key = session.dpopKey {
+            dpop.use(key)
+        }
+        return session.credentials
+    }
+
+    /// Stores `credentials` as the main entry, with ``dpop``'s key when they are DPoP-bound.
+    /// Credentials that are not end the use of any key: a later refresh must not carry a proof of
+    /// a key nothing is bound to.
+    func saveSession(_ credentials: Credentials) throws(CredentialsManagerError) {
+        let bound = StoredSession.isBound(credentials)
+        try save(StoredSession(credentials: credentials, dpopKey: bound ? dpop.key : nil), forKey: storeKey)
+        if !bound {
+            dpop.clear()
         }
     }
 

@@ -41,6 +41,9 @@ public struct CredentialsManagerError: CodedError, Hashable {
         /// The manager validates ID tokens (``CredentialsManager/idTokenValidator``) and the one
         /// to store failed; nothing was stored. The ``IDTokenValidationError`` is the cause.
         public static let invalidIDToken = Code(rawValue: "invalidIDToken")
+        /// The stored credentials are DPoP-bound (`token_type` `DPoP`) but their entry holds no
+        /// DPoP key, so nothing can renew them (Auth0.swift 2.19's `dpopKeyMissing`).
+        public static let dpopKeyMissing = Code(rawValue: "dpopKeyMissing")
     }
 
     /// What went wrong.
@@ -65,6 +68,9 @@ public struct CredentialsManagerError: CodedError, Hashable {
     static let noCredentials = Self(.noCredentials, "No credentials were found in the store.")
     static let noRefreshToken = Self(
         .noRefreshToken, "The stored credentials have no refresh token, so they cannot be renewed.")
+
+    static let dpopKeyMissing = Self(
+        .dpopKeyMissing, "The stored credentials are bound to a DPoP key that the session no longer holds.")
 
     static func largeMinTTL(minTTL: Int, lifetime: Int) -> Self {
         Self(

@@ -38,12 +38,34 @@ package struct HTTPClient: Sendable {
 
     /// Sends `request`, again after a retryable failure when `retryable` allows it.
     ///
+    /// With a `dpop` signer, each attempt carries a fresh proof, every response's `DPoP-Nonce` is
+    /// kept, and an answer asking for a nonce (`use_dpop_nonce`, RFC 9449 §8, §9) is followed by
+    /// one more exchange whose proof carries it (spec §16.3), whether or not `retryable`.
+    ///
     /// - Returns: the last response, which may be an error status.
-    /// - Throws: the last ``TransportError`` when no attempt produced a response.
-    package func perform(_ request: HTTPRequest, retryable: Bool) async throws(TransportError) -> HTTPResponse {
+    /// - Throws: the last ``TransportError`` when no attempt produced a response, or
+    ///   ``TransportError/Code/other`` when no proof could be signed.
+    package func perform(_ request: HTTPRequest, retryable: Bool, dpop: DPoPSigner? = nil) async throws(TransportError)
+        -> HTTPResponse
+    {
+        let response = try await performAttempts(request, retryable: retryable, dpop: dpop)
+        guard let dpop, dpop.signs(request), DPoPChallenge.requiresNonce(response), dpop.dpop.nonce != nil else {
+            return response
+        }
+        logger.debug(
+            "retrying with a DPoP nonce",
+            metadata: ["http.method": "\(request.method.rawValue)", "http.path": "\(request.path)"])
+        return try await performAttempts(request, retryable: retryable, dpop: dpop)
+    }
+
+    private func performAttempts(_ request: HTTPRequest, retryable: Bool, dpop: DPoPSigner?)
+        async throws(TransportError) -> HTTPResponse
+    {
         var attempt = 0
         while true {
-            let outcome = await attemptOnce(request, attempt: attempt)
+            let sent = try dpop?.prepared(request) ?? request
+            let outcome = await attemptOnce(sent, attempt: attempt)
+            if case .success(let response) = outcome { dpop?.dpop.nonces.record(response) }
             let retryAfter: Duration?
             switch outcome {
             case .success(let response):

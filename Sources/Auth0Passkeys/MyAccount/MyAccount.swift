@@ -26,6 +26,8 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
     public let token: String
     /// The authorization scheme: `Bearer`.
     public let tokenType: String
+    /// The DPoP key a `DPoP` token is bound to, once ``useDPoP(_:)`` is called.
+    public private(set) var dpop: DPoP?
     let client: HTTPClient
 
     /// Creates a client for a tenant domain, as Auth0.swift does.
@@ -93,6 +95,24 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
         self.client = client
     }
 
+    /// This client with DPoP (RFC 9449 §7; spec §16.1): with a `DPoP` ``tokenType``, each call
+    /// sends `Authorization: DPoP <token>` and a proof carrying `ath`, signed with `dpop`'s key,
+    /// and answers `use_dpop_nonce` once with the nonce the API sent.
+    ///
+    /// ```swift
+    /// let api = try await manager.apiCredentials(forAudience: "https://login.example.com/me/")
+    /// let myAccount = MyAccount(token: api.accessToken, domain: "login.example.com", tokenType: api.tokenType)
+    ///     .useDPoP(manager.dpop)
+    /// ```
+    ///
+    /// - Parameter dpop: the DPoP state whose key the token is bound to.
+    /// - Returns: the client with DPoP.
+    public func useDPoP(_ dpop: DPoP) -> MyAccount {
+        var copy = self
+        copy.dpop = dpop
+        return copy
+    }
+
     /// The authentication-methods calls.
     public var authenticationMethods: MyAccountAuthenticationMethods {
         MyAccountAuthenticationMethods(account: self)
@@ -105,7 +125,8 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
     ) -> Request<Value, MyAccountError> {
         Request(
             client: client, method: method, url: url + path, body: body,
-            headers: [(name: "Authorization", value: "\(tokenType) \(token)")], retryable: retryable, handle: handle)
+            headers: [(name: "Authorization", value: "\(tokenType) \(token)")], retryable: retryable,
+            dpop: dpop.map { DPoPSigner(dpop: $0, rule: .boundToken) }, handle: handle)
     }
 
     public var description: String { "MyAccount(url: \(url), token: <redacted>)" }

@@ -138,6 +138,10 @@ public struct WebAuth: Sendable {
         if let clientInfo = authentication.client.clientInfo {
             items.append(("auth0Client", clientInfo.headerValue))
         }
+        if let dpop = authentication.dpop {
+            // RFC 9449 §10: the code is bound to the key whose proof the exchange will carry.
+            items.append(("dpop_jkt", dpop.keyMakingIfNeeded().thumbprint))
+        }
         let optional: [(String, String?)] = [
             ("audience", audience), ("connection", connection), ("organization", organization),
             ("invitation", invitation), ("max_age", maxAge.map(String.init)),

@@ -20,10 +20,11 @@ extension SeedOutcome: CommandOutput {}
 /// session they name, and prints its outcome. Any failure is one line on standard error
 /// (`{"error": …}` on standard output with `--json`) and exit status 1.
 func runningFlow(
-    _ step: String, _ options: Auth0Options, _ body: (VirtualUser) async throws -> some CommandOutput
+    _ step: String, _ options: Auth0Options, dpop: Bool = false,
+    _ body: (VirtualUser) async throws -> some CommandOutput
 ) async throws {
     do {
-        let user = try options.settings().user(logger: options.logger)
+        let user = try options.settings().user(logger: options.logger, usesDPoP: dpop)
         await user.credentialsManager.setPassphrasePrompt(
             SessionPassphrase.prompt(environment: ProcessInfo.processInfo.environment))
         printOutput(try await body(user), json: options.json)

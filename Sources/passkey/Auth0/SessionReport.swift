@@ -36,12 +36,15 @@ struct SessionReport: Encodable {
     let user: User
     let expiresAt: String
     let scope: String?
+    /// `Bearer`, or `DPoP` for tokens bound to the session's key (`login --dpop`).
+    let tokenType: String
     let tokens: Tokens?
 
     init(user: UserInfo, credentials: Credentials, showTokens: Bool) {
         self.user = User(user)
         expiresAt = Self.timestamp(credentials.expiresAt)
         scope = credentials.scope
+        tokenType = credentials.tokenType
         tokens =
             showTokens
             ? Tokens(
@@ -52,11 +55,15 @@ struct SessionReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case user, scope, tokens
         case expiresAt = "expires_at"
+        case tokenType = "token_type"
     }
 
     /// The lines after the headline: expiry, then the tokens when shown.
     var details: String {
         var lines = ["access token valid until \(expiresAt)" + (scope.map { ", scope \($0)" } ?? "")]
+        if tokenType.lowercased() == "dpop" {
+            lines.append("tokens bound to the session's DPoP key (token_type DPoP)")
+        }
         if let tokens {
             lines.append("access_token  \(tokens.accessToken)")
             lines.append("id_token      \(tokens.idToken)")

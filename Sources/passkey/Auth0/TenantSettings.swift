@@ -66,10 +66,16 @@ struct TenantSettings: Sendable {
 
     /// The user of this tenant's session, kept in files under ``sessionDirectory`` sealed under
     /// ``sealing``; with no device of its own (the commands that make or use a passkey name theirs).
-    func user(transport: any HTTPTransport = CurlTransport(), logger: Logger?) throws(FlowFailure) -> VirtualUser {
-        VirtualUser(
-            tenant: try tenant(transport: transport, logger: logger), device: nil,
-            session: FileCredentialsStorage(directory: sessionDirectory, sealing: sealing))
+    ///
+    /// With `usesDPoP` (`login --dpop`, `signup --dpop`) a new login asks for DPoP-bound tokens;
+    /// the key is sealed with the session, so every later command uses it without being told.
+    func user(transport: any HTTPTransport = CurlTransport(), logger: Logger?, usesDPoP: Bool = false)
+        throws(FlowFailure) -> VirtualUser
+    {
+        var tenant = try tenant(transport: transport, logger: logger)
+        tenant.usesDPoP = usesDPoP
+        return VirtualUser(
+            tenant: tenant, device: nil, session: FileCredentialsStorage(directory: sessionDirectory, sealing: sealing))
     }
 
     /// `<client ID>@<host[:port][/path]>`, with every character outside `[A-Za-z0-9._@-]` as `_`.
