@@ -45,6 +45,7 @@ extension PasskeyTenant {
         return try await issueTokens(
             for: user, scopes: scopes, audience: audience,
             organization: try issuedOrganization(authorized.organization),
-            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil, boundTo: request.dpopThumbprint)
+            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil,
+            boundTo: request.dpopThumbprint)
     }
 }
