@@ -10,7 +10,14 @@ import WebAuthn
 struct ControlClient: Sendable {
     let baseURL: String
     let token: String?
-    let transport = CurlTransport()
+    let transport: CurlTransport
+
+    /// A client of the server at `baseURL`; `timeout` bounds each exchange (30 seconds by default).
+    init(baseURL: String, token: String?, timeout: Duration = .seconds(30)) {
+        self.baseURL = baseURL
+        self.token = token
+        self.transport = CurlTransport(configuration: .init(timeout: timeout))
+    }
 
     /// One request; `body` is JSON text.
     func send(
@@ -59,13 +66,15 @@ struct ControlClient: Sendable {
     }
 }
 
-/// Runs `body` with a control server on a free loopback port and a client holding its token.
+/// Runs `body` with a control server on a free loopback port and a client holding its token;
+/// `timeout` bounds each of the client's exchanges.
 func withControlServer<Value: Sendable>(
-    service: ControlService = ControlService(), _ body: @Sendable (ControlClient) async throws -> Value
+    service: ControlService = ControlService(), timeout: Duration = .seconds(30),
+    _ body: @Sendable (ControlClient) async throws -> Value
 ) async throws -> Value {
     let token = ControlToken.random()
     return try await ControlServer(service: service, token: token).serving { endpoint in
-        try await body(ControlClient(baseURL: endpoint.url, token: token.value))
+        try await body(ControlClient(baseURL: endpoint.url, token: token.value, timeout: timeout))
     }
 }
 

@@ -7,11 +7,13 @@ import Testing
 import WebAuthn
 
 /// 100 clients on one server for 30 seconds (`PASSKEY_LOAD_SECONDS` to change it): every
-/// credential made is still there, and no counter value is ever used twice.
+/// credential made is still there, and no counter value is ever used twice. What is checked is
+/// correctness, not latency: 100 requests queue behind one another on 2 shared cores, so each
+/// exchange may take up to 5 minutes (30 seconds was once too short under the whole suite's load).
 @Suite struct ControlLoadTests {
     @Test func aHundredClientsLoseNoCredentialAndNeverReuseACounter() async throws {
         let seconds = Double(ProcessInfo.processInfo.environment["PASSKEY_LOAD_SECONDS"] ?? "") ?? 30
-        try await withControlServer { client in
+        try await withControlServer(timeout: .seconds(300)) { client in
             let session = try await client.newSession()
             let authenticator = try await client.addAuthenticator(session, #"{"softpasskey:profile":"security-key"}"#)
             let path = "/session/\(session)/webauthn/authenticator/\(authenticator)"
