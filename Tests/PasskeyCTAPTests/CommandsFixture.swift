@@ -8,10 +8,14 @@ import WebAuthn
 struct CommandsFixture {
     static let rpID = "example.org"
     static let origin = "https://example.org"
-    let store = InMemoryCredentialStore()
+    let store: InMemoryCredentialStore
     let device: CTAPDevice
 
-    init(presence: UserPresence = .automatic, resetWindow: Duration = .seconds(10)) {
+    init(
+        store: InMemoryCredentialStore = InMemoryCredentialStore(), presence: UserPresence = .automatic,
+        resetWindow: Duration = .seconds(10)
+    ) {
+        self.store = store
         let authenticator = SoftwareAuthenticator(store: store, profile: .securityKey)
         device = CTAPDevice(
             authenticator: authenticator, presence: presence, resetWindow: resetWindow,
