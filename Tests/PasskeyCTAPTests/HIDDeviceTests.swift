@@ -1,27 +1,22 @@
+import PasskeyAuthenticator
 import Testing
 
 @testable import PasskeyCTAP
 
-/// What answers CBOR behind the framing until the command layer is merged in: per CTAP 2.1,
-/// `authenticatorSelection` (0x0B) waits for a user presence that never comes, reporting so, until
-/// the client cancels (`CTAP2_ERR_KEEPALIVE_CANCEL`); every other command is
-/// `CTAP1_ERR_INVALID_COMMAND`. A test of the framing only.
-private struct WaitingHandler: CTAPCommandHandler {
-    func handle(_ message: [UInt8], context: CTAPTransaction) async -> [UInt8] {
-        guard message.first == 0x0B else { return [0x01] }
-        context.keepAlive(.userPresenceNeeded)
-        while !context.isCancelled() {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return [0x2D]
-    }
-}
-
 /// The CTAPHID device (CTAP 2.1 §11.2): channels, commands, every error, busy channels, timeouts,
 /// cancel and keep-alive.
 @Suite struct HIDDeviceTests {
+    /// A host of a device whose command layer is the real one, with a user who never shows
+    /// presence: commands that need it wait, with keep-alives, until the client cancels.
     private func host(messageTimeout: Duration = .seconds(5)) -> HIDHost {
-        HIDHost(CTAPHIDDevice(handler: WaitingHandler(), messageTimeout: messageTimeout))
+        let absent = UserPresence.ask { _ in
+            try? await Task.sleep(for: .seconds(3600))
+            return false
+        }
+        let commands = CTAPDevice(
+            authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey),
+            presence: absent)
+        return HIDHost(CTAPHIDDevice(handler: commands, messageTimeout: messageTimeout))
     }
 
     private static func ping(_ channel: UInt32, _ payload: [UInt8] = [1, 2, 3]) -> CTAPHIDMessage {
@@ -156,11 +151,14 @@ private struct WaitingHandler: CTAPCommandHandler {
         #expect(try await host.transact(Self.ping(channel)) == Self.ping(channel))
     }
 
-    @Test func cborGoesToTheHandler() async throws {
+    @Test func cborGoesToTheCommandLayer() async throws {
         var host = host()
         let channel = try await host.allocate()
-        let answer = try await host.transact(CTAPHIDMessage(channel: channel, command: .cbor, payload: [0x04]))
-        #expect(answer == CTAPHIDMessage(channel: channel, command: .cbor, payload: [0x01]))
+        let info = try await host.transact(CTAPHIDMessage(channel: channel, command: .cbor, payload: [0x04]))
+        #expect(info.channel == channel && info.command == CTAPHIDCommand.cbor.rawValue)
+        #expect(info.payload.first == 0x00 && info.payload.count > 57, "CTAP2_OK and getInfo's map, across packets")
+        let unknown = try await host.transact(CTAPHIDMessage(channel: channel, command: .cbor, payload: [0x42]))
+        #expect(unknown == CTAPHIDMessage(channel: channel, command: .cbor, payload: [0x01]))
         let empty = try await host.transact(CTAPHIDMessage(channel: channel, command: .cbor, payload: []))
         #expect(empty.errorCode == .invalidLength)
     }
@@ -169,11 +167,16 @@ private struct WaitingHandler: CTAPCommandHandler {
         var host = host()
         let channel = try await host.allocate()
         let other = try await host.allocate()
+        // authenticatorSelection waits for presence.
         await host.send(CTAPHIDMessage(channel: channel, command: .cbor, payload: [0x0B]))
-        for _ in 0..<2 {
+        var statuses: [[UInt8]] = []
+        while statuses.last != [2] {
             let keepAlive = try await host.receive()
-            #expect(keepAlive == CTAPHIDMessage(channel: channel, command: .keepAlive, payload: [2]))
+            #expect(keepAlive.channel == channel && keepAlive.command == CTAPHIDCommand.keepAlive.rawValue)
+            statuses.append(keepAlive.payload)
+            try #require(statuses.count < 10, "UPNEEDED within a second")
         }
+        #expect(statuses.allSatisfy { $0 == [1] || $0 == [2] }, "PROCESSING until the command layer says UPNEEDED")
         // Busy while it runs: other channels, and the same channel for anything but CANCEL and INIT.
         await host.send(Self.ping(other))
         await host.send(Self.ping(channel))

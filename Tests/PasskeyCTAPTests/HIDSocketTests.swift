@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import PasskeyAuthenticator
 import TestSupport
 import Testing
 
@@ -77,17 +78,18 @@ private final class SocketClient: Sendable {
     }
 }
 
-/// Answers every CBOR command `CTAP1_ERR_INVALID_COMMAND`, per CTAP 2.1: the framing only.
-private struct RefusingHandler: CTAPCommandHandler {
-    func handle(_ message: [UInt8], context: CTAPTransaction) async -> [UInt8] { [0x01] }
-}
-
 /// `passkey device --socket`'s transport: 64-byte reports over a Unix stream socket, one device
 /// shared by the connections.
 @Suite(.temporaryDirectory) struct HIDSocketTests {
+    private static func device() -> CTAPHIDDevice {
+        CTAPHIDDevice(
+            handler: CTAPDevice(
+                authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey)))
+    }
+
     @Test func connectionsShareTheDeviceOnChannelsOfTheirOwn() async throws {
         let path = try TemporaryDirectory.current.appending("device.sock")
-        let server = CTAPHIDSocketServer(device: CTAPHIDDevice(handler: RefusingHandler()), path: path)
+        let server = CTAPHIDSocketServer(device: Self.device(), path: path)
         let (started, ready) = AsyncStream.makeStream(of: Void.self)
         let serving = Task { try await server.run { ready.yield() } }
         for await _ in started { break }
@@ -99,8 +101,8 @@ private struct RefusingHandler: CTAPCommandHandler {
         #expect(one != two)
         let ping = CTAPHIDMessage(channel: one, command: .ping, payload: (0..<300).map { UInt8($0 & 0xFF) })
         #expect(try await first.transact(ping) == ping)
-        let cbor = try await second.transact(CTAPHIDMessage(channel: two, command: .cbor, payload: [0x04]))
-        #expect(cbor == CTAPHIDMessage(channel: two, command: .cbor, payload: [0x01]))
+        let info = try await second.transact(CTAPHIDMessage(channel: two, command: .cbor, payload: [0x04]))
+        #expect(info.channel == two && info.command == CTAPHIDCommand.cbor.rawValue && info.payload.first == 0x00)
         // The first connection saw nothing of the second's traffic: its next message is its own.
         let own = CTAPHIDMessage(channel: one, command: .ping, payload: [7])
         #expect(try await first.transact(own) == own)
@@ -113,7 +115,7 @@ private struct RefusingHandler: CTAPCommandHandler {
 
     @Test func aPathInUseIsRefused() async throws {
         let path = try TemporaryDirectory.current.write("taken", "")
-        let server = CTAPHIDSocketServer(device: CTAPHIDDevice(handler: RefusingHandler()), path: path)
+        let server = CTAPHIDSocketServer(device: Self.device(), path: path)
         let error = await #expect(throws: CTAPHIDSocketError.self) { try await server.run() }
         #expect(error?.operation == "bind")
         #expect(access(path, F_OK) == 0, "the file that was there stays")
