@@ -115,12 +115,14 @@ public struct CTAPHIDSocketError: Error, Sendable, CustomStringConvertible {
     /// Why, in the system's words.
     public let reason: String
 
+    /// Creates an error; without `reason`, the system's text for the current `errno`.
     init(_ operation: String, _ path: String, reason: String? = nil) {
         self.operation = operation
         self.path = path
         self.reason = reason ?? String(cString: strerror(errno))
     }
 
+    /// `operation path: reason`, for the terminal.
     public var description: String { "\(operation) \(path): \(reason)" }
 }
 
