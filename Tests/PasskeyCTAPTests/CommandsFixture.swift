@@ -19,15 +19,7 @@ struct CommandsFixture {
         let authenticator = SoftwareAuthenticator(store: store, profile: .securityKey)
         device = CTAPDevice(
             authenticator: authenticator, presence: presence, resetWindow: resetWindow,
-            wipe: { [store] () async throws(AuthenticatorError) in
-                do throws(StoreError) {
-                    for credential in await store.all().credentials {
-                        try await store.delete(id: credential.id)
-                    }
-                } catch {
-                    throw AuthenticatorError(error)
-                }
-            })
+            wipe: CTAPDevice.wiping(store))
     }
 
     /// Sends raw bytes; returns the status and the decoded response, if any.

@@ -13,6 +13,8 @@ extension CTAPDevice {
     /// request  = { 0x01 rpId: text, 0x02 clientDataHash: bytes, ? 0x03 allowList,
     ///              ? 0x04 extensions: {text => any}, ? 0x05 options: {text => bool},
     ///              ? 0x06 pinUvAuthParam: bytes, ? 0x07 pinUvAuthProtocol: uint }
+    /// extensions = { ? "hmac-secret": {1: COSE_Key, 2: bytes, 3: bytes, ? 4: uint},
+    ///                ? "getCredBlob": bool }
     /// response = { 0x01 credential: {"id": bytes, "type": "public-key"}, 0x02 authData: bytes,
     ///              0x03 signature: bytes, ? 0x04 user: {"id": bytes} }
     /// ```
@@ -36,8 +38,16 @@ extension CTAPDevice {
         var request = GetAssertionRequest(
             rpID: rpID, clientDataHash: clientDataHash, allowList: allowList, userPresence: userPresence,
             userVerification: userVerification)
-        if authenticator.info.extensions.contains("credBlob"), let item = extensions["getCredBlob"] {
+        let carried = authenticator.info.extensions
+        if carried.contains("credBlob"), let item = extensions["getCredBlob"] {
             request.getCredBlob = try item.ctapBool("getCredBlob")
+        }
+        if carried.contains("hmac-secret"), let item = extensions["hmac-secret"] {
+            // §12.5: {1: keyAgreement, 2: saltEnc, 3: saltAuth, ? 4: pinUvAuthProtocol}.
+            _ = try item.ctapMap("hmac-secret")
+            request.hmacSecret = try await authenticating { () throws(AuthenticatorError) in
+                try HMACSecretInput(cbor: item)
+            }
         }
 
         // §6.2.2 step 9: user presence, when asked for.

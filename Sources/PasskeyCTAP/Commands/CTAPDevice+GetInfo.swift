@@ -4,7 +4,7 @@ import WebAuthn
 extension CTAPDevice {
     /// The extensions this command layer carries between the wire and the authenticator; getInfo
     /// lists those the authenticator also implements, and no other.
-    static let carriedExtensions = ["credProtect", "credBlob"]
+    static let carriedExtensions = ["hmac-secret", "credProtect", "credBlob"]
 
     /// The longest `message` the device takes (§6.4 `maxMsgSize`): CTAPHID's 7609-byte message
     /// less the command byte (§11.2.4).
@@ -16,7 +16,8 @@ extension CTAPDevice {
     ///
     /// ```
     /// { 0x01 versions: [text], 0x02 extensions: [text], 0x03 aaguid: bytes(16),
-    ///   0x04 options: {text => bool}, 0x05 maxMsgSize: uint, 0x09 transports: [text],
+    ///   0x04 options: {text => bool}, 0x05 maxMsgSize: uint, ? 0x06 pinUvAuthProtocols: [uint],
+    ///   0x09 transports: [text],
     ///   0x0A algorithms: [{"alg": int, "type": "public-key"}], 0x0F maxCredBlobLength: uint }
     /// ```
     func getInfo() -> CBOR {
@@ -35,6 +36,10 @@ extension CTAPDevice {
         ]
         if !extensions.isEmpty {
             response[2] = .array(extensions.map(CBOR.text))
+        }
+        if extensions.contains("hmac-secret") {
+            // The protocols hmac-secret's key agreement runs (§6.5.4); no PIN is set or settable.
+            response[6] = [2, 1]
         }
         if extensions.contains("credBlob") {
             response[15] = CBOR(AuthenticatorProfile.maxCredBlobLength)

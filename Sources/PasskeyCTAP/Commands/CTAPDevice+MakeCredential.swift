@@ -110,11 +110,14 @@ extension CTAPDevice {
         throw CTAPError(.invalidParameter, "no PIN/UV auth protocol is supported")
     }
 
-    /// The creation extensions this layer carries (§12.1 credProtect, §12.2 credBlob), when the
-    /// authenticator implements them; others are ignored, as §6.1 says.
+    /// The creation extensions this layer carries (§12.5 hmac-secret, §12.1 credProtect, §12.2
+    /// credBlob), when the authenticator implements them; others are ignored, as §6.1 says.
     static func creationExtensions(
         _ extensions: [CBOR: CBOR], carried: [String], into request: inout MakeCredentialRequest
     ) throws(CTAPError) {
+        if carried.contains("hmac-secret"), let item = extensions["hmac-secret"] {
+            request.hmacSecret = try item.ctapBool("hmac-secret")
+        }
         if carried.contains("credProtect"), let item = extensions["credProtect"] {
             let level = try item.ctapInt("credProtect")
             guard let policy = UInt8(exactly: level).flatMap(CredentialProtectionPolicy.init(rawValue:)) else {

@@ -15,6 +15,7 @@ public import WebAuthn
 /// | 0x01 | authenticatorMakeCredential (§6.1) | `fmt`, `authData`, `attStmt` |
 /// | 0x02 | authenticatorGetAssertion (§6.2) | `credential`, `authData`, `signature`, `user` |
 /// | 0x04 | authenticatorGetInfo (§6.4) | versions, AAGUID, options, algorithms, … |
+/// | 0x06 | authenticatorClientPIN (§6.5), getKeyAgreement only | the key hmac-secret salts go to |
 /// | 0x07 | authenticatorReset (§6.6) | nothing, after presence, within 10 s of power-up |
 /// | 0x08 | authenticatorGetNextAssertion (§6.3) | `CTAP2_ERR_NOT_ALLOWED`: one assertion each |
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
@@ -94,6 +95,8 @@ public actor CTAPDevice: CTAPCommandHandler {
             return try await makeCredential(CTAPParameters(parameters), transaction)
         case .getAssertion:
             return try await getAssertion(CTAPParameters(parameters), transaction)
+        case .clientPIN:
+            return try await clientPIN(CTAPParameters(parameters))
         case .getNextAssertion:
             throw CTAPError(.notAllowed, "no getAssertion has further credentials to return")
         case .reset:
