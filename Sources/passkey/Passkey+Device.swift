@@ -16,12 +16,19 @@ extension Passkey {
                 with no framing, for FIDO clients that take a custom transport (python-fido2's CtapHidConnection, \
                 libfido2's fido_dev_set_io_functions). Every connection talks to the same device, on channels of \
                 its own. The passkeys are the store's, made with the security-key profile; user presence is \
-                automatic; authenticatorReset is refused, so no client can wipe the store. Prints one line once \
-                it listens, then runs until SIGINT or SIGTERM, which remove the socket.
+                automatic; authenticatorReset is refused unless --allow-reset, so no client can wipe the store by \
+                surprise. Prints one line once it listens, then runs until SIGINT or SIGTERM, which remove the \
+                socket.
                 """)
 
         @Option(help: "Listen on this Unix domain socket (the file must not exist).")
         var socket: String
+
+        @Flag(
+            help: ArgumentHelp(
+                "Let a client's authenticatorReset (within 10 s of start, CTAP 2.1 §6.6) delete every passkey "
+                    + "of the store."))
+        var allowReset = false
 
         @OptionGroup var store: StoreOptions
 
@@ -29,7 +36,8 @@ extension Passkey {
             let opened = try await reportingRefusals { () async throws(WebAuthnClientError) in try await store.open() }
             let commands = CTAPDevice(
                 authenticator: SoftwareAuthenticator(
-                    store: opened, profile: AuthenticatorProfile.securityKey.narrowed(for: opened)))
+                    store: opened, profile: AuthenticatorProfile.securityKey.narrowed(for: opened)),
+                wipe: allowReset ? CTAPDevice.wiping(opened) : nil)
             let server = CTAPHIDSocketServer(device: CTAPHIDDevice(handler: commands), path: socket)
             let line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
             let serving = Task {

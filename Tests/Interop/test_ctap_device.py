@@ -106,3 +106,35 @@ def test_ping_and_wink_over_the_socket(device_socket):
     payload = bytes(range(256)) * 20
     assert hid.ping(payload) == payload
     hid.wink()
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_reset_only_when_allowed(tmp_path, allow):
+    path = str(tmp_path / "device.sock")
+    env = {**os.environ, "PASSKEY_STORE": str(tmp_path / "store")}
+    env.pop("PASSKEY_PASSPHRASE", None)
+    process = subprocess.Popen(
+        [passkey_binary(), "device", "--socket", path, *(["--allow-reset"] if allow else [])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert process.stdout.readline().startswith("passkey device listening")
+        ctap = Ctap2(open_device(path))
+        client_data_hash = hashlib.sha256(b"registration").digest()
+        ctap.make_credential(
+            client_data_hash, {"id": "example.org"}, {"id": b"u", "name": "u"}, [{"type": "public-key", "alg": -7}],
+            options={"rk": True},
+        )
+        if allow:
+            ctap.reset()
+            with pytest.raises(CtapError) as gone:
+                ctap.get_assertion("example.org", client_data_hash)
+            assert gone.value.code == CtapError.ERR.NO_CREDENTIALS
+        else:
+            with pytest.raises(CtapError) as refused:
+                ctap.reset()
+            assert refused.value.code == CtapError.ERR.OPERATION_DENIED
+            assert ctap.get_assertion("example.org", client_data_hash).auth_data.is_user_present()
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 0
