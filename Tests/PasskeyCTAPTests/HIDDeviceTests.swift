@@ -214,6 +214,8 @@ import Testing
         let locked = try await host.transact(CTAPHIDMessage(channel: owner, command: .lock, payload: [10]))
         #expect(locked == CTAPHIDMessage(channel: owner, command: .lock))
         #expect(try await host.transact(Self.ping(other)).errorCode == .channelBusy)
+        // CANCEL from the other channel is not answered, even under the lock.
+        await host.send(CTAPHIDMessage(channel: other, command: .cancel))
         #expect(try await host.transact(Self.ping(owner)) == Self.ping(owner))
         _ = try await host.transact(CTAPHIDMessage(channel: owner, command: .lock, payload: [0]))
         #expect(try await host.transact(Self.ping(other)) == Self.ping(other))

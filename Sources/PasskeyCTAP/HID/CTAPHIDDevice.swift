@@ -123,11 +123,12 @@ public actor CTAPHIDDevice {
             return initialize(channel: channel, length: length, nonce: data.prefix(8), reply: reply)
         }
         guard isAllocated(channel) else { return fail(.invalidChannel) }
-        if let lock, lock.channel != channel, ContinuousClock.now < lock.until { return fail(.channelBusy) }
+        // CANCEL is never answered, whatever the device is doing (§11.2.9.1.5).
         if command == CTAPHIDCommand.cancel.rawValue {
             if let running, running.channel == channel { running.shared.cancel() }
             return
         }
+        if let lock, lock.channel != channel, ContinuousClock.now < lock.until { return fail(.channelBusy) }
         if let assembly {
             guard assembly.channel == channel else { return fail(.channelBusy) }
             abortAssembly()
