@@ -138,3 +138,15 @@ def test_reset_only_when_allowed(tmp_path, allow):
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
+
+
+def test_a_socket_path_in_use_is_one_line_and_exit_1(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    result = subprocess.run(
+        [passkey_binary(), "device", "--socket", str(taken), "--store", str(tmp_path / "store")],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip() == f"device: cannot listen on {taken}: bind {taken}: Address already in use"

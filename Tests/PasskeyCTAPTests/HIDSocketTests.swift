@@ -120,4 +120,11 @@ private final class SocketClient: Sendable {
         #expect(error?.operation == "bind")
         #expect(access(path, F_OK) == 0, "the file that was there stays")
     }
+
+    @Test func aPathTooLongForASocketIsRefused() async throws {
+        let path = try TemporaryDirectory.current.appending(String(repeating: "d", count: 120))
+        let server = CTAPHIDSocketServer(device: Self.device(), path: path)
+        let error = await #expect(throws: CTAPHIDSocketError.self) { try await server.run() }
+        #expect(error?.reason.hasPrefix("a socket path has 1 to 107 bytes") == true)
+    }
 }
