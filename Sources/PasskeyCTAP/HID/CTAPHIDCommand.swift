@@ -1,6 +1,6 @@
 /// The command byte of a CTAPHID message (CTAP 2.1 §11.2.9), without the initialization packet's bit 7.
 ///
-/// Commands this layer does not know stay ``CTAPHIDMessage/command`` bytes and are answered
+/// Commands this layer does not know reach it as plain bytes and are answered
 /// ``CTAPHIDErrorCode/invalidCommand``.
 public enum CTAPHIDCommand: UInt8, Sendable {
     /// `CTAPHID_PING`: echoes its data (§11.2.9.1.4).
