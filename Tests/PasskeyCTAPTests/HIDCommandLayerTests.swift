@@ -1,4 +1,5 @@
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -52,7 +53,7 @@ import WebAuthn
     func randomReportsNeverWedgeTheDevice(seed: Int) async throws {
         var host = HIDHost(CTAPHIDDevice(handler: fixture.device, messageTimeout: .milliseconds(20)))
         let channel = try await host.allocate()
-        var generator = SplitMix(seed: UInt64(seed))
+        var generator = SplitMix64(seed: UInt64(seed))
         for _ in 0..<300 {
             var report = (0..<64).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             // Mostly the allocated channel or the broadcast one, so the reports reach the state machine.
@@ -84,20 +85,5 @@ import WebAuthn
                 return channel
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-private struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
