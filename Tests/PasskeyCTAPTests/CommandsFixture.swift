@@ -13,13 +13,13 @@ struct CommandsFixture {
 
     init(
         store: InMemoryCredentialStore = InMemoryCredentialStore(), presence: UserPresence = .automatic,
-        resetWindow: Duration = .seconds(10)
+        resetWindow: Duration = .seconds(10), clock: CTAPClock = ManualClock().clock
     ) {
         self.store = store
         let authenticator = SoftwareAuthenticator(store: store, profile: .securityKey)
         device = CTAPDevice(
             authenticator: authenticator, presence: presence, resetWindow: resetWindow,
-            wipe: CTAPDevice.wiping(store))
+            wipe: CTAPDevice.wiping(store), clock: clock)
     }
 
     /// Sends raw bytes; returns the status and the decoded response, if any.

@@ -11,7 +11,7 @@ import WebAuthn
     let fixture = CommandsFixture()
 
     @Test func aRegistrationAndAnAssertionOverHIDVerify() async throws {
-        var host = HIDHost(CTAPHIDDevice(handler: fixture.device))
+        var host = HIDHost(CTAPHIDDevice(handler: fixture.device, messageTimeout: .seconds(60)))
         let channel = try await host.allocate()
 
         let challenge = SecureRandom.bytes(32)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct HIDDeviceTests {
     /// A host of a device whose command layer is the real one, with a user who never shows
     /// presence: commands that need it wait, with keep-alives, until the client cancels.
-    private func host(messageTimeout: Duration = .seconds(5)) -> HIDHost {
+    private func host(messageTimeout: Duration = .seconds(60), clock: CTAPClock = .continuous) -> HIDHost {
         let absent = UserPresence.ask { _ in
             try? await Task.sleep(for: .seconds(3600))
             return false
@@ -16,7 +16,7 @@ import Testing
         let commands = CTAPDevice(
             authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: .securityKey),
             presence: absent)
-        return HIDHost(CTAPHIDDevice(handler: commands, messageTimeout: messageTimeout))
+        return HIDHost(CTAPHIDDevice(handler: commands, messageTimeout: messageTimeout, clock: clock))
     }
 
     private static func ping(_ channel: UInt32, _ payload: [UInt8] = [1, 2, 3]) -> CTAPHIDMessage {
@@ -222,12 +222,14 @@ import Testing
     }
 
     @Test func aLockExpires() async throws {
-        var host = host()
+        let time = ManualClock()
+        var host = host(clock: time.clock)
         let owner = try await host.allocate()
         let other = try await host.allocate()
         _ = try await host.transact(CTAPHIDMessage(channel: owner, command: .lock, payload: [1]))
+        time.advance(by: .milliseconds(999))
         #expect(try await host.transact(Self.ping(other)).errorCode == .channelBusy)
-        try await Task.sleep(for: .milliseconds(1100))
+        time.advance(by: .milliseconds(1))
         #expect(try await host.transact(Self.ping(other)) == Self.ping(other))
     }
 

@@ -11,7 +11,7 @@ extension CTAPDevice {
         guard let wipe else {
             throw CTAPError(.operationDenied, "this authenticator cannot be reset through CTAP")
         }
-        guard ContinuousClock.now < poweredUp.advanced(by: resetWindow) else {
+        guard clock.now() < poweredUp.advanced(by: resetWindow) else {
             throw CTAPError(.notAllowed, "reset is allowed only within \(resetWindow) of power-up")
         }
         try await presence.require(UserPresenceRequest(command: .reset), in: transaction)
@@ -29,7 +29,7 @@ extension CTAPDevice {
     /// power-up window, not by any PIN.
     ///
     /// - Parameter store: the authenticator's credential store.
-    /// - Returns: the closure for ``init(authenticator:presence:transports:resetWindow:wipe:)``.
+    /// - Returns: the closure for ``init(authenticator:presence:transports:resetWindow:wipe:clock:)``.
     public static func wiping(_ store: any CredentialStore) -> @Sendable () async throws(AuthenticatorError) -> Void {
         { () async throws(AuthenticatorError) in
             do throws(StoreError) {

@@ -38,8 +38,10 @@ public actor CTAPDevice: CTAPCommandHandler {
     let wipe: (@Sendable () async throws(AuthenticatorError) -> Void)?
     /// How long after power-up (creation) Reset is allowed (§6.6: 10 seconds).
     let resetWindow: Duration
+    /// Where the device reads the time.
+    let clock: CTAPClock
     /// When the device was powered up.
-    let poweredUp = ContinuousClock.now
+    let poweredUp: ContinuousClock.Instant
 
     /// The transports getInfo reports (§6.4 `transports`).
     public nonisolated let transports: [AuthenticatorTransport]
@@ -53,16 +55,19 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///   - resetWindow: how long after creation authenticatorReset is allowed (CTAP 2.1 §6.6).
     ///   - wipe: deletes every credential, for authenticatorReset; `nil` refuses Reset with
     ///     `CTAP2_ERR_OPERATION_DENIED`.
+    ///   - clock: where the device reads the time; the system's by default.
     public init(
         authenticator: any Authenticator, presence: UserPresence = .automatic,
         transports: [AuthenticatorTransport] = [.usb], resetWindow: Duration = .seconds(10),
-        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil
+        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous
     ) {
         self.authenticator = authenticator
         self.presence = presence
         self.transports = transports
         self.resetWindow = resetWindow
         self.wipe = wipe
+        self.clock = clock
+        self.poweredUp = clock.now()
     }
 
     /// Answers one message (CTAP 2.1 §8.1, §8.2).

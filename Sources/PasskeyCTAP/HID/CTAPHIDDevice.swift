@@ -70,6 +70,7 @@ public actor CTAPHIDDevice {
     private let messageTimeout: Duration
     private let keepAliveInterval: Duration
     private let version: (major: UInt8, minor: UInt8, build: UInt8)
+    private let clock: CTAPClock
 
     /// The next channel to allocate: channels `1..<nextChannel` are allocated, with no table to grow.
     private var nextChannel: UInt32 = 1
@@ -86,11 +87,13 @@ public actor CTAPHIDDevice {
     ///   - keepAliveInterval: how often `CTAPHID_KEEPALIVE` goes out while a CBOR command runs
     ///     (§11.2.9.1.7: at least every 100 ms).
     ///   - version: the device version in the `CTAPHID_INIT` response.
+    ///   - clock: where the device reads the time for `CTAPHID_LOCK`; the system's by default.
     public init(
         handler: any CTAPCommandHandler, messageTimeout: Duration = .milliseconds(500),
         keepAliveInterval: Duration = .milliseconds(100),
-        version: (major: UInt8, minor: UInt8, build: UInt8) = (0, 1, 0)
+        version: (major: UInt8, minor: UInt8, build: UInt8) = (0, 1, 0), clock: CTAPClock = .continuous
     ) {
+        self.clock = clock
         self.handler = handler
         self.messageTimeout = messageTimeout
         self.keepAliveInterval = keepAliveInterval
@@ -128,7 +131,7 @@ public actor CTAPHIDDevice {
             if let running, running.channel == channel { running.shared.cancel() }
             return
         }
-        if let lock, lock.channel != channel, ContinuousClock.now < lock.until { return fail(.channelBusy) }
+        if let lock, lock.channel != channel, clock.now() < lock.until { return fail(.channelBusy) }
         if let assembly {
             guard assembly.channel == channel else { return fail(.channelBusy) }
             abortAssembly()
@@ -227,7 +230,7 @@ public actor CTAPHIDDevice {
             guard message.payload.count == 1 else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
             let seconds = message.payload[0]
             guard seconds <= 10 else { return Self.send(.error(.invalidParameter, on: channel), to: reply) }
-            lock = seconds == 0 ? nil : (channel, ContinuousClock.now + .seconds(Int(seconds)))
+            lock = seconds == 0 ? nil : (channel, clock.now() + .seconds(Int(seconds)))
             Self.send(CTAPHIDMessage(channel: channel, command: .lock), to: reply)
         case .cbor:
             guard !message.payload.isEmpty else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
