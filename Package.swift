@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PasskeyControl", targets: ["PasskeyControl"]),
         .library(name: "PasskeyPKCS11", targets: ["PasskeyPKCS11"]),
         .library(name: "PasskeyBrowser", targets: ["PasskeyBrowser"]),
+        .library(name: "PasskeyCTAP", targets: ["PasskeyCTAP"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -107,6 +108,13 @@ let package = Package(
             packageAccess: false,
             swiftSettings: swiftSettings
         ),
+        /// The authenticator as a FIDO device: CTAP 2.1 commands over any `Authenticator`, and
+        /// CTAPHID framing (CTAP 2.1 §8, §11.2).
+        .target(
+            name: "PasskeyCTAP",
+            dependencies: ["PasskeyAuthenticator", "WebAuthn", "BlockingIO"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Auth0Passkeys",
             dependencies: [
@@ -180,7 +188,7 @@ let package = Package(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11", "PasskeyBrowser",
+                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
@@ -227,6 +235,11 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyCTAPTests",
+            dependencies: ["PasskeyCTAP", "PasskeyAuthenticator", "WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -25,7 +25,8 @@ struct Passkey: AsyncParsableCommand {
                     Export.self, Profiles.self, AttestationCA.self,
                 ]),
             CommandGroup(name: "Relying party", subcommands: [Verify.self, Inspect.self]),
-            CommandGroup(name: "Server", subcommands: [Tenant.self, Serve.self, MCPServer.self, Browser.self]),
+            CommandGroup(
+                name: "Server", subcommands: [Tenant.self, Serve.self, MCPServer.self, Browser.self, Device.self]),
         ]
     )
 }

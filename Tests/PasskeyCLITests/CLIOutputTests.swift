@@ -28,7 +28,7 @@ import WebAuthn
                 "create", "get", "list", "delete", "set", "clone", "import", "export", "profiles", "attestation-ca",
             ],
             "RELYING PARTY SUBCOMMANDS:": ["verify", "inspect"],
-            "SERVER SUBCOMMANDS:": ["tenant", "serve", "mcp", "browser"],
+            "SERVER SUBCOMMANDS:": ["tenant", "serve", "mcp", "browser", "device"],
         ]
         for (heading, commands) in groups {
             #expect(Self.commands(under: heading, in: help) == commands, "\(heading)\n\(help)")

@@ -1,22 +1,6 @@
+import TestSupport
 import Testing
 import WebAuthn
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): small, fast and seeded, so every failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 /// Random CBOR values of every kind except NaN (never equal to itself) and the unassigned simple
 /// values (libcbor 0.8 does not read them).

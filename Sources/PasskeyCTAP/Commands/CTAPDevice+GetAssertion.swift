@@ -1,0 +1,69 @@
+import PasskeyAuthenticator
+import WebAuthn
+
+extension CTAPDevice {
+    /// `authenticatorGetAssertion` (CTAP 2.1 §6.2): decodes the request, checks its options,
+    /// asks for user presence when `up` is true, and lets the authenticator sign.
+    ///
+    /// The ``Authenticator`` chooses among several discoverable credentials itself, as an
+    /// authenticator with a display does, so the response has no `numberOfCredentials` and
+    /// `authenticatorGetNextAssertion` has nothing to return (§6.2.2 step 12, §6.3).
+    ///
+    /// ```
+    /// request  = { 0x01 rpId: text, 0x02 clientDataHash: bytes, ? 0x03 allowList,
+    ///              ? 0x04 extensions: {text => any}, ? 0x05 options: {text => bool},
+    ///              ? 0x06 pinUvAuthParam: bytes, ? 0x07 pinUvAuthProtocol: uint }
+    /// extensions = { ? "hmac-secret": {1: COSE_Key, 2: bytes, 3: bytes, ? 4: uint},
+    ///                ? "getCredBlob": bool }
+    /// response = { 0x01 credential: {"id": bytes, "type": "public-key"}, 0x02 authData: bytes,
+    ///              0x03 signature: bytes, ? 0x04 user: {"id": bytes} }
+    /// ```
+    func getAssertion(_ parameters: CTAPParameters, _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR {
+        let rpID = try parameters.required(1, "rpId").ctapText("rpId")
+        let clientDataHash = try parameters.required(2, "clientDataHash").ctapBytes("clientDataHash")
+        let allowList = try parameters.credentialIDs(3, "allowList")
+        let extensions = try parameters[4]?.ctapMap("extensions") ?? [:]
+        let options = try parameters.options(5)
+        try Self.refusePINUVAuth(parameters, paramKey: 6, protocolKey: 7)
+
+        // §6.2.2 step 5: rk is not an option of getAssertion; uv needs built-in verification.
+        if options["rk"] != nil {
+            throw CTAPError(.unsupportedOption, "rk is not an option of getAssertion")
+        }
+        let userVerification = options["uv"] ?? false
+        if userVerification, !authenticator.info.supportsUserVerification {
+            throw CTAPError(.invalidOption, "this authenticator has no built-in user verification")
+        }
+        let userPresence = options["up"] ?? true
+        var request = GetAssertionRequest(
+            rpID: rpID, clientDataHash: clientDataHash, allowList: allowList, userPresence: userPresence,
+            userVerification: userVerification)
+        let carried = authenticator.info.extensions
+        if carried.contains("credBlob"), let item = extensions["getCredBlob"] {
+            request.getCredBlob = try item.ctapBool("getCredBlob")
+        }
+        if carried.contains("hmac-secret"), let item = extensions["hmac-secret"] {
+            // §12.5: {1: keyAgreement, 2: saltEnc, 3: saltAuth, ? 4: pinUvAuthProtocol}.
+            _ = try item.ctapMap("hmac-secret")
+            request.hmacSecret = try await authenticating { () throws(AuthenticatorError) in
+                try HMACSecretInput(cbor: item)
+            }
+        }
+
+        // §6.2.2 step 9: user presence, when asked for.
+        if userPresence {
+            try await presence.require(UserPresenceRequest(command: .getAssertion, rpID: rpID), in: transaction)
+        }
+        let response = try await authenticating { () async throws(AuthenticatorError) in
+            try await authenticator.getAssertion(request)
+        }
+        var answer: [CBOR: CBOR] = [
+            1: ["id": .bytes(response.credentialID), "type": "public-key"],
+            2: .bytes(response.authenticatorData.bytes), 3: .bytes(response.signature),
+        ]
+        if let userHandle = response.userHandle {
+            answer[4] = ["id": .bytes(userHandle)]
+        }
+        return .map(answer)
+    }
+}

@@ -1,0 +1,126 @@
+public import PasskeyAuthenticator
+public import WebAuthn
+
+/// The CTAP 2.1 authenticator API (§6) over any ``Authenticator``: command byte and canonical
+/// CBOR in, status byte and canonical CBOR out — what a FIDO security key does behind its
+/// transport.
+///
+/// It is a thin adapter: requests decode into the core's ``MakeCredentialRequest`` and
+/// ``GetAssertionRequest``, the authenticator does the work, and its answers encode back. User
+/// presence is the device's (``UserPresence``); everything else (keys, counters, attestation,
+/// user verification) is the authenticator's.
+///
+/// | byte | command | answers |
+/// |---|---|---|
+/// | 0x01 | authenticatorMakeCredential (§6.1) | `fmt`, `authData`, `attStmt` |
+/// | 0x02 | authenticatorGetAssertion (§6.2) | `credential`, `authData`, `signature`, `user` |
+/// | 0x04 | authenticatorGetInfo (§6.4) | versions, AAGUID, options, algorithms, … |
+/// | 0x06 | authenticatorClientPIN (§6.5), getKeyAgreement only | the key hmac-secret salts go to |
+/// | 0x07 | authenticatorReset (§6.6) | nothing, after presence, within 10 s of power-up |
+/// | 0x08 | authenticatorGetNextAssertion (§6.3) | `CTAP2_ERR_NOT_ALLOWED`: one assertion each |
+/// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
+///
+/// Any other command is `CTAP1_ERR_INVALID_COMMAND`; a malformed request its §8 status
+/// (`CTAP1_ERR_INVALID_LENGTH`, `CTAP2_ERR_INVALID_CBOR`, `CTAP2_ERR_CBOR_UNEXPECTED_TYPE`,
+/// `CTAP2_ERR_MISSING_PARAMETER`, …). It never traps on input.
+///
+/// ```swift
+/// let device = CTAPDevice(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
+/// let info = await device.handle([0x04], context: CTAPTransaction(channel: 1))  // 0x00, then the map
+/// ```
+public actor CTAPDevice: CTAPCommandHandler {
+    /// The authenticator that makes credentials and signs.
+    public nonisolated let authenticator: any Authenticator
+    /// How the user shows presence.
+    public nonisolated let presence: UserPresence
+    /// Wipes every credential, for authenticatorReset; `nil` when this authenticator cannot be
+    /// reset through CTAP.
+    let wipe: (@Sendable () async throws(AuthenticatorError) -> Void)?
+    /// How long after power-up (creation) Reset is allowed (§6.6: 10 seconds).
+    let resetWindow: Duration
+    /// Where the device reads the time.
+    let clock: CTAPClock
+    /// When the device was powered up.
+    let poweredUp: ContinuousClock.Instant
+
+    /// The transports getInfo reports (§6.4 `transports`).
+    public nonisolated let transports: [AuthenticatorTransport]
+
+    /// Creates a device.
+    ///
+    /// - Parameters:
+    ///   - authenticator: what makes credentials and signs.
+    ///   - presence: how the user shows presence; ``UserPresence/automatic`` by default.
+    ///   - transports: what getInfo reports as transports; USB HID by default.
+    ///   - resetWindow: how long after creation authenticatorReset is allowed (CTAP 2.1 §6.6).
+    ///   - wipe: deletes every credential, for authenticatorReset; `nil` refuses Reset with
+    ///     `CTAP2_ERR_OPERATION_DENIED`.
+    ///   - clock: where the device reads the time; the system's by default.
+    public init(
+        authenticator: any Authenticator, presence: UserPresence = .automatic,
+        transports: [AuthenticatorTransport] = [.usb], resetWindow: Duration = .seconds(10),
+        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous
+    ) {
+        self.authenticator = authenticator
+        self.presence = presence
+        self.transports = transports
+        self.resetWindow = resetWindow
+        self.wipe = wipe
+        self.clock = clock
+        self.poweredUp = clock.now()
+    }
+
+    /// Answers one message (CTAP 2.1 §8.1, §8.2).
+    ///
+    /// - Parameters:
+    ///   - message: the command byte, then its CBOR parameters.
+    ///   - context: the transaction, for keep-alives and cancel while waiting for presence.
+    /// - Returns: `CTAP2_OK` and the CBOR response, or an error status alone.
+    public func handle(_ message: [UInt8], context: CTAPTransaction) async -> [UInt8] {
+        do {
+            let response = try await answer(message, context)
+            return [CTAPStatus.ok.rawValue] + (response?.encoded() ?? [])
+        } catch {
+            return [error.status.rawValue]
+        }
+    }
+
+    private func answer(_ message: [UInt8], _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR? {
+        guard let byte = message.first else {
+            throw CTAPError(.invalidLength, "an empty message has no command byte")
+        }
+        let parameters = message.dropFirst()
+        switch CTAPCommand(rawValue: byte) {
+        case .getInfo:
+            guard parameters.isEmpty else {
+                throw CTAPError(.invalidLength, "authenticatorGetInfo takes no parameters")
+            }
+            return getInfo()
+        case .makeCredential:
+            return try await makeCredential(CTAPParameters(parameters), transaction)
+        case .getAssertion:
+            return try await getAssertion(CTAPParameters(parameters), transaction)
+        case .clientPIN:
+            return try await clientPIN(CTAPParameters(parameters))
+        case .getNextAssertion:
+            throw CTAPError(.notAllowed, "no getAssertion has further credentials to return")
+        case .reset:
+            try await reset(transaction)
+            return nil
+        case .selection:
+            try await presence.require(UserPresenceRequest(command: .selection), in: transaction)
+            return nil
+        default:
+            throw CTAPError(.invalidCommand, "command 0x\(String(byte, radix: 16)) is not implemented")
+        }
+    }
+
+    /// Runs an authenticator call, turning its ``AuthenticatorError`` into the same status byte.
+    func authenticating<T>(_ body: () async throws(AuthenticatorError) -> T) async throws(CTAPError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CTAPError(CTAPStatus(rawValue: error.code.rawValue), error.reason)
+        }
+    }
+}

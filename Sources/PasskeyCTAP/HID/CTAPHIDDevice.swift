@@ -1,0 +1,297 @@
+import Synchronization
+
+/// A CTAPHID device (CTAP 2.1 §11.2): 64-byte reports in, 64-byte reports out, and every
+/// `CTAPHID_CBOR` message handed to a ``CTAPCommandHandler``.
+///
+/// It is the framing only, a thin adapter over the command layer: whatever carries the reports (a
+/// Unix socket, `/dev/uhid`, a test) calls ``receive(_:reply:)`` with each report in the order it
+/// came and the closure that carries this sender's answers back. What it does, per §11.2:
+///
+/// - **Channels.** `CTAPHID_INIT` on the broadcast channel `0xFFFFFFFF` allocates a new channel and
+///   answers the client's 8-byte nonce with it, the protocol version 2, the device version and the
+///   capabilities `WINK | CBOR | NMSG`; on an allocated channel it aborts that channel's
+///   transaction (resynchronization). Any other command on the broadcast channel, on channel 0 or
+///   on a channel never allocated is `ERR_INVALID_CHANNEL`.
+/// - **Reassembly.** A message is an initialization packet (57 bytes of payload) and continuation
+///   packets (59 bytes each, sequence 0…127), at most 7609 bytes (`ERR_INVALID_LEN` above).
+///   A continuation packet out of order is `ERR_INVALID_SEQ`; one with no message under way is
+///   ignored; a message whose next packet does not come within `messageTimeout` is
+///   `ERR_MSG_TIMEOUT`.
+/// - **One transaction at a time.** While a message is being received or its CBOR command runs,
+///   other channels get `ERR_CHANNEL_BUSY`, and so does the same channel for anything but
+///   `CTAPHID_CANCEL` and `CTAPHID_INIT`. So do other channels while one holds a `CTAPHID_LOCK`.
+/// - **Commands.** `PING` echoes; `WINK` answers empty; `LOCK` takes 0–10 seconds
+///   (`ERR_INVALID_PAR` above); `MSG` is `ERR_INVALID_CMD` (no U2F, hence `NMSG`); `CBOR` runs the
+///   handler, sending `CTAPHID_KEEPALIVE` every `keepAliveInterval` with the status the handler
+///   last reported (``KeepAliveStatus/processing`` until then); `CANCEL` marks the channel's
+///   running command cancelled and is never answered itself (§11.2.9.1.5).
+public actor CTAPHIDDevice {
+    /// Where the answers to one sender's reports go: each call carries one 64-byte report.
+    public typealias Reply = @Sendable ([UInt8]) -> Void
+
+    /// The broadcast channel, on which clients ask for a channel of their own.
+    public static let broadcastChannel: UInt32 = 0xFFFF_FFFF
+    /// The capabilities byte of the `CTAPHID_INIT` response: `CAPABILITY_WINK` (0x01),
+    /// `CAPABILITY_CBOR` (0x04), `CAPABILITY_NMSG` (0x08, no `CTAPHID_MSG`).
+    static let capabilities: UInt8 = 0x01 | 0x04 | 0x08
+
+    /// A message being received.
+    private struct Assembly {
+        let channel: UInt32
+        let command: UInt8
+        let length: Int
+        var payload: [UInt8]
+        var nextSequence: UInt8 = 0
+        let reply: Reply
+        var timeout: Task<Void, Never>
+    }
+
+    /// A CBOR command the handler is answering.
+    private struct Running {
+        let id: UInt64
+        let channel: UInt32
+        let shared: Shared
+        let reply: Reply
+        var keepAlive: Task<Void, Never>?
+    }
+
+    /// What the handler's `CTAPTransaction` shares with the device: the cancellation and the
+    /// keep-alive status it last reported.
+    private final class Shared: Sendable {
+        private let cancelled = Atomic(false)
+        private let status = Atomic(KeepAliveStatus.processing.rawValue)
+        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+        func cancel() { cancelled.store(true, ordering: .releasing) }
+        var keepAliveStatus: UInt8 { status.load(ordering: .acquiring) }
+        func report(_ status: KeepAliveStatus) { self.status.store(status.rawValue, ordering: .releasing) }
+    }
+
+    private let handler: any CTAPCommandHandler
+    private let messageTimeout: Duration
+    private let keepAliveInterval: Duration
+    private let version: (major: UInt8, minor: UInt8, build: UInt8)
+    private let clock: CTAPClock
+
+    /// The next channel to allocate: channels `1..<nextChannel` are allocated, with no table to grow.
+    private var nextChannel: UInt32 = 1
+    private var assembly: Assembly?
+    private var running: Running?
+    private var transactions: UInt64 = 0
+    private var lock: (channel: UInt32, until: ContinuousClock.Instant)?
+
+    /// Creates a device in front of a command handler.
+    ///
+    /// - Parameters:
+    ///   - handler: what answers `CTAPHID_CBOR` messages (a `CTAPDevice`).
+    ///   - messageTimeout: how long the next packet of a message may take before `ERR_MSG_TIMEOUT`.
+    ///   - keepAliveInterval: how often `CTAPHID_KEEPALIVE` goes out while a CBOR command runs
+    ///     (§11.2.9.1.7: at least every 100 ms).
+    ///   - version: the device version in the `CTAPHID_INIT` response.
+    ///   - clock: where the device reads the time for `CTAPHID_LOCK`; the system's by default.
+    public init(
+        handler: any CTAPCommandHandler, messageTimeout: Duration = .milliseconds(500),
+        keepAliveInterval: Duration = .milliseconds(100),
+        version: (major: UInt8, minor: UInt8, build: UInt8) = (0, 1, 0), clock: CTAPClock = .continuous
+    ) {
+        self.clock = clock
+        self.handler = handler
+        self.messageTimeout = messageTimeout
+        self.keepAliveInterval = keepAliveInterval
+        self.version = version
+    }
+
+    /// Takes one report from a host.
+    ///
+    /// A report that is not 64 bytes long is no HID report of this device and is dropped.
+    ///
+    /// - Parameters:
+    ///   - report: the 64 bytes.
+    ///   - reply: where this sender's answers go, now or later (responses, keep-alives, errors).
+    public func receive(_ report: [UInt8], reply: @escaping Reply) {
+        guard let packet = try? CTAPHIDPacket(bytes: report) else { return }
+        let channel = packet.channel
+        switch packet.kind {
+        case .continuation(let sequence):
+            continueMessage(channel: channel, sequence: sequence, data: packet.data)
+        case .initialization(let command, let length):
+            startMessage(channel: channel, command: command, length: length, data: packet.data, reply: reply)
+        }
+    }
+
+    // MARK: Reassembly
+
+    private func startMessage(channel: UInt32, command: UInt8, length: Int, data: [UInt8], reply: @escaping Reply) {
+        let fail = { (code: CTAPHIDErrorCode) in Self.send(.error(code, on: channel), to: reply) }
+        if command == CTAPHIDCommand.initialize.rawValue {
+            return initialize(channel: channel, length: length, nonce: data.prefix(8), reply: reply)
+        }
+        guard isAllocated(channel) else { return fail(.invalidChannel) }
+        // CANCEL is never answered, whatever the device is doing (§11.2.9.1.5).
+        if command == CTAPHIDCommand.cancel.rawValue {
+            if let running, running.channel == channel { running.shared.cancel() }
+            return
+        }
+        if let lock, lock.channel != channel, clock.now() < lock.until { return fail(.channelBusy) }
+        if let assembly {
+            guard assembly.channel == channel else { return fail(.channelBusy) }
+            abortAssembly()
+            return fail(.invalidSequence)
+        }
+        // The same channel too: only CANCEL and INIT may interrupt a running command (§11.2.9.1.5).
+        guard running == nil else { return fail(.channelBusy) }
+        guard length <= CTAPHIDMessage.maximumLength else { return fail(.invalidLength) }
+        assembly = Assembly(
+            channel: channel, command: command, length: length,
+            payload: Array(data.prefix(length)), reply: reply, timeout: startTimeout())
+        completeIfWhole()
+    }
+
+    private func continueMessage(channel: UInt32, sequence: UInt8, data: [UInt8]) {
+        // A continuation packet with no message under way on its channel is spurious: ignored (§11.2.4).
+        guard var current = assembly, current.channel == channel else { return }
+        guard sequence == current.nextSequence else {
+            abortAssembly()
+            return Self.send(.error(.invalidSequence, on: channel), to: current.reply)
+        }
+        current.timeout.cancel()
+        current.payload += data.prefix(current.length - current.payload.count)
+        current.nextSequence += 1
+        current.timeout = startTimeout()
+        assembly = current
+        completeIfWhole()
+    }
+
+    private func completeIfWhole() {
+        guard let current = assembly, current.payload.count == current.length else { return }
+        current.timeout.cancel()
+        assembly = nil
+        execute(
+            CTAPHIDMessage(channel: current.channel, command: current.command, payload: current.payload),
+            reply: current.reply)
+    }
+
+    private func startTimeout() -> Task<Void, Never> {
+        let timeout = messageTimeout
+        return Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.expireAssembly()
+        }
+    }
+
+    /// The message under way took too long: `ERR_MSG_TIMEOUT`. A timer that lost the race with the
+    /// next packet was cancelled; `Task.isCancelled` tells it so.
+    private func expireAssembly() {
+        guard !Task.isCancelled, let current = assembly else { return }
+        assembly = nil
+        Self.send(.error(.messageTimeout, on: current.channel), to: current.reply)
+    }
+
+    private func abortAssembly() {
+        assembly?.timeout.cancel()
+        assembly = nil
+    }
+
+    // MARK: Commands
+
+    private func isAllocated(_ channel: UInt32) -> Bool {
+        channel != 0 && channel < nextChannel
+    }
+
+    /// `CTAPHID_INIT` (§11.2.9.1.3): an 8-byte nonce in; the nonce, the channel, the protocol
+    /// version, the device version and the capabilities out.
+    private func initialize(channel: UInt32, length: Int, nonce: ArraySlice<UInt8>, reply: @escaping Reply) {
+        guard channel == Self.broadcastChannel || isAllocated(channel) else {
+            return Self.send(.error(.invalidChannel, on: channel), to: reply)
+        }
+        guard length == 8 else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
+        let allocated: UInt32
+        if channel == Self.broadcastChannel {
+            allocated = nextChannel
+            nextChannel += 1
+        } else {
+            allocated = channel
+            if assembly?.channel == channel { abortAssembly() }
+            if let current = running, current.channel == channel { abandonRunning() }
+        }
+        let channelBytes = (0..<4).reversed().map { UInt8(allocated >> (8 * $0) & 0xFF) }
+        let payload = Array(nonce) + channelBytes + [2, version.major, version.minor, version.build, Self.capabilities]
+        Self.send(CTAPHIDMessage(channel: channel, command: .initialize, payload: payload), to: reply)
+    }
+
+    private func execute(_ message: CTAPHIDMessage, reply: @escaping Reply) {
+        let channel = message.channel
+        switch CTAPHIDCommand(rawValue: message.command) {
+        case .ping:
+            Self.send(message, to: reply)
+        case .wink:
+            guard message.payload.isEmpty else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
+            Self.send(CTAPHIDMessage(channel: channel, command: .wink), to: reply)
+        case .lock:
+            guard message.payload.count == 1 else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
+            let seconds = message.payload[0]
+            guard seconds <= 10 else { return Self.send(.error(.invalidParameter, on: channel), to: reply) }
+            lock = seconds == 0 ? nil : (channel, clock.now() + .seconds(Int(seconds)))
+            Self.send(CTAPHIDMessage(channel: channel, command: .lock), to: reply)
+        case .cbor:
+            guard !message.payload.isEmpty else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
+            run(message.payload, on: channel, reply: reply)
+        case .msg, .initialize, .cancel, .keepAlive, .error, nil:
+            Self.send(.error(.invalidCommand, on: channel), to: reply)
+        }
+    }
+
+    /// `CTAPHID_CBOR` (§11.2.9.1.2): the handler answers while keep-alives go out.
+    private func run(_ request: [UInt8], on channel: UInt32, reply: @escaping Reply) {
+        transactions += 1
+        let id = transactions
+        let shared = Shared()
+        running = Running(id: id, channel: channel, shared: shared, reply: reply)
+        let context = CTAPTransaction(
+            channel: channel, isCancelled: { shared.isCancelled }, keepAlive: { shared.report($0) })
+        let interval = keepAliveInterval
+        running?.keepAlive = Task { [weak self] in
+            while (try? await Task.sleep(for: interval)) != nil {
+                await self?.sendKeepAlive(transaction: id)
+            }
+        }
+        let handler = handler
+        Task { [weak self] in
+            let response = await handler.handle(request, context: context)
+            await self?.finish(transaction: id, response: response)
+        }
+    }
+
+    private func sendKeepAlive(transaction id: UInt64) {
+        guard let current = running, current.id == id else { return }
+        Self.send(
+            CTAPHIDMessage(channel: current.channel, command: .keepAlive, payload: [current.shared.keepAliveStatus]),
+            to: current.reply)
+    }
+
+    private func finish(transaction id: UInt64, response: [UInt8]) {
+        guard let current = running, current.id == id else { return }
+        abandonRunning()
+        guard !response.isEmpty, response.count <= CTAPHIDMessage.maximumLength else {
+            return Self.send(.error(.other, on: current.channel), to: current.reply)
+        }
+        Self.send(CTAPHIDMessage(channel: current.channel, command: .cbor, payload: response), to: current.reply)
+    }
+
+    /// Forgets the running command: it is told it is cancelled, and its answer will be dropped.
+    private func abandonRunning() {
+        running?.shared.cancel()
+        running?.keepAlive?.cancel()
+        running = nil
+    }
+
+    private static func send(_ message: CTAPHIDMessage, to reply: Reply) {
+        for packet in message.packets { reply(packet.bytes) }
+    }
+}
+
+extension CTAPHIDMessage {
+    /// A `CTAPHID_ERROR` response.
+    static func error(_ code: CTAPHIDErrorCode, on channel: UInt32) -> CTAPHIDMessage {
+        CTAPHIDMessage(channel: channel, command: .error, payload: [code.rawValue])
+    }
+}

@@ -1,0 +1,30 @@
+import PasskeyAuthenticator
+import PasskeyCTAP
+import Testing
+import WebAuthn
+
+/// authenticatorGetInfo (CTAP 2.1 §6.4) says what the software security key really supports.
+@Suite struct CommandsGetInfoTests {
+    @Test func getInfoReportsTheAuthenticator() async throws {
+        let fixture = CommandsFixture()
+        let (status, response) = try await fixture.send(.getInfo)
+        #expect(status == .ok)
+        let info = try #require(response)
+        let profile = AuthenticatorProfile.securityKey
+        #expect(info[1] == ["FIDO_2_0"])
+        #expect(info[2] == ["hmac-secret", "credProtect", "credBlob"])
+        #expect(info[3] == .bytes(profile.aaguid.bytes))
+        #expect(info[4] == ["rk": true, "up": true, "plat": false, "uv": true])
+        #expect(info[5] == 7608)
+        #expect(info[6] == [2, 1])
+        #expect(info[9] == ["usb"])
+        #expect(info[10] == .array(profile.algorithms.map { ["alg": CBOR($0.rawValue), "type": "public-key"] }))
+        #expect(info[15] == 32)
+    }
+
+    @Test func getInfoIsCanonicalCBOR() async throws {
+        let answer = await CommandsFixture().device.handle([0x04], context: CTAPTransaction(channel: 1))
+        let item = try CBOR(decoding: answer.dropFirst())
+        #expect(item.encoded() == Array(answer.dropFirst()))
+    }
+}
