@@ -180,8 +180,8 @@ import WebAuthn
 
     @Test func aTokenWithoutThePermissionOrAWrongParamIsRefused() async throws {
         let setup = try await Setup()
-        let makeCredential = try await setup.pin.token(Self.pin, [.makeCredential, .largeBlobWrite])
-        #expect(try await setup.send(0x01, token: makeCredential).status == .pinAuthInvalid)
+        let largeBlobWrite = try await setup.pin.token(Self.pin, [.largeBlobWrite])
+        #expect(try await setup.send(0x01, token: largeBlobWrite).status == .pinAuthInvalid)
         let token = try await setup.token()
         var request: [CBOR: CBOR] = [1: 0x02]
         token.authorize(&request, [0x01], paramKey: 4, protocolKey: 3)
