@@ -18,7 +18,7 @@ import WebAuthn
             info[4] == [
                 "rk": true, "up": true, "plat": false, "clientPin": false, "pinUvAuthToken": true,
                 "makeCredUvNotRqd": true, "alwaysUv": false, "setMinPINLength": true, "authnrCfg": true,
-                "credMgmt": true, "largeBlobs": true,
+                "credMgmt": true, "credentialMgmtPreview": true, "largeBlobs": true,
             ])
         #expect(info[5] == 7608)
         #expect(info[6] == [2, 1])

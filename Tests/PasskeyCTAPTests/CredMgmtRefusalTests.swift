@@ -17,12 +17,13 @@ import WebAuthn
                 ])
         }
         let answer = await device.handle([CTAPCommand.getInfo.rawValue], context: CTAPTransaction(channel: 1))
-        #expect(try CBOR(decoding: answer.dropFirst())[4]?["credMgmt"] == nil)
+        let options = try CBOR(decoding: answer.dropFirst())[4]
+        #expect(options?["credMgmt"] == nil && options?["credentialMgmtPreview"] == nil)
     }
 
     @Test func getInfoAnnouncesCredentialManagement() async throws {
         let info = try #require(try await CommandsFixture().send(.getInfo).response)
-        #expect(info[4]?["credMgmt"] == true)
+        #expect(info[4]?["credMgmt"] == true && info[4]?["credentialMgmtPreview"] == true)
     }
 
     @Test(arguments: [CTAPCommand.credentialManagement, .credentialManagementPreview])

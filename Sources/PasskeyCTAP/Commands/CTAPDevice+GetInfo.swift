@@ -75,7 +75,8 @@ extension CTAPDevice {
     /// lists are bounded only by ``maxMessageSize``, and this many short IDs always fit.
     static let maxCredentialCountInList = 64
 
-    /// getInfo's credential-management and large-blob members (§6.4): option `credMgmt` with a
+    /// getInfo's credential-management and large-blob members (§6.4): options `credMgmt` and
+    /// `credentialMgmtPreview` (the prototype 0x41, for `FIDO_2_1_PRE` clients) with a
     /// credential store, option `largeBlobs` and `maxSerializedLargeBlobArray` (0x0B) when the
     /// authenticator keeps large blobs, and the list limits `maxCredentialCountInList` (0x07) and
     /// `maxCredentialIdLength` (0x08: any ID WebAuthn allows, 1023 bytes).
@@ -83,6 +84,7 @@ extension CTAPDevice {
         var options = response[4]?.mapValue ?? [:]
         if credentials != nil {
             options["credMgmt"] = true
+            options["credentialMgmtPreview"] = true
         }
         if let limit = authenticator.info.maxSerializedLargeBlobArray {
             options["largeBlobs"] = true
