@@ -19,6 +19,7 @@ public import WebAuthn
 /// | 0x07 | authenticatorReset (§6.6) | nothing, after presence, within 10 s of power-up |
 /// | 0x08 | authenticatorGetNextAssertion (§6.3) | `CTAP2_ERR_NOT_ALLOWED`: one assertion each |
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
+/// | 0x0D | authenticatorConfig (§6.11): toggleAlwaysUv, setMinPINLength | nothing |
 ///
 /// Any other command is `CTAP1_ERR_INVALID_COMMAND`; a malformed request its §8 status
 /// (`CTAP1_ERR_INVALID_LENGTH`, `CTAP2_ERR_INVALID_CBOR`, `CTAP2_ERR_CBOR_UNEXPECTED_TYPE`,
@@ -113,6 +114,9 @@ public actor CTAPDevice: CTAPCommandHandler {
             throw CTAPError(.notAllowed, "no getAssertion has further credentials to return")
         case .reset:
             try await reset(transaction)
+            return nil
+        case .config:
+            try await config(CTAPParameters(parameters))
             return nil
         case .selection:
             try await presence.require(UserPresenceRequest(command: .selection), in: transaction)
