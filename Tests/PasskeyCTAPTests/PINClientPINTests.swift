@@ -129,4 +129,15 @@ import WebAuthn
             [CTAPCommand.clientPIN.rawValue] + CBOR.map([2: 1]).encoded(), context: CTAPTransaction(channel: 1))
         #expect(noProtocol.first == CTAPStatus.ok.rawValue)
     }
+
+    @Test func theAuthenticatorsErrorCodesAreCTAP21s() {
+        let pairs: [(AuthenticatorError.Code, CTAPStatus)] = [
+            (.integrityFailure, .integrityFailure), (.largeBlobStorageFull, .largeBlobStorageFull),
+            (.uvBlocked, .uvBlocked), (.pinAuthInvalid, .pinAuthInvalid), (.uvInvalid, .uvInvalid),
+        ]
+        for (code, status) in pairs {
+            #expect(code.rawValue == status.rawValue)
+            #expect(code.description == status.description)
+        }
+    }
 }
