@@ -140,4 +140,20 @@ import WebAuthn
             #expect(code.description == status.description)
         }
     }
+
+    @Test func anAuthenticatorWithoutUserVerificationHasNoPIN() async throws {
+        var profile = AuthenticatorProfile.securityKey
+        profile.supportsUserVerification = false
+        let device = CTAPDevice(
+            authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: profile))
+        let client = PINClient(device: device, .one)
+        #expect(try await client.retries() == (8, false))
+        #expect(try await client.setPIN("1234") == .invalidSubcommand)
+        let answer = await device.handle([CTAPCommand.getInfo.rawValue], context: CTAPTransaction(channel: 1))
+        let info = try CBOR(decoding: answer.dropFirst())
+        #expect(info[1] == ["FIDO_2_0"] && info[4]?["clientPin"] == nil && info[6] == [2, 1])
+        let config = await device.handle(
+            [CTAPCommand.config.rawValue] + CBOR.map([1: 2]).encoded(), context: CTAPTransaction(channel: 1))
+        #expect(config == [CTAPStatus.invalidCommand.rawValue])
+    }
 }
