@@ -77,6 +77,22 @@ import WebAuthn
         #expect(try await client.changePIN(from: "1234", to: "5678") == .pinBlocked)
     }
 
+    @Test func aWrongPINRegeneratesTheKeyAgreementKey() async throws {
+        let client = PINClient(device: fixture.device)
+        #expect(try await client.setPIN("1234") == .ok)
+        let before = try #require(try await client.send(0x02).response?[1])
+        #expect(try await client.send(0x02).response?[1] == before)
+        // The secret agreed before the wrong PIN no longer decrypts anything.
+        let (key, secret) = try await client.keyAgreement()
+        #expect(try await client.requestToken("0000", [.getAssertion], rpID: "x").status == .pinInvalid)
+        #expect(try await client.send(0x02).response?[1] != before)
+        let stale: [CBOR: CBOR] = [
+            3: key.cbor, 6: .bytes(try secret.encrypt(PINClient.hash("1234"))), 9: 2, 10: "x",
+        ]
+        #expect(try await client.send(0x09, stale).status == .pinInvalid)
+        _ = try await client.token("1234", [.getAssertion], rpID: "x")
+    }
+
     @Test func theRightPINRestoresTheRetries() async throws {
         let client = PINClient(device: fixture.device, .one)
         #expect(try await client.setPIN("1234") == .ok)
