@@ -63,6 +63,24 @@ import WebAuthn
         #expect(try flags(assertResponse).isSuperset(of: [.userPresent, .userVerified]))
     }
 
+    @Test func aSilentAssertionLeavesTheTokenForTheRealOne() async throws {
+        let client = PINClient(device: fixture.device)
+        #expect(try await client.setPIN("1234") == .ok)
+        let maker = try await client.token("1234", [.makeCredential], rpID: rpID)
+        #expect(try await fixture.send(.makeCredential, .map(makeCredential(maker).request)).status == .ok)
+        let token = try await client.token("1234", [.getAssertion], rpID: rpID)
+        // python-fido2 first asks with up = false which allowed credential is here (§6.2.2 step 9).
+        var silent = getAssertion(token)
+        silent[5] = ["up": false]
+        let (silentStatus, silentResponse) = try await fixture.send(.getAssertion, .map(silent))
+        #expect(silentStatus == .ok)
+        #expect(try !flags(silentResponse).contains(.userPresent))
+        let (status, response) = try await fixture.send(.getAssertion, .map(getAssertion(token)))
+        #expect(status == .ok)
+        #expect(try flags(response).isSuperset(of: [.userPresent, .userVerified]))
+        #expect(try await fixture.send(.getAssertion, .map(getAssertion(token))).status == .pinAuthInvalid)
+    }
+
     @Test func withAPINSetADiscoverableCredentialNeedsATokenAndAnotherDoesNot() async throws {
         let client = PINClient(device: fixture.device)
         #expect(try await client.setPIN("1234") == .ok)

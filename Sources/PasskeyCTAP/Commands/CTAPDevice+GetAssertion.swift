@@ -73,7 +73,9 @@ extension CTAPDevice {
         let response = try await authenticating { () async throws(AuthenticatorError) in
             try await authenticator.getAssertion(request)
         }
-        if userVerification {
+        // §6.2.2 step 12: only an assertion the user was present for spends the token; a silent
+        // one (up = false), as clients send to filter an allow list first, leaves it whole.
+        if userVerification, userPresence {
             spendPinUvAuthToken()
         }
         var answer: [CBOR: CBOR] = [
