@@ -114,6 +114,7 @@ docs: setup
 	$(call docc-catalog,PasskeyControl)
 	$(call docc-catalog,PasskeyPKCS11)
 	$(call docc-catalog,PasskeyBrowser)
+	$(call docc-catalog,PasskeyCTAP)
 
 ## lint: swift-format, strict
 lint:

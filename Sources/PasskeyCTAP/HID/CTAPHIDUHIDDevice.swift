@@ -22,24 +22,26 @@ import Synchronization
 public struct CTAPHIDUHIDDevice: Sendable {
     /// The FIDO usage page's HID report descriptor (CTAP 2.1 §11.2.8.1), what makes hosts treat the
     /// device as a FIDO authenticator: 64 bytes in, 64 bytes out.
-    public static let reportDescriptor: [UInt8] = [
-        0x06, 0xD0, 0xF1,  // Usage Page (FIDO Alliance, 0xF1D0)
-        0x09, 0x01,  // Usage (CTAPHID)
-        0xA1, 0x01,  // Collection (Application)
-        0x09, 0x20,  //   Usage (Input Report Data)
-        0x15, 0x00,  //   Logical Minimum (0)
-        0x26, 0xFF, 0x00,  //   Logical Maximum (255)
-        0x75, 0x08,  //   Report Size (8)
-        0x95, 0x40,  //   Report Count (64)
-        0x81, 0x02,  //   Input (Data, Variable, Absolute)
-        0x09, 0x21,  //   Usage (Output Report Data)
-        0x15, 0x00,  //   Logical Minimum (0)
-        0x26, 0xFF, 0x00,  //   Logical Maximum (255)
-        0x75, 0x08,  //   Report Size (8)
-        0x95, 0x40,  //   Report Count (64)
-        0x91, 0x02,  //   Output (Data, Variable, Absolute)
-        0xC0,  // End Collection
-    ]
+    public static let reportDescriptor: [UInt8] =
+        [
+            0x06, 0xD0, 0xF1,  // Usage Page (FIDO Alliance, 0xF1D0)
+            0x09, 0x01,  // Usage (CTAPHID)
+            0xA1, 0x01,  // Collection (Application)
+        ] + report(usage: 0x20, item: 0x81) + report(usage: 0x21, item: 0x91) + [0xC0]  // End Collection
+
+    /// One direction's 64-byte report: usage 0x20 and an Input item (0x81), or usage 0x21 and an
+    /// Output item (0x91).
+    private static func report(usage: UInt8, item: UInt8) -> [UInt8] {
+        [
+            0x09, usage,  // Usage (Input Report Data, Output Report Data)
+            0x15, 0x00,  // Logical Minimum (0)
+            0x26, 0xFF, 0x00,  // Logical Maximum (255)
+            0x75, 0x08,  // Report Size (8)
+            0x95, 0x40,  // Report Count (64)
+            item, 0x02,  // Input or Output (Data, Variable, Absolute)
+        ]
+    }
+
     /// The USB vendor ID it shows: 0x1209, pid.codes' ID for open-source devices.
     public static let vendorID: UInt16 = 0x1209
     /// The USB product ID it shows: 0x0001, pid.codes' test product ID (not a registered product).
