@@ -119,6 +119,16 @@ private final class FakeKernel: Sendable {
         try await serving.value
     }
 
+    @Test func aNodeThatTakesNoEventIsAnError() async throws {
+        // The reading end of a pipe: UHID_CREATE2 cannot be written, and serving stops there.
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let uhid = CTAPHIDUHIDDevice(device: CTAPHIDDevice(handler: EchoHandler()))
+        let error = await #expect(throws: CTAPHIDUHIDError.self) { try await uhid.serve(ends[0]) }
+        #expect(error?.operation == "write")
+    }
+
     @Test func aMissingNodeSaysHowToGetOne() async throws {
         let path = try TemporaryDirectory.current.appending("uhid")
         let uhid = CTAPHIDUHIDDevice(device: CTAPHIDDevice(handler: EchoHandler()), path: path)
