@@ -125,7 +125,13 @@ static fido_dev_t *open_device(const char *path) {
 }
 
 static unsigned char client_data_hash[32];
-static const unsigned char user_id[16] = "user-0123456789";
+
+/* The user handle of `name`: its bytes, zero-padded to 16, so each user has an account of its own
+ * (a resident credential for the same RP and user handle would replace the first, §6.1.2). */
+static void user_handle(const char *name, unsigned char handle[16]) {
+    memset(handle, 0, 16);
+    memcpy(handle, name, strnlen(name, 16));
+}
 
 static bool has_option(const fido_cbor_info_t *info, const char *name) {
     char **names = fido_cbor_info_options_name_ptr(info);
@@ -151,7 +157,9 @@ static fido_cred_t *make_credential(fido_dev_t *dev, const char *step, const cha
     check(step, fido_cred_set_type(cred, COSE_ES256));
     check(step, fido_cred_set_clientdata_hash(cred, client_data_hash, sizeof(client_data_hash)));
     check(step, fido_cred_set_rp(cred, RP_ID, "Example"));
-    check(step, fido_cred_set_user(cred, user_id, sizeof(user_id), user, user, NULL));
+    unsigned char handle[16];
+    user_handle(user, handle);
+    check(step, fido_cred_set_user(cred, handle, sizeof(handle), user, user, NULL));
     check(step, fido_cred_set_rk(cred, FIDO_OPT_TRUE));
     check(step, fido_dev_make_cred(dev, cred, pin));
     int verified = fido_cred_x5c_len(cred) > 0 ? fido_cred_verify(cred) : fido_cred_verify_self(cred);
@@ -177,10 +185,12 @@ static void get_assertion(fido_dev_t *dev, const char *step, const fido_cred_t *
     require(step, key != NULL, "es256_pk_new");
     check(step, es256_pk_from_ptr(key, fido_cred_pubkey_ptr(cred), fido_cred_pubkey_len(cred)));
     check(step, fido_assert_verify(assert, 0, COSE_ES256, key));
+    unsigned char handle[16];
+    user_handle(fido_cred_user_name(cred), handle);
     if (!allow)
         require(step,
-                fido_assert_user_id_len(assert, 0) == sizeof(user_id) &&
-                    memcmp(fido_assert_user_id_ptr(assert, 0), user_id, sizeof(user_id)) == 0,
+                fido_assert_user_id_len(assert, 0) == sizeof(handle) &&
+                    memcmp(fido_assert_user_id_ptr(assert, 0), handle, sizeof(handle)) == 0,
                 "the discoverable credential's user handle");
     printf("ok %s flags=0x%02x sigcount=%u\n", step, fido_assert_flags(assert, 0), fido_assert_sigcount(assert, 0));
     es256_pk_free(&key);
@@ -197,7 +207,9 @@ static void pin_steps(fido_dev_t *dev) {
     fido_cred_set_type(wrong, COSE_ES256);
     fido_cred_set_clientdata_hash(wrong, client_data_hash, sizeof(client_data_hash));
     fido_cred_set_rp(wrong, RP_ID, NULL);
-    fido_cred_set_user(wrong, user_id, sizeof(user_id), "bob", NULL, NULL);
+    unsigned char handle[16];
+    user_handle("bob", handle);
+    fido_cred_set_user(wrong, handle, sizeof(handle), "bob", NULL, NULL);
     int refused = fido_dev_make_cred(dev, wrong, "0000");
     require("wrong_pin", refused == FIDO_ERR_PIN_INVALID, fido_strerr(refused));
     fido_cred_free(&wrong);
