@@ -1,11 +1,13 @@
 """`passkey device --uhid`: a USB HID security key through Linux `/dev/uhid` (issue 29).
 
-Where `/dev/uhid` exists and is writable, the device is created and libfido2's `fido2-token -L`
-finds it as it finds a key plugged in, `fido2-token -I` reads its getInfo through the kernel's hidraw
-node, and stopping the device unplugs it. Elsewhere (containers, CI without the uhid module) those
+Where `/dev/uhid` exists and is writable, the device is created, the kernel gives it a hidraw node,
+libfido2's `fido2-token -L` lists it as it lists a key plugged in (libfido2 1.15 and later: older
+versions list only devices with a USB parent), `fido2-token -I` reads its getInfo through the node,
+and stopping the device unplugs it. Elsewhere (containers, CI without the uhid module) those
 tests skip with the reason; what the device does without the node is tested everywhere.
 """
 
+import glob
 import os
 import shutil
 import subprocess
@@ -30,9 +32,32 @@ def uhid_unusable():
 
 
 def fido2_devices():
-    """`fido2-token -L`: one line per FIDO device, `path: vendor:product (manufacturer product)`."""
+    """`fido2-token -L`: one line per FIDO device, `path: vendor=0x…, product=0x… (manufacturer product)`."""
     listed = subprocess.run(["fido2-token", "-L"], capture_output=True, text=True, timeout=60)
     return listed.stdout.splitlines()
+
+
+def libfido2_lists_uhid_devices():
+    """libfido2 lists a HID device with no USB parent (as a UHID one) from 1.15 on, where it falls back
+    to the HID name for the product string (Yubico/libfido2#777); older versions skip it, though
+    they open it by path."""
+    found = subprocess.run(["pkg-config", "--modversion", "libfido2"], capture_output=True, text=True)
+    version = tuple(int(part) for part in found.stdout.strip().split(".")[:2] if part.isdigit())
+    return found.returncode == 0 and version >= (1, 15)
+
+
+def our_hidraw_nodes():
+    """The hidraw nodes whose HID device is ours: bus USB, vendor 0x1209, product 0x0001, named
+    SoftPasskey (the kernel's uevent of the HID device)."""
+    nodes = []
+    for entry in sorted(glob.glob("/sys/class/hidraw/hidraw*")):
+        try:
+            uevent = open(os.path.join(entry, "device", "uevent")).read().splitlines()
+        except OSError:
+            continue
+        if "HID_ID=0003:00001209:00000001" in uevent and "HID_NAME=SoftPasskey" in uevent:
+            nodes.append("/dev/" + os.path.basename(entry))
+    return nodes
 
 
 def wait_for(condition, what, seconds=60):
@@ -49,23 +74,19 @@ def wait_for(condition, what, seconds=60):
 
 @pytest.mark.skipif(uhid_unusable() is not None, reason=str(uhid_unusable()))
 def test_the_device_appears_to_libfido2_and_goes_away(tmp_path):
-    before = set(fido2_devices())
     device = Device(tmp_path, "--uhid")
     try:
         assert device.line.startswith(f"passkey device plugged in through {UHID}"), device.process.stderr.read()
-        # `path: vendor=0x1209, product=0x0001 (manufacturer product)`: the product string comes from
-        # the USB parent a UHID device lacks, so the IDs identify it; the new line is ours.
-        ours = wait_for(
-            lambda: [line for line in set(fido2_devices()) - before if "vendor=0x1209, product=0x0001" in line],
-            "fido2-token -L to list the new device",
-        )
-        path = ours[0].split(": ")[0]
+        path = wait_for(lambda: [node for node in our_hidraw_nodes() if os.path.exists(node)], "a hidraw node")[0]
+        if libfido2_lists_uhid_devices():
+            listed = wait_for(lambda: [line for line in fido2_devices() if line.startswith(path + ":")], path)
+            assert "vendor=0x1209, product=0x0001" in listed[0] and "SoftPasskey" in listed[0], listed
         info = subprocess.run(["fido2-token", "-I", path], capture_output=True, text=True, timeout=60)
         assert info.returncode == 0, info.stderr
         assert "FIDO_2_0" in info.stdout
     finally:
         assert device.stop() == 0
-    wait_for(lambda: path not in "\n".join(fido2_devices()), "the device to go away")
+    wait_for(lambda: not our_hidraw_nodes(), "the device to go away")
 
 
 @pytest.mark.skipif(os.path.exists(UHID), reason=f"{UHID} exists here: the test above runs instead")
