@@ -13,7 +13,8 @@ public import WebAuthn
 ///   authenticator makes on its own display already made (no `authenticatorGetNextAssertion`).
 ///
 /// An authenticator that implements hmac-secret (and so WebAuthn's `prf`) also answers
-/// ``keyAgreement(_:)``, and one with large blobs (WebAuthn's `largeBlob`) answers
+/// ``keyAgreement(_:)`` and ``sharedSecret(with:_:)`` (the same key serves a CTAP device's
+/// clientPIN, §6.5.4), and one with large blobs (WebAuthn's `largeBlob`) answers
 /// ``largeBlobs()`` and ``setLargeBlobs(_:)``; the defaults refuse them.
 ///
 /// Failures are ``AuthenticatorError``s carrying CTAP2 status codes.
@@ -49,6 +50,28 @@ public protocol Authenticator: Sendable {
     ///   has no hmac-secret.
     func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey
 
+    /// The shared secret of the key ``keyAgreement(_:)`` returns with a platform's key-agreement
+    /// key (CTAP 2.1 §6.5.6, §6.5.7 `decapsulate`): what a CTAP device's `authenticatorClientPIN`
+    /// decrypts PINs and encrypts its pinUvAuthToken with. hmac-secret (§12.5) and clientPIN share
+    /// the one key, as `getKeyAgreement` hands out only one.
+    ///
+    /// - Parameters:
+    ///   - platformKey: the platform's `keyAgreement` (a P-256 COSE key).
+    ///   - pinUVAuthProtocol: the protocol whose KDF makes the secret.
+    /// - Returns: the shared secret.
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_PARAMETER` when `platformKey` is
+    ///   not a point of P-256, `CTAP2_ERR_UNSUPPORTED_OPTION` when the authenticator has no key
+    ///   agreement.
+    func sharedSecret(with platformKey: COSEKey, _ pinUVAuthProtocol: PINUVAuthProtocol)
+        async throws(AuthenticatorError) -> PINUVAuthSharedSecret
+
+    /// Replaces the key-agreement key with a fresh one (CTAP 2.1 §6.5.4 `regenerate`), as a CTAP
+    /// device does after a wrong PIN (§6.5.5.7.2): every shared secret made with the old key
+    /// stops working, so a platform must run getKeyAgreement again.
+    ///
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_OTHER` when no new key can be made.
+    func regenerateKeyAgreement() async throws(AuthenticatorError)
+
     /// The serialized large-blob array (`authenticatorLargeBlobs` `get`, CTAP 2.1 §6.10.2), read
     /// whole; see ``LargeBlobArray``.
     ///
@@ -65,6 +88,15 @@ public protocol Authenticator: Sendable {
     ///   than ``AuthenticatorInfo/maxSerializedLargeBlobArray``, `CTAP2_ERR_INTEGRITY_FAILURE`
     ///   when its hash does not match, `CTAP2_ERR_UNSUPPORTED_OPTION` without large blobs.
     func setLargeBlobs(_ serialized: [UInt8]) async throws(AuthenticatorError)
+
+    /// A stored credential's `largeBlobKey` (CTAP 2.1 §12.3), as `authenticatorCredentialManagement`
+    /// reports it beside the credential (§6.8.4 response member 0x0B).
+    ///
+    /// - Parameter credential: a credential of the authenticator's store.
+    /// - Returns: the key, or `nil` when the credential has none or the authenticator keeps no
+    ///   large blobs.
+    /// - Throws: ``AuthenticatorError`` when the store cannot compute it.
+    func largeBlobKey(of credential: StoredCredential) async throws(AuthenticatorError) -> SecretKey?
 }
 
 extension Authenticator {
@@ -72,6 +104,16 @@ extension Authenticator {
     public func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey {
         throw AuthenticatorError(.unsupportedOption, "this authenticator does not implement hmac-secret")
     }
+
+    /// Refuses: an authenticator without hmac-secret has no key agreement.
+    public func sharedSecret(with platformKey: COSEKey, _ pinUVAuthProtocol: PINUVAuthProtocol)
+        async throws(AuthenticatorError) -> PINUVAuthSharedSecret
+    {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator has no key agreement")
+    }
+
+    /// Does nothing: an authenticator without key agreement has no key to replace.
+    public func regenerateKeyAgreement() async throws(AuthenticatorError) {}
 
     /// Refuses: this authenticator keeps no large blobs.
     public func largeBlobs() async throws(AuthenticatorError) -> [UInt8] {
@@ -81,5 +123,10 @@ extension Authenticator {
     /// Refuses: this authenticator keeps no large blobs.
     public func setLargeBlobs(_ serialized: [UInt8]) async throws(AuthenticatorError) {
         throw AuthenticatorError(.unsupportedOption, "this authenticator keeps no large blobs")
+    }
+
+    /// None: this authenticator keeps no large blobs.
+    public func largeBlobKey(of credential: StoredCredential) async throws(AuthenticatorError) -> SecretKey? {
+        nil
     }
 }

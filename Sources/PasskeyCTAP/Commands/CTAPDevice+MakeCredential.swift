@@ -5,6 +5,10 @@ extension CTAPDevice {
     /// `authenticatorMakeCredential` (CTAP 2.1 §6.1): decodes the request, checks it in the
     /// order of §6.1.2, asks for user presence, and lets the authenticator make the credential.
     ///
+    /// The user is verified (UV set) when the pinUvAuthParam verifies under a pinUvAuthToken
+    /// with the `mc` permission for this RP ID; with a PIN set, a discoverable credential (or any,
+    /// under alwaysUv) needs one (`CTAP2_ERR_PUAT_REQUIRED`).
+    ///
     /// ```
     /// request  = { 0x01 clientDataHash: bytes, 0x02 rp: {"id": text, ? "name": text},
     ///              0x03 user: {"id": bytes, ? "name": text, ? "displayName": text},
@@ -12,7 +16,8 @@ extension CTAPDevice {
     ///              ? 0x06 extensions: {text => any}, ? 0x07 options: {text => bool},
     ///              ? 0x08 pinUvAuthParam: bytes, ? 0x09 pinUvAuthProtocol: uint,
     ///              ? 0x0A enterpriseAttestation: uint }
-    /// response = { 0x01 fmt: text, 0x02 authData: bytes, 0x03 attStmt: map, ? 0x04 epAtt: bool }
+    /// response = { 0x01 fmt: text, 0x02 authData: bytes, 0x03 attStmt: map, ? 0x04 epAtt: bool,
+    ///              ? 0x05 largeBlobKey: bytes }
     /// ```
     func makeCredential(_ parameters: CTAPParameters, _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR {
         let clientDataHash = try parameters.required(1, "clientDataHash").ctapBytes("clientDataHash")
@@ -29,7 +34,9 @@ extension CTAPDevice {
         let excludeList = try parameters.credentialIDs(5, "excludeList")
         let extensions = try parameters[6]?.ctapMap("extensions") ?? [:]
         let options = try parameters.options(7)
-        try Self.refusePINUVAuth(parameters, paramKey: 8, protocolKey: 9)
+        let hasPinUvAuthParam = try await pinUvAuthPreflight(
+            parameters, paramKey: 8, protocolKey: 9,
+            presence: UserPresenceRequest(command: .makeCredential, rpID: rpID), transaction)
         let enterpriseAttestation = try parameters[10]?.ctapInt("enterpriseAttestation")
 
         // §6.1.2 step 3: no supported algorithm among those offered.
@@ -46,13 +53,17 @@ extension CTAPDevice {
         if residentKey, !info.supportsResidentKeys {
             throw CTAPError(.unsupportedOption, "this authenticator keeps no discoverable credentials")
         }
-        let userVerification = options["uv"] ?? false
-        if userVerification, !info.supportsUserVerification {
-            throw CTAPError(.invalidOption, "this authenticator has no built-in user verification")
+        // A pinUvAuthParam makes "uv" moot (§6.1.2 step 5); the device has no built-in UV.
+        if options["uv"] == true, !hasPinUvAuthParam {
+            throw CTAPError(.invalidOption, "this device verifies users by PIN only: send a pinUvAuthParam")
         }
         if let enterpriseAttestation, !(1...2).contains(enterpriseAttestation) {
             throw CTAPError(.invalidOption, "enterpriseAttestation is 1 or 2")
         }
+        // §6.1.2 steps 6 and 11: the PIN, as pinUvAuthToken.
+        let userVerification = try await verifiedUser(
+            .makeCredential, rpID: rpID, clientDataHash: clientDataHash, parameters: parameters, paramKey: 8,
+            protocolKey: 9, mayGoUnverified: !residentKey)
 
         var request = MakeCredentialRequest(
             clientDataHash: clientDataHash, rpID: rpID, rpName: rpName,
@@ -67,6 +78,9 @@ extension CTAPDevice {
         let response = try await authenticating { () async throws(AuthenticatorError) in
             try await authenticator.makeCredential(request)
         }
+        if userVerification {
+            spendPinUvAuthToken()
+        }
         let attestation = response.attestationObject
         var answer: [CBOR: CBOR] = [
             1: .text(attestation.format.rawValue), 2: .bytes(attestation.authenticatorData.bytes),
@@ -74,6 +88,9 @@ extension CTAPDevice {
         ]
         if response.enterpriseAttestation {
             answer[4] = true
+        }
+        if let key = response.largeBlobKey {
+            answer[5] = .bytes(key.withUnsafeBytes { Array($0) })
         }
         return .map(answer)
     }
@@ -91,27 +108,9 @@ extension CTAPDevice {
         return algorithms
     }
 
-    /// This device has no clientPIN yet, so it supports no PIN/UV auth protocol: a zero-length
-    /// `pinUvAuthParam` (a client probing for a touch, §6.1.2 step 1) is `CTAP2_ERR_PIN_NOT_SET`,
-    /// any other `CTAP2_ERR_MISSING_PARAMETER` without a protocol and
-    /// `CTAP1_ERR_INVALID_PARAMETER` with one (step 2).
-    static func refusePINUVAuth(_ parameters: CTAPParameters, paramKey: UInt64, protocolKey: UInt64)
-        throws(CTAPError)
-    {
-        guard let item = parameters[paramKey] else { return }
-        let param = try item.ctapBytes("pinUvAuthParam")
-        if param.isEmpty {
-            throw CTAPError(.pinNotSet, "no PIN is set")
-        }
-        guard let version = parameters[protocolKey] else {
-            throw CTAPError(.missingParameter, "pinUvAuthParam without pinUvAuthProtocol")
-        }
-        _ = try version.ctapInt("pinUvAuthProtocol")
-        throw CTAPError(.invalidParameter, "no PIN/UV auth protocol is supported")
-    }
-
     /// The creation extensions this layer carries (§12.5 hmac-secret, §12.1 credProtect, §12.2
-    /// credBlob), when the authenticator implements them; others are ignored, as §6.1 says.
+    /// credBlob, §12.3 largeBlobKey), when the authenticator implements them; others are ignored,
+    /// as §6.1 says.
     static func creationExtensions(
         _ extensions: [CBOR: CBOR], carried: [String], into request: inout MakeCredentialRequest
     ) throws(CTAPError) {
@@ -127,6 +126,13 @@ extension CTAPDevice {
         }
         if carried.contains("credBlob"), let item = extensions["credBlob"] {
             request.credBlob = try item.ctapBytes("credBlob")
+        }
+        if carried.contains("largeBlobKey"), let item = extensions["largeBlobKey"] {
+            // §12.3: the input is true or absent.
+            guard try item.ctapBool("largeBlobKey") else {
+                throw CTAPError(.invalidOption, "largeBlobKey is true when present")
+            }
+            request.largeBlobKey = true
         }
     }
 }
