@@ -1,7 +1,8 @@
 """libfido2 (Debian `libfido2-dev`) drives `passkey device --socket`: Tests/FIDO2/fido2_socket_test.c,
 compiled here with `cc … -lfido2`, opens the socket through `fido_dev_set_io_functions` and runs
 getInfo, makeCredential and getAssertion (verified with `fido_cred_verify[_self]` and
-`fido_assert_verify`), then ClientPIN and CredentialManagement where getInfo offers them."""
+`fido_assert_verify`), `fido_dev_set_pin` with a wrong PIN counted, makeCredential and getAssertion
+with the PIN, and `fido_credman_*` (metadata, RPs, credentials, delete)."""
 
 import os
 import shutil
@@ -10,8 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from fido2.ctap2 import Ctap2
+from fido2.ctap2.pin import ClientPin
 
 from conftest import ROOT, passkey_binary
+from test_ctap_device import open_device
 
 PROGRAM = ROOT / "Tests" / "FIDO2" / "fido2_socket_test.c"
 
@@ -59,7 +63,7 @@ def compiled(tmp_path):
     return binary
 
 
-def test_libfido2_registers_and_signs_over_the_socket(tmp_path, compiled):
+def test_libfido2_registers_signs_sets_a_pin_and_manages_credentials(tmp_path, compiled):
     path = str(tmp_path / "device.sock")
     device = Device(tmp_path, "--socket", path)
     try:
@@ -68,13 +72,22 @@ def test_libfido2_registers_and_signs_over_the_socket(tmp_path, compiled):
         assert run.returncode == 0, run.stdout + run.stderr
     finally:
         assert device.stop() == 0
-    steps = {line.split()[1]: line for line in run.stdout.splitlines() if line.split()[:1] in (["ok"], ["skip"])}
-    for step in ("get_info", "make_cred", "get_assert", "get_assert_discoverable"):
-        assert steps[step].startswith("ok " + step), run.stdout
-    assert "FIDO_2_0" in steps["get_info"]
+    steps = {line.split()[1]: line for line in run.stdout.splitlines() if line.startswith("ok ")}
+    for step in (
+        "get_info", "make_cred", "get_assert", "get_assert_discoverable", "set_pin", "wrong_pin", "make_cred_pin",
+        "get_assert_pin", "credman_metadata", "credman_rps", "credman_rks", "credman_delete",
+    ):
+        assert step in steps, run.stdout
+    assert "FIDO_2_0" in steps["get_info"] and "FIDO_2_1" in steps["get_info"]
     assert "fmt=packed" in steps["make_cred"], "the security-key profile's self attestation"
-    # Each step either ran and passed, or getInfo does not offer what it needs (said on the line).
-    for step in ("set_pin", "credman"):
-        line = next(line for line in run.stdout.splitlines() if step in line)
-        assert line.startswith("ok ") or "getInfo offers no" in line, run.stdout
     assert run.stdout.rstrip().endswith("done")
+
+    # The PIN libfido2 set is the store's, sealed, with its retries: a restarted device still has it.
+    restarted = Device(tmp_path, "--socket", path)
+    try:
+        assert restarted.line.startswith("passkey device listening"), restarted.process.stderr.read()
+        ctap = Ctap2(open_device(path))
+        assert ctap.info.options.get("clientPin") is True
+        assert ClientPin(ctap).get_pin_retries()[0] == 8
+    finally:
+        assert restarted.stop() == 0
