@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 opensc libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
-	time chromium firefox-esr webkit2gtk-driver xvfb
+	time chromium firefox-esr webkit2gtk-driver xvfb libfido2-dev fido2-tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
@@ -114,6 +114,7 @@ docs: setup
 	$(call docc-catalog,PasskeyControl)
 	$(call docc-catalog,PasskeyPKCS11)
 	$(call docc-catalog,PasskeyBrowser)
+	$(call docc-catalog,PasskeyCTAP)
 
 ## lint: swift-format, strict
 lint:

@@ -6,23 +6,41 @@ import PasskeyCTAP
 import WebAuthn
 
 extension Passkey {
-    /// `passkey device`: the authenticator as a FIDO security key, CTAP 2.1 over CTAPHID, for the
-    /// FIDO clients that take a custom transport (issue 29).
+    /// `passkey device`: the authenticator as a FIDO security key, CTAP 2.1 over CTAPHID, on a Unix
+    /// socket for the FIDO clients that take a custom transport, or as a USB HID key through Linux
+    /// `/dev/uhid` for every FIDO client (issue 29).
     struct Device: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Be a FIDO security key: CTAP 2.1 over CTAPHID on a Unix socket.",
+            abstract: "Be a FIDO security key: CTAP 2.1 over CTAPHID on a Unix socket or as a Linux UHID device.",
             discussion: """
-                Serves CTAPHID (CTAP 2.1 §11.2) on a Unix stream socket, each report exactly 64 bytes each way \
-                with no framing, for FIDO clients that take a custom transport (python-fido2's CtapHidConnection, \
-                libfido2's fido_dev_set_io_functions). Every connection talks to the same device, on channels of \
-                its own. The passkeys are the store's, made with the security-key profile; user presence is \
-                automatic; authenticatorReset is refused unless --allow-reset, so no client can wipe the store by \
-                surprise. Prints one line once it listens, then runs until SIGINT or SIGTERM, which remove the \
-                socket.
+                With --socket, serves CTAPHID (CTAP 2.1 §11.2) on a Unix stream socket, each report exactly 64 \
+                bytes each way with no framing, for FIDO clients that take a custom transport (python-fido2's \
+                CtapHidConnection, libfido2's fido_dev_set_io_functions). Every connection talks to the same \
+                device, on channels of its own. With --uhid, plugs in a USB HID security key through /dev/uhid \
+                (the FIDO usage page's report descriptor), which browsers, libfido2, OpenSSH's -sk keys and \
+                python-fido2 find as any key; /dev/uhid must be readable and writable by you (a udev rule and a \
+                group: see the README, "As a FIDO device"). The passkeys are the store's, made with the \
+                security-key profile; a client manages them (credential management) and sets a PIN (ClientPIN), which \
+                the store keeps sealed with its retries, as a key keeps its own. User presence follows --presence: auto (always present), deny (never), \
+                ask (a question on standard error for each request, answered y on standard input within 30 s). \
+                authenticatorReset is refused unless --allow-reset, so no client can wipe the store by surprise. \
+                Prints one line once it serves, then runs until SIGINT or SIGTERM, which remove the socket or \
+                unplug the key.
                 """)
 
+        /// How the device learns that the user is present.
+        enum Presence: String, ExpressibleByArgument, CaseIterable {
+            case auto, deny, ask
+        }
+
         @Option(help: "Listen on this Unix domain socket (the file must not exist).")
-        var socket: String
+        var socket: String?
+
+        @Flag(help: "Be a USB HID security key through /dev/uhid (Linux).")
+        var uhid = false
+
+        @Option(help: "User presence: auto (always), deny (never), ask (on the terminal).")
+        var presence: Presence = .auto
 
         @Flag(
             help: ArgumentHelp(
@@ -32,17 +50,31 @@ extension Passkey {
 
         @OptionGroup var store: StoreOptions
 
+        func validate() throws {
+            guard (socket != nil) != uhid else {
+                throw ValidationError("Give either --socket PATH or --uhid.")
+            }
+        }
+
         func run() async throws {
             let opened = try await reportingRefusals { () async throws(WebAuthnClientError) in try await store.open() }
             let commands = CTAPDevice(
                 authenticator: SoftwareAuthenticator(
                     store: opened, profile: AuthenticatorProfile.securityKey.narrowed(for: opened)),
-                state: opened as? any CTAPStateStore,
+                state: opened, presence: userPresence(),
                 wipe: allowReset ? CTAPDevice.wiping(opened) : nil, credentials: opened)
-            let server = CTAPHIDSocketServer(device: CTAPHIDDevice(handler: commands), path: socket)
-            let line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
-            let serving = Task {
-                try await server.run { FileHandle.standardOutput.write(Data(line.utf8)) }
+            let device = CTAPHIDDevice(handler: commands)
+            let serving: Task<Void, any Error>
+            let line: String
+            if let socket {
+                line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
+                serving = Task {
+                    try await CTAPHIDSocketServer(device: device, path: socket).run { say(line) }
+                }
+            } else {
+                let key = CTAPHIDUHIDDevice(device: device)
+                line = "passkey device plugged in through \(key.path) (USB HID, FIDO usage page)\n"
+                serving = Task { try await key.run { say(line) } }
             }
             let signals = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
@@ -55,9 +87,22 @@ extension Passkey {
             do {
                 try await serving.value
             } catch {
-                printError("device: cannot listen on \(socket): \(error)")
+                printError("device: \(socket.map { "cannot listen on \($0)" } ?? "cannot be a UHID device"): \(error)")
                 throw ExitCode(1)
             }
         }
+
+        private func userPresence() -> UserPresence {
+            switch presence {
+            case .auto: .automatic
+            case .deny: .deny
+            case .ask: TerminalPresence().policy
+            }
+        }
     }
+}
+
+/// One line on standard output.
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data(line.utf8))
 }

@@ -12,6 +12,17 @@ import Testing
         #expect(command.socket == "/tmp/d.sock")
         #expect(command.store.store == "/tmp/s")
         #expect(command.allowReset)
+        #expect(command.presence == .auto)
+    }
+
+    @Test func takesUHIDAndAPresencePolicy() throws {
+        let command = try #require(
+            try Passkey.parseAsRoot(["device", "--uhid", "--presence", "ask"]) as? Passkey.Device)
+        #expect(command.uhid && command.socket == nil)
+        #expect(command.presence == .ask)
+        let denying = try #require(
+            try Passkey.parseAsRoot(["device", "--socket", "d.sock", "--presence", "deny"]) as? Passkey.Device)
+        #expect(denying.presence == .deny)
     }
 
     @Test func refusesResetByDefault() throws {
@@ -20,7 +31,10 @@ import Testing
         #expect(command.store.store == nil)
     }
 
-    @Test(arguments: [["device"], ["device", "--socket"], ["device", "--uhid"]])
+    @Test(arguments: [
+        ["device"], ["device", "--socket"], ["device", "--socket", "d.sock", "--uhid"],
+        ["device", "--uhid", "--presence", "sometimes"],
+    ])
     func refusesWhatItCannotServe(arguments: [String]) {
         #expect(throws: (any Error).self) { try Passkey.parseAsRoot(arguments) }
     }

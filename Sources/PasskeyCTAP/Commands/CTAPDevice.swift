@@ -1,12 +1,12 @@
 public import PasskeyAuthenticator
 public import WebAuthn
 
-/// The CTAP 2.1 authenticator API (§6) over any ``Authenticator``: command byte and canonical
+/// The CTAP 2.1 authenticator API (§6) over any `Authenticator`: command byte and canonical
 /// CBOR in, status byte and canonical CBOR out — what a FIDO security key does behind its
 /// transport.
 ///
-/// It is a thin adapter: requests decode into the core's ``MakeCredentialRequest`` and
-/// ``GetAssertionRequest``, the authenticator does the work, and its answers encode back. User
+/// It is a thin adapter: requests decode into the core's `MakeCredentialRequest` and
+/// `GetAssertionRequest`, the authenticator does the work, and its answers encode back. User
 /// presence is the device's (``UserPresence``); everything else (keys, counters, attestation,
 /// user verification) is the authenticator's.
 ///
