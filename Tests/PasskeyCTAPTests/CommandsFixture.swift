@@ -12,13 +12,14 @@ struct CommandsFixture {
     let device: CTAPDevice
 
     init(
-        store: InMemoryCredentialStore = InMemoryCredentialStore(), presence: UserPresence = .automatic,
-        resetWindow: Duration = .seconds(10), clock: CTAPClock = ManualClock().clock
+        store: InMemoryCredentialStore = InMemoryCredentialStore(), state: (any CTAPStateStore)? = nil,
+        presence: UserPresence = .automatic, resetWindow: Duration = .seconds(10),
+        clock: CTAPClock = ManualClock().clock
     ) {
         self.store = store
         let authenticator = SoftwareAuthenticator(store: store, profile: .securityKey)
         device = CTAPDevice(
-            authenticator: authenticator, presence: presence, resetWindow: resetWindow,
+            authenticator: authenticator, state: state, presence: presence, resetWindow: resetWindow,
             wipe: CTAPDevice.wiping(store), clock: clock)
     }
 

@@ -11,14 +11,19 @@ import WebAuthn
         #expect(status == .ok)
         let info = try #require(response)
         let profile = AuthenticatorProfile.securityKey
-        #expect(info[1] == ["FIDO_2_0"])
+        #expect(info[1] == ["FIDO_2_0", "FIDO_2_1"])
         #expect(info[2] == ["hmac-secret", "credProtect", "credBlob"])
         #expect(info[3] == .bytes(profile.aaguid.bytes))
-        #expect(info[4] == ["rk": true, "up": true, "plat": false, "uv": true])
+        #expect(
+            info[4] == [
+                "rk": true, "up": true, "plat": false, "clientPin": false, "pinUvAuthToken": true,
+                "makeCredUvNotRqd": true, "alwaysUv": false, "setMinPINLength": true, "authnrCfg": true,
+            ])
         #expect(info[5] == 7608)
         #expect(info[6] == [2, 1])
         #expect(info[9] == ["usb"])
         #expect(info[10] == .array(profile.algorithms.map { ["alg": CBOR($0.rawValue), "type": "public-key"] }))
+        #expect(info[12] == false && info[13] == 4 && info[14] == 2 && info[16] == 8)
         #expect(info[15] == 32)
     }
 

@@ -13,7 +13,8 @@ public import WebAuthn
 ///   authenticator makes on its own display already made (no `authenticatorGetNextAssertion`).
 ///
 /// An authenticator that implements hmac-secret (and so WebAuthn's `prf`) also answers
-/// ``keyAgreement(_:)``, and one with large blobs (WebAuthn's `largeBlob`) answers
+/// ``keyAgreement(_:)`` and ``sharedSecret(with:_:)`` (the same key serves a CTAP device's
+/// clientPIN, §6.5.4), and one with large blobs (WebAuthn's `largeBlob`) answers
 /// ``largeBlobs()`` and ``setLargeBlobs(_:)``; the defaults refuse them.
 ///
 /// Failures are ``AuthenticatorError``s carrying CTAP2 status codes.
@@ -49,6 +50,21 @@ public protocol Authenticator: Sendable {
     ///   has no hmac-secret.
     func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey
 
+    /// The shared secret of the key ``keyAgreement(_:)`` returns with a platform's key-agreement
+    /// key (CTAP 2.1 §6.5.6, §6.5.7 `decapsulate`): what a CTAP device's `authenticatorClientPIN`
+    /// decrypts PINs and encrypts its pinUvAuthToken with. hmac-secret (§12.5) and clientPIN share
+    /// the one key, as `getKeyAgreement` hands out only one.
+    ///
+    /// - Parameters:
+    ///   - platformKey: the platform's `keyAgreement` (a P-256 COSE key).
+    ///   - pinUVAuthProtocol: the protocol whose KDF makes the secret.
+    /// - Returns: the shared secret.
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_INVALID_PARAMETER` when `platformKey` is
+    ///   not a point of P-256, `CTAP2_ERR_UNSUPPORTED_OPTION` when the authenticator has no key
+    ///   agreement.
+    func sharedSecret(with platformKey: COSEKey, _ pinUVAuthProtocol: PINUVAuthProtocol)
+        async throws(AuthenticatorError) -> PINUVAuthSharedSecret
+
     /// The serialized large-blob array (`authenticatorLargeBlobs` `get`, CTAP 2.1 §6.10.2), read
     /// whole; see ``LargeBlobArray``.
     ///
@@ -71,6 +87,13 @@ extension Authenticator {
     /// Refuses: an authenticator without hmac-secret has no key agreement.
     public func keyAgreement(_ pinUVAuthProtocol: PINUVAuthProtocol) async throws(AuthenticatorError) -> COSEKey {
         throw AuthenticatorError(.unsupportedOption, "this authenticator does not implement hmac-secret")
+    }
+
+    /// Refuses: an authenticator without hmac-secret has no key agreement.
+    public func sharedSecret(with platformKey: COSEKey, _ pinUVAuthProtocol: PINUVAuthProtocol)
+        async throws(AuthenticatorError) -> PINUVAuthSharedSecret
+    {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator has no key agreement")
     }
 
     /// Refuses: this authenticator keeps no large blobs.

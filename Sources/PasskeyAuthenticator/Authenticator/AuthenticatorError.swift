@@ -49,21 +49,24 @@ public struct AuthenticatorError: CodedError, Hashable {
         public static let pinAuthInvalid = Code(rawValue: 0x33)
         /// `CTAP2_ERR_UV_INVALID`: built-in user verification failed.
         public static let uvInvalid = Code(rawValue: 0x3F)
+        /// `CTAP2_ERR_UV_BLOCKED`: built-in user verification is blocked after too many failures.
+        public static let uvBlocked = Code(rawValue: 0x3C)
         /// `CTAP2_ERR_INTEGRITY_FAILURE`: a large-blob array whose hash does not match it.
-        public static let integrityFailure = Code(rawValue: 0x3C)
+        public static let integrityFailure = Code(rawValue: 0x3D)
         /// `CTAP2_ERR_LARGE_BLOB_STORAGE_FULL`: a large-blob array over the authenticator's limit.
-        public static let largeBlobStorageFull = Code(rawValue: 0x3D)
+        public static let largeBlobStorageFull = Code(rawValue: 0x18)
         /// `CTAP1_ERR_OTHER`: anything else, such as a store that cannot be read.
         public static let other = Code(rawValue: 0x7F)
 
         private static let names: [UInt8: String] = [
             0x02: "CTAP1_ERR_INVALID_PARAMETER", 0x03: "CTAP1_ERR_INVALID_LENGTH", 0x12: "CTAP2_ERR_INVALID_CBOR",
-            0x14: "CTAP2_ERR_MISSING_PARAMETER", 0x19: "CTAP2_ERR_CREDENTIAL_EXCLUDED",
+            0x14: "CTAP2_ERR_MISSING_PARAMETER", 0x18: "CTAP2_ERR_LARGE_BLOB_STORAGE_FULL",
+            0x19: "CTAP2_ERR_CREDENTIAL_EXCLUDED",
             0x26: "CTAP2_ERR_UNSUPPORTED_ALGORITHM", 0x27: "CTAP2_ERR_OPERATION_DENIED",
             0x28: "CTAP2_ERR_KEY_STORE_FULL", 0x2B: "CTAP2_ERR_UNSUPPORTED_OPTION", 0x2C: "CTAP2_ERR_INVALID_OPTION",
             0x2D: "CTAP2_ERR_KEEPALIVE_CANCEL", 0x2E: "CTAP2_ERR_NO_CREDENTIALS", 0x2F: "CTAP2_ERR_USER_ACTION_TIMEOUT",
-            0x33: "CTAP2_ERR_PIN_AUTH_INVALID", 0x3C: "CTAP2_ERR_INTEGRITY_FAILURE",
-            0x3D: "CTAP2_ERR_LARGE_BLOB_STORAGE_FULL", 0x3F: "CTAP2_ERR_UV_INVALID", 0x7F: "CTAP1_ERR_OTHER",
+            0x33: "CTAP2_ERR_PIN_AUTH_INVALID", 0x3C: "CTAP2_ERR_UV_BLOCKED", 0x3D: "CTAP2_ERR_INTEGRITY_FAILURE",
+            0x3F: "CTAP2_ERR_UV_INVALID", 0x7F: "CTAP1_ERR_OTHER",
         ]
 
         /// The specification's name, or the status in hex for one this library does not name.

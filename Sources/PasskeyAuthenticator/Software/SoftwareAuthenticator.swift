@@ -69,6 +69,14 @@ public struct SoftwareAuthenticator: Authenticator {
         try keyAgreementKey.key.publicKey
     }
 
+    /// The shared secret of the key-agreement key with a platform's (CTAP 2.1 §6.5.6, §6.5.7
+    /// `decapsulate`), for a CTAP device's clientPIN; the key is the one hmac-secret uses.
+    public func sharedSecret(with platformKey: COSEKey, _ pinUVAuthProtocol: PINUVAuthProtocol)
+        async throws(AuthenticatorError) -> PINUVAuthSharedSecret
+    {
+        try pinUVAuthProtocol.decapsulate(peer: platformKey, using: keyAgreementKey.key)
+    }
+
     // MARK: The user
 
     /// What the simulated user did: whether they were present and verified.

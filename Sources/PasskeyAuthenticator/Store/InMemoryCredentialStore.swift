@@ -11,6 +11,8 @@ public actor InMemoryCredentialStore: KeyExportingStore {
     var attestationKeys = AttestationKeys()
     /// The serialized large-blob array (``LargeBlobStore``); empty until written.
     var largeBlobArray: [UInt8] = []
+    /// The state of a CTAP device over this store (``CTAPStateStore``).
+    var ctapDeviceState = CTAPDeviceState()
     private var credentialsByID: [[UInt8]: StoredCredential] = [:]
     private var idsByRP: [String: Set<[UInt8]>] = [:]
     private var idsByUser: [UserKey: Set<[UInt8]>] = [:]

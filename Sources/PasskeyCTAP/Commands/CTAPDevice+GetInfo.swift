@@ -10,39 +10,61 @@ extension CTAPDevice {
     /// less the command byte (§11.2.4).
     static let maxMessageSize = 7608
 
+    /// The firmware version getInfo reports (§6.4 `firmwareVersion`): this command layer's
+    /// revision, raised when what a client can observe changes.
+    static let firmwareVersion = 2
+
+    /// The RP IDs `setMinPINLength` may name for the minPinLength extension (§6.4
+    /// `maxRPIDsForSetMinPINLength`).
+    static let maxRPIDsForSetMinPINLength = 8
+
     /// `authenticatorGetInfo` (CTAP 2.1 §6.4): what the authenticator is and supports, reported
-    /// truthfully: `FIDO_2_0` until clientPIN makes it a 2.1 authenticator, `up` always, `rk` and
-    /// `uv` as the authenticator has them, `plat` from its attachment.
+    /// truthfully: `up` always, `rk` as the authenticator has it, `plat` from its attachment;
+    /// where the authenticator verifies users, a 2.1 PIN device (`clientPin` true once a PIN is
+    /// set, `pinUvAuthToken`, `makeCredUvNotRqd`, `alwaysUv`, `setMinPINLength`, `authnrCfg`).
+    /// The device has no built-in user verification of its own, so `uv` is absent: the PIN is how
+    /// a user is verified.
     ///
     /// ```
     /// { 0x01 versions: [text], 0x02 extensions: [text], 0x03 aaguid: bytes(16),
-    ///   0x04 options: {text => bool}, 0x05 maxMsgSize: uint, ? 0x06 pinUvAuthProtocols: [uint],
-    ///   0x09 transports: [text],
-    ///   0x0A algorithms: [{"alg": int, "type": "public-key"}], 0x0F maxCredBlobLength: uint }
+    ///   0x04 options: {text => bool}, 0x05 maxMsgSize: uint, 0x06 pinUvAuthProtocols: [uint],
+    ///   0x09 transports: [text], 0x0A algorithms: [{"alg": int, "type": "public-key"}],
+    ///   ? 0x0C forcePINChange: bool, ? 0x0D minPINLength: uint, 0x0E firmwareVersion: uint,
+    ///   ? 0x0F maxCredBlobLength: uint, ? 0x10 maxRPIDsForSetMinPINLength: uint }
     /// ```
-    func getInfo() -> CBOR {
+    func getInfo() async throws(CTAPError) -> CBOR {
         let info = authenticator.info
         let extensions = Self.carriedExtensions.filter(info.extensions.contains)
-        var options: [CBOR: CBOR] = [
+        let options: [CBOR: CBOR] = [
             "rk": .bool(info.supportsResidentKeys), "up": true, "plat": .bool(info.attachment == .platform),
         ]
-        if info.supportsUserVerification {
-            options["uv"] = true
-        }
         var response: [CBOR: CBOR] = [
             1: ["FIDO_2_0"], 3: .bytes(info.aaguid.bytes), 4: .map(options), 5: CBOR(Self.maxMessageSize),
-            9: .array(transports.map { .text($0.rawValue) }),
+            6: [2, 1], 9: .array(transports.map { .text($0.rawValue) }),
             10: .array(info.algorithms.map { ["alg": CBOR($0.rawValue), "type": "public-key"] }),
+            14: CBOR(Self.firmwareVersion),
         ]
         if !extensions.isEmpty {
             response[2] = .array(extensions.map(CBOR.text))
         }
-        if extensions.contains("hmac-secret") {
-            // The protocols hmac-secret's key agreement runs (§6.5.4); no PIN is set or settable.
-            response[6] = [2, 1]
-        }
         if extensions.contains("credBlob") {
             response[15] = CBOR(AuthenticatorProfile.maxCredBlobLength)
+        }
+        // clientPIN (§6.5) and authenticatorConfig (§6.11): a CTAP 2.1 PIN device.
+        if supportsClientPIN {
+            let state = try await deviceState()
+            response[1] = ["FIDO_2_0", "FIDO_2_1"]
+            var options = options
+            options["clientPin"] = .bool(state.pinHash != nil)
+            options["pinUvAuthToken"] = true
+            options["makeCredUvNotRqd"] = .bool(!state.alwaysUv)
+            options["alwaysUv"] = .bool(state.alwaysUv)
+            options["setMinPINLength"] = true
+            options["authnrCfg"] = true
+            response[4] = .map(options)
+            response[12] = .bool(state.forcePINChange)
+            response[13] = CBOR(state.minPINLength)
+            response[16] = CBOR(Self.maxRPIDsForSetMinPINLength)
         }
         return .map(response)
     }

@@ -2,7 +2,8 @@ public import PasskeyAuthenticator
 
 extension CTAPDevice {
     /// `authenticatorReset` (CTAP 2.1 §6.6): within ``resetWindow`` of power-up and after the
-    /// user's presence, wipes every credential.
+    /// user's presence, wipes every credential and the PIN state (PIN, retries, minimum length,
+    /// alwaysUv), and ends the pinUvAuthToken.
     ///
     /// - Throws: `CTAP2_ERR_NOT_ALLOWED` after the window, `CTAP2_ERR_OPERATION_DENIED` when
     ///   this device has no wipe or the user declines, `CTAP2_ERR_KEEPALIVE_CANCEL`,
@@ -16,6 +17,8 @@ extension CTAPDevice {
         }
         try await presence.require(UserPresenceRequest(command: .reset), in: transaction)
         try await authenticating(wipe)
+        pin = PINSession()
+        try await updateDeviceState { $0 = CTAPDeviceState() }
     }
 }
 
@@ -29,7 +32,7 @@ extension CTAPDevice {
     /// power-up window, not by any PIN.
     ///
     /// - Parameter store: the authenticator's credential store.
-    /// - Returns: the closure for ``init(authenticator:presence:transports:resetWindow:wipe:clock:)``.
+    /// - Returns: the closure for ``init(authenticator:state:presence:transports:resetWindow:wipe:clock:)``.
     public static func wiping(_ store: any CredentialStore) -> @Sendable () async throws(AuthenticatorError) -> Void {
         { () async throws(AuthenticatorError) in
             do throws(StoreError) {

@@ -15,7 +15,7 @@ public import WebAuthn
 /// | 0x01 | authenticatorMakeCredential (§6.1) | `fmt`, `authData`, `attStmt` |
 /// | 0x02 | authenticatorGetAssertion (§6.2) | `credential`, `authData`, `signature`, `user` |
 /// | 0x04 | authenticatorGetInfo (§6.4) | versions, AAGUID, options, algorithms, … |
-/// | 0x06 | authenticatorClientPIN (§6.5), getKeyAgreement only | the key hmac-secret salts go to |
+/// | 0x06 | authenticatorClientPIN (§6.5), PIN/UV auth protocols 1 and 2 | retries, key, token |
 /// | 0x07 | authenticatorReset (§6.6) | nothing, after presence, within 10 s of power-up |
 /// | 0x08 | authenticatorGetNextAssertion (§6.3) | `CTAP2_ERR_NOT_ALLOWED`: one assertion each |
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
@@ -42,6 +42,10 @@ public actor CTAPDevice: CTAPCommandHandler {
     let clock: CTAPClock
     /// When the device was powered up.
     let poweredUp: ContinuousClock.Instant
+    /// Where the PIN, its retries and the configuration persist; `nil`: in memory only.
+    let stateStore: (any CTAPStateStore)?
+    /// The clientPIN state while powered: the persistent state read, mismatches, the token.
+    var pin = PINSession()
 
     /// The transports getInfo reports (§6.4 `transports`).
     public nonisolated let transports: [AuthenticatorTransport]
@@ -50,6 +54,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///
     /// - Parameters:
     ///   - authenticator: what makes credentials and signs.
+    ///   - state: where the PIN (as CTAP keeps it), its retries and the configuration persist
+    ///     (CTAP 2.1 §6.5.2), such as the credential store; `nil` keeps them in memory only.
     ///   - presence: how the user shows presence; ``UserPresence/automatic`` by default.
     ///   - transports: what getInfo reports as transports; USB HID by default.
     ///   - resetWindow: how long after creation authenticatorReset is allowed (CTAP 2.1 §6.6).
@@ -57,11 +63,12 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///     `CTAP2_ERR_OPERATION_DENIED`.
     ///   - clock: where the device reads the time; the system's by default.
     public init(
-        authenticator: any Authenticator, presence: UserPresence = .automatic,
+        authenticator: any Authenticator, state: (any CTAPStateStore)? = nil, presence: UserPresence = .automatic,
         transports: [AuthenticatorTransport] = [.usb], resetWindow: Duration = .seconds(10),
         wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous
     ) {
         self.authenticator = authenticator
+        self.stateStore = state
         self.presence = presence
         self.transports = transports
         self.resetWindow = resetWindow
@@ -95,7 +102,7 @@ public actor CTAPDevice: CTAPCommandHandler {
             guard parameters.isEmpty else {
                 throw CTAPError(.invalidLength, "authenticatorGetInfo takes no parameters")
             }
-            return getInfo()
+            return try await getInfo()
         case .makeCredential:
             return try await makeCredential(CTAPParameters(parameters), transaction)
         case .getAssertion:
