@@ -54,7 +54,7 @@ enum CTAPFuzz {
     private static func makeDevice(clock: CTAPClock) -> CTAPDevice {
         let store = InMemoryCredentialStore()
         return CTAPDevice(
-            authenticator: SoftwareAuthenticator(store: store, profile: .securityKey),
+            authenticator: SoftwareAuthenticator(store: store, profile: .securityKey), state: store,
             wipe: CTAPDevice.wiping(store), clock: clock)
     }
 
