@@ -37,7 +37,8 @@ extension Passkey {
             let commands = CTAPDevice(
                 authenticator: SoftwareAuthenticator(
                     store: opened, profile: AuthenticatorProfile.securityKey.narrowed(for: opened)),
-                state: opened, wipe: allowReset ? CTAPDevice.wiping(opened) : nil)
+                state: opened as? any CTAPStateStore,
+                wipe: allowReset ? CTAPDevice.wiping(opened) : nil)
             let server = CTAPHIDSocketServer(device: CTAPHIDDevice(handler: commands), path: socket)
             let line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
             let serving = Task {

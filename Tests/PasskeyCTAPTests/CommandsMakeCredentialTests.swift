@@ -62,10 +62,12 @@ import WebAuthn
         #expect(await fixture.store.all().credentials.isEmpty)
     }
 
-    @Test func aPINUVAuthParamWithAProtocolIsInvalidParameterWithoutClientPIN() async throws {
+    @Test func aPINUVAuthParamWithoutATokenIsPINAuthInvalid() async throws {
         var request = CommandsFixture.makeCredential(clientDataHash: hash)
         request[8] = .bytes([UInt8](repeating: 1, count: 16))
         request[9] = 1
+        #expect(try await fixture.send(.makeCredential, .map(request)).status == .pinAuthInvalid)
+        request[9] = 3
         #expect(try await fixture.send(.makeCredential, .map(request)).status == .invalidParameter)
     }
 

@@ -24,16 +24,22 @@ extension CTAPDevice {
         let allowList = try parameters.credentialIDs(3, "allowList")
         let extensions = try parameters[4]?.ctapMap("extensions") ?? [:]
         let options = try parameters.options(5)
-        try Self.refusePINUVAuth(parameters, paramKey: 6, protocolKey: 7)
+        let hasPinUvAuthParam = try await pinUvAuthPreflight(
+            parameters, paramKey: 6, protocolKey: 7,
+            presence: UserPresenceRequest(command: .getAssertion, rpID: rpID), transaction)
 
-        // §6.2.2 step 5: rk is not an option of getAssertion; uv needs built-in verification.
+        // §6.2.2 step 5: rk is not an option of getAssertion; a pinUvAuthParam makes "uv" moot,
+        // and the device has no built-in UV.
         if options["rk"] != nil {
             throw CTAPError(.unsupportedOption, "rk is not an option of getAssertion")
         }
-        let userVerification = options["uv"] ?? false
-        if userVerification, !authenticator.info.supportsUserVerification {
-            throw CTAPError(.invalidOption, "this authenticator has no built-in user verification")
+        if options["uv"] == true, !hasPinUvAuthParam {
+            throw CTAPError(.invalidOption, "this device verifies users by PIN only: send a pinUvAuthParam")
         }
+        // §6.2.2 steps 6 and 11: the PIN, as pinUvAuthToken.
+        let userVerification = try await verifiedUser(
+            .getAssertion, rpID: rpID, clientDataHash: clientDataHash, parameters: parameters, paramKey: 6,
+            protocolKey: 7, mayGoUnverified: true)
         let userPresence = options["up"] ?? true
         var request = GetAssertionRequest(
             rpID: rpID, clientDataHash: clientDataHash, allowList: allowList, userPresence: userPresence,
@@ -56,6 +62,9 @@ extension CTAPDevice {
         }
         let response = try await authenticating { () async throws(AuthenticatorError) in
             try await authenticator.getAssertion(request)
+        }
+        if userVerification {
+            spendPinUvAuthToken()
         }
         var answer: [CBOR: CBOR] = [
             1: ["id": .bytes(response.credentialID), "type": "public-key"],

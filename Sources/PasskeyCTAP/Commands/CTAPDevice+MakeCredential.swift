@@ -29,7 +29,9 @@ extension CTAPDevice {
         let excludeList = try parameters.credentialIDs(5, "excludeList")
         let extensions = try parameters[6]?.ctapMap("extensions") ?? [:]
         let options = try parameters.options(7)
-        try Self.refusePINUVAuth(parameters, paramKey: 8, protocolKey: 9)
+        let hasPinUvAuthParam = try await pinUvAuthPreflight(
+            parameters, paramKey: 8, protocolKey: 9,
+            presence: UserPresenceRequest(command: .makeCredential, rpID: rpID), transaction)
         let enterpriseAttestation = try parameters[10]?.ctapInt("enterpriseAttestation")
 
         // §6.1.2 step 3: no supported algorithm among those offered.
@@ -46,13 +48,17 @@ extension CTAPDevice {
         if residentKey, !info.supportsResidentKeys {
             throw CTAPError(.unsupportedOption, "this authenticator keeps no discoverable credentials")
         }
-        let userVerification = options["uv"] ?? false
-        if userVerification, !info.supportsUserVerification {
-            throw CTAPError(.invalidOption, "this authenticator has no built-in user verification")
+        // A pinUvAuthParam makes "uv" moot (§6.1.2 step 5); the device has no built-in UV.
+        if options["uv"] == true, !hasPinUvAuthParam {
+            throw CTAPError(.invalidOption, "this device verifies users by PIN only: send a pinUvAuthParam")
         }
         if let enterpriseAttestation, !(1...2).contains(enterpriseAttestation) {
             throw CTAPError(.invalidOption, "enterpriseAttestation is 1 or 2")
         }
+        // §6.1.2 steps 6 and 11: the PIN, as pinUvAuthToken.
+        let userVerification = try await verifiedUser(
+            .makeCredential, rpID: rpID, clientDataHash: clientDataHash, parameters: parameters, paramKey: 8,
+            protocolKey: 9, mayGoUnverified: !residentKey)
 
         var request = MakeCredentialRequest(
             clientDataHash: clientDataHash, rpID: rpID, rpName: rpName,
@@ -66,6 +72,9 @@ extension CTAPDevice {
         try await presence.require(UserPresenceRequest(command: .makeCredential, rpID: rpID), in: transaction)
         let response = try await authenticating { () async throws(AuthenticatorError) in
             try await authenticator.makeCredential(request)
+        }
+        if userVerification {
+            spendPinUvAuthToken()
         }
         let attestation = response.attestationObject
         var answer: [CBOR: CBOR] = [
@@ -89,25 +98,6 @@ extension CTAPDevice {
             if type == "public-key" { algorithms.append(algorithm) }
         }
         return algorithms
-    }
-
-    /// This device has no clientPIN yet, so it supports no PIN/UV auth protocol: a zero-length
-    /// `pinUvAuthParam` (a client probing for a touch, §6.1.2 step 1) is `CTAP2_ERR_PIN_NOT_SET`,
-    /// any other `CTAP2_ERR_MISSING_PARAMETER` without a protocol and
-    /// `CTAP1_ERR_INVALID_PARAMETER` with one (step 2).
-    static func refusePINUVAuth(_ parameters: CTAPParameters, paramKey: UInt64, protocolKey: UInt64)
-        throws(CTAPError)
-    {
-        guard let item = parameters[paramKey] else { return }
-        let param = try item.ctapBytes("pinUvAuthParam")
-        if param.isEmpty {
-            throw CTAPError(.pinNotSet, "no PIN is set")
-        }
-        guard let version = parameters[protocolKey] else {
-            throw CTAPError(.missingParameter, "pinUvAuthParam without pinUvAuthProtocol")
-        }
-        _ = try version.ctapInt("pinUvAuthProtocol")
-        throw CTAPError(.invalidParameter, "no PIN/UV auth protocol is supported")
     }
 
     /// The creation extensions this layer carries (§12.5 hmac-secret, §12.1 credProtect, §12.2

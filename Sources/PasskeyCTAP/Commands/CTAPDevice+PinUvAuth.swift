@@ -169,3 +169,58 @@ extension CTAPDevice {
         return pinUVAuthProtocol
     }
 }
+
+extension CTAPDevice {
+    /// The first checks of a makeCredential or getAssertion's `pinUvAuthParam` (CTAP 2.1 §6.1.2
+    /// steps 1–2, §6.2.2 steps 1–2). A zero-length param is a client asking the user to touch
+    /// this device among several: after presence it answers `CTAP2_ERR_PIN_INVALID` when a PIN
+    /// is set and `CTAP2_ERR_PIN_NOT_SET` when not.
+    ///
+    /// - Returns: whether the command carries a pinUvAuthParam, to be checked by
+    ///   ``verifiedUser(_:rpID:clientDataHash:parameters:paramKey:protocolKey:mayGoUnverified:)``.
+    /// - Throws: those statuses, `CTAP2_ERR_MISSING_PARAMETER` without a protocol,
+    ///   `CTAP1_ERR_INVALID_PARAMETER` for one this device lacks, and presence failures.
+    func pinUvAuthPreflight(
+        _ parameters: CTAPParameters, paramKey: Int, protocolKey: Int, presence request: UserPresenceRequest,
+        _ transaction: CTAPTransaction
+    ) async throws(CTAPError) -> Bool {
+        guard let item = parameters[UInt64(paramKey)] else { return false }
+        if try item.ctapBytes("pinUvAuthParam").isEmpty {
+            try await presence.require(request, in: transaction)
+            let state = try await deviceState()
+            throw state.pinHash == nil || !supportsClientPIN
+                ? CTAPError(.pinNotSet, "no PIN is set") : CTAPError(.pinInvalid, "the device was touched")
+        }
+        _ = try Self.pinUVAuthProtocol(parameters.required(UInt64(protocolKey), "pinUvAuthProtocol"))
+        return true
+    }
+
+    /// Whether the user is verified for a makeCredential or getAssertion (§6.1.2 steps 6 and 11,
+    /// §6.2.2 steps 6 and 11): with a pinUvAuthParam, when it verifies under the token; without
+    /// one, not, which a PIN-protected device allows only where `mayGoUnverified` (getAssertion,
+    /// or makeCredential of a non-discoverable credential under `makeCredUvNotRqd`), and a device
+    /// with `alwaysUv` never.
+    ///
+    /// - Throws: `CTAP2_ERR_PUAT_REQUIRED`, `CTAP2_ERR_PIN_NOT_SET` (alwaysUv without a PIN), or
+    ///   what ``authorize(_:rpID:message:parameters:paramKey:protocolKey:)`` throws.
+    func verifiedUser(
+        _ permission: CTAPPermissions, rpID: String, clientDataHash: [UInt8], parameters: CTAPParameters,
+        paramKey: Int, protocolKey: Int, mayGoUnverified: Bool
+    ) async throws(CTAPError) -> Bool {
+        if parameters[UInt64(paramKey)] != nil {
+            try authorize(
+                permission, rpID: rpID, message: clientDataHash, parameters: parameters, paramKey: paramKey,
+                protocolKey: protocolKey)
+            return true
+        }
+        guard supportsClientPIN else { return false }
+        let state = try await deviceState()
+        if state.alwaysUv, state.pinHash == nil {
+            throw CTAPError(.pinNotSet, "alwaysUv is on: set a PIN first")
+        }
+        if state.pinHash != nil, state.alwaysUv || !mayGoUnverified {
+            throw CTAPError(.pinUVAuthTokenRequired, "a PIN is set: the command needs a pinUvAuthParam")
+        }
+        return false
+    }
+}
