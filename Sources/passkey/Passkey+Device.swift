@@ -38,7 +38,7 @@ extension Passkey {
                 authenticator: SoftwareAuthenticator(
                     store: opened, profile: AuthenticatorProfile.securityKey.narrowed(for: opened)),
                 state: opened as? any CTAPStateStore,
-                wipe: allowReset ? CTAPDevice.wiping(opened) : nil)
+                wipe: allowReset ? CTAPDevice.wiping(opened) : nil, credentials: opened)
             let server = CTAPHIDSocketServer(device: CTAPHIDDevice(handler: commands), path: socket)
             let line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
             let serving = Task {

@@ -20,7 +20,7 @@ struct CommandsFixture {
         let authenticator = SoftwareAuthenticator(store: store, profile: .securityKey)
         device = CTAPDevice(
             authenticator: authenticator, state: state, presence: presence, resetWindow: resetWindow,
-            wipe: CTAPDevice.wiping(store), clock: clock)
+            wipe: CTAPDevice.wiping(store), clock: clock, credentials: store)
     }
 
     /// Sends raw bytes; returns the status and the decoded response, if any.

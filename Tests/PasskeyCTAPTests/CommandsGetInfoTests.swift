@@ -12,12 +12,13 @@ import WebAuthn
         let info = try #require(response)
         let profile = AuthenticatorProfile.securityKey
         #expect(info[1] == ["FIDO_2_0", "FIDO_2_1"])
-        #expect(info[2] == ["hmac-secret", "credProtect", "credBlob"])
+        #expect(info[2] == ["hmac-secret", "credProtect", "credBlob", "largeBlobKey"])
         #expect(info[3] == .bytes(profile.aaguid.bytes))
         #expect(
             info[4] == [
                 "rk": true, "up": true, "plat": false, "clientPin": false, "pinUvAuthToken": true,
                 "makeCredUvNotRqd": true, "alwaysUv": false, "setMinPINLength": true, "authnrCfg": true,
+                "credMgmt": true, "credentialMgmtPreview": true, "largeBlobs": true,
             ])
         #expect(info[5] == 7608)
         #expect(info[6] == [2, 1])

@@ -81,6 +81,15 @@ public protocol Authenticator: Sendable {
     ///   than ``AuthenticatorInfo/maxSerializedLargeBlobArray``, `CTAP2_ERR_INTEGRITY_FAILURE`
     ///   when its hash does not match, `CTAP2_ERR_UNSUPPORTED_OPTION` without large blobs.
     func setLargeBlobs(_ serialized: [UInt8]) async throws(AuthenticatorError)
+
+    /// A stored credential's `largeBlobKey` (CTAP 2.1 §12.3), as `authenticatorCredentialManagement`
+    /// reports it beside the credential (§6.8.4 response member 0x0B).
+    ///
+    /// - Parameter credential: a credential of the authenticator's store.
+    /// - Returns: the key, or `nil` when the credential has none or the authenticator keeps no
+    ///   large blobs.
+    /// - Throws: ``AuthenticatorError`` when the store cannot compute it.
+    func largeBlobKey(of credential: StoredCredential) async throws(AuthenticatorError) -> SecretKey?
 }
 
 extension Authenticator {
@@ -104,5 +113,10 @@ extension Authenticator {
     /// Refuses: this authenticator keeps no large blobs.
     public func setLargeBlobs(_ serialized: [UInt8]) async throws(AuthenticatorError) {
         throw AuthenticatorError(.unsupportedOption, "this authenticator keeps no large blobs")
+    }
+
+    /// None: this authenticator keeps no large blobs.
+    public func largeBlobKey(of credential: StoredCredential) async throws(AuthenticatorError) -> SecretKey? {
+        nil
     }
 }

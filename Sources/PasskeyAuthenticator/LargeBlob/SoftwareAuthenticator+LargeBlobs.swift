@@ -1,4 +1,4 @@
-import WebAuthn
+public import WebAuthn
 
 extension SoftwareAuthenticator {
     /// The hmac-secret salt a credential's `largeBlobKey` is derived with.
@@ -7,8 +7,11 @@ extension SoftwareAuthenticator {
     /// A credential's `largeBlobKey` (CTAP 2.1 §12.3): `HMAC-SHA-256(CredRandomWithUV,
     /// SHA-256("SoftPasskey largeBlobKey"))`, computed by the store from the credential's sealed
     /// hmac-secret seed, so it is stable, secret and kept by no extra field; `nil` for a
-    /// credential without seeds.
-    func largeBlobKey(of stored: StoredCredential) async throws(AuthenticatorError) -> SecretKey? {
+    /// credential without seeds, or when the profile has no `largeBlobKey`.
+    public func largeBlobKey(of stored: StoredCredential) async throws(AuthenticatorError) -> SecretKey? {
+        guard profile.supports("largeBlobKey") else {
+            return nil
+        }
         let outputs = try await storing { () async throws(StoreError) in
             try await store.hmacSecret([Self.largeBlobKeySalt], with: stored, userVerified: true)
         }

@@ -24,4 +24,6 @@ public enum CTAPCommand: UInt8, Sendable, Hashable, CaseIterable {
     case largeBlobs = 0x0C
     /// `authenticatorConfig` (§6.11).
     case config = 0x0D
+    /// The `FIDO_2_1_PRE` prototype of `authenticatorCredentialManagement` (§6.13), answered as 0x0A.
+    case credentialManagementPreview = 0x41
 }

@@ -14,9 +14,9 @@ extension CTAPDevice {
     ///              ? 0x04 extensions: {text => any}, ? 0x05 options: {text => bool},
     ///              ? 0x06 pinUvAuthParam: bytes, ? 0x07 pinUvAuthProtocol: uint }
     /// extensions = { ? "hmac-secret": {1: COSE_Key, 2: bytes, 3: bytes, ? 4: uint},
-    ///                ? "getCredBlob": bool }
+    ///                ? "getCredBlob": bool, ? "largeBlobKey": true }
     /// response = { 0x01 credential: {"id": bytes, "type": "public-key"}, 0x02 authData: bytes,
-    ///              0x03 signature: bytes, ? 0x04 user: {"id": bytes} }
+    ///              0x03 signature: bytes, ? 0x04 user: {"id": bytes}, ? 0x07 largeBlobKey: bytes }
     /// ```
     func getAssertion(_ parameters: CTAPParameters, _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR {
         let rpID = try parameters.required(1, "rpId").ctapText("rpId")
@@ -48,6 +48,13 @@ extension CTAPDevice {
         if carried.contains("credBlob"), let item = extensions["getCredBlob"] {
             request.getCredBlob = try item.ctapBool("getCredBlob")
         }
+        if carried.contains("largeBlobKey"), let item = extensions["largeBlobKey"] {
+            // §12.3: the input is true or absent.
+            guard try item.ctapBool("largeBlobKey") else {
+                throw CTAPError(.invalidOption, "largeBlobKey is true when present")
+            }
+            request.largeBlobKey = true
+        }
         if carried.contains("hmac-secret"), let item = extensions["hmac-secret"] {
             // §12.5: {1: keyAgreement, 2: saltEnc, 3: saltAuth, ? 4: pinUvAuthProtocol}.
             _ = try item.ctapMap("hmac-secret")
@@ -72,6 +79,9 @@ extension CTAPDevice {
         ]
         if let userHandle = response.userHandle {
             answer[4] = ["id": .bytes(userHandle)]
+        }
+        if let key = response.largeBlobKey {
+            answer[7] = .bytes(key.withUnsafeBytes { Array($0) })
         }
         return .map(answer)
     }

@@ -4,7 +4,7 @@ import WebAuthn
 extension CTAPDevice {
     /// The extensions this command layer carries between the wire and the authenticator; getInfo
     /// lists those the authenticator also implements, and no other.
-    static let carriedExtensions = ["hmac-secret", "credProtect", "credBlob"]
+    static let carriedExtensions = ["hmac-secret", "credProtect", "credBlob", "largeBlobKey"]
 
     /// The longest `message` the device takes (§6.4 `maxMsgSize`): CTAPHID's 7609-byte message
     /// less the command byte (§11.2.4).
@@ -28,7 +28,8 @@ extension CTAPDevice {
     /// ```
     /// { 0x01 versions: [text], 0x02 extensions: [text], 0x03 aaguid: bytes(16),
     ///   0x04 options: {text => bool}, 0x05 maxMsgSize: uint, 0x06 pinUvAuthProtocols: [uint],
-    ///   0x09 transports: [text], 0x0A algorithms: [{"alg": int, "type": "public-key"}],
+    ///   0x07 maxCredentialCountInList: uint, 0x08 maxCredentialIdLength: uint, 0x09 transports: [text],
+    ///   0x0A algorithms: [{"alg": int, "type": "public-key"}], ? 0x0B maxSerializedLargeBlobArray: uint,
     ///   ? 0x0C forcePINChange: bool, ? 0x0D minPINLength: uint, 0x0E firmwareVersion: uint,
     ///   ? 0x0F maxCredBlobLength: uint, ? 0x10 maxRPIDsForSetMinPINLength: uint }
     /// ```
@@ -66,6 +67,31 @@ extension CTAPDevice {
             response[13] = CBOR(state.minPINLength)
             response[16] = CBOR(Self.maxRPIDsForSetMinPINLength)
         }
+        addStorageInfo(to: &response)
         return .map(response)
+    }
+
+    /// The longest allow or exclude list getInfo announces (§6.4 `maxCredentialCountInList`):
+    /// lists are bounded only by ``maxMessageSize``, and this many short IDs always fit.
+    static let maxCredentialCountInList = 64
+
+    /// getInfo's credential-management and large-blob members (§6.4): options `credMgmt` and
+    /// `credentialMgmtPreview` (the prototype 0x41, for `FIDO_2_1_PRE` clients) with a
+    /// credential store, option `largeBlobs` and `maxSerializedLargeBlobArray` (0x0B) when the
+    /// authenticator keeps large blobs, and the list limits `maxCredentialCountInList` (0x07) and
+    /// `maxCredentialIdLength` (0x08: any ID WebAuthn allows, 1023 bytes).
+    private func addStorageInfo(to response: inout [CBOR: CBOR]) {
+        var options = response[4]?.mapValue ?? [:]
+        if credentials != nil {
+            options["credMgmt"] = true
+            options["credentialMgmtPreview"] = true
+        }
+        if let limit = authenticator.info.maxSerializedLargeBlobArray {
+            options["largeBlobs"] = true
+            response[11] = CBOR(limit)
+        }
+        response[4] = .map(options)
+        response[7] = CBOR(Self.maxCredentialCountInList)
+        response[8] = CBOR(AttestedCredentialData.maximumCredentialIDLength)
     }
 }

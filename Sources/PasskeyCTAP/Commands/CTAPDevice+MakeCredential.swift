@@ -12,7 +12,8 @@ extension CTAPDevice {
     ///              ? 0x06 extensions: {text => any}, ? 0x07 options: {text => bool},
     ///              ? 0x08 pinUvAuthParam: bytes, ? 0x09 pinUvAuthProtocol: uint,
     ///              ? 0x0A enterpriseAttestation: uint }
-    /// response = { 0x01 fmt: text, 0x02 authData: bytes, 0x03 attStmt: map, ? 0x04 epAtt: bool }
+    /// response = { 0x01 fmt: text, 0x02 authData: bytes, 0x03 attStmt: map, ? 0x04 epAtt: bool,
+    ///              ? 0x05 largeBlobKey: bytes }
     /// ```
     func makeCredential(_ parameters: CTAPParameters, _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR {
         let clientDataHash = try parameters.required(1, "clientDataHash").ctapBytes("clientDataHash")
@@ -84,6 +85,9 @@ extension CTAPDevice {
         if response.enterpriseAttestation {
             answer[4] = true
         }
+        if let key = response.largeBlobKey {
+            answer[5] = .bytes(key.withUnsafeBytes { Array($0) })
+        }
         return .map(answer)
     }
 
@@ -101,7 +105,8 @@ extension CTAPDevice {
     }
 
     /// The creation extensions this layer carries (§12.5 hmac-secret, §12.1 credProtect, §12.2
-    /// credBlob), when the authenticator implements them; others are ignored, as §6.1 says.
+    /// credBlob, §12.3 largeBlobKey), when the authenticator implements them; others are ignored,
+    /// as §6.1 says.
     static func creationExtensions(
         _ extensions: [CBOR: CBOR], carried: [String], into request: inout MakeCredentialRequest
     ) throws(CTAPError) {
@@ -117,6 +122,13 @@ extension CTAPDevice {
         }
         if carried.contains("credBlob"), let item = extensions["credBlob"] {
             request.credBlob = try item.ctapBytes("credBlob")
+        }
+        if carried.contains("largeBlobKey"), let item = extensions["largeBlobKey"] {
+            // §12.3: the input is true or absent.
+            guard try item.ctapBool("largeBlobKey") else {
+                throw CTAPError(.invalidOption, "largeBlobKey is true when present")
+            }
+            request.largeBlobKey = true
         }
     }
 }

@@ -2,8 +2,8 @@ public import PasskeyAuthenticator
 
 extension CTAPDevice {
     /// `authenticatorReset` (CTAP 2.1 §6.6): within ``resetWindow`` of power-up and after the
-    /// user's presence, wipes every credential and the PIN state (PIN, retries, minimum length,
-    /// alwaysUv), and ends the pinUvAuthToken.
+    /// user's presence, wipes every credential, the PIN state (PIN, retries, minimum length,
+    /// alwaysUv) and the large-blob array, and ends the pinUvAuthToken.
     ///
     /// - Throws: `CTAP2_ERR_NOT_ALLOWED` after the window, `CTAP2_ERR_OPERATION_DENIED` when
     ///   this device has no wipe or the user declines, `CTAP2_ERR_KEEPALIVE_CANCEL`,
@@ -19,6 +19,7 @@ extension CTAPDevice {
         try await authenticating(wipe)
         pin = PINSession()
         try await updateDeviceState { $0 = CTAPDeviceState() }
+        try await clearLargeBlobs()
     }
 }
 
@@ -32,7 +33,8 @@ extension CTAPDevice {
     /// power-up window, not by any PIN.
     ///
     /// - Parameter store: the authenticator's credential store.
-    /// - Returns: the closure for ``init(authenticator:state:presence:transports:resetWindow:wipe:clock:)``.
+    /// - Returns: the closure for
+    ///   ``init(authenticator:state:presence:transports:resetWindow:wipe:clock:credentials:)``.
     public static func wiping(_ store: any CredentialStore) -> @Sendable () async throws(AuthenticatorError) -> Void {
         { () async throws(AuthenticatorError) in
             do throws(StoreError) {

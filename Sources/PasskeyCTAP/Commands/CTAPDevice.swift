@@ -18,7 +18,9 @@ public import WebAuthn
 /// | 0x06 | authenticatorClientPIN (§6.5), PIN/UV auth protocols 1 and 2 | retries, key, token |
 /// | 0x07 | authenticatorReset (§6.6) | nothing, after presence, within 10 s of power-up |
 /// | 0x08 | authenticatorGetNextAssertion (§6.3) | `CTAP2_ERR_NOT_ALLOWED`: one assertion each |
+/// | 0x0A, 0x41 | authenticatorCredentialManagement (§6.8), with a credential store | metadata, RPs, credentials |
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
+/// | 0x0C | authenticatorLargeBlobs (§6.10), when the authenticator keeps large blobs | fragments of the array |
 ///
 /// Any other command is `CTAP1_ERR_INVALID_COMMAND`; a malformed request its §8 status
 /// (`CTAP1_ERR_INVALID_LENGTH`, `CTAP2_ERR_INVALID_CBOR`, `CTAP2_ERR_CBOR_UNEXPECTED_TYPE`,
@@ -50,6 +52,13 @@ public actor CTAPDevice: CTAPCommandHandler {
     /// The transports getInfo reports (§6.4 `transports`).
     public nonisolated let transports: [AuthenticatorTransport]
 
+    /// The store authenticatorCredentialManagement lists and changes; `nil`: no such command.
+    let credentials: (any CredentialStore)?
+    /// The RPs or credentials an enumeration has still to return (§6.8); any other command ends it.
+    var credentialEnumeration: CredentialEnumeration?
+    /// The large-blob array being written in fragments (§6.10.2 `set`), until its last one.
+    var largeBlobWrite: LargeBlobWrite?
+
     /// Creates a device.
     ///
     /// - Parameters:
@@ -62,10 +71,13 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///   - wipe: deletes every credential, for authenticatorReset; `nil` refuses Reset with
     ///     `CTAP2_ERR_OPERATION_DENIED`.
     ///   - clock: where the device reads the time; the system's by default.
+    ///   - credentials: the authenticator's credential store, for authenticatorCredentialManagement
+    ///     (CTAP 2.1 §6.8); `nil` leaves the command out.
     public init(
         authenticator: any Authenticator, state: (any CTAPStateStore)? = nil, presence: UserPresence = .automatic,
         transports: [AuthenticatorTransport] = [.usb], resetWindow: Duration = .seconds(10),
-        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous
+        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous,
+        credentials: (any CredentialStore)? = nil
     ) {
         self.authenticator = authenticator
         self.stateStore = state
@@ -75,6 +87,7 @@ public actor CTAPDevice: CTAPCommandHandler {
         self.wipe = wipe
         self.clock = clock
         self.poweredUp = clock.now()
+        self.credentials = credentials
     }
 
     /// Answers one message (CTAP 2.1 §8.1, §8.2).
@@ -97,6 +110,9 @@ public actor CTAPDevice: CTAPCommandHandler {
             throw CTAPError(.invalidLength, "an empty message has no command byte")
         }
         let parameters = message.dropFirst()
+        // §6.8.3, §6.8.4: an enumeration goes on only while each next command continues it.
+        let enumeration = credentialEnumeration
+        credentialEnumeration = nil
         switch CTAPCommand(rawValue: byte) {
         case .getInfo:
             guard parameters.isEmpty else {
@@ -117,6 +133,10 @@ public actor CTAPDevice: CTAPCommandHandler {
         case .selection:
             try await presence.require(UserPresenceRequest(command: .selection), in: transaction)
             return nil
+        case .credentialManagement, .credentialManagementPreview:
+            return try await credentialManagement(CTAPParameters(parameters), continuing: enumeration)
+        case .largeBlobs:
+            return try await largeBlobs(CTAPParameters(parameters))
         default:
             throw CTAPError(.invalidCommand, "command 0x\(String(byte, radix: 16)) is not implemented")
         }
