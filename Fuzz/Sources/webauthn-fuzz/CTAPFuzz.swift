@@ -4,8 +4,9 @@ import PasskeyCTAP
 import Synchronization
 import WebAuthn
 
-/// The two CTAP targets: a fresh software security key (in-memory store) per input, so every
-/// input is replayed from the same state.
+/// The two CTAP targets: a fresh software security key per input (an in-memory store holding its
+/// credentials, PIN state and large blobs, credential management on), so every input is replayed
+/// from the same state.
 ///
 /// - `ctap-cbor`: the input is CTAP2 messages (command byte ‖ CBOR parameters, CTAP 2.1 §8.1), each
 ///   prefixed by its length as two big-endian bytes (a short last one takes what is left), sent in
@@ -55,7 +56,7 @@ enum CTAPFuzz {
         let store = InMemoryCredentialStore()
         return CTAPDevice(
             authenticator: SoftwareAuthenticator(store: store, profile: .securityKey), state: store,
-            wipe: CTAPDevice.wiping(store), clock: clock)
+            wipe: CTAPDevice.wiping(store), clock: clock, credentials: store)
     }
 
     // MARK: ctap-cbor input
