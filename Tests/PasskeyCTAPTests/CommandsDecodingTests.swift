@@ -17,7 +17,7 @@ import WebAuthn
         #expect(try await fixture.send([]).status == .invalidLength)
     }
 
-    @Test(arguments: [0x03, 0x05, 0x09, 0x0D, 0x40, 0xFF] as [UInt8])
+    @Test(arguments: [0x03, 0x05, 0x09, 0x40, 0xFF] as [UInt8])
     func anUnimplementedCommandIsInvalidCommand(command: UInt8) async throws {
         #expect(try await fixture.send([command]).status == .invalidCommand)
     }

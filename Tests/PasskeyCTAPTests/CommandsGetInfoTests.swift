@@ -24,7 +24,7 @@ import WebAuthn
         #expect(info[6] == [2, 1])
         #expect(info[9] == ["usb"])
         #expect(info[10] == .array(profile.algorithms.map { ["alg": CBOR($0.rawValue), "type": "public-key"] }))
-        #expect(info[12] == false && info[13] == 4 && info[14] == 2 && info[16] == 8)
+        #expect(info[12] == false && info[13] == 4 && info[14] == 2 && info[16] == 0)
         #expect(info[15] == 32)
     }
 

@@ -26,7 +26,7 @@ public protocol CTAPStateStore: Sendable {
 /// pinCodePoints  = the PIN's length in Unicode code points, for setMinPINLength's check
 /// pinRetries     = 0…8                       ; 0: blocked until authenticatorReset
 /// minPINLength   = 4…63 code points          ; only ever raised, except by Reset
-/// minPINLengthRPIDs, forcePINChange, alwaysUv
+/// forcePINChange, alwaysUv
 /// ```
 ///
 /// The three consecutive mismatches that block the PIN until a power cycle are deliberately
@@ -46,8 +46,6 @@ public struct CTAPDeviceState: Sendable, Hashable, Codable, CustomStringConverti
     public var pinRetries: Int
     /// The shortest PIN allowed, in code points.
     public var minPINLength: Int
-    /// The RP IDs that may read ``minPINLength`` through the minPinLength extension (§12.4).
-    public var minPINLengthRPIDs: [String]
     /// Whether the PIN must be changed before it gives a token again.
     public var forcePINChange: Bool
     /// Whether every makeCredential and getAssertion needs user verification (§6.11.2).
@@ -59,7 +57,6 @@ public struct CTAPDeviceState: Sendable, Hashable, Codable, CustomStringConverti
         pinCodePoints = 0
         pinRetries = Self.maxPINRetries
         minPINLength = Self.defaultMinPINLength
-        minPINLengthRPIDs = []
         forcePINChange = false
         alwaysUv = false
     }

@@ -15,8 +15,8 @@ extension CTAPDevice {
     static let firmwareVersion = 2
 
     /// The RP IDs `setMinPINLength` may name for the minPinLength extension (§6.4
-    /// `maxRPIDsForSetMinPINLength`).
-    static let maxRPIDsForSetMinPINLength = 8
+    /// `maxRPIDsForSetMinPINLength`): none, as the extension (§12.4) is not implemented.
+    static let maxRPIDsForSetMinPINLength = 0
 
     /// `authenticatorGetInfo` (CTAP 2.1 §6.4): what the authenticator is and supports, reported
     /// truthfully: `up` always, `rk` as the authenticator has it, `plat` from its attachment;

@@ -21,6 +21,7 @@ public import WebAuthn
 /// | 0x0A, 0x41 | authenticatorCredentialManagement (§6.8), with a credential store | metadata, RPs, credentials |
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
 /// | 0x0C | authenticatorLargeBlobs (§6.10), when the authenticator keeps large blobs | fragments of the array |
+/// | 0x0D | authenticatorConfig (§6.11): toggleAlwaysUv, setMinPINLength | nothing |
 ///
 /// Any other command is `CTAP1_ERR_INVALID_COMMAND`; a malformed request its §8 status
 /// (`CTAP1_ERR_INVALID_LENGTH`, `CTAP2_ERR_INVALID_CBOR`, `CTAP2_ERR_CBOR_UNEXPECTED_TYPE`,
@@ -129,6 +130,9 @@ public actor CTAPDevice: CTAPCommandHandler {
             throw CTAPError(.notAllowed, "no getAssertion has further credentials to return")
         case .reset:
             try await reset(transaction)
+            return nil
+        case .config:
+            try await config(CTAPParameters(parameters))
             return nil
         case .selection:
             try await presence.require(UserPresenceRequest(command: .selection), in: transaction)
