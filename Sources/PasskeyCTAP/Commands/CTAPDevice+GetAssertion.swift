@@ -70,7 +70,9 @@ extension CTAPDevice {
         let response = try await authenticating { () async throws(AuthenticatorError) in
             try await authenticator.getAssertion(request)
         }
-        if userVerification {
+        // §6.2.2 step 14: only an assertion with user presence spends the token; a pre-flight
+        // (up: false, as python-fido2's and libfido2's clients send) leaves it for the real one.
+        if userVerification, userPresence {
             spendPinUvAuthToken()
         }
         var answer: [CBOR: CBOR] = [
