@@ -77,6 +77,22 @@ import WebAuthn
         #expect(try await client.changePIN(from: "1234", to: "5678") == .pinBlocked)
     }
 
+    @Test func aWrongPINRegeneratesTheKeyAgreementKey() async throws {
+        let client = PINClient(device: fixture.device)
+        #expect(try await client.setPIN("1234") == .ok)
+        let before = try #require(try await client.send(0x02).response?[1])
+        #expect(try await client.send(0x02).response?[1] == before)
+        // The secret agreed before the wrong PIN no longer decrypts anything.
+        let (key, secret) = try await client.keyAgreement()
+        #expect(try await client.requestToken("0000", [.getAssertion], rpID: "x").status == .pinInvalid)
+        #expect(try await client.send(0x02).response?[1] != before)
+        let stale: [CBOR: CBOR] = [
+            3: key.cbor, 6: .bytes(try secret.encrypt(PINClient.hash("1234"))), 9: 2, 10: "x",
+        ]
+        #expect(try await client.send(0x09, stale).status == .pinInvalid)
+        _ = try await client.token("1234", [.getAssertion], rpID: "x")
+    }
+
     @Test func theRightPINRestoresTheRetries() async throws {
         let client = PINClient(device: fixture.device, .one)
         #expect(try await client.setPIN("1234") == .ok)
@@ -128,5 +144,32 @@ import WebAuthn
         let noProtocol = await fixture.device.handle(
             [CTAPCommand.clientPIN.rawValue] + CBOR.map([2: 1]).encoded(), context: CTAPTransaction(channel: 1))
         #expect(noProtocol.first == CTAPStatus.ok.rawValue)
+    }
+
+    @Test func theAuthenticatorsErrorCodesAreCTAP21s() {
+        let pairs: [(AuthenticatorError.Code, CTAPStatus)] = [
+            (.integrityFailure, .integrityFailure), (.largeBlobStorageFull, .largeBlobStorageFull),
+            (.uvBlocked, .uvBlocked), (.pinAuthInvalid, .pinAuthInvalid), (.uvInvalid, .uvInvalid),
+        ]
+        for (code, status) in pairs {
+            #expect(code.rawValue == status.rawValue)
+            #expect(code.description == status.description)
+        }
+    }
+
+    @Test func anAuthenticatorWithoutUserVerificationHasNoPIN() async throws {
+        var profile = AuthenticatorProfile.securityKey
+        profile.supportsUserVerification = false
+        let device = CTAPDevice(
+            authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), profile: profile))
+        let client = PINClient(device: device, .one)
+        #expect(try await client.retries() == (8, false))
+        #expect(try await client.setPIN("1234") == .invalidSubcommand)
+        let answer = await device.handle([CTAPCommand.getInfo.rawValue], context: CTAPTransaction(channel: 1))
+        let info = try CBOR(decoding: answer.dropFirst())
+        #expect(info[1] == ["FIDO_2_0"] && info[4]?["clientPin"] == nil && info[6] == [2, 1])
+        let config = await device.handle(
+            [CTAPCommand.config.rawValue] + CBOR.map([1: 2]).encoded(), context: CTAPTransaction(channel: 1))
+        #expect(config == [CTAPStatus.invalidCommand.rawValue])
     }
 }

@@ -65,6 +65,13 @@ public protocol Authenticator: Sendable {
     func sharedSecret(with platformKey: COSEKey, _ pinUVAuthProtocol: PINUVAuthProtocol)
         async throws(AuthenticatorError) -> PINUVAuthSharedSecret
 
+    /// Replaces the key-agreement key with a fresh one (CTAP 2.1 §6.5.4 `regenerate`), as a CTAP
+    /// device does after a wrong PIN (§6.5.5.7.2): every shared secret made with the old key
+    /// stops working, so a platform must run getKeyAgreement again.
+    ///
+    /// - Throws: ``AuthenticatorError`` with `CTAP1_ERR_OTHER` when no new key can be made.
+    func regenerateKeyAgreement() async throws(AuthenticatorError)
+
     /// The serialized large-blob array (`authenticatorLargeBlobs` `get`, CTAP 2.1 §6.10.2), read
     /// whole; see ``LargeBlobArray``.
     ///
@@ -104,6 +111,9 @@ extension Authenticator {
     {
         throw AuthenticatorError(.unsupportedOption, "this authenticator has no key agreement")
     }
+
+    /// Does nothing: an authenticator without key agreement has no key to replace.
+    public func regenerateKeyAgreement() async throws(AuthenticatorError) {}
 
     /// Refuses: this authenticator keeps no large blobs.
     public func largeBlobs() async throws(AuthenticatorError) -> [UInt8] {

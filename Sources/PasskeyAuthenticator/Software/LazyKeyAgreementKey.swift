@@ -23,4 +23,9 @@ final class LazyKeyAgreementKey: Sendable {
             }
         }
     }
+
+    /// Forgets the key, so the next use makes another (CTAP 2.1 §6.5.4 `regenerate`).
+    func regenerate() {
+        made.withLock { $0 = nil }
+    }
 }

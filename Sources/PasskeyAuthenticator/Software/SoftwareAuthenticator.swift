@@ -77,6 +77,11 @@ public struct SoftwareAuthenticator: Authenticator {
         try pinUVAuthProtocol.decapsulate(peer: platformKey, using: keyAgreementKey.key)
     }
 
+    /// Replaces the key-agreement key (CTAP 2.1 §6.5.4 `regenerate`); the next use makes a new one.
+    public func regenerateKeyAgreement() async throws(AuthenticatorError) {
+        keyAgreementKey.regenerate()
+    }
+
     // MARK: The user
 
     /// What the simulated user did: whether they were present and verified.

@@ -177,7 +177,8 @@ extension CTAPDevice {
     }
 
     /// Checks `pinHashEnc` against the PIN (§6.5.5.7.2 steps 7–9): a retry is spent (and
-    /// written) before the comparison and given back when it matches; three mismatches in a row
+    /// written) before the comparison and given back when it matches; a mismatch regenerates the
+    /// key-agreement key, so the platform must agree on a new secret; three mismatches in a row
     /// block PIN entry until a power cycle, the last retry blocks it for good.
     ///
     /// - Throws: `CTAP2_ERR_PIN_AUTH_BLOCKED`, `CTAP2_ERR_PIN_BLOCKED`, `CTAP2_ERR_PIN_INVALID`.
@@ -193,6 +194,7 @@ extension CTAPDevice {
         let pinHash = try await authenticating { () throws(AuthenticatorError) in try secret.decrypt(pinHashEnc) }
         guard let expected = state.pinHash, constantTimeEquals(expected, pinHash) else {
             pin.consecutiveMismatches += 1
+            try await authenticating(authenticator.regenerateKeyAgreement)
             if state.pinRetries == 0 {
                 throw CTAPError(.pinBlocked, "the last PIN retry was spent")
             }

@@ -3,7 +3,10 @@ import WebAuthn
 
 extension CTAPDevice {
     /// `authenticatorGetAssertion` (CTAP 2.1 §6.2): decodes the request, checks its options,
-    /// asks for user presence when `up` is true, and lets the authenticator sign.
+    /// asks for user presence when `up` is true, and lets the authenticator sign. The user is
+    /// verified (UV set) when the pinUvAuthParam verifies under a pinUvAuthToken with the `ga`
+    /// permission for this RP ID; without one the assertion is unverified, unless alwaysUv
+    /// demands a token.
     ///
     /// The ``Authenticator`` chooses among several discoverable credentials itself, as an
     /// authenticator with a display does, so the response has no `numberOfCredentials` and

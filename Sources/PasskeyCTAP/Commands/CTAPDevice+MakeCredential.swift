@@ -5,6 +5,10 @@ extension CTAPDevice {
     /// `authenticatorMakeCredential` (CTAP 2.1 §6.1): decodes the request, checks it in the
     /// order of §6.1.2, asks for user presence, and lets the authenticator make the credential.
     ///
+    /// The user is verified (UV set) when the pinUvAuthParam verifies under a pinUvAuthToken
+    /// with the `mc` permission for this RP ID; with a PIN set, a discoverable credential (or any,
+    /// under alwaysUv) needs one (`CTAP2_ERR_PUAT_REQUIRED`).
+    ///
     /// ```
     /// request  = { 0x01 clientDataHash: bytes, 0x02 rp: {"id": text, ? "name": text},
     ///              0x03 user: {"id": bytes, ? "name": text, ? "displayName": text},
