@@ -6,9 +6,20 @@ import WebAuthn
 /// authenticatorCredentialManagement (CTAP 2.1 §6.8) refuses what it must before any token is
 /// checked: no store, no such subcommand, no pinUvAuthParam, a GetNext with nothing pending.
 @Suite struct CredMgmtRefusalTests {
-    @Test func aDeviceWithoutAStoreHasNoSuchCommand() async throws {
+    /// A device without a credential store, and one whose authenticator has no user verification
+    /// (so no PIN to authorize with).
+    static func unmanaged() -> [CTAPDevice] {
         let store = InMemoryCredentialStore()
-        let device = CTAPDevice(authenticator: SoftwareAuthenticator(store: store, profile: .securityKey))
+        var unverifying = AuthenticatorProfile.securityKey
+        unverifying.supportsUserVerification = false
+        return [
+            CTAPDevice(authenticator: SoftwareAuthenticator(store: store, profile: .securityKey)),
+            CTAPDevice(authenticator: SoftwareAuthenticator(store: store, profile: unverifying), credentials: store),
+        ]
+    }
+
+    @Test(arguments: unmanaged())
+    func aDeviceWithoutAStoreOrAPINHasNoSuchCommand(device: CTAPDevice) async throws {
         for command in [CTAPCommand.credentialManagement, .credentialManagementPreview] {
             let request = [command.rawValue] + CBOR.map([1: 1]).encoded()
             #expect(

@@ -42,7 +42,7 @@ extension CTAPDevice {
     ///   - parameters: the request.
     ///   - enumeration: what the previous command left to enumerate, if anything.
     /// - Returns: the response map, or `nil` for deleteCredential and updateUserInformation.
-    /// - Throws: `CTAP1_ERR_INVALID_COMMAND` without a credential store,
+    /// - Throws: `CTAP1_ERR_INVALID_COMMAND` without a credential store or a PIN,
     ///   `CTAP2_ERR_INVALID_SUBCOMMAND`, `CTAP2_ERR_MISSING_PARAMETER`, the statuses of
     ///   ``authorize(_:rpID:message:parameters:paramKey:protocolKey:)``,
     ///   `CTAP2_ERR_NO_CREDENTIALS`, `CTAP2_ERR_NOT_ALLOWED` for a `GetNext…` with nothing
@@ -50,8 +50,8 @@ extension CTAPDevice {
     func credentialManagement(_ parameters: CTAPParameters, continuing enumeration: CredentialEnumeration?)
         async throws(CTAPError) -> CBOR?
     {
-        guard let credentials else {
-            throw CTAPError(.invalidCommand, "this device has no credential store to manage")
+        guard let credentials, managesCredentials else {
+            throw CTAPError(.invalidCommand, "this device has no credential store, or no PIN to authorize managing it")
         }
         let number = try parameters.required(1, "subCommand").ctapInt("subCommand")
         guard let subcommand = CredentialManagementSubcommand(rawValue: number) else {
@@ -122,6 +122,10 @@ extension CTAPDevice {
             return nil
         }
     }
+
+    /// Whether the device has authenticatorCredentialManagement: a credential store, and a PIN
+    /// whose tokens can authorize it (§6.8 has no subcommand without one).
+    var managesCredentials: Bool { credentials != nil && supportsClientPIN }
 
     /// Authorizes a subcommand with a `cm` pinUvAuthToken (§6.8.2–§6.8.6): over every RP when
     /// `rpIDHash` is `nil` (the token must then be bound to none), else over the RP it hashes

@@ -77,12 +77,12 @@ extension CTAPDevice {
 
     /// getInfo's credential-management and large-blob members (§6.4): options `credMgmt` and
     /// `credentialMgmtPreview` (the prototype 0x41, for `FIDO_2_1_PRE` clients) with a
-    /// credential store, option `largeBlobs` and `maxSerializedLargeBlobArray` (0x0B) when the
+    /// credential store and a PIN to authorize it, option `largeBlobs` and `maxSerializedLargeBlobArray` (0x0B) when the
     /// authenticator keeps large blobs, and the list limits `maxCredentialCountInList` (0x07) and
     /// `maxCredentialIdLength` (0x08: any ID WebAuthn allows, 1023 bytes).
     private func addStorageInfo(to response: inout [CBOR: CBOR]) {
         var options = response[4]?.mapValue ?? [:]
-        if credentials != nil {
+        if managesCredentials {
             options["credMgmt"] = true
             options["credentialMgmtPreview"] = true
         }
