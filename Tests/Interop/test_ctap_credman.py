@@ -33,6 +33,14 @@ def make_credential(ctap, pin, rp_id, user_id, extensions=None):
     )
 
 
+def with_pin(path):
+    """The device's Ctap2 and a ClientPin, the PIN set."""
+    ctap = Ctap2(open_device(path))
+    pin = ClientPin(ctap)
+    pin.set_pin(PIN)
+    return ctap, pin
+
+
 def credential_manager(ctap, pin, rp_id=None):
     token = pin.get_pin_token(PIN, ClientPin.PERMISSION.CREDENTIAL_MGMT, rp_id)
     return CredentialManagement(ctap, pin.protocol, token)
@@ -40,10 +48,8 @@ def credential_manager(ctap, pin, rp_id=None):
 
 def test_enumerate_update_and_delete_credentials(tmp_path):
     with running_device(tmp_path) as path:
-        ctap = Ctap2(open_device(path))
+        ctap, pin = with_pin(path)
         assert ctap.info.options["credMgmt"] is True
-        pin = ClientPin(ctap)
-        pin.set_pin(PIN)
         made = {(rp, user): make_credential(ctap, pin, rp, user) for rp in RP_IDS for user in (b"ada", b"bob")}
 
         manager = credential_manager(ctap, pin)
@@ -86,9 +92,7 @@ def test_enumerate_update_and_delete_credentials(tmp_path):
 
 def test_a_token_bound_to_one_rp_manages_only_that_rp(tmp_path):
     with running_device(tmp_path) as path:
-        ctap = Ctap2(open_device(path))
-        pin = ClientPin(ctap)
-        pin.set_pin(PIN)
+        ctap, pin = with_pin(path)
         other = make_credential(ctap, pin, "example.com", b"ada").auth_data.credential_data.credential_id
         make_credential(ctap, pin, "example.org", b"ada")
         bound = credential_manager(ctap, pin, rp_id="example.org")
@@ -100,10 +104,8 @@ def test_a_token_bound_to_one_rp_manages_only_that_rp(tmp_path):
 
 def test_large_blobs_written_and_read_per_credential(tmp_path):
     with running_device(tmp_path) as path:
-        ctap = Ctap2(open_device(path))
+        ctap, pin = with_pin(path)
         assert ctap.info.options["largeBlobs"] is True
-        pin = ClientPin(ctap)
-        pin.set_pin(PIN)
         key = make_credential(ctap, pin, "example.org", b"ada", extensions={"largeBlobKey": True}).large_blob_key
         assert len(key) == 32
         token = pin.get_pin_token(PIN, ClientPin.PERMISSION.LARGE_BLOB_WRITE)
@@ -124,9 +126,7 @@ def test_large_blobs_written_and_read_per_credential(tmp_path):
 def test_reset_clears_credentials_pin_and_large_blobs(tmp_path):
     store = tmp_path / "store"
     with running_device(tmp_path, store=store) as path:
-        ctap = Ctap2(open_device(path))
-        pin = ClientPin(ctap)
-        pin.set_pin(PIN)
+        ctap, pin = with_pin(path)
         key = make_credential(ctap, pin, "example.org", b"ada", extensions={"largeBlobKey": True}).large_blob_key
         LargeBlobs(ctap, pin.protocol, pin.get_pin_token(PIN, ClientPin.PERMISSION.LARGE_BLOB_WRITE)).put_blob(
             key, b"a secret note")
