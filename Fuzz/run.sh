@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=Fuzz/.build/release/webauthn-fuzz
-ALL=(cbor authenticator-data attestation-object client-data options-json response-json cose-key x509 metadata)
+ALL=(cbor authenticator-data attestation-object client-data options-json response-json cose-key x509 metadata ctaphid ctap-cbor)
 mode=$1; shift
 if [ "$mode" = fuzz ]; then seconds=$1; shift; fi
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=("${ALL[@]}")

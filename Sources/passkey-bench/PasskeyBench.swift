@@ -8,8 +8,11 @@ struct PasskeyBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passkey-bench",
         abstract:
-            "Measure the authenticator (the default), the local tenant, signup and login end to end, seeding, or passkey serve.",
+            "Measure the authenticator (the default), the local tenant, signup and login end to end, seeding, passkey serve, or the CTAP device.",
         discussion: "Build with -c release for real figures (make bench).",
-        subcommands: [AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self, ServeBench.self],
+        subcommands: [
+            AuthenticatorBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self, ServeBench.self,
+            CTAPBench.self,
+        ],
         defaultSubcommand: AuthenticatorBench.self)
 }

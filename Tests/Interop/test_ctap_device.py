@@ -2,71 +2,23 @@
 over a Unix stream socket with 64-byte reports and no framing (CTAP 2.1 §11.2)."""
 
 import hashlib
-import os
 import signal
-import socket
 import subprocess
 
 import pytest
 from fido2.attestation import Attestation
 from fido2.ctap import CtapError
 from fido2.ctap2 import Ctap2
-from fido2.hid import CtapHidDevice
-from fido2.hid.base import CtapHidConnection, HidDescriptor
 
 from conftest import passkey_binary
-
-REPORT = 64
-
-
-class SocketConnection(CtapHidConnection):
-    """CTAPHID reports over the device's socket: each one exactly 64 bytes each way."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(10)
-        self.sock.connect(path)
-
-    def read_packet(self):
-        report = b""
-        while len(report) < REPORT:
-            chunk = self.sock.recv(REPORT - len(report))
-            if not chunk:
-                raise OSError("the device closed the connection")
-            report += chunk
-        return report
-
-    def write_packet(self, data):
-        assert len(data) == REPORT
-        self.sock.sendall(data)
-
-    def close(self):
-        self.sock.close()
-
-
-def open_device(path):
-    descriptor = HidDescriptor(path, 0, 0, REPORT, REPORT, "passkey device", None)
-    return CtapHidDevice(descriptor, SocketConnection(path))
+from ctap_socket import open_device, running_device
 
 
 @pytest.fixture
 def device_socket(tmp_path):
     """A running `passkey device` over a fresh store; yields its socket's path."""
-    path = str(tmp_path / "device.sock")
-    env = {**os.environ, "PASSKEY_STORE": str(tmp_path / "store")}
-    env.pop("PASSKEY_PASSPHRASE", None)
-    process = subprocess.Popen(
-        [passkey_binary(), "device", "--socket", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env,
-    )
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("passkey device listening on unix:" + path), process.stderr.read()
+    with running_device(tmp_path) as path:
         yield path
-    finally:
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=10) == 0
-        assert not os.path.exists(path), "the socket is removed at exit"
 
 
 def test_get_info_make_credential_and_get_assertion(device_socket):
@@ -110,15 +62,7 @@ def test_ping_and_wink_over_the_socket(device_socket):
 
 @pytest.mark.parametrize("allow", [False, True])
 def test_reset_only_when_allowed(tmp_path, allow):
-    path = str(tmp_path / "device.sock")
-    env = {**os.environ, "PASSKEY_STORE": str(tmp_path / "store")}
-    env.pop("PASSKEY_PASSPHRASE", None)
-    process = subprocess.Popen(
-        [passkey_binary(), "device", "--socket", path, *(["--allow-reset"] if allow else [])],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )
-    try:
-        assert process.stdout.readline().startswith("passkey device listening")
+    with running_device(tmp_path, *(["--allow-reset"] if allow else []), stop=signal.SIGINT) as path:
         ctap = Ctap2(open_device(path))
         client_data_hash = hashlib.sha256(b"registration").digest()
         ctap.make_credential(
@@ -135,9 +79,6 @@ def test_reset_only_when_allowed(tmp_path, allow):
                 ctap.reset()
             assert refused.value.code == CtapError.ERR.OPERATION_DENIED
             assert ctap.get_assertion("example.org", client_data_hash).auth_data.is_user_present()
-    finally:
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=10) == 0
 
 
 def test_a_socket_path_in_use_is_one_line_and_exit_1(tmp_path):

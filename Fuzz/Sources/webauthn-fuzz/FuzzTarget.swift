@@ -2,7 +2,8 @@ import Foundation
 import WebAuthn
 
 /// One fuzz target: what the bytes are read as. Every path must end in a value or a typed
-/// `WebAuthnError`; a trap, a leak or a memory error is a bug libFuzzer reports.
+/// `WebAuthnError` (for the CTAP targets: a status byte, see `CTAPFuzz`); a trap, a leak, a memory
+/// error or a hang is a bug libFuzzer reports.
 enum FuzzTarget: String, CaseIterable {
     case cbor
     case authenticatorData = "authenticator-data"
@@ -13,6 +14,8 @@ enum FuzzTarget: String, CaseIterable {
     case coseKey = "cose-key"
     case x509
     case metadata
+    case ctaphid
+    case ctapCBOR = "ctap-cbor"
 
     /// The relying party of the W3C vectors the seeds come from, so that mutated inputs get past
     /// client data and `rpIdHash` into every format's statement verifier.
@@ -70,6 +73,10 @@ enum FuzzTarget: String, CaseIterable {
             if let root = Self.metadataRoot {
                 _ = try? MetadataBLOB(jwt: bytes, root: root, at: Date(timeIntervalSince1970: 1_800_000_000))
             }
+        case .ctaphid:
+            CTAPFuzz.reports(bytes)
+        case .ctapCBOR:
+            CTAPFuzz.commands(bytes)
         case .x509:
             if let certificate = try? X509Certificate(derEncoded: bytes) {
                 _ = try? certificate.publicKey(algorithm: nil)
