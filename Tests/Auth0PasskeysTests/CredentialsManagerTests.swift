@@ -333,8 +333,9 @@ import WebAuthn
     }
 }
 
-/// A storage whose writes wait at a gate, up to five seconds each, counting the waits that timed
-/// out.
+/// A storage whose writes wait at a gate, up to a minute each (long enough for threads to start
+/// on a loaded machine; a write stuck on the pool would wait that long), counting the waits that
+/// timed out.
 final class GatedStorage: CredentialsStorage {
     private let gate = DispatchSemaphore(value: 0)
     private let counts = Mutex<(waiting: Int, timeouts: Int)>((0, 0))
@@ -351,7 +352,7 @@ final class GatedStorage: CredentialsStorage {
 
     func setEntry(_ value: [UInt8], forKey key: String) {
         counts.withLock { $0.waiting += 1 }
-        if gate.wait(timeout: .now() + 5) == .timedOut {
+        if gate.wait(timeout: .now() + 60) == .timedOut {
             counts.withLock { $0.timeouts += 1 }
         }
     }

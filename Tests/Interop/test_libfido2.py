@@ -53,10 +53,13 @@ class Device:
 
 @pytest.fixture
 def compiled(tmp_path):
-    """The C program, built with the warnings as errors."""
+    """The C program, built with the warnings as errors by the system's C compiler, or by the clang
+    that comes with Swift on a machine that has no other."""
     binary = tmp_path / "fido2_socket_test"
+    compiler = shutil.which("cc") or shutil.which("clang")
+    assert compiler, "no C compiler: neither cc nor the Swift toolchain's clang is on PATH"
     subprocess.run(
-        ["cc", "-std=c11", "-D_DEFAULT_SOURCE", "-Wall", "-Wextra", "-Werror", "-o", str(binary), str(PROGRAM),
+        [compiler, "-std=c11", "-D_DEFAULT_SOURCE", "-Wall", "-Wextra", "-Werror", "-o", str(binary), str(PROGRAM),
          *libfido2_flags()],
         check=True, timeout=120,
     )

@@ -37,7 +37,7 @@ import WebAuthn
                 #expect(Set(values).count == values.count, "credential \(id) reused a counter")
             }
             #expect(results.allSatisfy { $0.failures.isEmpty }, "\(results.flatMap(\.failures).prefix(3))")
-            #expect(results.map(\.counters.count).reduce(0, +) > 100)
+            #expect(results.map(\.counters.count).reduce(0, +) >= 200)
         }
     }
 
@@ -65,7 +65,8 @@ import WebAuthn
         let id = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: created.valueBytes).id
         run.credentials.append(id)
         var round = 0
-        while ContinuousClock.now < deadline {
+        // Until the deadline, and at least two rounds each however loaded the machine is.
+        while ContinuousClock.now < deadline || round < 2 {
             round += 1
             let target = round % 2 == 0 ? id : nil
             let options = requestOptions(challenge: SecureRandom.bytes(16), allow: target.map { [$0] } ?? [])
