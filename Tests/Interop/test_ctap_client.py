@@ -136,3 +136,25 @@ def test_cred_protect_three_hides_the_credential_without_user_verification(clien
     with pytest.raises(ClientError) as refused:
         authenticate(client, verified)
     assert refused.value.code == ClientError.ERR.DEVICE_INELIGIBLE
+
+
+def test_several_discoverable_credentials_come_back_one_by_one_through_get_next_assertion(client):
+    """Two users' passkeys for one RP and no allow list: the key has no display, so it counts
+    them (numberOfCredentials) and python-fido2 fetches the second with authenticatorGetNextAssertion
+    (CTAP 2.1 §6.2.2 step 7, §6.3); the client offers both, each verified by py_webauthn."""
+    registered = [register(client) for _ in range(2)]
+    options = webauthn.generate_authentication_options(
+        rp_id=RP_ID, user_verification=UserVerificationRequirement.DISCOURAGED)
+    selection = client.get_assertion(PublicKeyCredentialRequestOptions.from_dict(options_json(options)))
+    assert len(selection.get_assertions()) == 2
+    responses = [selection.get_response(index) for index in range(2)]
+    keys = {response.raw_id: verified for verified, response in registered}
+    assert set(keys) == {response.raw_id for response in responses}
+    for response in responses:
+        verified = keys[response.raw_id]
+        assert response.response.user_handle is not None
+        webauthn.verify_authentication_response(
+            credential=dict(response), expected_challenge=options.challenge, expected_rp_id=RP_ID,
+            expected_origin=ORIGIN, credential_public_key=verified.credential_public_key,
+            credential_current_sign_count=verified.sign_count,
+        )

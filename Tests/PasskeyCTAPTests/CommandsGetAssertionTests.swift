@@ -77,10 +77,104 @@ import WebAuthn
         #expect(try await fixture.send(.getAssertion, .map(request)).status == expected)
     }
 
-    @Test func getNextAssertionHasNothingToReturn() async throws {
+    @Test func oneDiscoverableCredentialLeavesGetNextAssertionNothing() async throws {
         _ = try await fixture.register()
         let request: CBOR = [1: .text(CommandsFixture.rpID), 2: .bytes([UInt8](repeating: 3, count: 32))]
-        #expect(try await fixture.send(.getAssertion, request).status == .ok)
+        let (status, response) = try await fixture.send(.getAssertion, request)
+        #expect(status == .ok && response?[5] == nil)
+        #expect(try await fixture.send(.getNextAssertion).status == .notAllowed)
+    }
+}
+
+/// Several discoverable credentials for one RP on a device without a display (CTAP 2.1 §6.2.2
+/// step 7, §6.3): the newest signs, `numberOfCredentials` counts them, and
+/// authenticatorGetNextAssertion returns each other one, verified by the relying party, until
+/// none is left, another command comes, or 30 seconds pass.
+@Suite struct CommandsGetNextAssertionTests {
+    let time = ManualClock()
+    let fixture: CommandsFixture
+    let users: [[UInt8]] = [[1], [2], [3]]
+
+    init() {
+        fixture = CommandsFixture(clock: time.clock)
+    }
+
+    /// Registers one discoverable credential per user (oldest first) and one that is not.
+    func register() async throws -> [[UInt8]: VerifiedRegistration] {
+        var registrations: [[UInt8]: VerifiedRegistration] = [:]
+        for user in users {
+            registrations[user] = try await fixture.register(userID: user)
+        }
+        _ = try await fixture.register(userID: [9], residentKey: false)
+        return registrations
+    }
+
+    /// Verifies one assertion of `challenge` and returns whose it was.
+    func verify(
+        _ body: CBOR?, _ clientData: (json: [UInt8], hash: [UInt8]), _ challenge: [UInt8],
+        _ registrations: [[UInt8]: VerifiedRegistration]
+    ) throws -> [UInt8] {
+        let body = try #require(body)
+        let userHandle = try #require(body[4]?["id"]?.bytesValue)
+        #expect(body[4]?["name"] == nil, "no display: the user's ID only (§6.2.2 step 12)")
+        let registration = try #require(registrations[userHandle])
+        let record = CredentialRecord(
+            id: registration.credentialID, publicKey: registration.credentialPublicKey,
+            signCount: registration.signCount, userHandle: userHandle)
+        _ = try RelyingParty(id: CommandsFixture.rpID).verifyAuthentication(
+            credentialID: try #require(body[1]?["id"]?.bytesValue), clientDataJSON: clientData.json,
+            authenticatorData: try #require(body[2]?.bytesValue), signature: try #require(body[3]?.bytesValue),
+            userHandle: userHandle, challenge: challenge, credential: record, allowCredentials: [],
+            userIdentified: .byResponse)
+        return userHandle
+    }
+
+    @Test func eachCredentialSignsOnce() async throws {
+        let registrations = try await register()
+        let challenge = SecureRandom.bytes(32)
+        let clientData = CommandsFixture.clientData(.get, challenge: challenge)
+        let request: CBOR = [1: .text(CommandsFixture.rpID), 2: .bytes(clientData.hash)]
+        let (status, first) = try await fixture.send(.getAssertion, request)
+        #expect(status == .ok)
+        #expect(first?[5] == 3)
+        var signers = [try verify(first, clientData, challenge, registrations)]
+        for _ in 1..<3 {
+            let (nextStatus, next) = try await fixture.send(.getNextAssertion)
+            #expect(nextStatus == .ok && next?[5] == nil)
+            signers.append(try verify(next, clientData, challenge, registrations))
+        }
+        // In the store's order, newest first; made within one tick here, so compared as a set.
+        #expect(Set(signers) == Set(users) && signers.count == users.count)
+        #expect(try await fixture.send(.getNextAssertion).status == .notAllowed)
+    }
+
+    @Test func anotherCommandEndsThem() async throws {
+        _ = try await register()
+        let request: CBOR = [1: .text(CommandsFixture.rpID), 2: .bytes([UInt8](repeating: 3, count: 32))]
+        #expect(try await fixture.send(.getAssertion, request).response?[5] == 3)
+        #expect(try await fixture.send(.getInfo).status == .ok)
+        #expect(try await fixture.send(.getNextAssertion).status == .notAllowed)
+    }
+
+    @Test func theyLastThirtySecondsFromTheLastAnswer() async throws {
+        _ = try await register()
+        let request: CBOR = [1: .text(CommandsFixture.rpID), 2: .bytes([UInt8](repeating: 3, count: 32))]
+        #expect(try await fixture.send(.getAssertion, request).response?[5] == 3)
+        time.advance(by: .seconds(29))
+        #expect(try await fixture.send(.getNextAssertion).status == .ok)
+        time.advance(by: .seconds(30))
+        #expect(try await fixture.send(.getNextAssertion).status == .notAllowed)
+    }
+
+    @Test func anAllowListIsAnsweredAlone() async throws {
+        let registrations = try await register()
+        let chosen = try #require(registrations[[1]]).credentialID
+        let request: CBOR = [
+            1: .text(CommandsFixture.rpID), 2: .bytes([UInt8](repeating: 3, count: 32)),
+            3: [["id": .bytes(chosen), "type": "public-key"]],
+        ]
+        let (status, response) = try await fixture.send(.getAssertion, request)
+        #expect(status == .ok && response?[5] == nil && response?[1]?["id"] == .bytes(chosen))
         #expect(try await fixture.send(.getNextAssertion).status == .notAllowed)
     }
 }

@@ -8,9 +8,10 @@ extension CTAPDevice {
     /// permission for this RP ID; without one the assertion is unverified, unless alwaysUv
     /// demands a token.
     ///
-    /// The ``Authenticator`` chooses among several discoverable credentials itself, as an
-    /// authenticator with a display does, so the response has no `numberOfCredentials` and
-    /// `authenticatorGetNextAssertion` has nothing to return (§6.2.2 step 12, §6.3).
+    /// Without an allow list and with a credential store, the device has no display to choose
+    /// among several discoverable credentials: the newest signs, the response counts them in
+    /// `numberOfCredentials`, and `authenticatorGetNextAssertion` returns the others (§6.2.2
+    /// step 7, §6.3). Without a store the ``Authenticator`` chooses one itself.
     ///
     /// ```
     /// request  = { 0x01 rpId: text, 0x02 clientDataHash: bytes, ? 0x03 allowList,
@@ -19,7 +20,8 @@ extension CTAPDevice {
     /// extensions = { ? "hmac-secret": {1: COSE_Key, 2: bytes, 3: bytes, ? 4: uint},
     ///                ? "getCredBlob": bool, ? "largeBlobKey": true }
     /// response = { 0x01 credential: {"id": bytes, "type": "public-key"}, 0x02 authData: bytes,
-    ///              0x03 signature: bytes, ? 0x04 user: {"id": bytes}, ? 0x07 largeBlobKey: bytes }
+    ///              0x03 signature: bytes, ? 0x04 user: {"id": bytes}, ? 0x05 numberOfCredentials: uint,
+    ///              ? 0x07 largeBlobKey: bytes }
     /// ```
     func getAssertion(_ parameters: CTAPParameters, _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR {
         let rpID = try parameters.required(1, "rpId").ctapText("rpId")
@@ -70,24 +72,27 @@ extension CTAPDevice {
         if userPresence {
             try await presence.require(UserPresenceRequest(command: .getAssertion, rpID: rpID), in: transaction)
         }
+        // §6.2.2 step 7: without a display, the newest of several discoverable credentials signs
+        // and the rest wait for authenticatorGetNextAssertion.
+        let candidates =
+            allowList.isEmpty ? try await discoverableCandidates(rpID: rpID, userVerified: userVerification) : []
+        var signing = request
+        if candidates.count > 1 {
+            signing.allowList = [candidates[0]]
+        }
         let response = try await authenticating { () async throws(AuthenticatorError) in
-            try await authenticator.getAssertion(request)
+            try await authenticator.getAssertion(signing)
         }
         // §6.2.2 step 12: only an assertion the user was present for spends the token; a silent
         // one (up = false), as clients send to filter an allow list first, leaves it whole.
         if userVerification, userPresence {
             spendPinUvAuthToken()
         }
-        var answer: [CBOR: CBOR] = [
-            1: ["id": .bytes(response.credentialID), "type": "public-key"],
-            2: .bytes(response.authenticatorData.bytes), 3: .bytes(response.signature),
-        ]
-        if let userHandle = response.userHandle {
-            answer[4] = ["id": .bytes(userHandle)]
+        if candidates.count > 1 {
+            pendingAssertions = PendingAssertions(
+                request: request, remaining: Array(candidates.dropFirst()),
+                expires: clock.now().advanced(by: Self.nextAssertionWindow))
         }
-        if let key = response.largeBlobKey {
-            answer[7] = .bytes(key.withUnsafeBytes { Array($0) })
-        }
-        return .map(answer)
+        return Self.assertionResponse(response, numberOfCredentials: candidates.count > 1 ? candidates.count : nil)
     }
 }

@@ -17,7 +17,7 @@ public import WebAuthn
 /// | 0x04 | authenticatorGetInfo (§6.4) | versions, AAGUID, options, algorithms, … |
 /// | 0x06 | authenticatorClientPIN (§6.5), PIN/UV auth protocols 1 and 2 | retries, key, token |
 /// | 0x07 | authenticatorReset (§6.6) | nothing, after presence, within 10 s of power-up |
-/// | 0x08 | authenticatorGetNextAssertion (§6.3) | `CTAP2_ERR_NOT_ALLOWED`: one assertion each |
+/// | 0x08 | authenticatorGetNextAssertion (§6.3), with a credential store | the next of `numberOfCredentials` |
 /// | 0x0A, 0x41 | authenticatorCredentialManagement (§6.8), with a credential store | metadata, RPs, credentials |
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
 /// | 0x0C | authenticatorLargeBlobs (§6.10), when the authenticator keeps large blobs | fragments of the array |
@@ -57,6 +57,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     let credentials: (any CredentialStore)?
     /// The RPs or credentials an enumeration has still to return (§6.8); any other command ends it.
     var credentialEnumeration: CredentialEnumeration?
+    /// The assertions getAssertion counted and has not returned (§6.3); any other command ends them.
+    var pendingAssertions: PendingAssertions?
     /// The large-blob array being written in fragments (§6.10.2 `set`), until its last one.
     var largeBlobWrite: LargeBlobWrite?
 
@@ -114,6 +116,9 @@ public actor CTAPDevice: CTAPCommandHandler {
         // §6.8.3, §6.8.4: an enumeration goes on only while each next command continues it.
         let enumeration = credentialEnumeration
         credentialEnumeration = nil
+        // §6.3: likewise the assertions a getAssertion counted.
+        let assertions = pendingAssertions
+        pendingAssertions = nil
         switch CTAPCommand(rawValue: byte) {
         case .getInfo:
             guard parameters.isEmpty else {
@@ -127,7 +132,7 @@ public actor CTAPDevice: CTAPCommandHandler {
         case .clientPIN:
             return try await clientPIN(CTAPParameters(parameters))
         case .getNextAssertion:
-            throw CTAPError(.notAllowed, "no getAssertion has further credentials to return")
+            return try await getNextAssertion(assertions)
         case .reset:
             try await reset(transaction)
             return nil
