@@ -20,9 +20,10 @@ extension Passkey {
                 (the FIDO usage page's report descriptor), which browsers, libfido2, OpenSSH's -sk keys and \
                 python-fido2 find as any key; /dev/uhid must be readable and writable by you (a udev rule and a \
                 group: see the README, "As a FIDO device"). The passkeys are the store's, made with the \
-                security-key profile; a client manages them (credential management) and sets a PIN (ClientPIN), which \
-                the store keeps sealed with its retries, as a key keeps its own. User presence follows --presence: auto (always present), deny (never), \
-                ask (a question on standard error for each request, answered y on standard input within 30 s). \
+                security-key profile; a client manages them (credential management) and sets a PIN (ClientPIN), \
+                which the store keeps sealed with its retries, as a key keeps its own. User presence follows \
+                --presence: auto (always present), deny (never), ask (a question on standard error for each \
+                request, answered y on standard input within 30 s). \
                 authenticatorReset is refused unless --allow-reset, so no client can wipe the store by surprise. \
                 Prints one line once it serves, then runs until SIGINT or SIGTERM, which remove the socket or \
                 unplug the key.
