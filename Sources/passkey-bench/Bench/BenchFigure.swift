@@ -43,18 +43,23 @@ struct BenchFigure: Encodable {
         _ name: String, _ label: String, _ value: Double, baseline: String, baselineLabel: String,
         _ reference: Double, target: Double?
     ) -> [BenchFigure] {
-        [
+        // A baseline that did nothing in its rounds (a stalled machine, a tiny --seconds) has no
+        // ratio to give: `nil`, never an infinity that JSON cannot carry.
+        let ratio = reference > 0 ? value / reference : nil
+        return [
             BenchFigure(name: baseline, label: baselineLabel, value: reference, unit: "ops/s"),
             BenchFigure(
-                name: name, label: label, value: value, unit: "ops/s", baseline: baseline, ratio: value / reference,
+                name: name, label: label, value: value, unit: "ops/s", baseline: baseline, ratio: ratio,
                 target: target),
         ]
     }
 
-    /// Whether the target is met; `nil` without a target.
+    /// Whether the target is met; `nil` without a target, or for a rate whose baseline gave no
+    /// ratio.
     var meetsTarget: Bool? {
         guard let target else { return nil }
         if let ratio { return ratio >= target }
+        if baseline != nil { return nil }
         return value < target
     }
 

@@ -1,6 +1,7 @@
 /// Rates measured with the monotonic clock (latencies: ``Latencies``).
 enum Throughput {
-    /// Runs `body` for about `seconds` (after a short warm-up) and returns operations per second.
+    /// Runs `body` for about `seconds` (after a short warm-up), and at least once, and returns
+    /// operations per second.
     static func rate(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
         let clock = ContinuousClock()
         for _ in 0..<3 {
@@ -9,7 +10,7 @@ enum Throughput {
         var operations = 0
         let start = clock.now
         let budget = Duration.milliseconds(Int(seconds * 1000))
-        while clock.now - start < budget {
+        while operations == 0 || clock.now - start < budget {
             try await body()
             operations += 1
         }
