@@ -29,6 +29,17 @@ import WebAuthn
         for length in 0..<64 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             #expect(try Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+            var appended: [UInt8] = [0x2A]
+            Base64URL.append(bytes, to: &appended)
+            #expect(appended == [0x2A] + Array(Base64URL.encode(bytes).utf8))
+            #expect(Base64URL.decodeCanonical(appended.dropFirst()) == bytes)
         }
+    }
+
+    /// Only the text `encode` writes is canonical; whatever else `decode` reads is not.
+    @Test(arguments: ["AA==", "AAE=", "+/8", "AB", "ABC", "A", "AA AA", "A*AA"])
+    func nonCanonicalText(text: String) {
+        #expect(!Base64URL.isCanonical(Array(text.utf8)[...]))
+        #expect(Base64URL.decodeCanonical(Array(text.utf8)[...]) == nil)
     }
 }

@@ -1,6 +1,9 @@
 private import CCrypto
 
 /// SHA-256 (FIPS 180-4), as WebAuthn hashes client data and RP IDs (WebAuthn L3 §6.1).
+///
+/// The digest is fetched from the default provider once (`EVP_MD_fetch`); `EVP_sha256()` would
+/// have OpenSSL 3 look it up by name on every hash.
 public enum SHA256Digest {
     /// The length of a digest, in bytes.
     package static let digestLength = 32
@@ -10,12 +13,34 @@ public enum SHA256Digest {
     /// - Parameter bytes: the message.
     /// - Returns: the 32-byte digest.
     public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: digestLength)
-        let result = withBorrowedBytes(bytes) { message in
-            EVP_Digest(message.baseAddress, message.count, &digest, nil, EVP_sha256(), nil)
+        bytes.withContiguousStorageIfAvailable { hash($0) } ?? hash(Array(bytes))
+    }
+
+    /// Hashes an array: the same digest, through code made for contiguous bytes, which a generic
+    /// call from another module otherwise reaches only after a dynamic cast.
+    ///
+    /// - Parameter bytes: the message.
+    /// - Returns: the 32-byte digest.
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { hash($0) }
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard let message = bytes.baseAddress else {
+            // OpenSSL refuses a null pointer even with a zero length in some calls.
+            return [0].withUnsafeBufferPointer { hash(UnsafeBufferPointer(rebasing: $0.prefix(0))) }
         }
+        var digest = [UInt8](repeating: 0, count: digestLength)
+        let result = EVP_Digest(message, bytes.count, &digest, nil, FetchedSHA256.shared.pointer, nil)
         // EVP_Digest with a built-in digest fails only when allocation fails.
         precondition(result == 1, "EVP_Digest(SHA-256) failed")
         return digest
     }
+}
+
+/// SHA-256 as fetched once for the process from the default provider, and only read after.
+private final class FetchedSHA256: @unchecked Sendable {
+    static let shared = FetchedSHA256()
+    /// The `EVP_MD *`; `EVP_sha256()` if the fetch fails, which OpenSSL then fetches on each use.
+    let pointer = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
 }

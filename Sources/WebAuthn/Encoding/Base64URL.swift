@@ -56,12 +56,54 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var output = [UInt8]()
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        append(bytes, to: &output)
+        appendEncoding(bytes, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// Appends the unpadded base64url text of `bytes` to `output`, as UTF-8.
-    package static func append(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
+    ///
+    /// Concrete rather than generic, so that callers in other modules run code made for arrays
+    /// (a generic call across modules goes through the value witnesses byte by byte).
+    package static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        append(bytes[...], to: &output)
+    }
+
+    /// Appends the unpadded base64url text of `bytes` to `output`, as UTF-8.
+    package static func append(_ bytes: ArraySlice<UInt8>, to output: inout [UInt8]) {
+        let start = output.count
+        let count = (bytes.count * 4 + 2) / 3
+        output.append(contentsOf: repeatElement(0, count: count))
+        let table = alphabet
+        table.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { output in
+                    var index = 0
+                    var position = start
+                    while index + 3 <= input.count {
+                        let chunk =
+                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        output[position] = table[Int(chunk >> 18 & 0x3F)]
+                        output[position + 1] = table[Int(chunk >> 12 & 0x3F)]
+                        output[position + 2] = table[Int(chunk >> 6 & 0x3F)]
+                        output[position + 3] = table[Int(chunk & 0x3F)]
+                        index += 3
+                        position += 4
+                    }
+                    let left = input.count - index
+                    guard left > 0 else { return }
+                    let chunk = UInt32(input[index]) << 16 | (left == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                    output[position] = table[Int(chunk >> 18 & 0x3F)]
+                    output[position + 1] = table[Int(chunk >> 12 & 0x3F)]
+                    if left == 2 {
+                        output[position + 2] = table[Int(chunk >> 6 & 0x3F)]
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the unpadded base64url text of `bytes` to `output`, as UTF-8.
+    private static func appendEncoding(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
             let second = iterator.next()
@@ -72,6 +114,54 @@ public struct Base64URL: Sendable, Hashable, Codable, CustomStringConvertible {
             if second != nil { output.append(alphabet[Int(chunk >> 6 & 0x3F)]) }
             if third != nil { output.append(alphabet[Int(chunk & 0x3F)]) }
         }
+    }
+
+    /// Whether `text` is base64url in the one form ``encode(_:)`` writes: unpadded, the URL
+    /// alphabet only, a possible length and zero padding bits. Such text is what encoding its
+    /// decoded bytes gives back, byte for byte.
+    ///
+    /// - Parameter text: the text, as UTF-8.
+    /// - Returns: whether it is canonical.
+    package static func isCanonical(_ text: ArraySlice<UInt8>) -> Bool {
+        guard text.count % 4 != 1 else {
+            return false
+        }
+        var last: UInt8 = 0
+        for character in text {
+            last = values[Int(character)]
+            guard last < 64, character != UInt8(ascii: "+"), character != UInt8(ascii: "/") else {
+                return false
+            }
+        }
+        switch text.count % 4 {
+        case 2: return last & 0x0F == 0
+        case 3: return last & 0x03 == 0
+        default: return true
+        }
+    }
+
+    /// Decodes base64url text in the form ``isCanonical(_:)`` accepts; `nil` for any other text,
+    /// which ``decode(_:ignoringPaddingBits:)`` may still read.
+    ///
+    /// - Parameter text: the text, as UTF-8.
+    /// - Returns: the bytes, or `nil`.
+    package static func decodeCanonical(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        guard isCanonical(text) else {
+            return nil
+        }
+        var output = [UInt8]()
+        output.reserveCapacity(text.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for character in text {
+            buffer = buffer << 6 | UInt32(values[Int(character)])
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        return output
     }
 
     /// Decodes padded or unpadded base64url.

@@ -124,20 +124,49 @@ public struct CollectedClientData: Sendable, Hashable {
         self.otherMembers = [:]
         var json: [UInt8] = []
         json.reserveCapacity(96 + self.challenge.utf8.count + origin.utf8.count + (topOrigin?.utf8.count ?? 0))
+        Self.appendJSON(
+            type: type, challenge: self.challenge.utf8, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin,
+            to: &json)
+        self.bytes = json
+    }
+
+    /// Appends the JSON that ``init(type:challenge:origin:crossOrigin:topOrigin:)`` builds, member
+    /// by member in §5.8.1.1's order, for a challenge already in its base64url text: for a client
+    /// that writes the client data where it needs it rather than into a value.
+    ///
+    /// - Parameters:
+    ///   - type: the ceremony.
+    ///   - challenge: the challenge's unpadded base64url text, as ``Base64URL/encode(_:)`` writes it.
+    ///   - origin: the caller's origin, serialized per RFC 6454.
+    ///   - crossOrigin: whether the caller is a cross-origin iframe.
+    ///   - topOrigin: the top-level origin, written only when given.
+    ///   - json: where to append.
+    package static func append(
+        type: CeremonyType, challenge: ArraySlice<UInt8>, origin: String, crossOrigin: Bool, topOrigin: String?,
+        to json: inout [UInt8]
+    ) {
+        // Concrete, so that a client in another module runs code made for it, not the generic one.
+        appendJSON(
+            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, to: &json)
+    }
+
+    private static func appendJSON(
+        type: CeremonyType, challenge: some Collection<UInt8>, origin: String, crossOrigin: Bool, topOrigin: String?,
+        to json: inout [UInt8]
+    ) {
         json += #"{"type":"#.utf8
-        Self.appendCCDString(type.rawValue, to: &json)
+        appendCCDString(type.rawValue.utf8, to: &json)
         json += #","challenge":"#.utf8
-        Self.appendCCDString(self.challenge, to: &json)
+        appendCCDString(challenge, to: &json)
         json += #","origin":"#.utf8
-        Self.appendCCDString(origin, to: &json)
+        appendCCDString(origin.utf8, to: &json)
         json += #","crossOrigin":"#.utf8
         json += (crossOrigin ? "true" : "false").utf8
         if let topOrigin {
             json += #","topOrigin":"#.utf8
-            Self.appendCCDString(topOrigin, to: &json)
+            appendCCDString(topOrigin.utf8, to: &json)
         }
         json.append(UInt8(ascii: "}"))
-        self.bytes = json
     }
 
     /// SHA-256 of ``bytes``: the `clientDataHash` an authenticator signs (WebAuthn L3 §5.8.1).
@@ -148,9 +177,9 @@ public struct CollectedClientData: Sendable, Hashable {
     /// Appends `CCDToString(text)` (WebAuthn L3 §5.8.1.1) as UTF-8: a JSON string that escapes
     /// only `"`, `\` and the code points below U+0020, the latter as lower-case `\uXXXX`. Every
     /// other code point is copied as its UTF-8 bytes (none of which is below 0x20, `"` or `\`).
-    static func appendCCDString(_ text: String, to output: inout [UInt8]) {
+    static func appendCCDString(_ text: some Collection<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 output += [UInt8(ascii: "\\"), byte]
