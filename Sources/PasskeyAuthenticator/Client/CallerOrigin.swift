@@ -37,6 +37,36 @@ enum CallerOrigin {
         return rpID
     }
 
+    /// The RP ID when the origin may claim it by itself (a secure context asking for its host or a
+    /// registrable suffix of it), as ``rpID(_:for:relatedOrigins:)`` answers then; `nil` when that
+    /// would throw or fetch related origins: for a ceremony that answers without suspending.
+    static func ownRPID(_ requested: String?, for origin: WebOrigin) -> String? {
+        guard isPotentiallyTrustworthy(origin) else {
+            return nil
+        }
+        guard let requested else {
+            return origin.host
+        }
+        if requested == origin.host, isLowercaseWithoutEmptyLabels(requested) {
+            return requested  // what mayUse(rpID:) says of its own host, without splitting it
+        }
+        return origin.mayUse(rpID: requested) ? requested.lowercased() : nil
+    }
+
+    /// Whether `name` has no upper-case ASCII letter and no empty label.
+    private static func isLowercaseWithoutEmptyLabels(_ name: String) -> Bool {
+        var previous = UInt8(ascii: ".")
+        for byte in name.utf8 {
+            guard !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte),
+                byte != UInt8(ascii: ".") || previous != UInt8(ascii: ".")
+            else {
+                return false
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: ".")
+    }
+
     /// Whether `name` is a domain name in ASCII (letters, digits and hyphens in non-empty labels,
     /// at least two of them) and not an IPv4 address: what may go into a URL's host unescaped.
     private static func isDomainName(_ name: String) -> Bool {

@@ -88,9 +88,16 @@ public struct WebAuthnClient: Sendable {
     static func userVerification(_ requirement: UserVerificationRequirement?, info: AuthenticatorInfo)
         throws(WebAuthnClientError) -> (ask: Bool, required: Bool)
     {
+        try userVerification(requirement, supported: info.supportsUserVerification)
+    }
+
+    /// ``userVerification(_:info:)`` for an authenticator that can verify the user or not.
+    static func userVerification(_ requirement: UserVerificationRequirement?, supported: Bool)
+        throws(WebAuthnClientError) -> (ask: Bool, required: Bool)
+    {
         switch requirement ?? .preferred {
         case .required:
-            guard info.supportsUserVerification else {
+            guard supported else {
                 throw WebAuthnClientError(
                     .notAllowed, "user verification is required and the authenticator cannot verify")
             }
@@ -98,7 +105,7 @@ public struct WebAuthnClient: Sendable {
         case .discouraged:
             return (false, false)
         default:
-            return (info.supportsUserVerification, false)
+            return (supported, false)
         }
     }
 

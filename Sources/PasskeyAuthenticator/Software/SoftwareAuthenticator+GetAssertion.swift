@@ -90,15 +90,7 @@ extension SoftwareAuthenticator {
             }
             candidates = StoreListing(credentials: Array(allowed.values)).credentials.map(CredentialSummary.init)
         }
-        let matching: [CredentialSummary]
-        switch accountChoice {
-        case .mostRecent:
-            matching = candidates
-        case .user(let name):
-            matching = candidates.filter { $0.userName == name }
-        case .credential(let id):
-            matching = candidates.filter { $0.id == id }
-        }
+        let matching = candidates.filter { accountChoice.admits(id: $0.id, userName: $0.userName) }
         var protected = 0
         for summary in matching {
             var stored = allowed[summary.id]
@@ -140,6 +132,94 @@ extension SoftwareAuthenticator {
             return "no \(scope) for \(request.rpID) belongs to user \"\(name)\" (\(candidates) for other users)"
         case .credential(let id):
             return "credential \(Base64URL.encode(id)) is not a \(scope) for \(request.rpID)"
+        }
+    }
+}
+
+extension SoftwareAuthenticator {
+    /// An assertion made without suspending (``immediateAssertion(rpID:clientDataHash:allowList:userVerification:)``).
+    struct ImmediateAssertion {
+        /// The credential that signed.
+        let credential: StoredCredential
+        /// `authenticatorData ‖ clientDataHash`, as signed; the authenticator data is the first
+        /// ``authenticatorDataCount`` bytes.
+        let signedBytes: [UInt8]
+        /// The signature over ``signedBytes``.
+        let signature: [UInt8]
+        /// The attachment the client reports: the credential's profile's.
+        let attachment: AuthenticatorAttachment
+
+        /// The authenticator data's length here: RP ID hash, flags and counter, nothing attested or
+        /// extended (WebAuthn L3 §6.1).
+        static let authenticatorDataCount = 37
+    }
+
+    /// What ``getAssertion(_:)`` answers for a present user and no extensions, made without
+    /// suspending when the store has the candidates and their keys at hand
+    /// (``ImmediateCredentialReads``), so a ceremony pays no hop to the store's actor or thread.
+    ///
+    /// The same choice as CTAP 2.1 §6.2.2 step 7 (``accountChoice``, newest first, `credProtect`),
+    /// the same flags, the same signature (reproducible when seeded). `nil` whenever the answer is
+    /// not the plain one: no store at hand, a simulated failure, no candidate, a profile that counts
+    /// signatures (its counter is a durable write) or cannot verify the user asked for, a key that
+    /// fails to sign. ``getAssertion(_:)`` then answers, with its error if there is one.
+    func immediateAssertion(
+        rpID: String, clientDataHash: [UInt8], allowList: [[UInt8]], userVerification: Bool
+    ) -> ImmediateAssertion? {
+        guard simulation == nil, clientDataHash.count == SHA256Digest.digestLength,
+            let store = immediateReads, let keys = store.sealedKeysNow,
+            let candidates = allowList.isEmpty
+                ? store.discoverableCredentialsNow(rpID: rpID)
+                : store.credentialsNow(ids: allowList).map({ found in
+                    StoreListing(credentials: found.filter { $0.rpID == rpID }).credentials
+                })
+        else {
+            return nil
+        }
+        for stored in candidates where accountChoice.admits(id: stored.id, userName: stored.userName) {
+            let behaviour = profile(of: stored)
+            let userVerified = userVerification || behaviour.alwaysVerifiesUser
+            let policy = stored.credentialProtection ?? .userVerificationOptional
+            guard policy.permits(userVerified: userVerified, allowListed: !allowList.isEmpty) else {
+                continue
+            }
+            guard !behaviour.countsSignatures, !userVerification || behaviour.supportsUserVerification else {
+                return nil
+            }
+            var signed = [UInt8]()
+            signed.reserveCapacity(ImmediateAssertion.authenticatorDataCount + clientDataHash.count)
+            signed += SHA256Digest.hash(Array(rpID.utf8))
+            signed.append(flags(Gesture(userPresent: true, userVerified: userVerified), stored).rawValue)
+            signed += [0, 0, 0, 0]  // the counter: this profile keeps none
+            signed += clientDataHash
+            guard let signature = try? keys.sign(signed, with: stored, reproducibly: seed != nil) else {
+                return nil
+            }
+            return ImmediateAssertion(
+                credential: stored, signedBytes: signed, signature: signature, attachment: behaviour.attachment)
+        }
+        return nil
+    }
+}
+
+extension SoftwareAuthenticator {
+    /// The store as ``ImmediateCredentialReads``, by its class (a cast to the protocol would look
+    /// the conformance up on every call).
+    fileprivate var immediateReads: (any ImmediateCredentialReads)? {
+        if let memory = store as? InMemoryCredentialStore {
+            return memory
+        }
+        return store as? FileCredentialStore
+    }
+}
+
+extension AccountChoice {
+    /// Whether the simulated user would pick the credential with this ID and account name.
+    func admits(id: [UInt8], userName: String) -> Bool {
+        switch self {
+        case .mostRecent: true
+        case .user(let name): userName == name
+        case .credential(let chosen): id == chosen
         }
     }
 }

@@ -27,9 +27,7 @@ extension FileCredentialStore {
         guard let name = Self.fileName(id) else {
             return nil
         }
-        if let status = try? files.credentials.status(of: name),
-            let credential = recentReads.credential(name, ifStill: RecentReads.FileIdentity(status))
-        {
+        if let credential = recentCredential(name) {
             return credential
         }
         return try await readCredential(name)

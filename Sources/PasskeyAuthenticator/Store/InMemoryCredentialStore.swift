@@ -1,3 +1,4 @@
+import Synchronization
 public import WebAuthn
 
 /// A credential store that lives and dies with the process, for tests and one-shot runs.
@@ -5,6 +6,9 @@ public import WebAuthn
 /// It follows the same contract as ``FileCredentialStore``: secrets sealed under a store key
 /// (here a fresh random one) that never leaves it. Credentials are indexed by ID, by RP ID and
 /// by RP ID and user handle, so making a credential costs the same with 10 or 100,000 stored.
+/// The records live behind a mutex rather than in the actor's isolation, so that a ceremony
+/// reads them without a hop to the actor (``WebAuthnClient/get(json:origin:topOrigin:)``); every
+/// change still runs on the actor, one at a time.
 public actor InMemoryCredentialStore: KeyExportingStore {
     let keys = SealedKeys(storeKey: .random())
     /// The attestation CA and batches, made on first use (``BatchAttestationStore``).
@@ -13,9 +17,39 @@ public actor InMemoryCredentialStore: KeyExportingStore {
     var largeBlobArray: [UInt8] = []
     /// The state of a CTAP device over this store (``CTAPStateStore``).
     var ctapDeviceState = CTAPDeviceState()
-    private var credentialsByID: [[UInt8]: StoredCredential] = [:]
-    private var idsByRP: [String: Set<[UInt8]>] = [:]
-    private var idsByUser: [UserKey: Set<[UInt8]>] = [:]
+    private let records = Mutex(Records())
+
+    /// The credentials and their indexes by RP ID and by RP ID and user handle.
+    private struct Records {
+        var credentialsByID: [[UInt8]: StoredCredential] = [:]
+        var idsByRP: [String: Set<[UInt8]>] = [:]
+        var idsByUser: [UserKey: Set<[UInt8]>] = [:]
+
+        mutating func insert(_ credential: StoredCredential) {
+            credentialsByID[credential.id] = credential
+            idsByRP[credential.rpID, default: []].insert(credential.id)
+            idsByUser[UserKey(credential), default: []].insert(credential.id)
+        }
+
+        mutating func remove(_ credential: StoredCredential) {
+            credentialsByID[credential.id] = nil
+            idsByRP[credential.rpID]?.remove(credential.id)
+            if idsByRP[credential.rpID]?.isEmpty == true {
+                idsByRP[credential.rpID] = nil
+            }
+            idsByUser[UserKey(credential)]?.remove(credential.id)
+            if idsByUser[UserKey(credential)]?.isEmpty == true {
+                idsByUser[UserKey(credential)] = nil
+            }
+        }
+
+        /// The summaries of `ids`, newest first.
+        func newestFirst(_ ids: Set<[UInt8]>?) -> [CredentialSummary] {
+            (ids ?? []).compactMap { credentialsByID[$0].map(CredentialSummary.init) }.sorted {
+                CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
+            }
+        }
+    }
 
     /// One user of one relying party.
     private struct UserKey: Hashable {
@@ -61,83 +95,69 @@ public actor InMemoryCredentialStore: KeyExportingStore {
 
     public func add(_ credential: StoredCredential) throws(StoreError) {
         try check(credential)
-        guard credentialsByID[credential.id] == nil else {
-            throw StoreError(.duplicate, "a credential with ID \(Base64URL.encode(credential.id)) is already stored")
+        try records.withLock { (records) throws(StoreError) in
+            guard records.credentialsByID[credential.id] == nil else {
+                throw StoreError(
+                    .duplicate, "a credential with ID \(Base64URL.encode(credential.id)) is already stored")
+            }
+            records.insert(credential)
         }
-        insert(credential)
     }
 
     public func credential(id: [UInt8]) -> StoredCredential? {
-        credentialsByID[id]
+        records.withLock { $0.credentialsByID[id] }
     }
 
     public func summaries(rpID: String) -> [CredentialSummary] {
-        Self.newestFirst(idsByRP[rpID], in: credentialsByID)
+        records.withLock { $0.newestFirst($0.idsByRP[rpID]) }
     }
 
     public func summaries(rpID: String, userHandle: [UInt8]) -> [CredentialSummary] {
-        Self.newestFirst(idsByUser[UserKey(rpID: rpID, userHandle: userHandle)], in: credentialsByID)
+        records.withLock { $0.newestFirst($0.idsByUser[UserKey(rpID: rpID, userHandle: userHandle)]) }
     }
 
     public func credentials(rpID: String) -> StoreListing {
-        StoreListing(credentials: (idsByRP[rpID] ?? []).compactMap { credentialsByID[$0] })
+        StoreListing(
+            credentials: records.withLock { records in
+                (records.idsByRP[rpID] ?? []).compactMap { records.credentialsByID[$0] }
+            })
     }
 
     public func all() -> StoreListing {
-        StoreListing(credentials: Array(credentialsByID.values))
+        StoreListing(credentials: records.withLock { Array($0.credentialsByID.values) })
     }
 
     public func update(_ credential: StoredCredential) throws(StoreError) {
         try check(credential)
-        guard let old = credentialsByID[credential.id] else {
-            throw Self.notFound(credential.id)
+        try records.withLock { (records) throws(StoreError) in
+            guard let old = records.credentialsByID[credential.id] else {
+                throw Self.notFound(credential.id)
+            }
+            records.remove(old)
+            records.insert(credential)
         }
-        remove(old)
-        insert(credential)
     }
 
     public func delete(id: [UInt8]) throws(StoreError) {
-        guard let old = credentialsByID[id] else {
-            throw Self.notFound(id)
+        try records.withLock { (records) throws(StoreError) in
+            guard let old = records.credentialsByID[id] else {
+                throw Self.notFound(id)
+            }
+            records.remove(old)
         }
-        remove(old)
     }
 
     public func incrementCounter(id: [UInt8]) throws(StoreError) -> UInt32 {
-        guard var credential = credentialsByID[id] else {
-            throw Self.notFound(id)
-        }
-        guard credential.signCount < UInt32.max else {
-            throw StoreError(.counterExhausted, "the counter of \(Base64URL.encode(id)) is at its maximum")
-        }
-        credential.signCount += 1
-        credentialsByID[id] = credential
-        return credential.signCount
-    }
-
-    private func insert(_ credential: StoredCredential) {
-        credentialsByID[credential.id] = credential
-        idsByRP[credential.rpID, default: []].insert(credential.id)
-        idsByUser[UserKey(credential), default: []].insert(credential.id)
-    }
-
-    private func remove(_ credential: StoredCredential) {
-        credentialsByID[credential.id] = nil
-        idsByRP[credential.rpID]?.remove(credential.id)
-        if idsByRP[credential.rpID]?.isEmpty == true {
-            idsByRP[credential.rpID] = nil
-        }
-        idsByUser[UserKey(credential)]?.remove(credential.id)
-        if idsByUser[UserKey(credential)]?.isEmpty == true {
-            idsByUser[UserKey(credential)] = nil
-        }
-    }
-
-    private static func newestFirst(_ ids: Set<[UInt8]>?, in credentials: [[UInt8]: StoredCredential])
-        -> [CredentialSummary]
-    {
-        (ids ?? []).compactMap { credentials[$0].map(CredentialSummary.init) }.sorted {
-            CredentialSummary.newestFirst(($0.createdAt, $0.id), ($1.createdAt, $1.id))
+        try records.withLock { (records) throws(StoreError) -> UInt32 in
+            guard var credential = records.credentialsByID[id] else {
+                throw Self.notFound(id)
+            }
+            guard credential.signCount < UInt32.max else {
+                throw StoreError(.counterExhausted, "the counter of \(Base64URL.encode(id)) is at its maximum")
+            }
+            credential.signCount += 1
+            records.credentialsByID[id] = credential
+            return credential.signCount
         }
     }
 
@@ -152,4 +172,19 @@ public actor InMemoryCredentialStore: KeyExportingStore {
     private static func notFound(_ id: [UInt8]) -> StoreError {
         StoreError(.notFound, "no credential has ID \(Base64URL.encode(id))")
     }
+}
+
+extension InMemoryCredentialStore: ImmediateCredentialReads {
+    nonisolated func credentialsNow(ids: [[UInt8]]) -> [StoredCredential]? {
+        records.withLock { records in ids.compactMap { records.credentialsByID[$0] } }
+    }
+
+    nonisolated func discoverableCredentialsNow(rpID: String) -> [StoredCredential]? {
+        let found = records.withLock { records in
+            (records.idsByRP[rpID] ?? []).compactMap { records.credentialsByID[$0] }.filter(\.discoverable)
+        }
+        return StoreListing(credentials: found).credentials
+    }
+
+    nonisolated var sealedKeysNow: SealedKeys? { keys }
 }
