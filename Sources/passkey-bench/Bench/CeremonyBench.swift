@@ -196,10 +196,9 @@ private struct Rig {
             authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: .required))
     }
 
-    /// One `get`: options JSON decoded, the ceremony, the response JSON encoded.
+    /// One `get`: options JSON in, response JSON out (`WebAuthnClient.get(json:origin:)`).
     func get() async throws {
-        let options = try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: requestOptions)
-        _ = WebAuthnJSON.encode(try await client.get(options, origin: origin))
+        _ = try await client.get(json: requestOptions, origin: origin)
     }
 
     /// One `create` for a new user: options JSON in, response JSON out.
