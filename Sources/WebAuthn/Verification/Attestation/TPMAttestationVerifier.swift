@@ -10,7 +10,7 @@ enum TPMAttestationVerifier: AttestationStatementVerifier {
         }
         let algorithmValue = try reader.integer("alg")
         let signature = try reader.bytes("sig")
-        let certificates = try reader.certificates()
+        let certificates = try reader.certificates(of: input)
         let certInfoBytes = try reader.bytes("certInfo")
         let publicArea = try TPMTPublic(bytes: try reader.bytes("pubArea"))
         let certInfo = try TPMSAttest(bytes: certInfoBytes)
