@@ -88,15 +88,22 @@ struct AttestationBench {
                     try X509Certificate.certificates(pem: $0)
                 }
             }
-            let time = try vector.verification_time.map { try Date($0, strategy: .iso8601) } ?? Date()
+            var time = try vector.verification_time.map { try Date($0, strategy: .iso8601) } ?? Date()
             // A vector that leaves the anchors to the library's defaults (Google's, the TPM
-            // makers'): its own root is the anchor, so its whole chain is verified.
+            // makers'): its own root is the anchor, so its whole chain is verified, at an instant
+            // when all of it is valid (some of it has expired since capture).
             let response = vector.response.response
             let verified = try party.verifyRegistration(
                 clientDataJSON: response.clientDataJSON.bytes, attestationObject: response.attestationObject.bytes,
                 challenge: try Base64URL.decode(vector.rp.expected_challenge_b64url), at: time)
-            if !verified.isTrusted, let root = verified.trustPath.last {
+            if !verified.isTrusted, let root = verified.trustPath.last,
+                let start = verified.trustPath.map(\.notBefore).max(),
+                let end = verified.trustPath.map(\.notAfter).min(), start < end
+            {
                 party.trustAnchors[verified.format] = [root]
+                if !(start..<end).contains(time) {
+                    time = start + end.timeIntervalSince(start) / 2
+                }
             }
             registrations.append(
                 try registration(name, party, vector.response, challenge: vector.rp.expected_challenge_b64url, at: time)
