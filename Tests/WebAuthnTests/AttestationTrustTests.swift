@@ -197,10 +197,13 @@ import Testing
                 let parsed = try trust.certificates(path.map(\.derBytes)) { _, error in error }
                 #expect(parsed == path)
                 #expect(trust.parsedCount <= 2)
+                _ = try trust.swiftCertificate(path[0])
+                #expect(trust.swiftCertificateCount <= 2)
             }
         }
         #expect(trust.count == 2)
         #expect(trust.parsedCount == 2)
+        #expect(trust.swiftCertificateCount == 2)
     }
 
     @Test func aPathThatDoesNotParseIsRefusedEveryTimeAndNeverKept() throws {

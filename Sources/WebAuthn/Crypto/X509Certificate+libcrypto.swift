@@ -20,6 +20,7 @@ extension X509Certificate {
         subject = Self.names(X509_get_subject_name(certificate))
         extensions = try Self.extensions(certificate)
         subjectPublicKeyInfo = try Self.subjectPublicKeyInfo(certificate)
+        subjectKeyParameters = Self.subjectKeyParameters(certificate)
     }
 
     /// Verifies that `leaf` chains to one of `trustAnchors` through `intermediates`, with each
@@ -110,6 +111,21 @@ extension X509Certificate {
                 ))
         }
         return extensions
+    }
+
+    /// The subject public key's COSE parameters, from the key OpenSSL decoded with the
+    /// certificate (`X509_get0_pubkey`); `nil` when there are none.
+    private static func subjectKeyParameters(_ certificate: OpaquePointer) -> COSEKey.Parameters? {
+        guard let key = X509_get0_pubkey(certificate), EVP_PKEY_up_ref(key) == 1 else {
+            discardLibcryptoErrors()
+            return nil
+        }
+        do {
+            return try EVPKey(taking: key).publicCOSEKey(algorithm: nil).parameters
+        } catch {
+            discardLibcryptoErrors()
+            return nil
+        }
     }
 
     private static func subjectPublicKeyInfo(_ certificate: OpaquePointer) throws(WebAuthnError) -> [UInt8] {

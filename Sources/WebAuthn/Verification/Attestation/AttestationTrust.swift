@@ -1,5 +1,7 @@
 import FoundationEssentials
+import SwiftASN1
 import Synchronization
+import X509
 
 /// What a ``RelyingParty`` has prepared to chain attestation trust paths to its anchors (WebAuthn
 /// L3 §7.1 steps 23–24): each set of anchors parsed once into an ``X509TrustStore``, and the
@@ -30,6 +32,7 @@ final class AttestationTrust: Sendable {
     private let stores = Mutex<[AnchorSet: X509TrustStore]>([:])
     private let chains: Mutex<BoundedTable<ChainKey, Range<Date>>>
     private let paths: Mutex<BoundedTable<[UInt8], [X509Certificate]>>
+    private let swiftCertificates: Mutex<BoundedTable<X509Certificate, Certificate>>
 
     /// Where a verification's anchors come from: a format's ``RelyingParty/trustAnchors``, with a
     /// metadata entry's roots when the authenticator has one.
@@ -51,6 +54,7 @@ final class AttestationTrust: Sendable {
         self.capacity = capacity
         chains = Mutex(BoundedTable(capacity: capacity))
         paths = Mutex(BoundedTable(capacity: capacity))
+        swiftCertificates = Mutex(BoundedTable(capacity: capacity))
     }
 
     /// How many verified chains are kept now.
@@ -61,6 +65,11 @@ final class AttestationTrust: Sendable {
     /// How many parsed trust paths are kept now.
     var parsedCount: Int {
         paths.withLock { $0.count }
+    }
+
+    /// How many certificates parsed by swift-certificates are kept now.
+    var swiftCertificateCount: Int {
+        swiftCertificates.withLock { $0.count }
     }
 
     /// The certificates of an `x5c` (leaf first), each parsed once per distinct `x5c`: parsing
@@ -88,6 +97,20 @@ final class AttestationTrust: Sendable {
         }
         paths.withLock { $0[digest] = certificates }
         return certificates
+    }
+
+    /// `certificate` parsed by swift-certificates (for the certificate profiles read with it,
+    /// such as the TPM AIK's, §8.3.1), once per distinct certificate; a certificate that does
+    /// not parse is never kept.
+    ///
+    /// - Throws: swift-certificates' parsing error.
+    func swiftCertificate(_ certificate: X509Certificate) throws -> Certificate {
+        if let parsed = swiftCertificates.withLock({ $0[certificate] }) {
+            return parsed
+        }
+        let parsed = try Certificate(derEncoded: certificate.derBytes)
+        swiftCertificates.withLock { $0[certificate] = parsed }
+        return parsed
     }
 
     /// Verifies that `trustPath` (the leaf first) chains to `anchors` at `time`, answering from a
