@@ -94,7 +94,8 @@ extension PasskeyBench {
             }
             if compareVerifiers, wantsGroup("rp-verify-vs") {
                 figures += try await VerifierPeerBench(
-                    seconds: seconds, rounds: rounds, python: python, scratch: scratch, peers: verifierPeers
+                    seconds: seconds, rounds: rounds, python: python, scratch: scratch, peers: verifierPeers,
+                    wants: wants
                 ).figures(progress: progress)
             }
             if wantsGroup("session") {

@@ -26,16 +26,22 @@ struct VerifierPeerBench {
     let scratch: String
     /// The folder of `verifier_peer_bench.py` and `go_webauthn_bench/`.
     var peers = "Tests/Interop"
+    /// Whether a figure, by name, is measured (`passkey-bench --only`).
+    var wants: (String) -> Bool = { _ in true }
 
     /// Debian's Go source tree, the GOPATH the Go peer is built in.
     static let goPath = "/usr/share/gocode"
 
-    init(seconds: Double, rounds: Int, python: String, scratch: String, peers: String = "Tests/Interop") {
+    init(
+        seconds: Double, rounds: Int, python: String, scratch: String, peers: String = "Tests/Interop",
+        wants: @escaping (String) -> Bool = { _ in true }
+    ) {
         self.seconds = seconds
         self.rounds = rounds
         self.python = python
         self.scratch = scratch
         self.peers = peers
+        self.wants = wants
     }
 
     /// `py-webauthn-verify`, `rp-verify-vs-py-webauthn`, `go-webauthn-verify`,
@@ -50,14 +56,19 @@ struct VerifierPeerBench {
         try assertion.fixture(tampered: false).write(to: URL(fileURLWithPath: fixture))
         try assertion.fixture(tampered: true).write(to: URL(fileURLWithPath: tampered))
         let ours = try assertion.verification()
-        progress("building the Go verifier (duo-labs/webauthn from \(Self.goPath))")
-        let peers: [(name: String, label: String, target: Double, command: [String])] = [
-            (
-                "py-webauthn", "py_webauthn 3 verify_authentication_response (Python)", 3,
-                [python, peers + "/verifier_peer_bench.py"]
-            ),
-            ("go-webauthn", "duo-labs/webauthn ValidateLogin (Go, Debian)", 1.5, [try await buildGoPeer()]),
-        ]
+        var peers: [(name: String, label: String, target: Double, command: [String])] = []
+        if wants("rp-verify-vs-py-webauthn") {
+            peers.append(
+                (
+                    "py-webauthn", "py_webauthn 3 verify_authentication_response (Python)", 3,
+                    [python, self.peers + "/verifier_peer_bench.py"]
+                ))
+        }
+        if wants("rp-verify-vs-go-webauthn") {
+            progress("building the Go verifier (duo-labs/webauthn from \(Self.goPath))")
+            peers.append(
+                ("go-webauthn", "duo-labs/webauthn ValidateLogin (Go, Debian)", 1.5, [try await buildGoPeer()]))
+        }
         var figures: [BenchFigure] = []
         for peer in peers {
             try await Self.requireVerdicts(peer.command, accepting: fixture, refusing: tampered)
