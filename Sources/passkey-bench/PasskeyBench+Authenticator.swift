@@ -33,7 +33,17 @@ extension PasskeyBench {
             help: "Measure soft-webauthn (Python) beside the in-memory get and create, in the same run.")
         var comparePeer = false
 
-        @Option(help: "The Python with soft-webauthn, for --compare-peer (make setup installs it).")
+        @Flag(
+            name: .customLong("compare-verifiers"),
+            help: "Verify one assertion with py_webauthn (Python) and duo-labs/webauthn (Go) beside ours, in one run.")
+        var compareVerifiers = false
+
+        @Option(
+            name: .customLong("verifier-peers"),
+            help: "The folder of verifier_peer_bench.py and go_webauthn_bench/, for --compare-verifiers.")
+        var verifierPeers = "Tests/Interop"
+
+        @Option(help: "The Python with soft-webauthn and py_webauthn, for --compare-peer and --compare-verifiers.")
         var python = ".venv/bin/python"
 
         @Option(name: .customLong("peer-script"), help: "The peer's measuring script, for --compare-peer.")
@@ -80,6 +90,12 @@ extension PasskeyBench {
             if wantsGroup("rp-verify-registration") {
                 figures += try await AttestationBench(
                     vectors: URL(fileURLWithPath: vectors), seconds: seconds, rounds: rounds, wants: wants
+                ).figures(progress: progress)
+            }
+            if compareVerifiers, wantsGroup("rp-verify-vs") {
+                figures += try await VerifierPeerBench(
+                    seconds: seconds, rounds: rounds, python: python, scratch: scratch, peers: verifierPeers,
+                    wants: wants
                 ).figures(progress: progress)
             }
             if wantsGroup("session") {

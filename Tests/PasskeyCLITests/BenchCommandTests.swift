@@ -30,6 +30,13 @@ import WebAuthn
             #expect(figure["baseline"]?.stringValue == "raw-es256-verify")
             #expect((figure["ratio"]?.numberValue ?? 0) > 0)
         }
+        // Issue 30: every registration whose statement chains to an anchor has the target 0.4.
+        let targeted = Set(
+            figures.filter { $0["target"]?.numberValue == 0.4 }.compactMap { $0["name"]?.stringValue })
+        let chained = [
+            "packed-es256", "fido-u2f-es256", "apple-es256", "tpm-es256", "android-key-pixel", "tpm-rs1-dell",
+        ]
+        #expect(targeted == Set(chained.map { "rp-verify-registration-\($0)" }))
     }
 
     /// `--backend pkcs11` measures get and create with token keys, each paired with the token's own

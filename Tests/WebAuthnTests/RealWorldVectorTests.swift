@@ -52,21 +52,9 @@ import WebAuthn
     }
 
     static func verify(_ vector: RealWorldVector) throws(WebAuthnError) {
-        var anchors: [AttestationFormat: [X509Certificate]] = [:]
-        for (format, pems) in vector.trust_anchors?.by_fmt ?? [:] {
-            for pem in pems {
-                anchors[AttestationFormat(rawValue: format), default: []] += try X509Certificate.certificates(pem: pem)
-            }
-        }
-        let relyingParty = RelyingParty(
-            ids: [vector.rp.expected_rp_id], origins: vector.rp.expected_origin.values,
-            requireUserVerification: vector.rp.require_user_verification,
-            requireUserPresence: vector.rp.require_user_presence ?? true,
-            allowedAlgorithms: vector.rp.supported_pub_key_algs?.compactMap(COSEAlgorithm.init(rawValue:))
-                ?? COSEAlgorithm.signatureAlgorithms,
-            trustAnchors: anchors)
+        let relyingParty = try Self.relyingParty(vector)
+        let time = Self.time(vector)
         let challenge = try Base64URL.decode(vector.rp.expected_challenge_b64url)
-        let time = vector.verification_time.flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
         let response = vector.response.response
         if vector.ceremony == "registration" {
             _ = try relyingParty.verifyRegistration(
@@ -84,5 +72,28 @@ import WebAuthn
                     id: stored.credential_id_b64url.bytes, publicKey: stored.public_key_cose_b64url.bytes,
                     signCount: stored.sign_count))
         }
+    }
+
+    /// The relying party a vector describes: its RP ID, origins, UP/UV rule, algorithms and the
+    /// trust anchors it gives per format.
+    static func relyingParty(_ vector: RealWorldVector) throws(WebAuthnError) -> RelyingParty {
+        var anchors: [AttestationFormat: [X509Certificate]] = [:]
+        for (format, pems) in vector.trust_anchors?.by_fmt ?? [:] {
+            for pem in pems {
+                anchors[AttestationFormat(rawValue: format), default: []] += try X509Certificate.certificates(pem: pem)
+            }
+        }
+        return RelyingParty(
+            ids: [vector.rp.expected_rp_id], origins: vector.rp.expected_origin.values,
+            requireUserVerification: vector.rp.require_user_verification,
+            requireUserPresence: vector.rp.require_user_presence ?? true,
+            allowedAlgorithms: vector.rp.supported_pub_key_algs?.compactMap(COSEAlgorithm.init(rawValue:))
+                ?? COSEAlgorithm.signatureAlgorithms,
+            trustAnchors: anchors)
+    }
+
+    /// The vector's verification time (its certificates may have expired since capture), else now.
+    static func time(_ vector: RealWorldVector) -> Date {
+        vector.verification_time.flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
     }
 }

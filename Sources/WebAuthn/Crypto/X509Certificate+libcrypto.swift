@@ -20,6 +20,7 @@ extension X509Certificate {
         subject = Self.names(X509_get_subject_name(certificate))
         extensions = try Self.extensions(certificate)
         subjectPublicKeyInfo = try Self.subjectPublicKeyInfo(certificate)
+        subjectKeyParameters = Self.subjectKeyParameters(certificate)
     }
 
     /// Verifies that `leaf` chains to one of `trustAnchors` through `intermediates`, with each
@@ -38,45 +39,11 @@ extension X509Certificate {
     public static func verifyChain(
         leaf: X509Certificate, intermediates: [X509Certificate], trustAnchors: [X509Certificate], at time: Date
     ) throws(WebAuthnError) {
-        guard !trustAnchors.isEmpty else {
-            throw WebAuthnError(.untrustedAttestationRoot, "no trust anchors for the attestation certificate")
-        }
-        let store = try check(X509_STORE_new(), .cryptoFailure, "X509_STORE_new")
-        defer { X509_STORE_free(store) }
-        for anchor in trustAnchors {
-            let certificate = try parseX509(anchor.derBytes)
-            defer { X509_free(certificate) }  // the store keeps its own reference
-            try check(X509_STORE_add_cert(store, certificate), .cryptoFailure, "X509_STORE_add_cert")
-        }
-        let chain = try check(ccrypto_x509_stack_new(), .cryptoFailure, "sk_X509_new_null")
-        defer { ccrypto_x509_stack_free(chain) }
-        for intermediate in intermediates {
-            let certificate = try parseX509(intermediate.derBytes)
-            guard ccrypto_x509_stack_push(chain, certificate) == 1 else {
-                X509_free(certificate)
-                throw libcryptoError(.cryptoFailure, "sk_X509_push")
-            }
-        }
-        let target = try parseX509(leaf.derBytes)
-        defer { X509_free(target) }
-        let context = try check(X509_STORE_CTX_new(), .cryptoFailure, "X509_STORE_CTX_new")
-        defer { X509_STORE_CTX_free(context) }
-        try check(X509_STORE_CTX_init(context, store, target, chain), .cryptoFailure, "X509_STORE_CTX_init")
-        let parameters = X509_STORE_CTX_get0_param(context)
-        X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970.rounded(.down)))
-        try check(
-            X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_USE_CHECK_TIME | X509_V_FLAG_PARTIAL_CHAIN)),
-            .cryptoFailure, "X509_VERIFY_PARAM_set_flags")
-        guard X509_verify_cert(context) == 1 else {
-            let code = X509_STORE_CTX_get_error(context)
-            let reason = String(cString: X509_verify_cert_error_string(Int(code)))
-            discardLibcryptoErrors()
-            throw WebAuthnError(.untrustedAttestationRoot, reason)
-        }
+        _ = try X509TrustStore(anchors: trustAnchors).verify(leaf: leaf, intermediates: intermediates, at: time)
     }
 
     /// An owned `X509 *` for DER bytes that it must fill exactly; the caller frees it.
-    private static func parseX509(_ der: [UInt8]) throws(WebAuthnError) -> OpaquePointer {
+    static func parseX509(_ der: [UInt8]) throws(WebAuthnError) -> OpaquePointer {
         try der.withUnsafeBufferPointer { (buffer) throws(WebAuthnError) -> OpaquePointer in
             var cursor = buffer.baseAddress
             let certificate = try check(
@@ -87,6 +54,11 @@ extension X509Certificate {
             }
             return certificate
         }
+    }
+
+    /// The validity period (`notBefore`, `notAfter`) of an `X509 *`.
+    static func validity(of certificate: OpaquePointer) throws(WebAuthnError) -> (notBefore: Date, notAfter: Date) {
+        (try date(X509_get0_notBefore(certificate), "notBefore"), try date(X509_get0_notAfter(certificate), "notAfter"))
     }
 
     /// An ASN.1 UTCTime or GeneralizedTime as a `Date`, through `ASN1_TIME_to_tm` and `timegm`.
@@ -139,6 +111,21 @@ extension X509Certificate {
                 ))
         }
         return extensions
+    }
+
+    /// The subject public key's COSE parameters, from the key OpenSSL decoded with the
+    /// certificate (`X509_get0_pubkey`); `nil` when there are none.
+    private static func subjectKeyParameters(_ certificate: OpaquePointer) -> COSEKey.Parameters? {
+        guard let key = X509_get0_pubkey(certificate), EVP_PKEY_up_ref(key) == 1 else {
+            discardLibcryptoErrors()
+            return nil
+        }
+        do {
+            return try EVPKey(taking: key).publicCOSEKey(algorithm: nil).parameters
+        } catch {
+            discardLibcryptoErrors()
+            return nil
+        }
     }
 
     private static func subjectPublicKeyInfo(_ certificate: OpaquePointer) throws(WebAuthnError) -> [UInt8] {

@@ -30,6 +30,9 @@ public struct X509Certificate: Sendable, Hashable {
     let extensions: [Extension]
     /// The DER SubjectPublicKeyInfo.
     let subjectPublicKeyInfo: [UInt8]
+    /// The subject public key as OpenSSL read it with the certificate, or `nil` for a key type
+    /// COSE has no form for (``publicKey(algorithm:)`` then reports why).
+    let subjectKeyParameters: COSEKey.Parameters?
 
     /// One certificate extension (RFC 5280 §4.1): `Extension ::= SEQUENCE { extnID, critical,
     /// extnValue OCTET STRING }`.
@@ -103,7 +106,12 @@ public struct X509Certificate: Sendable, Hashable {
     /// - Returns: the key.
     /// - Throws: what ``COSEKey/init(spki:algorithm:)`` throws.
     public func publicKey(algorithm: COSEAlgorithm?) throws(WebAuthnError) -> COSEKey {
-        try COSEKey(spki: subjectPublicKeyInfo, algorithm: algorithm)
+        if let subjectKeyParameters {
+            // Read once with the certificate: an RSA key read again from its DER goes through
+            // OpenSSL 3's decoders, which cost more than the signature it verifies.
+            return try COSEKey(checking: algorithm, subjectKeyParameters)
+        }
+        return try COSEKey(spki: subjectPublicKeyInfo, algorithm: algorithm)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -55,7 +55,7 @@ extension RelyingParty {
             AttestationInput(
                 statement: attestation.statement, authenticatorData: attestation.authenticatorData,
                 clientDataHash: clientDataHash, credentialKey: credentialKey, time: time,
-                policy: attestationPolicy))
+                policy: attestationPolicy, trust: attestationTrust))
         let aaguid = attestation.authenticatorData.attestedCredentialData?.aaguid ?? .zero
         return try assessTrust(verdict, format: attestation.format, aaguid: aaguid, at: time)
     }
@@ -67,18 +67,19 @@ extension RelyingParty {
         _ verdict: AttestationVerdict, format: AttestationFormat, aaguid: AAGUID, at time: Date
     ) throws(WebAuthnError) -> AttestationVerdict {
         var anchors = trustAnchors[format] ?? []
+        var anchorSet = AttestationTrust.AnchorSet(format: format, metadataEntry: nil)
         if let entry = metadata?.entry(for: aaguid) {
             if let status = entry.status, status.isCompromised {
                 throw WebAuthnError(
                     .authenticatorCompromised, "FIDO metadata says \(entry.description) (\(aaguid)) is \(status)")
             }
             anchors += entry.attestationRootCertificates
+            anchorSet = AttestationTrust.AnchorSet(format: format, metadataEntry: aaguid)
         }
-        guard let leaf = verdict.trustPath.first, !anchors.isEmpty else {
+        guard !verdict.trustPath.isEmpty, !anchors.isEmpty else {
             return verdict
         }
-        try X509Certificate.verifyChain(
-            leaf: leaf, intermediates: Array(verdict.trustPath.dropFirst()), trustAnchors: anchors, at: time)
+        try attestationTrust.verify(verdict.trustPath, anchors: anchors, from: anchorSet, at: time)
         return AttestationVerdict(type: verdict.type, trustPath: verdict.trustPath, isTrusted: true)
     }
 }

@@ -32,12 +32,21 @@ public struct RelyingParty: Sendable {
     public var allowedAlgorithms: [COSEAlgorithm]
     /// Trust anchors per attestation format. A format with anchors must chain to one of them;
     /// a format without any is accepted with an unverified trust path.
-    public var trustAnchors: [AttestationFormat: [X509Certificate]]
+    ///
+    /// Each set of anchors is parsed once, and a chain verified once while every certificate of
+    /// it stays valid; changing the anchors starts afresh.
+    public var trustAnchors: [AttestationFormat: [X509Certificate]] {
+        didSet { attestationTrust = AttestationTrust() }
+    }
     /// The choices attestation formats leave to the relying party.
     public var attestationPolicy: AttestationPolicy
     /// FIDO metadata: an authenticator it lists gets its entry's attestation roots as trust anchors
     /// besides ``trustAnchors``, and is refused when its status says it is compromised.
-    public var metadata: MetadataBLOB?
+    public var metadata: MetadataBLOB? {
+        didSet { attestationTrust = AttestationTrust() }
+    }
+    /// The anchors parsed and the chains verified so far, for the anchors and metadata above.
+    var attestationTrust = AttestationTrust()
 
     /// Creates a relying party policy.
     ///

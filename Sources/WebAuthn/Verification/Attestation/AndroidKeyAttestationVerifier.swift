@@ -7,7 +7,7 @@ enum AndroidKeyAttestationVerifier: AttestationStatementVerifier {
         let reader = try AttestationStatementReader(input.statement, format: format)
         let algorithmValue = try reader.integer("alg")
         let signature = try reader.bytes("sig")
-        let certificates = try reader.certificates()
+        let certificates = try reader.certificates(of: input)
         guard let algorithm = COSEAlgorithm(rawValue: algorithmValue), algorithm.isSignatureAlgorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "android-key alg \(algorithmValue) is not supported")
         }

@@ -9,7 +9,7 @@ enum AppleAttestationVerifier: AttestationStatementVerifier {
     static let nonceExtension = "1.2.840.113635.100.8.2"
 
     static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationVerdict {
-        let certificates = try AttestationStatementReader(input.statement, format: format).certificates()
+        let certificates = try AttestationStatementReader(input.statement, format: format).certificates(of: input)
         let credentialCertificate = certificates[0]
         // Steps 2–4: nonce = SHA-256(authenticatorData ‖ clientDataHash) is in credCert's extension.
         guard let (_, value) = credentialCertificate.extensionValue(oid: nonceExtension) else {

@@ -30,21 +30,20 @@ struct AttestationStatementReader {
         return value
     }
 
-    /// `x5c`: a non-empty array of DER certificates, leaf first, each parsed.
-    func certificates(_ key: String = "x5c") throws(WebAuthnError) -> [X509Certificate] {
+    /// `x5c`: a non-empty array of DER certificates, leaf first, each parsed (once per distinct
+    /// array, by ``AttestationInput/certificates(_:failure:)``).
+    func certificates(_ key: String = "x5c", of input: AttestationInput) throws(WebAuthnError) -> [X509Certificate] {
         guard let array = statement[key]?.arrayValue, !array.isEmpty else {
             throw missing(key, "a non-empty array of certificates")
         }
-        var certificates: [X509Certificate] = []
+        var ders: [[UInt8]] = []
         for element in array {
             guard let der = element.bytesValue else { throw missing(key, "an array of byte strings") }
-            do {
-                certificates.append(try X509Certificate(derEncoded: der))
-            } catch {
-                throw error.recoded(.invalidAttestationStatement, "\(format) \(key)[\(certificates.count)]")
-            }
+            ders.append(der)
         }
-        return certificates
+        return try input.certificates(ders) { index, error in
+            error.recoded(.invalidAttestationStatement, "\(format) \(key)[\(index)]")
+        }
     }
 
     private func missing(_ key: String, _ kind: String) -> WebAuthnError {

@@ -5,7 +5,8 @@ import FoundationEssentials
 ///
 /// `credentialKey` is the credential public key of `authenticatorData`, parsed once by the caller;
 /// `time` is the instant at which certificates and time-stamped statements must be valid;
-/// `policy` holds the relying party's choices where a format leaves them to it.
+/// `policy` holds the relying party's choices where a format leaves them to it; `trust` parses
+/// each distinct `x5c` once (``certificates(_:failure:)``).
 struct AttestationInput {
     let statement: CBOR
     let authenticatorData: AuthenticatorData
@@ -13,12 +14,21 @@ struct AttestationInput {
     let credentialKey: COSEKey
     let time: Date
     let policy: AttestationPolicy
+    let trust: AttestationTrust
 
     /// The authenticator data's AAGUID; the caller has checked attested credential data exists.
     var aaguid: AAGUID { authenticatorData.attestedCredentialData?.aaguid ?? AAGUID.zero }
 
     /// `authenticatorData ‖ clientDataHash`, the bytes most formats sign.
     var signedData: [UInt8] { authenticatorData.bytes + clientDataHash }
+
+    /// The certificates of an `x5c`, leaf first, parsed once per distinct `x5c` by the relying
+    /// party (``AttestationTrust/certificates(_:failure:)``).
+    func certificates(
+        _ ders: [[UInt8]], failure: (_ index: Int, _ error: WebAuthnError) -> WebAuthnError
+    ) throws(WebAuthnError) -> [X509Certificate] {
+        try trust.certificates(ders, failure: failure)
+    }
 }
 
 /// One attestation statement format's verification procedure (WebAuthn L3 §8.2–§8.8).

@@ -7,7 +7,7 @@ enum FIDOU2FAttestationVerifier: AttestationStatementVerifier {
         let reader = try AttestationStatementReader(input.statement, format: format)
         let signature = try reader.bytes("sig")
         // Step 2: exactly one certificate, whose key is an EC key over P-256.
-        let certificates = try reader.certificates()
+        let certificates = try reader.certificates(of: input)
         guard certificates.count == 1 else {
             throw WebAuthnError(
                 .invalidAttestationStatement, "fido-u2f x5c holds \(certificates.count) certificates, not 1")

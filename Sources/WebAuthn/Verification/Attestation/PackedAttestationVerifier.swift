@@ -9,12 +9,14 @@ struct PackedAttestationVerifier: AttestationStatementVerifier {
     let authenticatorData: AuthenticatorData
     let clientDataHash: [UInt8]
     let credentialKey: COSEKey
+    /// Parses `x5c` once per distinct chain.
+    let trust: AttestationTrust
 
     static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationVerdict {
         try PackedAttestationVerifier(
             statement: PackedAttestationStatement(cbor: input.statement),
             authenticatorData: input.authenticatorData, clientDataHash: input.clientDataHash,
-            credentialKey: input.credentialKey
+            credentialKey: input.credentialKey, trust: input.trust
         ).verify()
     }
 
@@ -48,13 +50,8 @@ struct PackedAttestationVerifier: AttestationStatementVerifier {
     private func verifyCertificate(_ algorithm: COSEAlgorithm, _ signedData: [UInt8]) throws(WebAuthnError)
         -> AttestationVerdict
     {
-        var trustPath: [X509Certificate] = []
-        for der in statement.certificates {
-            do {
-                trustPath.append(try X509Certificate(derEncoded: der))
-            } catch {
-                throw error.recoded(.invalidAttestationStatement, "x5c certificate \(trustPath.count)")
-            }
+        let trustPath = try trust.certificates(statement.certificates) { index, error in
+            error.recoded(.invalidAttestationStatement, "x5c certificate \(index)")
         }
         let leaf = trustPath[0]  // x5c is non-empty here
         guard try leaf.publicKey(algorithm: algorithm).isValidSignature(statement.signature, for: signedData) else {

@@ -13,9 +13,11 @@ struct TPMAttestationCertificate {
 
     /// Checks `certificate` against §8.3.1 and, if it names one, the AAGUID of the credential.
     ///
+    /// - Parameter trust: parses the certificate with swift-certificates once per relying party
+    ///   (``AttestationTrust/swiftCertificate(_:)``); the checks run every time.
     /// - Throws: `attestation-certificate-requirements` naming the requirement missed;
     ///   `attestation-cert-aaguid-mismatch` for a certificate that vouches for another AAGUID.
-    static func check(_ certificate: X509Certificate, aaguid: AAGUID) throws(WebAuthnError) {
+    static func check(_ certificate: X509Certificate, aaguid: AAGUID, trust: AttestationTrust) throws(WebAuthnError) {
         func require(_ condition: Bool, _ reason: String) throws(WebAuthnError) {
             guard condition else {
                 throw WebAuthnError(.attestationCertificateRequirements, "the AIK certificate \(reason)")
@@ -23,7 +25,7 @@ struct TPMAttestationCertificate {
         }
         let parsed: Certificate
         do {
-            parsed = try Certificate(derEncoded: certificate.derBytes)
+            parsed = try trust.swiftCertificate(certificate)
         } catch {
             throw WebAuthnError(.malformedCertificate, "the AIK certificate does not parse: \(error)")
         }

@@ -10,7 +10,7 @@ enum TPMAttestationVerifier: AttestationStatementVerifier {
         }
         let algorithmValue = try reader.integer("alg")
         let signature = try reader.bytes("sig")
-        let certificates = try reader.certificates()
+        let certificates = try reader.certificates(of: input)
         let certInfoBytes = try reader.bytes("certInfo")
         let publicArea = try TPMTPublic(bytes: try reader.bytes("pubArea"))
         let certInfo = try TPMSAttest(bytes: certInfoBytes)
@@ -43,7 +43,7 @@ enum TPMAttestationVerifier: AttestationStatementVerifier {
         guard try aik.publicKey(algorithm: algorithm).isValidSignature(signature, for: certInfoBytes) else {
             throw WebAuthnError(.badAttestationSignature, "the tpm signature over certInfo does not verify with x5c[0]")
         }
-        try TPMAttestationCertificate.check(aik, aaguid: input.aaguid)
+        try TPMAttestationCertificate.check(aik, aaguid: input.aaguid, trust: input.trust)
         return AttestationVerdict(type: .attCA, trustPath: certificates)
     }
 }
