@@ -277,3 +277,22 @@ def test_a_script_restricted_to_the_rps_origin_answers_no_other_page(open_tab, a
     own = open_tab(authenticator, rp.origin + "/", origins=[rp.origin])
     succeeded(register(own, username="own"))
     assert len(authenticator.credentials()) == 1
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_chromium_preflights_a_bridge_route_once(tab, rp, authenticator):
+    """The bridge's Authorization header makes each request CORS-preflighted; the server's
+    Access-Control-Max-Age lets Chromium keep the answer, so logins after the first cost one request
+    each (a fetch with cache "no-store" would skip Chromium's preflight cache)."""
+    requests = []
+    cdp = tab.context.new_cdp_session(tab.page)
+    cdp.on("Network.requestWillBeSent", lambda event: requests.append(
+        (event["request"]["method"], event["request"]["url"])))
+    cdp.send("Network.enable")
+    succeeded(register(tab, username="alice"))
+    for _ in range(3):
+        succeeded(login(tab, username="alice"))
+    tab.page.wait_for_timeout(300)
+    logins = [method for method, url in requests if url.endswith("/bridge/get")]
+    assert logins.count("POST") == 3, requests
+    assert logins.count("OPTIONS") <= 1, requests

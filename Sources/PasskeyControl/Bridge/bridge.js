@@ -406,12 +406,15 @@ function softpasskeyBridge(config) {
     return new DOMException("The SoftPasskey bridge failed (" + name + "): " + message, "NotAllowedError");
   }
 
+  // The Authorization header makes every request CORS-preflighted (Fetch §4.8); the server's
+  // Access-Control-Max-Age lets the browser keep the preflight's answer, so that a ceremony costs
+  // one request, not two. No `cache: "no-store"`: Chromium skips its preflight cache for such a
+  // request (no HTTP cache reuses the answer to a POST anyway, RFC 9111 §4).
   function request(route, body, signal, keepalive) {
     return realFetch.call(globalThis, endpoint + "/" + route, {
       method: "POST",
       mode: "cors",
       credentials: "omit",
-      cache: "no-store",
       keepalive: keepalive === true,
       headers: { authorization: "Bearer " + capability, "content-type": "application/json" },
       body: stringify(body),

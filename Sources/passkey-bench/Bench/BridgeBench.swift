@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import PasskeyControl
+import Subprocess
+import SystemPackage
+import WebAuthn
+
+/// The page bridge against Chromium's own virtual authenticator (issue 30): the same page's
+/// `navigator.credentials.get` and `create` loop, measured by the page, once answered by the
+/// bridge of an authenticator of a control server in this process, once by CDP
+/// `WebAuthn.addVirtualAuthenticator` (ctap2, internal, resident key, user verification),
+/// alternately in one Chromium of the same run.
+///
+/// The page and its driver are `Tests/Browser/bridge_bench.py` and `Tests/Browser/bench/`, run by
+/// the Python of the browser suite (`.venv`, with Playwright), which starts Debian's
+/// `/usr/bin/chromium` (no browser download).
+struct BridgeBench {
+    /// Seconds per measurement.
+    let seconds: Double
+    /// Alternating rounds per figure; the median is reported.
+    let rounds: Int
+    /// The Python with Playwright and the `softpasskey` package (`make setup` makes `.venv`).
+    let python: String
+    /// The page driver.
+    var script = "Tests/Browser/bridge_bench.py"
+
+    /// Chromium's virtual authenticator then the bridge, for get and then for create.
+    ///
+    /// - Throws: ``BridgeBenchUnavailable`` without the Python, its Playwright or Chromium;
+    ///   ``BenchChildFailure`` when the page's loop fails.
+    func figures(progress: (String) -> Void) async throws -> [BenchFigure] {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw BridgeBenchUnavailable(reason: "no Python at \(python) (make setup makes .venv with Playwright)")
+        }
+        guard FileManager.default.fileExists(atPath: script) else {
+            throw BridgeBenchUnavailable(reason: "no page driver at \(script) (run from the package's root)")
+        }
+        let scratch = try Scratch("passkey-bench-bridge", memory: true)
+        defer { scratch.remove() }
+        progress("bridge get and create in Chromium, against its virtual authenticator (\(rounds) rounds)")
+        let service = ControlService()
+        let (seconds, rounds, python, script) = (seconds, rounds, python, script)
+        let rates = try await ControlServer(service: service, token: ControlToken.random()).serving { endpoint in
+            let session = await service.newSession()
+            let authenticator = try await service.addAuthenticator(
+                session: session,
+                try VirtualAuthenticatorConfiguration(parameters: [
+                    "protocol": .string("ctap2"), "transport": .string("internal"), "hasResidentKey": .bool(true),
+                    "hasUserVerification": .bool(true), "isUserVerified": .bool(true),
+                ]))
+            let bridge = try await service.bridgeScript(
+                session: session, authenticator: authenticator, endpoint: endpoint.url + "/bridge")
+            let bridgePath = scratch.path + "/bridge.js"
+            try Data(bridge.utf8).write(to: URL(fileURLWithPath: bridgePath))
+            return try await Self.pageRates(
+                python: python, script: script,
+                arguments: ["--bridge-script", bridgePath, "--seconds", String(seconds), "--rounds", String(rounds)])
+        }
+        var figures: [BenchFigure] = []
+        let names = [
+            ("get", "bridge-get-chromium", "chrome-virtual-get"),
+            ("create", "bridge-create-chromium", "chrome-virtual-create"),
+        ]
+        for (kind, name, baseline) in names {
+            guard let measured = rates[kind], measured.bridge.count == rounds, measured.chrome.count == rounds else {
+                throw BenchChildFailure(reason: "\(script) gave no \(kind) rates")
+            }
+            var bridge = measured.bridge.makeIterator()
+            var chrome = measured.chrome.makeIterator()
+            figures += try await BenchFigure.pairedRates(
+                name, "\(kind) in Chromium through the page bridge", baseline: baseline,
+                baselineLabel: "\(kind) in Chromium, its virtual authenticator", target: 1.0, rounds: rounds,
+                { bridge.next() ?? 0 }, against: { chrome.next() ?? 0 })
+        }
+        return figures
+    }
+
+    /// The rates the page measured, by ceremony: each round's Chromium figure, then the bridge's.
+    struct PageRates: Decodable {
+        let chrome: [Double]
+        let bridge: [Double]
+    }
+
+    /// Runs the page driver and reads its rates.
+    private static func pageRates(python: String, script: String, arguments: [String]) async throws
+        -> [String: PageRates]
+    {
+        let result = try await Subprocess.run(
+            .path(FilePath(python)), arguments: Arguments([script] + arguments),
+            output: .string(limit: 65536), error: .string(limit: 65536))
+        let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? "no output"
+        if case .exited(2) = result.terminationStatus {
+            throw BridgeBenchUnavailable(reason: reason)
+        }
+        guard result.terminationStatus.isSuccess,
+            let rates = try? JSONDecoder().decode([String: PageRates].self, from: Data(result.standardOutput.utf8))
+        else {
+            throw BenchChildFailure(reason: "\(script): \(reason)")
+        }
+        return rates
+    }
+}
+
+/// The bridge figures cannot be measured here: no Python with Playwright, or no Chromium.
+struct BridgeBenchUnavailable: Error, CustomStringConvertible {
+    let reason: String
+
+    var description: String { "the bridge figures need Chromium and Playwright: \(reason)" }
+}
+
+extension PasskeyBench {
+    /// `passkey-bench bridge`: ``BridgeBench``'s figures.
+    struct BridgeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "bridge",
+            abstract: "Ceremonies/s in Chromium through the page bridge, against Chromium's own virtual authenticator.",
+            discussion: """
+                One page on loopback runs navigator.credentials.get (then create) in a loop and measures its own \
+                rate, in two contexts of Debian's Chromium driven by Playwright (.venv): one with the page bridge of \
+                an authenticator of a control server in this process, one with CDP WebAuthn.addVirtualAuthenticator \
+                (ctap2, internal, resident key, user verification); alternately, median of --rounds. Run from the \
+                package's root.
+                """)
+
+        @Option(help: "Seconds per measurement.")
+        var seconds = 2.0
+
+        @Option(help: "Alternating rounds per figure; the median is reported.")
+        var rounds = 3
+
+        @Option(help: "The Python with Playwright (make setup makes .venv).")
+        var python = ".venv/bin/python"
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            guard seconds > 0, rounds > 0 else { throw ValidationError("--seconds and --rounds must be positive") }
+        }
+
+        func run() async throws {
+            let figures = try await BridgeBench(seconds: seconds, rounds: rounds, python: python)
+                .figures(progress: BenchOutput.progress)
+            if json {
+                try BenchOutput.json(figures)
+            } else {
+                for figure in figures { print(figure.line) }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+import WebAuthn
+
+/// `passkey-bench bridge` as a user runs it: the page bridge's get and create in Chromium, each
+/// beside Chromium's own virtual authenticator on the same page, in one run (speed is the bench's
+/// output, never a test's verdict).
+@Suite struct BridgeBenchCommandTests {
+    /// The package's root, where the bench finds its page driver and the browser suite's Python.
+    static let root = Vectors.root.deletingLastPathComponent()
+
+    /// The browser suite's Python, which has Playwright when `make setup` has run.
+    static let python = root.appendingPathComponent(".venv/bin/python").path
+
+    /// Debian's Chromium and the suite's Python with Playwright are there.
+    static var chromiumAndPlaywright: Bool {
+        let files = FileManager.default
+        let packages = root.appendingPathComponent(".venv/lib")
+        let playwright = (try? files.contentsOfDirectory(atPath: packages.path))?.contains { version in
+            files.fileExists(atPath: packages.appendingPathComponent("\(version)/site-packages/playwright").path)
+        }
+        return files.isExecutableFile(atPath: "/usr/bin/chromium") && files.isExecutableFile(atPath: python)
+            && playwright == true
+    }
+
+    @Test(.enabled(if: chromiumAndPlaywright, "needs /usr/bin/chromium and .venv with Playwright (make setup)"))
+    func measuresTheBridgeBesideChromiumsVirtualAuthenticator() async throws {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"),
+            ["bridge", "--seconds", "0.05", "--rounds", "1", "--python", Self.python, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(try JSONValue(json: Array(result.stdout.utf8)).arrayValue)
+        #expect(
+            figures.compactMap { $0["name"]?.stringValue } == [
+                "chrome-virtual-get", "bridge-get-chromium", "chrome-virtual-create", "bridge-create-chromium",
+            ])
+        for figure in figures where figure["baseline"] != nil {
+            #expect((figure["ratio"]?.numberValue ?? 0) > 0)
+            #expect(figure["target"]?.numberValue == 1)
+            #expect(figure["meetsTarget"]?.boolValue != nil)
+        }
+    }
+
+    /// Without the browser suite's Python, the bench says what it needs instead of a figure.
+    @Test func saysWhatItNeedsWithoutPlaywright() async throws {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"), ["bridge", "--seconds", "0.05", "--python", "/nonexistent/python"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("the bridge figures need Chromium and Playwright: no Python at /nonexistent"))
+        #expect(result.stdout.isEmpty)
+    }
+}
