@@ -11,10 +11,28 @@ final class ControlEventLog: Sendable {
     static let capacity = 1024
 
     private struct State {
+        /// The kept events, a ring once full: the oldest at `oldest`, so keeping one more
+        /// overwrites one slot instead of moving the whole log.
         var kept: [ControlEvent] = []
+        var oldest = 0
         var lastSeq = 0
         var readers: [Int: AsyncStream<ControlEvent>.Continuation] = [:]
         var nextReader = 0
+
+        /// Keeps `event`, dropping the oldest past ``ControlEventLog/capacity``.
+        mutating func keep(_ event: ControlEvent) {
+            if kept.count < ControlEventLog.capacity {
+                kept.append(event)
+            } else {
+                kept[oldest] = event
+                oldest = (oldest + 1) % kept.count
+            }
+        }
+
+        /// The kept events numbered after `seq`, oldest first.
+        func kept(after seq: Int) -> [ControlEvent] {
+            (kept[oldest...] + kept[..<oldest]).filter { $0.seq > seq }
+        }
     }
 
     private let state = Mutex(State())
@@ -25,10 +43,7 @@ final class ControlEventLog: Sendable {
             var event = event
             state.lastSeq += 1
             event.seq = state.lastSeq
-            state.kept.append(event)
-            if state.kept.count > Self.capacity {
-                state.kept.removeFirst(state.kept.count - Self.capacity)
-            }
+            state.keep(event)
             for reader in state.readers.values {
                 reader.yield(event)
             }
@@ -37,7 +52,7 @@ final class ControlEventLog: Sendable {
 
     /// The kept events numbered after `seq`.
     func events(after seq: Int) -> [ControlEvent] {
-        state.withLock { state in state.kept.filter { $0.seq > seq } }
+        state.withLock { state in state.kept(after: seq) }
     }
 
     /// The kept events after `seq`, then every new one, until the reader stops or ``finish()``.
@@ -45,7 +60,7 @@ final class ControlEventLog: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(
             of: ControlEvent.self, bufferingPolicy: .bufferingNewest(Self.capacity))
         let reader = state.withLock { state in
-            for event in state.kept where event.seq > seq {
+            for event in state.kept(after: seq) {
                 continuation.yield(event)
             }
             state.nextReader += 1

@@ -39,13 +39,35 @@ extension PasskeyBench {
         }
 
         func run() async throws {
+            let result = try await Self.measure(users: users, concurrency: concurrency, seconds: seconds)
+            if json {
+                try BenchOutput.json(result)
+            } else {
+                print(result.text)
+            }
+        }
+
+        /// The figures of one run: `e2e-ceiling` (the tenant's RS256 ceiling, logins/s),
+        /// then `e2e-login` (logins/s, its ratio to the ceiling, target 0.6).
+        static func figures(users: Int, concurrency: Int, seconds: Double) async throws -> [BenchFigure] {
+            try await measure(users: users, concurrency: concurrency, seconds: seconds).figures
+        }
+
+        /// Serves a tenant, signs `users` virtual users up and logs them in, `concurrency` at a
+        /// time, between two measurements of the ceiling.
+        static func measure(users: Int, concurrency: Int, seconds: Double) async throws -> Result {
             let scratch = try Scratch("passkey-bench-e2e", memory: true)
             defer { scratch.remove() }
             let signing = try await SigningCeiling()
             let tenant = try await PasskeyTenant(
                 configuration: signing.configuration, database: scratch.path + "/tenant.sqlite")
-            let result = try await tenant.serving { endpoint in
-                let ceilingBefore = try await ceiling(signing)
+            return try await tenant.serving { endpoint in
+                // The tenant's logins-per-second ceiling: RS256 signatures per second ÷ tokens per login.
+                let ceiling = { @Sendable () async throws -> Double in
+                    try await Throughput.rate(seconds: seconds) { try await signing.signSampleToken() }
+                        / Double(SigningCeiling.tokensSignedPerLogin)
+                }
+                let ceilingBefore = try await ceiling()
                 let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
                 var virtualUsers: [VirtualUser] = []
                 for index in 0..<users {
@@ -57,34 +79,27 @@ extension PasskeyBench {
                             session: FileCredentialsStorage(
                                 directory: home + "/session", sealing: .keyFile(home + "/session.key"))))
                 }
-                let signups = try await phase(virtualUsers) { index, user in
+                let signups = try await UserPhase.run(virtualUsers, concurrency: concurrency) { index, user in
                     try await user.signUp(email: "user\(index)@example.com")
                 }
-                let logins = try await phase(virtualUsers) { _, user in try await user.logIn() }
-                let ceilingAfter = try await ceiling(signing)
-                let ceiling = (ceilingBefore + ceilingAfter) / 2
+                let logins = try await UserPhase.run(virtualUsers, concurrency: concurrency) { _, user in
+                    try await user.logIn()
+                }
+                let ceilingAfter = try await ceiling()
+                let mean = (ceilingBefore + ceilingAfter) / 2
                 return Result(
-                    users: users, concurrency: concurrency, ceilingLoginsPerSecond: ceiling, signups: signups,
-                    logins: logins, loginRatio: logins.perSecond / ceiling)
+                    users: users, concurrency: concurrency, ceilingLoginsPerSecond: mean, signups: signups,
+                    logins: logins, loginRatio: logins.perSecond / mean,
+                    figures: [
+                        BenchFigure(
+                            name: "e2e-ceiling", label: "tenant RS256 ceiling (signatures/s ÷ 2)", value: mean,
+                            unit: "logins/s"),
+                        BenchFigure(
+                            name: "e2e-login", label: "e2e logins, \(users) users, K=\(concurrency)",
+                            value: logins.perSecond, unit: "logins/s", baseline: "e2e-ceiling",
+                            ratio: mean > 0 ? logins.perSecond / mean : nil, target: 0.6),
+                    ])
             }
-            if json {
-                try BenchOutput.json(result)
-            } else {
-                print(result.text)
-            }
-        }
-
-        /// The tenant's logins-per-second ceiling: RS256 signatures per second ÷ tokens per login.
-        private func ceiling(_ signing: SigningCeiling) async throws -> Double {
-            try await Throughput.rate(seconds: seconds) { try await signing.signSampleToken() }
-                / Double(SigningCeiling.tokensSignedPerLogin)
-        }
-
-        /// Runs `body` once per user, `concurrency` at a time; the rate and latencies.
-        private func phase(
-            _ users: [VirtualUser], _ body: @escaping @Sendable (Int, VirtualUser) async throws -> some Sendable
-        ) async throws -> Phase {
-            try await UserPhase.run(users, concurrency: concurrency, body)
         }
 
         typealias Phase = UserPhase
@@ -98,8 +113,11 @@ extension PasskeyBench {
             let logins: Phase
             let loginRatio: Double
 
+            /// ``EndToEndBench/figures(users:concurrency:seconds:)``: `e2e-ceiling`, then `e2e-login`.
+            let figures: [BenchFigure]
+
             enum CodingKeys: String, CodingKey {
-                case users, concurrency, signups, logins
+                case users, concurrency, signups, logins, figures
                 case ceilingLoginsPerSecond = "ceiling_logins_per_second"
                 case loginRatio = "login_ratio_to_ceiling"
             }

@@ -15,7 +15,8 @@ extension PasskeyBench {
             discussion: """
                 K concurrent clients each sign (get) or make (create) over HTTP on loopback with libcurl, against \
                 a control server in this process; the baseline is K concurrent tasks calling the same control \
-                service directly. Measured alternately, median of --rounds.
+                service directly. Beside them, get against the empty authenticated route's round trip (Set User \
+                Verified) with the same client (serve-get-kK, target 0.7). Measured alternately, median of --rounds.
                 """)
 
         @Option(help: "Seconds per measurement.")
@@ -38,12 +39,51 @@ extension PasskeyBench {
         }
 
         func run() async throws {
+            let (figures, targets) = try await Self.withRig { rig in
+                var figures: [Figure] = []
+                var targets: [BenchFigure] = []
+                for clients in clients {
+                    BenchOutput.progress("serve get and the empty route K=\(clients)")
+                    let pair = try await rig.targetFigures(seconds: seconds, rounds: rounds, clients: clients)
+                    targets += pair
+                    for operation in ["get", "create"] {
+                        BenchOutput.progress("serve \(operation) K=\(clients)")
+                        figures.append(
+                            try await rig.againstInProcess(
+                                operation, seconds: seconds, rounds: rounds, clients: clients,
+                                roundTripsPerSecond: pair[0].value))
+                    }
+                }
+                return (figures, targets)
+            }
+            if json {
+                try BenchOutput.json(Output(ceremonies: figures, figures: targets))
+            } else {
+                for figure in figures { print(figure.line) }
+                for figure in targets { print(figure.line) }
+            }
+        }
+
+        /// A get over HTTP against the empty authenticated route's round trip on the same server
+        /// with the same client, measured alternately: `serve-empty-route-kK`, then `serve-get-kK`
+        /// (target 0.7, issue 30).
+        ///
+        /// The empty route is Set User Verified (WebAuthn L3 §11.6), the cheapest authenticated
+        /// command a user has: a POST with a small JSON body, one call to the service, `{"value":null}`
+        /// back. It pays everything a ceremony's request pays (bearer check, path, body, answer)
+        /// but the ceremony.
+        static func targetFigures(seconds: Double, rounds: Int, clients: Int) async throws -> [BenchFigure] {
+            try await withRig { rig in try await rig.targetFigures(seconds: seconds, rounds: rounds, clients: clients) }
+        }
+
+        /// Serves a control service on loopback with two authenticators, one holding a passkey
+        /// for get, one for create (so get does not choose among the credentials create adds),
+        /// while `body` runs.
+        static func withRig<Value: Sendable>(_ body: @Sendable (Rig) async throws -> Value) async throws -> Value {
             let service = ControlService()
             let token = ControlToken.random()
-            let figures = try await ControlServer(service: service, token: token).serving { endpoint in
+            return try await ControlServer(service: service, token: token).serving { endpoint in
                 let session = await service.newSession()
-                // One authenticator signs (it holds one passkey), another makes them, so the get figure
-                // does not choose among the credentials the create figure adds.
                 var authenticators: [String: String] = [:]
                 for operation in ["get", "create"] {
                     authenticators[operation] = try await service.addAuthenticator(
@@ -54,63 +94,90 @@ extension PasskeyBench {
                 _ = try await service.create(
                     session: session, authenticator: authenticators["get"]!,
                     options: try WebAuthnJSON.decode(
-                        PublicKeyCredentialCreationOptionsJSON.self, from: Self.creationOptions()),
+                        PublicKeyCredentialCreationOptionsJSON.self, from: creationOptions()),
                     origin: origin)
-                var figures: [Figure] = []
-                for clients in clients {
-                    // The transport's own ceiling: a trivial authenticated command (Set User Verified).
-                    let floor = HTTPCeremonies(
-                        transport: CurlTransport(configuration: .init(maxIdleHandles: clients)), token: token.value,
-                        path: endpoint.url + "/session/\(session)/webauthn/authenticator/\(authenticators["get"]!)")
-                    BenchOutput.progress("serve round trips K=\(clients)")
-                    let roundTrips = try await Self.concurrentRate(clients: clients, seconds: seconds) {
-                        try await floor.run("uv", origin: "")
-                    }
-                    for operation in ["get", "create"] {
-                        BenchOutput.progress("serve \(operation) K=\(clients)")
-                        let authenticator = authenticators[operation]!
-                        let http = HTTPCeremonies(
-                            transport: CurlTransport(configuration: .init(maxIdleHandles: clients)), token: token.value,
-                            path: endpoint.url + "/session/\(session)/webauthn/authenticator/\(authenticator)")
-                        let (overHTTP, inProcess) = try await Throughput.pairedRates(
-                            rounds: rounds,
-                            {
-                                try await Self.concurrentRate(clients: clients, seconds: seconds) {
-                                    try await http.run(operation, origin: "https://example.com")
-                                }
-                            },
-                            baseline: {
-                                try await Self.concurrentRate(clients: clients, seconds: seconds) {
-                                    if operation == "get" {
-                                        let options = try WebAuthnJSON.decode(
-                                            PublicKeyCredentialRequestOptionsJSON.self, from: Self.requestOptions())
-                                        _ = try await service.get(
-                                            session: session, authenticator: authenticator, options: options,
-                                            origin: origin)
-                                    } else {
-                                        let options = try WebAuthnJSON.decode(
-                                            PublicKeyCredentialCreationOptionsJSON.self, from: Self.creationOptions())
-                                        _ = try await service.create(
-                                            session: session, authenticator: authenticator, options: options,
-                                            origin: origin)
-                                    }
-                                }
-                            })
-                        figures.append(
-                            Figure(
-                                operation: operation, clients: clients, overHTTPPerSecond: overHTTP,
-                                inProcessPerSecond: inProcess, ratio: overHTTP / inProcess,
-                                roundTripsPerSecond: roundTrips,
-                                target: clients == 8 && operation == "get" ? 0.5 : nil))
-                    }
-                }
-                return figures
+                return try await body(
+                    Rig(
+                        service: service, token: token.value, endpoint: endpoint, session: session,
+                        authenticators: authenticators, origin: origin))
             }
-            if json {
-                try BenchOutput.json(figures)
-            } else {
-                for figure in figures { print(figure.line) }
+        }
+
+        /// A served control service ready for ceremonies (``withRig(_:)``).
+        struct Rig: Sendable {
+            let service: ControlService
+            let token: String
+            let endpoint: ControlEndpoint
+            let session: String
+            let authenticators: [String: String]
+            let origin: WebOrigin
+
+            /// A libcurl client of `operation`'s authenticator, keeping `clients` connections.
+            func client(_ operation: String, clients: Int) -> HTTPCeremonies {
+                HTTPCeremonies(
+                    transport: CurlTransport(configuration: .init(maxIdleHandles: clients)), token: token,
+                    path: endpoint.url + "/session/\(session)/webauthn/authenticator/\(authenticators[operation]!)")
             }
+
+            /// ``ServeBench/targetFigures(seconds:rounds:clients:)`` on this rig.
+            func targetFigures(seconds: Double, rounds: Int, clients: Int) async throws -> [BenchFigure] {
+                let http = client("get", clients: clients)
+                return try await BenchFigure.pairedRates(
+                    "serve-get-k\(clients)", "get over passkey serve, K=\(clients)",
+                    baseline: "serve-empty-route-k\(clients)",
+                    baselineLabel: "empty route (Set User Verified), K=\(clients)", target: 0.7, rounds: rounds,
+                    {
+                        try await concurrentRate(clients: clients, seconds: seconds) {
+                            try await http.run("get", origin: "https://example.com")
+                        }
+                    },
+                    against: {
+                        try await concurrentRate(clients: clients, seconds: seconds) {
+                            try await http.run("uv", origin: "")
+                        }
+                    })
+            }
+
+            /// `operation` over HTTP against the same ceremony called on the service in process.
+            func againstInProcess(
+                _ operation: String, seconds: Double, rounds: Int, clients: Int, roundTripsPerSecond: Double
+            ) async throws -> Figure {
+                let http = client(operation, clients: clients)
+                let (service, session, origin) = (service, session, origin)
+                let authenticator = authenticators[operation]!
+                let (overHTTP, inProcess) = try await Throughput.pairedRates(
+                    rounds: rounds,
+                    {
+                        try await concurrentRate(clients: clients, seconds: seconds) {
+                            try await http.run(operation, origin: "https://example.com")
+                        }
+                    },
+                    baseline: {
+                        try await concurrentRate(clients: clients, seconds: seconds) {
+                            if operation == "get" {
+                                let options = try WebAuthnJSON.decode(
+                                    PublicKeyCredentialRequestOptionsJSON.self, from: requestOptions())
+                                _ = try await service.get(
+                                    session: session, authenticator: authenticator, options: options, origin: origin)
+                            } else {
+                                let options = try WebAuthnJSON.decode(
+                                    PublicKeyCredentialCreationOptionsJSON.self, from: creationOptions())
+                                _ = try await service.create(
+                                    session: session, authenticator: authenticator, options: options, origin: origin)
+                            }
+                        }
+                    })
+                return Figure(
+                    operation: operation, clients: clients, overHTTPPerSecond: overHTTP, inProcessPerSecond: inProcess,
+                    ratio: overHTTP / inProcess, roundTripsPerSecond: roundTripsPerSecond)
+            }
+        }
+
+        /// What `passkey-bench serve --json` prints: the ceremonies against in process, and the
+        /// issue's figures against the empty route.
+        struct Output: Encodable {
+            let ceremonies: [Figure]
+            let figures: [BenchFigure]
         }
 
         /// Operations per second of `clients` tasks each running `body` for `seconds`.
@@ -185,23 +252,15 @@ extension PasskeyBench {
             let overHTTPPerSecond: Double
             let inProcessPerSecond: Double
             let ratio: Double
-            /// Trivial authenticated requests per second with the same K: what HTTP alone allows.
+            /// Empty-route requests per second with the same K: what HTTP alone allows.
             let roundTripsPerSecond: Double
-            /// The least acceptable ratio (issue 14), where one is set.
-            let target: Double?
 
             var line: String {
                 let label = "serve-\(operation) K=\(clients)".padding(toLength: 20, withPad: " ", startingAt: 0)
-                var text =
-                    label
+                return label
                     + String(
-                        format: "%9.1f/s over HTTP  %9.1f/s in process  ratio %.2f", overHTTPPerSecond,
-                        inProcessPerSecond, ratio)
-                text += String(format: "  (HTTP round trips %.1f/s)", roundTripsPerSecond)
-                if let target {
-                    text += String(format: "  target ≥ %.2f", target) + (ratio >= target ? ": met" : ": MISSED")
-                }
-                return text
+                        format: "%9.1f/s over HTTP  %9.1f/s in process  ratio %.2f  (HTTP round trips %.1f/s)",
+                        overHTTPPerSecond, inProcessPerSecond, ratio, roundTripsPerSecond)
             }
         }
     }

@@ -1,0 +1,34 @@
+import Foundation
+import TestSupport
+import Testing
+import WebAuthn
+
+/// `passkey-bench serve` and `e2e` give the HTTP figures under their names, each with its
+/// baseline of the same run (speed is the bench's output, never a test's verdict).
+@Suite struct HTTPBenchCommandTests {
+    @Test func serveGivesGetAgainstTheEmptyRoute() async throws {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"),
+            ["serve", "--seconds", "0.05", "--rounds", "1", "--clients", "8", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONValue(json: Array(result.stdout.utf8))
+        let figures = try #require(output["figures"]?.arrayValue)
+        #expect(figures.map { $0["name"]?.stringValue } == ["serve-empty-route-k8", "serve-get-k8"])
+        #expect(figures[1]["baseline"]?.stringValue == "serve-empty-route-k8")
+        #expect(figures[1]["target"]?.numberValue == 0.7)
+        #expect((figures[1]["ratio"]?.numberValue ?? 0) > 0)
+        #expect(output["ceremonies"]?.arrayValue?.count == 2)
+    }
+
+    @Test func e2eGivesLoginsAgainstTheCeiling() async throws {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"),
+            ["e2e", "--users", "3", "--concurrency", "2", "--seconds", "0.05", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try #require(try JSONValue(json: Array(result.stdout.utf8))["figures"]?.arrayValue)
+        #expect(figures.map { $0["name"]?.stringValue } == ["e2e-ceiling", "e2e-login"])
+        #expect(figures[1]["baseline"]?.stringValue == "e2e-ceiling")
+        #expect(figures[1]["target"]?.numberValue == 0.6)
+        #expect((figures[1]["ratio"]?.numberValue ?? 0) > 0)
+    }
+}
