@@ -90,9 +90,10 @@ fuzz-regressions: fuzz-build
 demo: build
 	@"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" demo
 
-## bench: the benchmarks, release build (`passkey-bench`, beside `passkey`); options in BENCH_ARGS, for example
-## BENCH_ARGS="--only session" or BENCH_ARGS="serve --rounds 5"
-BENCH_ARGS ?=
+## bench: the benchmarks, release build (`passkey-bench`, beside `passkey`): by default `targets`, every figure
+## with a target beside its baseline, PASS or MISS; other figures through BENCH_ARGS, for example
+## BENCH_ARGS="authenticator --only session" or BENCH_ARGS="serve --rounds 5"
+BENCH_ARGS ?= targets
 bench: setup
 	swift build -c release
 	"$$(swift build -c release --show-bin-path)/passkey-bench" $(BENCH_ARGS)

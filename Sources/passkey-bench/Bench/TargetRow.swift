@@ -1,0 +1,92 @@
+import Foundation
+
+/// One row of `passkey-bench targets`: a figure with a target (issue 30), measured in one or more
+/// runs, each run beside its own baseline, and how many runs must meet the target.
+struct TargetRow: Encodable {
+    /// The figure's name (`memory-get`).
+    let name: String
+    /// What the row measures, in words.
+    let title: String
+    /// How many of the runs must meet the target ("≥ 0.8 in 4 of 5 runs"); every run by default.
+    let required: Int
+    /// Each run's figure, with its ratio and target.
+    var runs: [BenchFigure] = []
+    /// Each run's baseline figure.
+    var baselines: [BenchFigure] = []
+    /// Why the row has no figure (a peer or browser that is not installed, a failed measurement).
+    var notMeasured: String?
+
+    init(_ name: String, _ title: String, required: Int = 1) {
+        self.name = name
+        self.title = title
+        self.required = required
+    }
+
+    /// The verdict a reader looks for.
+    enum Verdict: String, Encodable, CaseIterable {
+        case pass = "PASS"
+        case miss = "MISS"
+        case notMeasured = "NOT MEASURED"
+    }
+
+    /// PASS when at least ``required`` runs meet the target, MISS when fewer do, NOT MEASURED when
+    /// fewer runs than that were taken.
+    var verdict: Verdict {
+        if notMeasured != nil || runs.count < required { return .notMeasured }
+        return runsMeetingTarget >= required ? .pass : .miss
+    }
+
+    /// The runs whose ratio meets the target.
+    var runsMeetingTarget: Int {
+        runs.count { $0.meetsTarget == true }
+    }
+
+    /// Takes one run's figures: the row's own and the one it names as its baseline.
+    mutating func record(_ figures: [BenchFigure]) {
+        guard let figure = figures.first(where: { $0.name == name }) else { return }
+        runs.append(figure)
+        if let baseline = figures.first(where: { $0.name == figure.baseline }) {
+            baselines.append(baseline)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, title, required, runs, baselines, notMeasured, verdict
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(title, forKey: .title)
+        try container.encode(required, forKey: .required)
+        try container.encode(runs, forKey: .runs)
+        try container.encode(baselines, forKey: .baselines)
+        try container.encodeIfPresent(notMeasured, forKey: .notMeasured)
+        try container.encode(verdict, forKey: .verdict)
+    }
+
+    /// The row as text: the figure, its baseline, the ratio of every run, the target and the verdict.
+    var lines: [String] {
+        guard let last = runs.last else {
+            return [title, "    not measured: \(notMeasured ?? "no run")"]
+        }
+        let baseline = baselines.last.map { "\($0.label) (\(Self.rate($0.value)) \($0.unit))" } ?? last.baseline ?? ""
+        let ratios = runs.map { $0.ratio.map { Self.ratio($0) } ?? "—" }.joined(separator: " ")
+        let target = last.target.map { "≥ " + Self.ratio($0) } ?? "—"
+        let requirement = required > 1 ? " in \(required) of \(runs.count) runs" : runs.count > 1 ? " in every run" : ""
+        var verdict = verdict.rawValue
+        if runs.count > 1 { verdict += " (\(runsMeetingTarget) of \(runs.count))" }
+        return [
+            title,
+            "    \(Self.rate(last.value)) \(last.unit)   beside \(baseline)   ratio \(ratios)   target \(target)\(requirement)   \(verdict)",
+        ]
+    }
+
+    private static func rate(_ value: Double) -> String {
+        value.formatted(.number.precision(.fractionLength(value >= 100 ? 0 : 1)))
+    }
+
+    private static func ratio(_ value: Double) -> String {
+        value.formatted(.number.precision(.fractionLength(2)).grouping(.never))
+    }
+}
