@@ -11,7 +11,8 @@ struct PasskeyBench: AsyncParsableCommand {
             "Measure the authenticator (the default), every figure with a target, the local tenant, signup and login end to end, seeding, passkey serve, the CTAP device, or the page bridge.",
         discussion: "Build with -c release for real figures (make bench).",
         subcommands: [
-            AuthenticatorBench.self, TargetsBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self, ServeBench.self,
+            AuthenticatorBench.self, TargetsBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self,
+            ServeBench.self,
             CTAPBench.self, BridgeCommand.self,
         ],
         defaultSubcommand: AuthenticatorBench.self)
