@@ -10,21 +10,21 @@ import WebAuthn
     /// The package's root, where the bench finds its page driver and the browser suite's Python.
     static let root = Vectors.root.deletingLastPathComponent()
 
-    /// The browser suite's Python, which has Playwright when `make setup` has run.
+    /// The browser suite's Python, which has the `websockets` package when `make setup` has run.
     static let python = root.appendingPathComponent(".venv/bin/python").path
 
-    /// Debian's Chromium and the suite's Python with Playwright are there.
+    /// Debian's Chromium and the suite's Python with `websockets` (the bench's CDP client) are there.
     static var chromiumAndPlaywright: Bool {
         let files = FileManager.default
         let packages = root.appendingPathComponent(".venv/lib")
-        let playwright = (try? files.contentsOfDirectory(atPath: packages.path))?.contains { version in
-            files.fileExists(atPath: packages.appendingPathComponent("\(version)/site-packages/playwright").path)
+        let websockets = (try? files.contentsOfDirectory(atPath: packages.path))?.contains { version in
+            files.fileExists(atPath: packages.appendingPathComponent("\(version)/site-packages/websockets").path)
         }
         return files.isExecutableFile(atPath: "/usr/bin/chromium") && files.isExecutableFile(atPath: python)
-            && playwright == true
+            && websockets == true
     }
 
-    @Test(.enabled(if: chromiumAndPlaywright, "needs /usr/bin/chromium and .venv with Playwright (make setup)"))
+    @Test(.enabled(if: chromiumAndPlaywright, "needs /usr/bin/chromium and .venv with websockets (make setup)"))
     func measuresTheBridgeBesideChromiumsVirtualAuthenticator() async throws {
         let result = try await ChildProcess.run(
             ChildProcess.built("passkey-bench"),

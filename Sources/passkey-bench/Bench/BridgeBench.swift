@@ -12,21 +12,23 @@ import WebAuthn
 /// alternately in one Chromium of the same run.
 ///
 /// The page and its driver are `Tests/Browser/bridge_bench.py` and `Tests/Browser/bench/`, run by
-/// the Python of the browser suite (`.venv`, with Playwright), which starts Debian's
-/// `/usr/bin/chromium` (no browser download).
+/// the Python of the browser suite (`.venv`), which starts Debian's `/usr/bin/chromium` (no browser
+/// download) and drives it over a raw DevTools protocol connection (Target, Page, Runtime and
+/// WebAuthn only): Playwright would enable the Network domain, whose events every bridge fetch
+/// would pay and Chromium's own authenticator would not.
 struct BridgeBench {
     /// Seconds per measurement.
     let seconds: Double
     /// Alternating rounds per figure; the median is reported.
     let rounds: Int
-    /// The Python with Playwright and the `softpasskey` package (`make setup` makes `.venv`).
+    /// The Python with the `websockets` package (`make setup` makes `.venv`).
     let python: String
     /// The page driver.
     var script = "Tests/Browser/bridge_bench.py"
 
     /// Chromium's virtual authenticator then the bridge, for get and then for create.
     ///
-    /// - Throws: ``BridgeBenchUnavailable`` without the Python, its Playwright or Chromium;
+    /// - Throws: ``BridgeBenchUnavailable`` without the Python, its `websockets` or Chromium;
     ///   ``BenchChildFailure`` when the page's loop fails.
     func figures(progress: (String) -> Void) async throws -> [BenchFigure] {
         guard FileManager.default.isExecutableFile(atPath: python) else {
@@ -101,7 +103,7 @@ struct BridgeBench {
     }
 }
 
-/// The bridge figures cannot be measured here: no Python with Playwright, or no Chromium.
+/// The bridge figures cannot be measured here: no Python with its `websockets`, or no Chromium.
 struct BridgeBenchUnavailable: Error, CustomStringConvertible {
     let reason: String
 
@@ -116,7 +118,7 @@ extension PasskeyBench {
             abstract: "Ceremonies/s in Chromium through the page bridge, against Chromium's own virtual authenticator.",
             discussion: """
                 One page on loopback runs navigator.credentials.get (then create) in a loop and measures its own \
-                rate, in two contexts of Debian's Chromium driven by Playwright (.venv): one with the page bridge of \
+                rate, in two contexts of Debian's Chromium driven over CDP (.venv): one with the page bridge of \
                 an authenticator of a control server in this process, one with CDP WebAuthn.addVirtualAuthenticator \
                 (ctap2, internal, resident key, user verification); alternately, median of --rounds. Run from the \
                 package's root.
@@ -128,7 +130,7 @@ extension PasskeyBench {
         @Option(help: "Alternating rounds per figure; the median is reported.")
         var rounds = 3
 
-        @Option(help: "The Python with Playwright (make setup makes .venv).")
+        @Option(help: "The Python of the browser suite (make setup makes .venv).")
         var python = ".venv/bin/python"
 
         @Flag(help: "Print JSON.")
