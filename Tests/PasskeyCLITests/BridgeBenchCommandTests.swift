@@ -14,7 +14,7 @@ import WebAuthn
     static let python = root.appendingPathComponent(".venv/bin/python").path
 
     /// Debian's Chromium and the suite's Python with `websockets` (the bench's CDP client) are there.
-    static var chromiumAndPlaywright: Bool {
+    static var chromiumAndWebSockets: Bool {
         let files = FileManager.default
         let packages = root.appendingPathComponent(".venv/lib")
         let websockets = (try? files.contentsOfDirectory(atPath: packages.path))?.contains { version in
@@ -24,7 +24,7 @@ import WebAuthn
             && websockets == true
     }
 
-    @Test(.enabled(if: chromiumAndPlaywright, "needs /usr/bin/chromium and .venv with websockets (make setup)"))
+    @Test(.enabled(if: chromiumAndWebSockets, "needs /usr/bin/chromium and .venv with websockets (make setup)"))
     func measuresTheBridgeBesideChromiumsVirtualAuthenticator() async throws {
         let result = try await ChildProcess.run(
             ChildProcess.built("passkey-bench"),
@@ -43,11 +43,11 @@ import WebAuthn
     }
 
     /// Without the browser suite's Python, the bench says what it needs instead of a figure.
-    @Test func saysWhatItNeedsWithoutPlaywright() async throws {
+    @Test func saysWhatItNeedsWithoutItsPython() async throws {
         let result = try await ChildProcess.run(
             ChildProcess.built("passkey-bench"), ["bridge", "--seconds", "0.05", "--python", "/nonexistent/python"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("the bridge figures need Chromium and Playwright: no Python at /nonexistent"))
+        #expect(result.stderr.contains("the bridge figures need Chromium and the browser suite's Python: no Python at /nonexistent"))
         #expect(result.stdout.isEmpty)
     }
 }

@@ -32,7 +32,7 @@ struct BridgeBench {
     ///   ``BenchChildFailure`` when the page's loop fails.
     func figures(progress: (String) -> Void) async throws -> [BenchFigure] {
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw BridgeBenchUnavailable(reason: "no Python at \(python) (make setup makes .venv with Playwright)")
+            throw BridgeBenchUnavailable(reason: "no Python at \(python) (make setup makes .venv with websockets)")
         }
         guard FileManager.default.fileExists(atPath: script) else {
             throw BridgeBenchUnavailable(reason: "no page driver at \(script) (run from the package's root)")
@@ -107,7 +107,7 @@ struct BridgeBench {
 struct BridgeBenchUnavailable: Error, CustomStringConvertible {
     let reason: String
 
-    var description: String { "the bridge figures need Chromium and Playwright: \(reason)" }
+    var description: String { "the bridge figures need Chromium and the browser suite's Python: \(reason)" }
 }
 
 extension PasskeyBench {
