@@ -33,6 +33,39 @@ import WebAuthn
         #expect(try await reopened.summaries(rpID: "example.org").map(\.id) == [credential.id])
     }
 
+    /// A credential made before the seeds were derived keeps its sealed seeds, and so its
+    /// hmac-secret and PRF outputs: the expected values were computed from the fixture with
+    /// Python's `cryptography` (AES-256-GCM open of each sealed seed, then HMAC-SHA-256 of the
+    /// PRF salt of "softpasskey old-form prf"), not with this library.
+    @Test func aFormatOneCredentialKeepsItsPRFOutputs() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        try copyFixture("v1-keyfile", to: path)
+        let store = try await FileCredentialStore(directory: path)
+        let credential = try #require(try await store.all().credentials.first)
+        #expect(credential.prfSeedBlobWithUV?.count == 60 && credential.prfSeedBlobWithoutUV?.count == 60)
+        let input = Array("softpasskey old-form prf".utf8)
+        let salt = HMACSecret.salt(forPRFInput: input)
+        let withUV = try Hex.decode("7bb07208cebd2590c2abf94a773db6f18dfba2a7cfa6952a8b4dc66750fd2cac")
+        let withoutUV = try Hex.decode("8bcf2b7ce4883a45fda6ce6a70b08e7255143a0b187436dae459d413f750bb7c")
+        #expect(try await store.hmacSecret([salt], with: credential, userVerified: true) == [withUV])
+        #expect(try await store.hmacSecret([salt], with: credential, userVerified: false) == [withoutUV])
+
+        // The same through the client's `prf` extension, over hmac-secret (the platform verifies).
+        let client = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
+        var options = PublicKeyCredentialRequestOptionsJSON(
+            challenge: Base64URL(SecureRandom.bytes(32)), rpId: "example.org",
+            allowCredentials: [PublicKeyCredentialDescriptorJSON(id: Base64URL(credential.id))])
+        options.extensions = AuthenticationExtensionsClientInputsJSON(
+            prf: AuthenticationExtensionsPRFInputsJSON(
+                eval: AuthenticationExtensionsPRFValuesJSON(first: Base64URL(input))))
+        let response = try await client.get(options, origin: WebOrigin("https://example.org"))
+        #expect(response.clientExtensionResults.prf?.results?.first.bytes == withUV)
+        let reopened = try await FileCredentialStore(directory: path)
+        #expect(try await reopened.hmacSecret([salt], with: credential, userVerified: true) == [withUV])
+    }
+
     @Test func aFormatOnePassphraseStoreRefusesAnotherPassphraseAndNone() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

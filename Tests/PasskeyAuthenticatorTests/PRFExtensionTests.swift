@@ -1,4 +1,6 @@
+import Foundation
 import PasskeyAuthenticator
+import TestSupport
 import Testing
 import WebAuthn
 
@@ -41,6 +43,58 @@ import WebAuthn
         let withoutUV = try await evaluate(
             ceremony, registered, first: Array("one".utf8), userVerification: .discouraged)
         #expect(withoutUV?.first != one.first)
+    }
+
+    /// A credential the store makes has one sealed secret, its private key; its hmac-secret seeds
+    /// derive from the store key and the credential (`SealedKeys`: HKDF-SHA-256 of a seed secret
+    /// that is itself HKDF of the store key), so they are the same from a new instance of the
+    /// store, differ with and without UV and from credential to credential, and are another
+    /// store's for the same credential ID.
+    @Test func seedsOfANewCredentialDeriveFromTheStoreKeyAndTheCredential() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("store")
+        let store = try await FileCredentialStore(directory: path)
+        let ceremony = Ceremony(SoftwareAuthenticator(store: store))
+        let (_, registered) = try await ceremony.register(
+            Ceremony.creationOptions(extensions: AuthenticationExtensionsClientInputsJSON(prf: .init())))
+        let credential = try #require(try await store.credential(id: registered.credentialID))
+        #expect(credential.prfSeedBlobWithUV == Array("SoftPasskey derived seed".utf8))
+        #expect(credential.prfSeedBlobWithoutUV == credential.prfSeedBlobWithUV)
+
+        let salt = HMACSecret.salt(forPRFInput: Array("one".utf8))
+        let storeKey = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path + "/store.key")))
+        let seedSecret = KDF.hkdfSHA256(
+            inputKeyMaterial: storeKey, salt: [], info: Array("SoftPasskey hmac-secret seeds".utf8), length: 32)
+        func expected(_ purpose: String) -> [UInt8] {
+            let id = credential.id
+            let binding =
+                Array("SoftPasskey \(purpose)".utf8) + [0, UInt8(id.count >> 8), UInt8(id.count & 0xFF)] + id
+                + Array(credential.rpID.utf8)
+            let seed = KDF.hkdfSHA256(inputKeyMaterial: seedSecret, salt: [], info: binding, length: 32)
+            return HMACSHA256.authenticationCode(for: salt, key: seed)
+        }
+        let withUV = try await store.hmacSecret([salt], with: credential, userVerified: true)
+        #expect(withUV == [expected("prf-with-uv")])
+        #expect(
+            try await store.hmacSecret([salt], with: credential, userVerified: false) == [expected("prf-without-uv")])
+        #expect(expected("prf-with-uv") != expected("prf-without-uv"))
+        let reopened = try await FileCredentialStore(directory: path)
+        #expect(try await reopened.hmacSecret([salt], with: credential, userVerified: true) == withUV)
+        let prf = try await evaluate(ceremony, registered, first: Array("one".utf8))
+        #expect(prf?.first.bytes == withUV?.first)
+
+        let (_, other) = try await ceremony.register()
+        let otherCredential = try #require(try await store.credential(id: other.credentialID))
+        #expect(try await store.hmacSecret([salt], with: otherCredential, userVerified: true) != withUV)
+        let elsewhere = InMemoryCredentialStore()
+        let sameID = try await elsewhere.makeKey(
+            CredentialKeyRequest(credentialID: credential.id, rpID: credential.rpID, algorithm: .es256))
+        let twin = try StoredCredential(
+            id: credential.id, rpID: credential.rpID, userHandle: credential.userHandle, userName: "twin",
+            userDisplayName: "Twin", key: sameID, profile: "platform", backupEligible: true, backupState: true,
+            discoverable: true, createdAt: Date())
+        #expect(try await elsewhere.hmacSecret([salt], with: twin, userVerified: true) != withUV)
     }
 
     @Test func evalByCredentialMustNameAnAllowedCredential() async throws {

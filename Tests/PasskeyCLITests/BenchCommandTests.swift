@@ -63,6 +63,8 @@ import WebAuthn
             ["raw-es256-verify", "rp-verify-registration-tpm-es256", "rp-verify-registration-tpm-rs1-dell"]
         ),
         ("memory-get", ["raw-es256-sign", "memory-get"]),
+        ("memory-create-vs-keygen-seal", ["raw-es256-keygen-seal", "memory-create-vs-keygen-seal"]),
+        ("file-create", ["raw-durable-new-file", "file-create-platform"]),
         ("session", ["raw-session-read", "session-read", "raw-session-replace", "session-store"]),
     ])
     func onlyMeasuresTheFiguresNamed(_ only: String, _ expected: [String]) async throws {

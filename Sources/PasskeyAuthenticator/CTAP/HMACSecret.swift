@@ -12,7 +12,8 @@ public import WebAuthn
 /// ```
 ///
 /// `CredRandom` is the credential's 32-byte seed, one for requests with user verification and
-/// one for requests without (``StoredCredential`` keeps both sealed); the caller picks it.
+/// one for requests without (``StoredCredential`` keeps both as blobs of its store: sealed, or
+/// derived from the store key); the caller picks it.
 public enum HMACSecret {
     /// The length of a salt and of an output, in bytes.
     package static let saltLength = 32

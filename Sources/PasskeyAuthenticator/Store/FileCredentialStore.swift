@@ -17,8 +17,8 @@ public import WebAuthn
 ///
 /// - Secrets: the store key comes from the passphrase through scrypt, or from `store.key`; a
 ///   wrong passphrase fails the key check in `store.json` and is reported as `wrong-passphrase`.
-///   Private keys and hmac-secret seeds are only ever written sealed (``StoredCredential``); the
-///   index holds no secret.
+///   Private keys and hmac-secret seeds are only ever written sealed, or, for seeds, not at all
+///   (derived from the store key when used: ``StoredCredential``); the index holds no secret.
 /// - Atomicity: every change writes a new file (`O_EXCL`, 0600), `fsync`s it, renames it over
 ///   the old one and `fsync`s the directory, so a crash at any instant leaves each file either
 ///   old or new. A killed writer's temporary file (`.tmp-…`) is ignored, and removed the next

@@ -1,3 +1,4 @@
+import Synchronization
 import WebAuthn
 
 /// The key custody of the software stores (``InMemoryCredentialStore``, ``FileCredentialStore``):
@@ -15,23 +16,71 @@ import WebAuthn
 /// never leaves this type. Private keys opened once are kept (``OpenedKeys``), as a platform
 /// authenticator keeps its keys in its secure element rather than unsealing one per use.
 ///
-/// `Sendable`: the key is immutable and the cache is behind a mutex, so signing needs no actor.
+/// A credential this custody makes itself is sealed once: its private key. Its two hmac-secret
+/// seeds are not drawn and sealed but derived when used (CTAP 2.1 §12.5 leaves how `CredRandom`
+/// is made to the authenticator), from the store's seed secret and the same binding, with
+/// HKDF-SHA-256 (RFC 5869):
+///
+/// ```
+/// seedSecret        = HKDF(IKM = store key, salt = "", info = "SoftPasskey hmac-secret seeds", L = 32)
+/// CredRandom        = HKDF(IKM = seedSecret, salt = "", info = associatedData(purpose), L = 32)
+/// blob of each seed = "SoftPasskey derived seed"       ; 24 bytes: a reference, shorter than any sealed blob
+/// ```
+///
+/// The seed secret is as safe as the store key, since it is made from it and never stored: it
+/// exists only in this type, and nothing prints it. Seeds taken in (``CredentialKeyRequest/importing``:
+/// seeded mode, imports, vectors) and those of credentials made before are sealed blobs, opened
+/// as they always were, so their hmac-secret and PRF outputs stay what they were.
+///
+/// `Sendable`: the keys are immutable and the caches are behind mutexes, so signing needs no actor.
 final class SealedKeys: Sendable {
     let storeKey: SecretKey
     let openedKeys = OpenedKeys()
+    /// The secret the hmac-secret seeds of the credentials made here derive from.
+    private let seedSecret: SecretKey
+    /// The private-key blobs ``makeKey(_:)`` sealed and no record has taken yet, with the
+    /// associated data each was sealed with: ``check(_:)`` knows those open without opening them.
+    private let justSealed = Mutex<[[UInt8]: [UInt8]]>([:])
+    /// How many blobs ``justSealed`` keeps; past that (keys made and never recorded) it starts over.
+    private static let justSealedCapacity = 64
+
+    /// The blob of an hmac-secret seed that is derived rather than sealed (see the type's discussion).
+    static let derivedSeedBlob = Array("SoftPasskey derived seed".utf8)
 
     /// Creates the custody of a store whose key is `storeKey`.
     init(storeKey: SecretKey) {
         self.storeKey = storeKey
+        var secret = storeKey.withUnsafeBytes {
+            KDF.hkdfSHA256(
+                inputKeyMaterial: $0, salt: [], info: Array("SoftPasskey hmac-secret seeds".utf8),
+                length: 32)
+        }
+        defer { secureZero(&secret) }
+        // 32 bytes, as asked of HKDF: the one length a SecretKey takes.
+        seedSecret = try! SecretKey(bytes: secret)
     }
 
-    /// Makes (or takes in) a new credential's secrets and seals them.
+    /// Makes (or takes in) a new credential's secrets and seals them: a key made here is the one
+    /// sealed secret of its credential, whose seeds are derived; secrets taken in are all sealed.
     ///
     /// - Throws: `StoreError` with `io` when OpenSSL cannot make or seal the key.
     func makeKey(_ request: CredentialKeyRequest) throws(StoreError) -> CredentialKey {
         let id = request.credentialID
         do {
-            let secrets = try request.importing ?? CredentialSecrets.random(request.algorithm)
+            guard let secrets = request.importing else {
+                let privateKey = try SigningKey.generate(request.algorithm)
+                let associatedData = Self.associatedData(.privateKey, id: id, rpID: request.rpID)
+                let blob = try privateKey.sealedPKCS8(using: storeKey, authenticating: associatedData)
+                justSealed.withLock {
+                    if $0.count >= Self.justSealedCapacity {
+                        $0.removeAll()
+                    }
+                    $0[blob] = associatedData
+                }
+                return CredentialKey(
+                    algorithm: request.algorithm, publicKey: privateKey.publicKey, privateKeyBlob: blob,
+                    prfSeedBlobWithUV: Self.derivedSeedBlob, prfSeedBlobWithoutUV: Self.derivedSeedBlob)
+            }
             guard secrets.privateKey.algorithm == request.algorithm else {
                 throw StoreError(
                     .invalidCredential,
@@ -97,13 +146,18 @@ final class SealedKeys: Sendable {
         guard let sealed = userVerified ? credential.prfSeedBlobWithUV : credential.prfSeedBlobWithoutUV else {
             return nil
         }
+        let associatedData = Self.associatedData(purpose, id: credential.id, rpID: credential.rpID)
         var seed: [UInt8]
-        do {
-            seed = try AESGCM.open(
-                sealed, using: storeKey,
-                authenticating: Self.associatedData(purpose, id: credential.id, rpID: credential.rpID))
-        } catch {
-            throw Self.doesNotOpen(purpose, credential)
+        if sealed == Self.derivedSeedBlob {
+            seed = seedSecret.withUnsafeBytes {
+                KDF.hkdfSHA256(inputKeyMaterial: $0, salt: [], info: associatedData, length: 32)
+            }
+        } else {
+            do {
+                seed = try AESGCM.open(sealed, using: storeKey, authenticating: associatedData)
+            } catch {
+                throw Self.doesNotOpen(purpose, credential)
+            }
         }
         defer { secureZero(&seed) }
         return salts.map { HMACSHA256.authenticationCode(for: $0, key: seed) }
@@ -113,6 +167,10 @@ final class SealedKeys: Sendable {
     /// without keeping what it opens: how the store tells a tampered or swapped record from a
     /// good one.
     ///
+    /// A derived seed's blob seals nothing, so there is nothing to open. A private key that
+    /// ``makeKey(_:)`` has just sealed with this record's associated data is known to open (this
+    /// custody made those very bytes), so the first check of a new record opens nothing.
+    ///
     /// - Throws: `WebAuthnError` with `decryption-failed` naming the field that does not open.
     func check(_ credential: StoredCredential) throws(WebAuthnError) {
         let fields: [(SealPurpose, [UInt8]?)] = [
@@ -120,10 +178,15 @@ final class SealedKeys: Sendable {
             (.prfWithoutUV, credential.prfSeedBlobWithoutUV),
         ]
         for case let (purpose, sealed?) in fields {
+            if purpose != .privateKey && sealed == Self.derivedSeedBlob {
+                continue
+            }
+            let associatedData = Self.associatedData(purpose, id: credential.id, rpID: credential.rpID)
+            if purpose == .privateKey, justSealed.withLock({ $0.removeValue(forKey: sealed) }) == associatedData {
+                continue
+            }
             do {
-                var opened = try AESGCM.open(
-                    sealed, using: storeKey,
-                    authenticating: Self.associatedData(purpose, id: credential.id, rpID: credential.rpID))
+                var opened = try AESGCM.open(sealed, using: storeKey, authenticating: associatedData)
                 secureZero(&opened)
             } catch {
                 throw WebAuthnError(

@@ -6,7 +6,8 @@ public import WebAuthn
 ///
 /// Secrets are never in it in the clear: the private key and the two hmac-secret seeds
 /// (`CredRandomWithUV`, `CredRandomWithoutUV`) are blobs of the store that made them (a
-/// ``CredentialKey``): sealed under the store key for the software stores, a
+/// ``CredentialKey``): sealed under the store key for the software stores (whose newer
+/// credentials' seeds are derived from the store key instead, the blob saying so), a
 /// reference into an HSM for a store over one. Only that store signs with them
 /// (``CredentialStore/sign(_:with:)``).
 ///

@@ -64,6 +64,9 @@ struct CeremonyBench {
         try await pair(
             "memory-create", "create, in-memory store", baseline: "raw-es256-sign", target: nil,
             memory.create, against: rawSign)
+        if wants("memory-create-vs-keygen-seal") {
+            figures += try await createBesideItsFloor(memory, progress: progress)
+        }
         if let peer {
             try await comparePeer(peer, memory, into: &figures, progress: progress)
         }
@@ -132,7 +135,27 @@ struct CeremonyBench {
         }
     }
 
+    /// Our in-memory create beside what no create can do without: one raw P-256 key generation
+    /// and one AES-256-GCM seal of its private key (PKCS#8) with associated data as long as a
+    /// store's, through the package's own primitives, measured alternately (issue 30).
+    private func createBesideItsFloor(_ memory: Rig, progress: (String) -> Void) async throws -> [BenchFigure] {
+        let sealingKey = SecretKey.random()
+        let associatedData =
+            Array("SoftPasskey private-key".utf8) + [0, 0, 16] + SecureRandom.bytes(16)
+            + Array(origin.host.utf8)
+        progress("create, in-memory store, beside a raw key generation and seal")
+        return try await BenchFigure.paired(
+            "memory-create-vs-keygen-seal", "create, in-memory store", baseline: "raw-es256-keygen-seal",
+            baselineLabel: Self.labels["raw-es256-keygen-seal"] ?? "raw-es256-keygen-seal", target: 0.8, rounds: rounds,
+            seconds: seconds,
+            memory.create,
+            against: {
+                _ = try SigningKey.generate(.es256).sealedPKCS8(using: sealingKey, authenticating: associatedData)
+            })
+    }
+
     static let labels = [
+        "raw-es256-keygen-seal": "raw P-256 key generation + AES-256-GCM seal",
         "raw-es256-sign": "raw OpenSSL ES256 sign",
         "raw-es256-verify": "raw OpenSSL ES256 verify",
         "raw-durable-replace": "raw durable file replacement",
