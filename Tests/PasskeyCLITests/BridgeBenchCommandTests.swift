@@ -47,7 +47,9 @@ import WebAuthn
         let result = try await ChildProcess.run(
             ChildProcess.built("passkey-bench"), ["bridge", "--seconds", "0.05", "--python", "/nonexistent/python"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("the bridge figures need Chromium and the browser suite's Python: no Python at /nonexistent"))
+        #expect(
+            result.stderr.contains(
+                "the bridge figures need Chromium and the browser suite's Python: no Python at /nonexistent"))
         #expect(result.stdout.isEmpty)
     }
 }
