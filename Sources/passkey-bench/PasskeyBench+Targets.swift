@@ -76,7 +76,7 @@ extension PasskeyBench {
                 (
                     .fileCreate,
                     TargetRow(
-                        "file-create-platform", "create, file store, platform profile",
+                        "file-create-platform", "create, file store, platform profile", runs: fileCreateRuns,
                         required: fileCreateRuns - fileCreateRuns / 5)
                 ),
                 (.registration, TargetRow("rp-verify-registration-packed-es256", "verify registration, packed x5c")),
@@ -95,7 +95,7 @@ extension PasskeyBench {
                     .e2e,
                     TargetRow(
                         "e2e-login", "logins end to end, \(users) users, \(concurrency) at a time",
-                        required: endToEndRuns)
+                        runs: endToEndRuns)
                 ),
                 (.bridge, TargetRow("bridge-get-chromium", "get through the page bridge, Chromium")),
                 (.bridge, TargetRow("bridge-create-chromium", "create through the page bridge, Chromium")),

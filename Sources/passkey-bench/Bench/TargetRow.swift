@@ -7,6 +7,8 @@ struct TargetRow: Encodable {
     let name: String
     /// What the row measures, in words.
     let title: String
+    /// How many runs are taken.
+    let planned: Int
     /// How many of the runs must meet the target ("≥ 0.8 in 4 of 5 runs"); every run by default.
     let required: Int
     /// Each run's figure, with its ratio and target.
@@ -16,10 +18,11 @@ struct TargetRow: Encodable {
     /// Why the row has no figure (a peer or browser that is not installed, a failed measurement).
     var notMeasured: String?
 
-    init(_ name: String, _ title: String, required: Int = 1) {
+    init(_ name: String, _ title: String, runs planned: Int = 1, required: Int? = nil) {
         self.name = name
         self.title = title
-        self.required = required
+        self.planned = planned
+        self.required = required ?? planned
     }
 
     /// The verdict a reader looks for.
@@ -30,9 +33,9 @@ struct TargetRow: Encodable {
     }
 
     /// PASS when at least ``required`` runs meet the target, MISS when fewer do, NOT MEASURED when
-    /// fewer runs than that were taken.
+    /// a run could not be taken.
     var verdict: Verdict {
-        if notMeasured != nil || runs.count < required { return .notMeasured }
+        if notMeasured != nil || runs.count < planned { return .notMeasured }
         return runsMeetingTarget >= required ? .pass : .miss
     }
 
@@ -51,13 +54,14 @@ struct TargetRow: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, title, required, runs, baselines, notMeasured, verdict
+        case name, title, planned, required, runs, baselines, notMeasured, verdict
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(title, forKey: .title)
+        try container.encode(planned, forKey: .planned)
         try container.encode(required, forKey: .required)
         try container.encode(runs, forKey: .runs)
         try container.encode(baselines, forKey: .baselines)
@@ -73,13 +77,19 @@ struct TargetRow: Encodable {
         let baseline = baselines.last.map { "\($0.label) (\(Self.rate($0.value)) \($0.unit))" } ?? last.baseline ?? ""
         let ratios = runs.map { $0.ratio.map { Self.ratio($0) } ?? "—" }.joined(separator: " ")
         let target = last.target.map { "≥ " + Self.ratio($0) } ?? "—"
-        let requirement = required > 1 ? " in \(required) of \(runs.count) runs" : runs.count > 1 ? " in every run" : ""
+        let requirement =
+            planned == 1
+            ? "" : required == planned ? " in every one of \(planned) runs" : " in \(required) of \(planned) runs"
         var verdict = verdict.rawValue
         if runs.count > 1 { verdict += " (\(runsMeetingTarget) of \(runs.count))" }
-        return [
+        var lines = [
             title,
             "    \(Self.rate(last.value)) \(last.unit)   beside \(baseline)   ratio \(ratios)   target \(target)\(requirement)   \(verdict)",
         ]
+        if let notMeasured {
+            lines.append("    a run not measured: \(notMeasured)")
+        }
+        return lines
     }
 
     private static func rate(_ value: Double) -> String {
