@@ -3,7 +3,8 @@
 
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 opensc libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
-	time chromium firefox-esr webkit2gtk-driver xvfb libfido2-dev fido2-tools golang-go golang-github-duo-labs-webauthn-dev
+	time chromium firefox-esr webkit2gtk-driver xvfb libfido2-dev fido2-tools golang-go golang-github-duo-labs-webauthn-dev \
+	postgresql nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=

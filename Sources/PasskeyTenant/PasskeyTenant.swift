@@ -24,7 +24,7 @@ import WebAuthn
 public final class PasskeyTenant: Sendable {
     /// The configuration, with the client ID resolved.
     public let configuration: TenantConfiguration
-    let store: TenantStore
+    let store: any TenantStore
     let signer: TokenSigner
     let limiter: AttemptLimiter
     let clock: TenantClock
@@ -52,7 +52,7 @@ public final class PasskeyTenant: Sendable {
         clock: TenantClock = .system,
         logger: Logger = Logger(label: "passkey-tenant", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(TenantError) {
-        let store = try TenantStore(path: database)
+        let store = try SQLiteTenantStore(path: database)
         var configuration = configuration
         if configuration.clientID == nil {
             configuration.clientID = try await store.setting("client_id") { Self.newClientID() }

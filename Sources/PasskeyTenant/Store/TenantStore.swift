@@ -1,179 +1,160 @@
 import FoundationEssentials
-import GRDB
-import Glibc
 import WebAuthn
 
-/// The tenant's SQLite database (GRDB): users, credentials, pending sessions, refresh tokens,
-/// Web Auth's login transactions, authorization codes, login sessions and revoked access tokens, the
-/// DPoP proofs seen lately, and settings (the signing key, the generated client ID), created and
-/// upgraded by migrations.
+/// Everything the tenant keeps between requests: users and their passkeys, pending sessions,
+/// refresh tokens, Web Auth's login transactions, authorization codes, login sessions and revoked
+/// access tokens, the DPoP proofs seen lately, and settings (the signing key, the generated client
+/// IDs).
 ///
-/// Secrets are stored as SHA-256 digests only (`auth_session`, refresh tokens); the signing key is
-/// the one secret kept as is, since tokens must stay valid across restarts, so a database file is
-/// created with mode 0600. `:memory:` gives a database that lives as long as the value.
-struct TenantStore: Sendable {
-    let writer: any DatabaseWriter
+/// Whatever must hold across requests holds in the store, not in a process, so that several
+/// tenant instances over one shared database (`PostgresTenantStore`) answer as one: each
+/// single-use secret is taken in one statement, refresh rotation and code redemption are one
+/// transaction, and a counter moves only from the value it was verified against.
+/// `SQLiteTenantStore` is the one-process store.
+///
+/// Secrets are stored as SHA-256 digests only (`auth_session`, refresh tokens, codes); the signing
+/// key is the one secret kept as is, since tokens must stay valid across restarts.
+///
+/// Every method throws ``TenantError`` only: `server_error` (500) for a fault of the database,
+/// and the refusals each method names.
+protocol TenantStore: Sendable {
+    // MARK: Settings
 
-    /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`,
-    /// and runs the migrations.
+    /// The stored value of `key`, or `make()`'s, stored now, when there is none. When two
+    /// instances store one at once, both get the value that was stored first.
+    func setting(_ key: String, orStore make: @escaping @Sendable () throws -> String) async throws(TenantError)
+        -> String
+
+    // MARK: Users and passkeys
+
+    /// The first of `profile`'s identifiers that already belongs to a user, if any
+    /// (`email`, `phone_number`, `username`).
+    func takenIdentifier(of profile: UserProfile) async throws(TenantError) -> String?
+    /// Stores a new user with their first passkey, in one transaction.
     ///
-    /// - Throws: `server_error` when the file cannot be opened or migrated.
-    init(path: String) throws(TenantError) {
-        do {
-            var configuration = Configuration()
-            configuration.foreignKeysEnabled = true
-            configuration.busyMode = .timeout(5)
-            if path == ":memory:" {
-                writer = try DatabaseQueue(configuration: configuration)
-            } else {
-                writer = try DatabasePool(path: path, configuration: configuration)
-                chmod(path, 0o600)
-            }
-            try Self.migrator.migrate(writer)
-        } catch let error as TenantError {
-            throw error
-        } catch {
-            throw TenantError(.serverError, status: 500, "database \(path): \(error)")
-        }
-    }
+    /// - Throws: `invalid_request` (`PasskeyTenant.userAlreadyExists`) when an identifier belongs
+    ///   to a user already, or the credential ID is registered already; nothing is stored then.
+    func createUser(_ user: TenantUser, credential: TenantCredential) async throws(TenantError)
+    /// Adds a passkey to an existing user.
+    ///
+    /// - Throws: `invalid_request` when the credential ID is registered already; `not_found` when
+    ///   the user is gone.
+    func addCredential(_ credential: TenantCredential) async throws(TenantError)
+    /// The user with this ID.
+    func user(id: String) async throws(TenantError) -> TenantUser?
+    /// The credential with this ID and its owner.
+    func credential(id: [UInt8]) async throws(TenantError) -> (TenantCredential, TenantUser)?
+    /// A user's passkeys, oldest first.
+    func credentials(userID: String) async throws(TenantError) -> [TenantCredential]
+    /// Stores what a verified assertion changed: the counter, BS, the time, only while the stored
+    /// counter is `previousSignCount` (compare-and-set), so two concurrent assertions of one
+    /// security key cannot both move it forward.
+    ///
+    /// - Returns: whether the update applied.
+    func recordAssertion(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
+    ) async throws(TenantError) -> Bool
+    /// Names one of a user's passkeys.
+    ///
+    /// - Returns: the renamed passkey, or nil when the user has no passkey with this method ID.
+    func renameCredential(methodID: String, userID: String, name: String) async throws(TenantError)
+        -> TenantCredential?
+    /// Deletes one of a user's passkeys.
+    ///
+    /// - Returns: whether there was such a passkey.
+    func deleteCredential(methodID: String, userID: String) async throws(TenantError) -> Bool
 
-    /// The schema, one migration per change, never edited once released.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                    CREATE TABLE users (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        user_handle BLOB NOT NULL UNIQUE,
-                        email TEXT UNIQUE COLLATE NOCASE,
-                        phone_number TEXT UNIQUE,
-                        username TEXT UNIQUE COLLATE NOCASE,
-                        profile TEXT NOT NULL,
-                        metadata TEXT NOT NULL,
-                        created_at REAL NOT NULL);
-                    CREATE TABLE credentials (
-                        id BLOB PRIMARY KEY NOT NULL,
-                        method_id TEXT NOT NULL UNIQUE,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        public_key BLOB NOT NULL,
-                        algorithm INTEGER NOT NULL,
-                        sign_count INTEGER NOT NULL,
-                        backup_eligible BOOLEAN NOT NULL,
-                        backed_up BOOLEAN NOT NULL,
-                        aaguid TEXT NOT NULL,
-                        transports TEXT NOT NULL,
-                        user_agent TEXT,
-                        created_at REAL NOT NULL,
-                        last_auth_at REAL);
-                    CREATE INDEX credentials_user ON credentials(user_id);
-                    CREATE TABLE sessions (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        session TEXT NOT NULL,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE refresh_tokens (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        family TEXT NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        client_id TEXT NOT NULL,
-                        scope TEXT NOT NULL,
-                        audience TEXT,
-                        organization TEXT,
-                        expires_at REAL NOT NULL,
-                        rotated BOOLEAN NOT NULL DEFAULT 0);
-                    CREATE INDEX refresh_tokens_family ON refresh_tokens(family);
-                    """)
-        }
-        // Web Auth (auth0-passkey-api.md §14): login pages, authorization codes, login sessions,
-        // revoked access tokens, and each refresh token's original login time.
-        migrator.registerMigration("v2") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE login_transactions (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        body TEXT NOT NULL,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE authorization_codes (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        body TEXT NOT NULL,
-                        access_jti TEXT NOT NULL,
-                        refresh_family TEXT NOT NULL,
-                        redeemed BOOLEAN NOT NULL DEFAULT 0,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE login_sessions (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        auth_time REAL NOT NULL,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE revoked_tokens (
-                        jti TEXT PRIMARY KEY NOT NULL,
-                        expires_at REAL NOT NULL);
-                    ALTER TABLE refresh_tokens ADD COLUMN auth_time REAL;
-                    """)
-        }
-        // My Account management (auth0-passkey-api.md §19.1): the name a user gives a passkey.
-        migrator.registerMigration("v3") { db in
-            try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
-        }
-        // The Management API (auth0-passkey-api.md §15): a seeded passkey's own user handle (NULL:
-        // the owner's), and `email_verified` as the API sets it.
-        migrator.registerMigration("v4") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE credentials ADD COLUMN user_handle BLOB;
-                    ALTER TABLE users ADD COLUMN email_verified BOOLEAN NOT NULL DEFAULT 0;
-                    """)
-        }
-        // Organizations (auth0-passkey-api.md §17): the memberships made at signup or login.
-        migrator.registerMigration("v5") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE organization_members (
-                        organization_id TEXT NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        created_at REAL NOT NULL,
-                        PRIMARY KEY (organization_id, user_id));
-                    """)
-        }
-        // DPoP (auth0-passkey-api.md §16; RFC 9449 §5, §11.1): the key a refresh token is bound to,
-        // and the proofs seen lately, so a replayed `jti` is refused across restarts.
-        migrator.registerMigration("v6") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT;
-                    CREATE TABLE dpop_proofs (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        expires_at REAL NOT NULL);
-                    """)
-        }
-        return migrator
-    }
+    // MARK: The Management API (auth0-passkey-api.md §15)
 
-    /// Runs a read, turning database faults into `server_error`.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
-        do {
-            return try await writer.read(body)
-        } catch let error as TenantError {
-            throw error
-        } catch {
-            throw TenantError(.serverError, status: 500, "database: \(error)")
-        }
-    }
+    /// Stores a new user with no passkey.
+    ///
+    /// - Throws: `auth0_idp_error` (409) when an identifier belongs to a user already.
+    func insertUser(_ user: TenantUser) async throws(TenantError)
+    /// The users whose email is `email`, compared without regard to case, oldest first.
+    func users(email: String) async throws(TenantError) -> [TenantUser]
+    /// Deletes a user with their passkeys, refresh tokens, login sessions and memberships.
+    ///
+    /// - Returns: whether there was such a user.
+    func deleteUser(id: String) async throws(TenantError) -> Bool
+    /// Adds a posted passkey to an existing user.
+    ///
+    /// - Throws: `inexistent_user` (404) when the user is gone; `conflict` (409) when the credential
+    ///   ID is registered already, to any user.
+    func insertPostedCredential(_ credential: TenantCredential) async throws(TenantError)
 
-    /// Runs a write transaction; a `TenantError` thrown inside rolls it back and is rethrown as is.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
-        do {
-            return try await writer.write(body)
-        } catch let error as TenantError {
-            throw error
-        } catch {
-            throw TenantError(.serverError, status: 500, "database: \(error)")
-        }
-    }
+    // MARK: Organizations (auth0-passkey-api.md §17)
 
-    // MARK: JSON columns
+    /// Whether the tenant made `userID` a member of `organizationID` at a signup or a login.
+    func isMember(userID: String, of organizationID: String) async throws(TenantError) -> Bool
+    /// Makes `userID` a member of `organizationID`; a member already stays one.
+    func addMember(userID: String, to organizationID: String, at time: Date) async throws(TenantError)
 
+    // MARK: Pending sessions (`auth_session`)
+
+    /// Stores a pending session under the digest of its `auth_session`.
+    func insertSession(_ session: PendingSession, digest: [UInt8]) async throws(TenantError)
+    /// Removes and returns the session stored under `digest`, if it has not expired, in one
+    /// statement: each `auth_session` is good for one attempt at one instance. Expired sessions go too.
+    func takeSession(digest: [UInt8], at time: Date) async throws(TenantError) -> PendingSession?
+
+    // MARK: Refresh tokens (RFC 6749 §6, OAuth 2.0 Security BCP §4.14)
+
+    /// Stores a refresh grant under the digest of its token.
+    func insertRefreshToken(_ grant: RefreshGrant, digest: [UInt8]) async throws(TenantError)
+    /// Uses a refresh token once: marks it rotated and stores its successor of the same family,
+    /// in one transaction holding the token's row. A rotated token presented again deletes its family.
+    ///
+    /// - Returns: the grant, or nil when the token is unknown, expired, rotated or for another client.
+    func rotateRefreshToken(
+        digest: [UInt8], clientID: String, successor: [UInt8], expiresAt: Date, at time: Date
+    ) async throws(TenantError) -> RefreshGrant?
+    /// Revokes a refresh token and every token rotated from the same login (RFC 7009 §2.1).
+    ///
+    /// - Returns: whether the token was known for this client.
+    @discardableResult
+    func revokeRefreshToken(digest: [UInt8], clientID: String) async throws(TenantError) -> Bool
+    /// The grant of a live refresh token of `clientID`: known, not expired, not rotated. A rotated
+    /// token presented again is a replay: the whole family is deleted.
+    func refreshGrant(digest: [UInt8], clientID: String, at time: Date) async throws(TenantError) -> RefreshGrant?
+
+    // MARK: Web Auth (auth0-passkey-api.md §14)
+
+    /// Stores a new authorization code under the digest of its text, with the identifiers the
+    /// tokens of its redemption will carry.
+    func insertCode(_ code: AuthorizationCode, digest: [UInt8], issuing identifiers: TokenIdentifiers)
+        async throws(TenantError)
+    /// Redeems a code once, in one transaction; a replayed code revokes what it issued
+    /// (RFC 6749 §4.1.2).
+    func redeemCode(digest: [UInt8], at time: Date, revokedUntil: Date) async throws(TenantError) -> CodeRedemption
+    /// Whether the access token with this `jti` was revoked (a replayed authorization code's).
+    func isRevoked(jti: String) async throws(TenantError) -> Bool
+    /// Stores a login session under the digest of its cookie value.
+    func insertLoginSession(_ session: LoginSession, digest: [UInt8]) async throws(TenantError)
+    /// The live login session under `digest`; expired sessions are deleted on the way.
+    func loginSession(digest: [UInt8], at time: Date) async throws(TenantError) -> LoginSession?
+    /// Ends a login session (logout).
+    func deleteLoginSession(digest: [UInt8]) async throws(TenantError)
+    /// Stores a login page's transaction under the digest of its ID.
+    func insertTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError)
+    /// The live transaction stored under `digest`; expired transactions are deleted on the way.
+    func transaction(digest: [UInt8], at time: Date) async throws(TenantError) -> LoginTransaction?
+    /// Replaces the transaction stored under `digest` (a new pending ceremony).
+    func updateTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError)
+    /// Returns the live transaction under `digest` with its pending ceremony, and clears the
+    /// ceremony in the store, in one transaction: a challenge is answered at most once.
+    func takeCeremony(digest: [UInt8], at time: Date) async throws(TenantError) -> LoginTransaction?
+    /// Ends a transaction: its page has done its work.
+    func deleteTransaction(digest: [UInt8]) async throws(TenantError)
+
+    // MARK: DPoP (RFC 9449 §11.1)
+
+    /// Records a DPoP proof's `jti` for its key until `until`; older records go.
+    ///
+    /// - Returns: false when the same key used the same `jti` before: the proof is replayed.
+    func recordProof(thumbprint: String, jti: String, until: Date, at time: Date) async throws(TenantError) -> Bool
+}
+
+extension TenantStore {
     /// A value stored as a JSON text column (pending sessions, login transactions, codes).
     static func json(_ value: some Encodable) -> String {
         String(decoding: WebAuthnJSON.encode(value), as: UTF8.self)
@@ -190,25 +171,9 @@ struct TenantStore: Sendable {
             throw TenantError(.serverError, status: 500, "corrupt \(what) row")
         }
     }
-
-    // MARK: Settings
-
-    /// The stored value of `key`, or `make()`'s, stored now, when there is none.
-    func setting(_ key: String, orStore make: @escaping @Sendable () throws -> String) async throws(TenantError)
-        -> String
-    {
-        try await write { db in
-            if let value = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) {
-                return value
-            }
-            let value = try make()
-            try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?)", arguments: [key, value])
-            return value
-        }
-    }
 }
 
 extension Date {
-    /// Seconds since 1970, as the database stores instants.
+    /// Seconds since 1970, as the databases store instants.
     var storedValue: Double { timeIntervalSince1970 }
 }

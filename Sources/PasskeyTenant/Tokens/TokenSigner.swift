@@ -17,7 +17,7 @@ struct TokenSigner: Sendable {
 
     /// Loads the key stored in the database; on first use, stores `given` (checked first), or a
     /// new 2048-bit key when none is given.
-    static func load(from store: TenantStore, given: Secret?) async throws(TenantError) -> TokenSigner {
+    static func load(from store: any TenantStore, given: Secret?) async throws(TenantError) -> TokenSigner {
         if let given {
             do {
                 _ = try await TokenSigner(privateKeyPEM: given.text)

@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 import WebAuthn
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// The first of `profile`'s identifiers that already belongs to a user, if any.
     func takenIdentifier(of profile: UserProfile) async throws(TenantError) -> String? {
         try await read { db in try Self.takenIdentifier(of: profile, in: db) }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 import WebAuthn
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Stores a login page's transaction under the digest of its ID.
     func insertTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError) {
         let body = Self.json(transaction)

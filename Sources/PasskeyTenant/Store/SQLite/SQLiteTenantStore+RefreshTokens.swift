@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GRDB
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Stores a refresh grant under the digest of its token.
     func insertRefreshToken(_ grant: RefreshGrant, digest: [UInt8]) async throws(TenantError) {
         try await write { db in try Self.insert(grant, digest: digest, in: db) }
@@ -60,7 +60,7 @@ extension TenantStore {
     }
 }
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// The grant of a live refresh token of `clientID`: known, not expired, not rotated.
     ///
     /// A rotated token presented again is a replay: the whole family is deleted.

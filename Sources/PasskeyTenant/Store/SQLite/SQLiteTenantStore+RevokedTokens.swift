@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GRDB
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Whether the access token with this `jti` was revoked (a replayed authorization code's).
     func isRevoked(jti: String) async throws(TenantError) -> Bool {
         try await read { db in

@@ -5,7 +5,7 @@ import WebAuthn
 // What the Management API reads and writes (auth0-passkey-api.md §15): users without a passkey,
 // passkeys posted rather than registered, users found by email, and users deleted with everything
 // they hold.
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Stores a new user with no passkey.
     ///
     /// - Throws: `auth0_idp_error` (409) when an identifier belongs to a user already; nothing is

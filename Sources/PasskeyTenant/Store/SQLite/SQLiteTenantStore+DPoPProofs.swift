@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 import WebAuthn
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Records a DPoP proof's `jti` (RFC 9449 §11.1), keyed by the SHA-256 digest of its proof
     /// key's thumbprint and the `jti`, until `until`; older records go.
     ///

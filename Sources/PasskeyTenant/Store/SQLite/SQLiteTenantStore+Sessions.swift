@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 import WebAuthn
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Stores a pending session under the digest of its `auth_session`.
     func insertSession(_ session: PendingSession, digest: [UInt8]) async throws(TenantError) {
         let json = Self.json(session)

@@ -2,17 +2,7 @@ import FoundationEssentials
 import GRDB
 import WebAuthn
 
-/// What presenting an authorization code found (RFC 6749 §4.1.2, §10.5).
-enum CodeRedemption: Sendable {
-    /// A live code, now spent: its grant and the identifiers its tokens are issued with.
-    case redeemed(AuthorizationCode, TokenIdentifiers)
-    /// A code redeemed before: what it issued has been revoked.
-    case replayed
-    /// No such code, or an expired one.
-    case unknown
-}
-
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Stores a new authorization code under the digest of its text, with the identifiers the
     /// tokens of its redemption will carry.
     func insertCode(_ code: AuthorizationCode, digest: [UInt8], issuing identifiers: TokenIdentifiers)

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GRDB
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Whether the tenant made `userID` a member of `organizationID` at a signup or a login.
     func isMember(userID: String, of organizationID: String) async throws(TenantError) -> Bool {
         try await read { db in

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GRDB
 
-extension TenantStore {
+extension SQLiteTenantStore {
     /// Stores a login session under the digest of its cookie value.
     func insertLoginSession(_ session: LoginSession, digest: [UInt8]) async throws(TenantError) {
         try await write { db in
