@@ -99,10 +99,14 @@ bench: setup
 	swift build -c release
 	"$$(swift build -c release --show-bin-path)/passkey-bench" $(BENCH_ARGS)
 
+# The symbol graphs DocC reads, emitted by the one debug build that `make test` makes anyway (the flags are
+# the same for every step of `test` and `docs`, so nothing is compiled twice).
+SYMBOL_GRAPH_FLAGS := -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all
+test docs: SWIFT_BUILD_FLAGS += $(SYMBOL_GRAPH_FLAGS)
+
 # docc-catalog MODULE: the module's symbol graph (only its own symbols), then its catalog, warnings as errors.
 define docc-catalog
-	@swift build --target $(1) --scratch-path .build/docs-build -Xswiftc -emit-symbol-graph \
-	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all >/dev/null
+	@swift build --target $(1) $(SWIFT_BUILD_FLAGS) >/dev/null
 	@rm -rf .build/symbol-graphs-$(1) && mkdir -p .build/symbol-graphs-$(1) && \
 	  cp .build/symbol-graphs-all/$(1)*.symbols.json .build/symbol-graphs-$(1)/
 	docc convert Sources/$(1)/$(1).docc --additional-symbol-graph-dir .build/symbol-graphs-$(1) \
