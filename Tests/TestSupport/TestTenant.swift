@@ -1,6 +1,7 @@
 public import HummingbirdTesting
 public import Logging
 public import PasskeyTenant
+import Foundation
 
 /// The local tenant started for a test: opened on the fixture signing key, and served over real
 /// HTTP on a free loopback port (STYLE §7: `app.test(.live)` on port 0).
@@ -9,7 +10,9 @@ public enum TestTenant {
     ///
     /// - Parameters:
     ///   - configuration: the tenant's configuration; the defaults by default.
-    ///   - database: a SQLite file path, or `:memory:`.
+    ///   - database: a SQLite file path, `:memory:`, or a PostgreSQL URL; by default
+    ///     ``defaultDatabase()``: a fresh PostgreSQL database when `PASSKEY_TEST_POSTGRES` names a
+    ///     server, else `:memory:`.
     ///   - clock: where the tenant reads time; the system clock by default.
     ///   - logger: where the tenant logs; nowhere by default.
     ///   - signingKey: the PEM a new database signs with, replacing the configuration's;
@@ -18,7 +21,7 @@ public enum TestTenant {
     /// - Returns: the open tenant.
     /// - Throws: `TenantError` when the database cannot be opened.
     public static func open(
-        configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
+        configuration: TenantConfiguration = TenantConfiguration(), database: String? = nil,
         clock: TenantClock = .system,
         logger: Logger = Logger(label: "passkey-tenant", factory: { _ in SwiftLogNoOpLogHandler() }),
         signingKey: Secret? = Secret(FixtureSigningKey.pem)
@@ -27,7 +30,26 @@ public enum TestTenant {
         if let signingKey {
             configuration.signingKeyPEM = signingKey
         }
+        let database = if let database { database } else { try await defaultDatabase() }
         return try await PasskeyTenant(configuration: configuration, database: database, clock: clock, logger: logger)
+    }
+
+    /// The PostgreSQL server the tests run against: the admin URL in `PASSKEY_TEST_POSTGRES`
+    /// (`Tests/Support/pg-cluster.sh start DIR` prints it), or nil for SQLite.
+    public static let postgresServer: String? = {
+        guard let text = ProcessInfo.processInfo.environment["PASSKEY_TEST_POSTGRES"], !text.isEmpty else {
+            return nil
+        }
+        return text
+    }()
+
+    /// A database of its own for one test's tenant: a new PostgreSQL database `t_<random hex>`
+    /// on ``postgresServer`` (left to the throwaway cluster, which goes at the end of the run),
+    /// else `:memory:`.
+    public static func defaultDatabase() async throws -> String {
+        guard let server = postgresServer else { return ":memory:" }
+        let name = "t_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return try await PostgresURL(server).createDatabase(named: name)
     }
 
     /// Serves `tenant` on a free port of 127.0.0.1 while `body` runs.
