@@ -1,7 +1,7 @@
+import Foundation
 public import HummingbirdTesting
 public import Logging
 public import PasskeyTenant
-import Foundation
 
 /// The local tenant started for a test: opened on the fixture signing key, and served over real
 /// HTTP on a free loopback port (STYLE §7: `app.test(.live)` on port 0).
@@ -44,12 +44,25 @@ public enum TestTenant {
     }()
 
     /// A database of its own for one test's tenant: a new PostgreSQL database `t_<random hex>`
-    /// on ``postgresServer`` (left to the throwaway cluster, which goes at the end of the run),
-    /// else `:memory:`.
+    /// on ``postgresServer``, copied from a template this process migrated once (left to the
+    /// throwaway cluster, which goes at the end of the run), else `:memory:`.
     public static func defaultDatabase() async throws -> String {
         guard let server = postgresServer else { return ":memory:" }
-        let name = "t_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        return try await PostgresURL(server).createDatabase(named: name)
+        let template = try await migratedTemplate.value
+        return try await PostgresURL(server).createDatabase(named: randomName(), template: template)
+    }
+
+    /// The name of a database with the tenant's schema and nothing else, made once per process.
+    private static let migratedTemplate = Task<String, any Error> {
+        guard let server = postgresServer else { return "" }
+        let name = randomName()
+        let url = try PostgresURL(try await PostgresURL(server).createDatabase(named: name))
+        try await url.migrateDatabase()
+        return name
+    }
+
+    private static func randomName() -> String {
+        "t_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     }
 
     /// Serves `tenant` on a free port of 127.0.0.1 while `body` runs.

@@ -14,17 +14,21 @@ import PostgresNIO
 /// lock so instances starting together migrate once.
 ///
 /// The pool runs in a task the store owns, from ``init(url:maximumConnections:logger:)`` until
-/// ``close()`` or the store's release. No call waits for the database longer than
-/// ``operationTimeout``: when the database cannot be reached a call throws
+/// ``close()`` or the store's release. No call waits for the database longer than its timeout
+/// (``operationTimeout`` by default): when the database cannot be reached a call throws
 /// ``TenantError/databaseUnavailable`` (503, `Retry-After: 1`), and the pool connects again by
 /// itself once the database is back.
 final class PostgresTenantStore: TenantStore {
     let client: PostgresClient
     let logger: Logger
+    /// The longest any call waits for a connection and its statements.
+    let timeout: Duration
     private let runner: Task<Void, Never>
 
-    /// The longest any call waits for a connection and its statements.
-    static let operationTimeout: Duration = .seconds(5)
+    /// The longest any call waits for a connection and its statements, by default.
+    static let operationTimeout: Duration = .seconds(10)
+    /// The longest the migrations at start may take, waiting for another instance's included.
+    static let migrationTimeout: Duration = .seconds(60)
     /// The longest one attempt to connect may take.
     static let connectTimeout: Duration = .seconds(3)
     /// The advisory lock key migrations hold (`pg_advisory_xact_lock`): "PASSKEY" in ASCII.
@@ -35,18 +39,25 @@ final class PostgresTenantStore: TenantStore {
     /// - Parameters:
     ///   - url: where the database is.
     ///   - maximumConnections: the most connections the pool opens at once.
+    ///   - timeout: the longest a call waits for a connection and its statements.
     ///   - logger: where the pool logs its background work (connects, failures); never a password.
     /// - Throws: `temporarily_unavailable` when the database cannot be reached, `server_error`
     ///   when the migrations fail.
-    init(url: PostgresURL, maximumConnections: Int = 16, logger: Logger) async throws(TenantError) {
+    init(
+        url: PostgresURL, maximumConnections: Int = 16, timeout: Duration = operationTimeout, logger: Logger
+    ) async throws(TenantError) {
         var configuration = Self.configuration(url)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectionIdleTimeout = .seconds(30)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.timeout = timeout
         self.runner = Task { await client.run() }
         do {
+            // Fails within `timeout` when the server cannot be reached, before the migrations'
+            // longer wait for another instance's.
+            try await withConnection { connection in try await connection.run("SELECT 1") }
             try await migrate()
         } catch {
             await close()
@@ -85,11 +96,13 @@ final class PostgresTenantStore: TenantStore {
     /// Applies the migrations of ``TenantSchema`` this database lacks, in one transaction holding
     /// an advisory lock, recording each in `schema_migrations`.
     private func migrate() async throws(TenantError) {
-        try await transaction { connection in
+        try await transaction(timeout: Self.migrationTimeout) { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
             try await connection.run("CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)")
             let applied = Set(
-                try await connection.rows("SELECT version FROM schema_migrations").map { try $0.value("version", as: String.self) })
+                try await connection.rows("SELECT version FROM schema_migrations").map {
+                    try $0.value("version", as: String.self)
+                })
             for migration in TenantSchema.migrations where !applied.contains(migration.version) {
                 for statement in migration.postgres.split(separator: ";")
                 where !statement.allSatisfy(\.isWhitespace) {
@@ -100,20 +113,29 @@ final class PostgresTenantStore: TenantStore {
         }
     }
 
+    /// The versions recorded in `schema_migrations`, in order.
+    func appliedMigrations() async throws(TenantError) -> [String] {
+        try await withConnection { connection in
+            try await connection.rows("SELECT version FROM schema_migrations ORDER BY version")
+                .map { try $0.value("version", as: String.self) }
+        }
+    }
+
     // MARK: Running statements
 
-    /// Leases a connection for `body`, within ``operationTimeout``; errors become `TenantError`s
+    /// Leases a connection for `body`, within `timeout`; errors become `TenantError`s
     /// (``map(_:unique:)``).
     func withConnection<T: Sendable>(
-        unique: @escaping @Sendable (String) -> TenantError? = { _ in nil },
+        timeout: Duration? = nil, unique: @escaping @Sendable (String) -> TenantError? = { _ in nil },
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(TenantError) -> T {
         let client = self.client
+        let timeout = timeout ?? self.timeout
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await client.withConnection(body) }
                 group.addTask {
-                    try await Task.sleep(for: Self.operationTimeout)
+                    try await Task.sleep(for: timeout)
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -128,10 +150,10 @@ final class PostgresTenantStore: TenantStore {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws (a
     /// `TenantError` thrown inside is rethrown as is).
     func transaction<T: Sendable>(
-        unique: @escaping @Sendable (String) -> TenantError? = { _ in nil },
+        timeout: Duration? = nil, unique: @escaping @Sendable (String) -> TenantError? = { _ in nil },
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(TenantError) -> T {
-        try await withConnection(unique: unique) { connection in
+        try await withConnection(timeout: timeout, unique: unique) { connection in
             try await connection.run("BEGIN")
             do {
                 let value = try await body(connection)

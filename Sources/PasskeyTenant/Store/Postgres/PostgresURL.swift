@@ -69,8 +69,11 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         if host.hasPrefix("[") {  // [IPv6]:PORT
             guard let close = host.firstIndex(of: "]") else { throw Self.malformed("the host is malformed") }
             let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") { port = try Self.port(after.dropFirst()) }
-            else if !after.isEmpty { throw Self.malformed("the host is malformed") }
+            if after.hasPrefix(":") {
+                port = try Self.port(after.dropFirst())
+            } else if !after.isEmpty {
+                throw Self.malformed("the host is malformed")
+            }
             host = String(host[host.index(after: host.startIndex)..<close])
         } else if let colon = host.lastIndex(of: ":") {
             port = try Self.port(host[host.index(after: colon)...])
@@ -181,7 +184,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
             if byte < 0x80, character.isLetter || character.isNumber || "-._~".contains(character) {
                 result.append(character)
             } else {
-                result += "%" + String(byte >> 4, radix: 16, uppercase: true)
+                result +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true)
                     + String(byte & 0xF, radix: 16, uppercase: true)
             }
         }
