@@ -1,3 +1,5 @@
+import WebAuthn
+
 /// Where a PostgreSQL database is, as the tenant's `database` string names it:
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME` (or `postgresql://…`), or a Unix socket as
 /// `postgres://USER@/DBNAME?host=/socket/dir`, libpq's form (libpq §34.1.1, "Connection URIs").
@@ -175,19 +177,20 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         return port
     }
 
-    /// Undoes percent-encoding (RFC 3986 §2.1).
+    /// Undoes percent-encoding (RFC 3986 §2.1), refusing a malformed escape (where
+    /// `PercentEncoding.decode` keeps it as it is).
     private static func decode(_ text: Substring, _ what: String) throws(TenantError) -> String {
         var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.popFirst() {
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                throw malformed("\(what) has a malformed percent-encoding")
-            }
-            bytes.append(high << 4 | low)
+            guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+            else { throw malformed("\(what) has a malformed percent-encoding") }
+            bytes.append(value)
+            rest = rest.dropFirst(2)
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
             throw malformed("\(what) is not UTF-8")
@@ -195,30 +198,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         return decoded
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     /// Percent-encodes what is not unreserved (RFC 3986 §2.3), for ``description``.
-    private static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            let character = Character(Unicode.Scalar(byte))
-            if byte < 0x80, character.isLetter || character.isNumber || "-._~".contains(character) {
-                result.append(character)
-            } else {
-                result +=
-                    "%" + String(byte >> 4, radix: 16, uppercase: true)
-                    + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return result
-    }
+    private static func encode(_ text: String) -> String { PercentEncoding.encode(text) }
 
     private static func malformed(_ reason: String) -> TenantError {
         TenantError(.invalidConfiguration, "The PostgreSQL URL is malformed: \(reason).")
