@@ -43,16 +43,27 @@ public final class PasskeyTenant: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: the tenant's domain, application, connection and limits.
-    ///   - database: a SQLite file path, or `:memory:`.
+    ///   - database: a PostgreSQL URL, `postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME` (or
+    ///     `postgresql://…`; a Unix socket as `postgres://USER@/DBNAME?host=/socket/dir`, see
+    ///     ``PostgresURL``), which any number of tenant instances may share; else a SQLite file path,
+    ///     or `:memory:`, for this process alone.
     ///   - clock: where time is read; the system clock by default.
     ///   - logger: where requests are logged (method, path, status; never a secret); none by default.
-    /// - Throws: `server_error` when the database cannot be opened.
+    ///     A PostgreSQL store's pool logs its connection failures here too (never a password).
+    /// - Throws: `invalid_configuration` for a malformed PostgreSQL URL; `temporarily_unavailable`
+    ///   when the PostgreSQL server cannot be reached; `server_error` when the database cannot be
+    ///   opened or migrated.
     public init(
         configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
         clock: TenantClock = .system,
         logger: Logger = Logger(label: "passkey-tenant", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(TenantError) {
-        let store = try SQLiteTenantStore(path: database)
+        let store: any TenantStore =
+            if PostgresURL.isPostgres(database) {
+                try await PostgresTenantStore(url: PostgresURL(database), logger: logger)
+            } else {
+                try SQLiteTenantStore(path: database)
+            }
         var configuration = configuration
         if configuration.clientID == nil {
             configuration.clientID = try await store.setting("client_id") { Self.newClientID() }
@@ -66,6 +77,15 @@ public final class PasskeyTenant: Sendable {
         self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock)
         self.clock = clock
         self.logger = logger
+    }
+
+    /// Closes the database: a PostgreSQL store's connections are closed and its pool's task ends
+    /// (releasing the tenant does it too, without waiting); a SQLite store closes when released.
+    /// Calls after it fail with `temporarily_unavailable` (PostgreSQL).
+    public func close() async {
+        if let store = store as? PostgresTenantStore {
+            await store.close()
+        }
     }
 
     /// The application's client ID.

@@ -41,6 +41,10 @@ public struct TenantError: CodedError, Hashable {
         public static let payloadTooLarge = Code(rawValue: "payload_too_large")
         /// A fault of the tenant itself (its database); never caused by input.
         public static let serverError = Code(rawValue: "server_error")
+        /// **[local]** The tenant's database cannot be reached for now (connection refused or lost, the
+        /// server shutting down, no connection free in time): answered 503 with `Retry-After`
+        /// (RFC 9110 §15.6.4, §10.2.3). Never caused by input.
+        public static let temporarilyUnavailable = Code(rawValue: "temporarily_unavailable")
 
         // MARK: - Management API (auth0-passkey-api.md §15)
 
@@ -86,7 +90,7 @@ public struct TenantError: CodedError, Hashable {
     ///   - code: what went wrong.
     ///   - status: the HTTP status; by default 400.
     ///   - detail: why; never a secret.
-    ///   - retryAfter: seconds until the client may try again, for 429.
+    ///   - retryAfter: seconds until the client may try again, for 429 and 503.
     public init(_ code: Code, status: Int = 400, _ detail: String, retryAfter: Int? = nil) {
         self.code = code
         self.status = status
@@ -103,6 +107,10 @@ public struct TenantError: CodedError, Hashable {
     /// the lockout itself, a request for a DPoP nonce (a step of the protocol, RFC 9449 §8) and
     /// the tenant's own faults do not.
     var countsAsFailedAttempt: Bool { status < 500 && code != .tooManyAttempts && code != .useDPoPNonce }
+
+    /// The database cannot be reached for now: 503 with `Retry-After: 1` (RFC 9110 §15.6.4).
+    static let databaseUnavailable = TenantError(
+        .temporarilyUnavailable, status: 503, "The database is unavailable; try again shortly.", retryAfter: 1)
 
     static func invalidRequest(_ detail: String) -> Self { Self(.invalidRequest, detail) }
     static func invalidGrant(_ detail: String) -> Self { Self(.invalidGrant, detail) }

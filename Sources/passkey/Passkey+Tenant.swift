@@ -49,7 +49,12 @@ extension Passkey.Tenant {
         @Option(help: "An origin to accept besides https://<rp-id> (repeatable).")
         var origin: [String] = []
 
-        @Option(help: "The SQLite database file, or :memory:. Default: tenant.sqlite in the passkey store directory.")
+        @Option(
+            help: """
+                The database: postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME (or postgresql://; a Unix socket as \
+                postgres://USER@/DBNAME?host=/socket/dir), which several instances may share; else a SQLite file, \
+                or :memory:. Default: $PASSKEY_TENANT_DB, else tenant.sqlite in the passkey store directory.
+                """)
         var db: String?
 
         @Option(name: .customLong("client-id"), help: "The application's client ID; by default the database's.")
@@ -173,11 +178,13 @@ extension Passkey.Tenant {
             }
         }
 
-        /// `--db`, else `tenant.sqlite` in the store directory (`$PASSKEY_STORE`, `$XDG_DATA_HOME/passkey`,
-        /// `~/.local/share/passkey`), created 0700 if missing.
+        /// `--db`, else `$PASSKEY_TENANT_DB`, else `tenant.sqlite` in the store directory (`$PASSKEY_STORE`,
+        /// `$XDG_DATA_HOME/passkey`, `~/.local/share/passkey`), created 0700 if missing.
         private func databasePath() throws -> String {
             if let db { return db }
-            guard let directory = StoreOptions.defaultDirectory(environment: ProcessInfo.processInfo.environment) else {
+            let environment = ProcessInfo.processInfo.environment
+            if let db = environment["PASSKEY_TENANT_DB"], !db.isEmpty { return db }
+            guard let directory = StoreOptions.defaultDirectory(environment: environment) else {
                 throw ValidationError("no store directory: set --db, PASSKEY_STORE or HOME")
             }
             try FileManager.default.createDirectory(

@@ -17,7 +17,7 @@ import WebAuthn
     /// A harness whose application takes organizations as `usage` says, with Acme and Globex.
     static func harness(
         usage: OrganizationUsage = .allow, _ change: (inout [TenantOrganization]) -> Void = { _ in },
-        database: String = ":memory:"
+        database: String? = nil
     ) async throws -> TenantHarness {
         var configuration = TenantConfiguration()
         configuration.organizations = [acme, globex]

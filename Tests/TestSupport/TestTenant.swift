@@ -1,3 +1,4 @@
+import Foundation
 public import HummingbirdTesting
 public import Logging
 public import PasskeyTenant
@@ -9,7 +10,9 @@ public enum TestTenant {
     ///
     /// - Parameters:
     ///   - configuration: the tenant's configuration; the defaults by default.
-    ///   - database: a SQLite file path, or `:memory:`.
+    ///   - database: a SQLite file path, `:memory:`, or a PostgreSQL URL; by default
+    ///     ``defaultDatabase()``: a fresh PostgreSQL database when `PASSKEY_TEST_POSTGRES` names a
+    ///     server, else `:memory:`.
     ///   - clock: where the tenant reads time; the system clock by default.
     ///   - logger: where the tenant logs; nowhere by default.
     ///   - signingKey: the PEM a new database signs with, replacing the configuration's;
@@ -18,7 +21,7 @@ public enum TestTenant {
     /// - Returns: the open tenant.
     /// - Throws: `TenantError` when the database cannot be opened.
     public static func open(
-        configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
+        configuration: TenantConfiguration = TenantConfiguration(), database: String? = nil,
         clock: TenantClock = .system,
         logger: Logger = Logger(label: "passkey-tenant", factory: { _ in SwiftLogNoOpLogHandler() }),
         signingKey: Secret? = Secret(FixtureSigningKey.pem)
@@ -27,7 +30,42 @@ public enum TestTenant {
         if let signingKey {
             configuration.signingKeyPEM = signingKey
         }
+        let database = if let database { database } else { try await defaultDatabase() }
         return try await PasskeyTenant(configuration: configuration, database: database, clock: clock, logger: logger)
+    }
+
+    /// The PostgreSQL server the tests run against: the admin URL in `PASSKEY_TEST_POSTGRES`
+    /// (`Tests/Support/pg-cluster.sh start DIR` prints it), or nil for SQLite.
+    public static let postgresServer: String? = {
+        guard let text = ProcessInfo.processInfo.environment["PASSKEY_TEST_POSTGRES"], !text.isEmpty else {
+            return nil
+        }
+        return text
+    }()
+
+    /// A database of its own for one test's tenant: a new PostgreSQL database `t_<random hex>`
+    /// on ``postgresServer``, copied from a template this process migrated once (left to the
+    /// throwaway cluster, which goes at the end of the run), else `:memory:`.
+    public static func defaultDatabase() async throws -> String {
+        guard let server = postgresServer else { return ":memory:" }
+        let template = try await migratedTemplate.value
+        let url = try await PostgresURL(server).createDatabase(named: randomName(), template: template)
+        // A small pool per tenant, so the hundreds a run opens at once fit the server's connections,
+        // and a long bound on each wait: a whole suite at once on a shared machine waits long.
+        return url + (url.contains("?") ? "&" : "?") + "max_connections=3&connect_timeout=120"
+    }
+
+    /// The name of a database with the tenant's schema and nothing else, made once per process.
+    private static let migratedTemplate = Task<String, any Error> {
+        guard let server = postgresServer else { return "" }
+        let name = randomName()
+        let url = try PostgresURL(try await PostgresURL(server).createDatabase(named: name))
+        try await url.migrateDatabase()
+        return name
+    }
+
+    private static func randomName() -> String {
+        "t_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     }
 
     /// Serves `tenant` on a free port of 127.0.0.1 while `body` runs.

@@ -19,7 +19,7 @@ struct TenantHarness: Sendable {
     static let origin = try! WebOrigin("https://localhost")
 
     init(
-        configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
+        configuration: TenantConfiguration = TenantConfiguration(), database: String? = nil,
         profile: AuthenticatorProfile = .platform, clock: TestClock = TestClock(),
         signingKey: Secret? = Secret(FixtureSigningKey.pem)
     ) async throws {

@@ -34,115 +34,11 @@ struct SQLiteTenantStore: TenantStore {
         }
     }
 
-    /// The schema, one migration per change, never edited once released.
+    /// The schema (``TenantSchema``), one migration per change, never edited once released.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                    CREATE TABLE users (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        user_handle BLOB NOT NULL UNIQUE,
-                        email TEXT UNIQUE COLLATE NOCASE,
-                        phone_number TEXT UNIQUE,
-                        username TEXT UNIQUE COLLATE NOCASE,
-                        profile TEXT NOT NULL,
-                        metadata TEXT NOT NULL,
-                        created_at REAL NOT NULL);
-                    CREATE TABLE credentials (
-                        id BLOB PRIMARY KEY NOT NULL,
-                        method_id TEXT NOT NULL UNIQUE,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        public_key BLOB NOT NULL,
-                        algorithm INTEGER NOT NULL,
-                        sign_count INTEGER NOT NULL,
-                        backup_eligible BOOLEAN NOT NULL,
-                        backed_up BOOLEAN NOT NULL,
-                        aaguid TEXT NOT NULL,
-                        transports TEXT NOT NULL,
-                        user_agent TEXT,
-                        created_at REAL NOT NULL,
-                        last_auth_at REAL);
-                    CREATE INDEX credentials_user ON credentials(user_id);
-                    CREATE TABLE sessions (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        session TEXT NOT NULL,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE refresh_tokens (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        family TEXT NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        client_id TEXT NOT NULL,
-                        scope TEXT NOT NULL,
-                        audience TEXT,
-                        organization TEXT,
-                        expires_at REAL NOT NULL,
-                        rotated BOOLEAN NOT NULL DEFAULT 0);
-                    CREATE INDEX refresh_tokens_family ON refresh_tokens(family);
-                    """)
-        }
-        // Web Auth (auth0-passkey-api.md §14): login pages, authorization codes, login sessions,
-        // revoked access tokens, and each refresh token's original login time.
-        migrator.registerMigration("v2") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE login_transactions (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        body TEXT NOT NULL,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE authorization_codes (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        body TEXT NOT NULL,
-                        access_jti TEXT NOT NULL,
-                        refresh_family TEXT NOT NULL,
-                        redeemed BOOLEAN NOT NULL DEFAULT 0,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE login_sessions (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        auth_time REAL NOT NULL,
-                        expires_at REAL NOT NULL);
-                    CREATE TABLE revoked_tokens (
-                        jti TEXT PRIMARY KEY NOT NULL,
-                        expires_at REAL NOT NULL);
-                    ALTER TABLE refresh_tokens ADD COLUMN auth_time REAL;
-                    """)
-        }
-        // My Account management (auth0-passkey-api.md §19.1): the name a user gives a passkey.
-        migrator.registerMigration("v3") { db in
-            try db.execute(sql: "ALTER TABLE credentials ADD COLUMN name TEXT")
-        }
-        // The Management API (auth0-passkey-api.md §15): a seeded passkey's own user handle (NULL:
-        // the owner's), and `email_verified` as the API sets it.
-        migrator.registerMigration("v4") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE credentials ADD COLUMN user_handle BLOB;
-                    ALTER TABLE users ADD COLUMN email_verified BOOLEAN NOT NULL DEFAULT 0;
-                    """)
-        }
-        // Organizations (auth0-passkey-api.md §17): the memberships made at signup or login.
-        migrator.registerMigration("v5") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE organization_members (
-                        organization_id TEXT NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        created_at REAL NOT NULL,
-                        PRIMARY KEY (organization_id, user_id));
-                    """)
-        }
-        // DPoP (auth0-passkey-api.md §16; RFC 9449 §5, §11.1): the key a refresh token is bound to,
-        // and the proofs seen lately, so a replayed `jti` is refused across restarts.
-        migrator.registerMigration("v6") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT;
-                    CREATE TABLE dpop_proofs (
-                        digest BLOB PRIMARY KEY NOT NULL,
-                        expires_at REAL NOT NULL);
-                    """)
+        for migration in TenantSchema.migrations {
+            migrator.registerMigration(migration.version) { db in try db.execute(sql: migration.sqlite) }
         }
         return migrator
     }
