@@ -144,6 +144,16 @@ struct SQLiteTenantStore: TenantStore {
                         expires_at REAL NOT NULL);
                     """)
         }
+        // The attempt limiter (Auth0's brute-force protection) in the database, so that every
+        // instance counts the same failures: one row per failure of a key (`user:<id>`,
+        // `address:<address>`).
+        migrator.registerMigration("v7") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE attempt_failures (key TEXT NOT NULL, failed_at REAL NOT NULL);
+                    CREATE INDEX attempt_failures_key ON attempt_failures(key, failed_at);
+                    """)
+        }
         return migrator
     }
 
