@@ -35,8 +35,9 @@ public final class PasskeyTenant: Sendable {
     /// The machine-to-machine client's secret: 64 base64url characters, generated with the
     /// database and kept in it, so a restarted tenant keeps its client. Never printed.
     public let managementClientSecret: Secret
-    /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8).
-    let dpopNonces = DPoPNonces()
+    /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8), under a key every
+    /// instance on the database shares.
+    let dpopNonces: DPoPNonces
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use.
@@ -64,6 +65,7 @@ public final class PasskeyTenant: Sendable {
         self.store = store
         self.signer = try await TokenSigner.load(from: store, given: configuration.signingKeyPEM)
         self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock, store: store)
+        self.dpopNonces = DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock)
         self.clock = clock
         self.logger = logger
     }
