@@ -35,8 +35,9 @@ public final class PasskeyTenant: Sendable {
     /// The machine-to-machine client's secret: 64 base64url characters, generated with the
     /// database and kept in it, so a restarted tenant keeps its client. Never printed.
     public let managementClientSecret: Secret
-    /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8).
-    let dpopNonces = DPoPNonces()
+    /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8), under a key every
+    /// instance on the database shares.
+    let dpopNonces: DPoPNonces
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use.
@@ -74,7 +75,8 @@ public final class PasskeyTenant: Sendable {
             try await store.setting("m2m_client_secret") { Secret.random(byteCount: 48).text })
         self.store = store
         self.signer = try await TokenSigner.load(from: store, given: configuration.signingKeyPEM)
-        self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock)
+        self.limiter = AttemptLimiter(limits: configuration.attemptLimits, clock: clock, store: store)
+        self.dpopNonces = DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock)
         self.clock = clock
         self.logger = logger
     }
@@ -117,7 +119,7 @@ public final class PasskeyTenant: Sendable {
 
     /// Refuses when `keys` are locked out.
     func checkAttempts(_ keys: [AttemptLimiter.Key]) async throws(TenantError) {
-        if let wait = await limiter.retryAfter(keys) {
+        if let wait = try await limiter.retryAfter(keys) {
             throw TenantError(
                 .tooManyAttempts, status: 429, "Too many failed attempts; try again later.", retryAfter: wait)
         }
@@ -136,9 +138,15 @@ public final class PasskeyTenant: Sendable {
     }
 
     /// Counts `error` as a failed attempt of `keys` when it is a refusal.
+    ///
+    /// The refusal is what the caller answers: when the store cannot count it (the database is
+    /// down), that is logged, and the refusal still goes out.
     func recordFailure(_ error: TenantError, _ keys: [AttemptLimiter.Key]) async {
-        if error.countsAsFailedAttempt, !keys.isEmpty {
-            await limiter.recordFailure(keys)
+        guard error.countsAsFailedAttempt, !keys.isEmpty else { return }
+        do {
+            try await limiter.recordFailure(keys)
+        } catch {
+            logger.warning("A failed attempt was not counted: \(error.code.rawValue)")
         }
     }
 

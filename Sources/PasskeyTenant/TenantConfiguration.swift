@@ -99,8 +99,9 @@ public struct TenantConfiguration: Sendable {
     /// a proof is then optional, and a request without one gets Bearer tokens.
     public var requireProofOfPossession: Bool
     /// Whether proofs must carry a server nonce (RFC 9449 §8, §9; auth0-passkey-api.md §16.3):
-    /// a proof without the current or previous `DPoP-Nonce` gets `use_dpop_nonce`, and every
-    /// token and resource response carries a fresh `DPoP-Nonce`. False by default.
+    /// a proof without a `DPoP-Nonce` the tenant issued in the last 5 minutes gets
+    /// `use_dpop_nonce`, and every token and resource response carries a fresh `DPoP-Nonce`,
+    /// good at every instance on the database. False by default.
     public var requiresDPoPNonce: Bool
 
     /// Creates a configuration.

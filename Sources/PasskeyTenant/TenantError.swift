@@ -70,7 +70,7 @@ public struct TenantError: CodedError, Hashable {
         /// The `DPoP` proof is missing where one is needed, malformed, or does not hold for this
         /// request, key or token (RFC 9449 §5, §7.1).
         public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
-        /// The proof must carry the tenant's current `DPoP-Nonce`, sent with this answer
+        /// The proof must carry a fresh `DPoP-Nonce` of the tenant, sent with this answer
         /// (RFC 9449 §8, §9).
         public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
     }

@@ -185,31 +185,6 @@ import WebAuthn
         #expect(fresh != wrong.headers[.dpopNonce])
     }
 
-    /// The nonce of the answer before the last one is still good; the one before that is not.
-    @Test func thePreviousNonceIsAcceptedTheOneBeforeIsNot() async throws {
-        var configuration = TenantConfiguration()
-        configuration.requiresDPoPNonce = true
-        let harness = try await TenantHarness(configuration: configuration)
-        let prover = try await DPoPProver()
-        let (previous, stale) = try await harness.router { http in
-            let now = harness.clock.now
-            let first = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
-            let oldest = try #require(first.headers[.dpopNonce])
-            let second = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
-            let older = try #require(second.headers[.dpopNonce])
-            _ = try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: now))
-            return (
-                try await harness.dpopSignUp(
-                    http, proof: prover.proof("POST", Self.tokenURL, iat: now, nonce: older)),
-                try await harness.dpopSignUp(
-                    http, proof: prover.proof("POST", Self.tokenURL, iat: now, nonce: oldest),
-                    email: "bob@example.com")
-            )
-        }
-        #expect(previous.status == .ok, "\(previous.text)")
-        #expect(stale.errorCode == "use_dpop_nonce")
-    }
-
     /// Asking for a nonce is a step of the protocol, not a failure: it never locks the address out.
     @Test func nonceRequestsDoNotCountAsFailures() async throws {
         var configuration = TenantConfiguration()

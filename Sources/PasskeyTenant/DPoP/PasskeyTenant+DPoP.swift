@@ -47,8 +47,8 @@ extension PasskeyTenant {
     /// - Throws: `invalid_dpop_proof` for more than one `DPoP` header, a proof that fails a check
     ///   of ``DPoPProof/check(_:method:urls:accessToken:now:)`` or a `jti` its key used in the
     ///   last 5 minutes; `use_dpop_nonce` when ``TenantConfiguration/requiresDPoPNonce`` and the
-    ///   proof's `nonce` is missing or neither the current nor the previous one. 400 at the token
-    ///   endpoint, 401 at a resource server.
+    ///   proof's `nonce` is missing or not one the tenant (any instance on its database) issued in
+    ///   the last 5 minutes (``DPoPNonces``). 400 at the token endpoint, 401 at a resource server.
     func dpopProof(_ request: Request, secure: Bool, at place: DPoPPlace) async throws(TenantError) -> DPoPProof? {
         let values = request.headers[values: .dpop]
         guard let compact = values.first else { return nil }

@@ -3,8 +3,8 @@ import WebAuthn
 
 /// Everything the tenant keeps between requests: users and their passkeys, pending sessions,
 /// refresh tokens, Web Auth's login transactions, authorization codes, login sessions and revoked
-/// access tokens, the DPoP proofs seen lately, and settings (the signing key, the generated client
-/// IDs).
+/// access tokens, the DPoP proofs seen lately, the failed attempts of the last window, and settings
+/// (the signing key, the generated client IDs, the DPoP nonce key).
 ///
 /// Whatever must hold across requests holds in the store, not in a process, so that several
 /// tenant instances over one shared database (`PostgresTenantStore`) answer as one: each
@@ -152,6 +152,14 @@ protocol TenantStore: Sendable {
     ///
     /// - Returns: false when the same key used the same `jti` before: the proof is replayed.
     func recordProof(thumbprint: String, jti: String, until: Date, at time: Date) async throws(TenantError) -> Bool
+
+    // MARK: The attempt limiter (Auth0's brute-force protection, auth0-passkey-api.md §7.1)
+
+    /// The failures of each of `keys` at or after `since` (keys with none are absent).
+    func failures(of keys: [String], since: Date) async throws(TenantError) -> [String: FailureWindow]
+    /// Counts one failure of each of `keys` at `time`, in one transaction; failures before
+    /// `forgetBefore` (of any key) are deleted on the way.
+    func recordFailure(of keys: [String], at time: Date, forgetBefore: Date) async throws(TenantError)
 }
 
 extension TenantStore {
