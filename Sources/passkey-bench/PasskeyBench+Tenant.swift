@@ -14,7 +14,10 @@ extension PasskeyBench {
             discussion: """
                 In process (challenge, response, tokens; no HTTP), then over HTTP on loopback with K concurrent
                 clients. Prints the RS256 ceiling measured in the same run (signatures per second divided by the
-                tokens a login signs) and each login rate's ratio to it.
+                tokens a login signs) and each login rate's ratio to it. The tenant's database is an in-memory \
+                SQLite one. With --db postgres://…, the logins over HTTP are measured again with N tenant \
+                instances on that database (one per --instances value), each serving on a loopback port of its \
+                own in this process, the clients spread over them round robin.
                 """
         )
 
@@ -26,12 +29,31 @@ extension PasskeyBench {
             help: "Concurrent HTTP clients (K), one measurement per value.")
         var clients: [Int] = [4, 16]
 
+        @Option(
+            help: """
+                A PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME, or a Unix socket as \
+                postgres://USER@/DBNAME?host=/socket/dir): also measure logins over HTTP with --instances tenants \
+                on it. It gains a user per --instances value.
+                """)
+        var db: String?
+
+        @Option(
+            parsing: .upToNextOption,
+            help: "Tenant instances on --db (N), one measurement per value and per --clients value.")
+        var instances: [Int] = [1, 2, 4]
+
         @Flag(help: "Print JSON.")
         var json = false
 
         func validate() throws {
             guard seconds > 0, !clients.isEmpty, clients.allSatisfy({ $0 > 0 }) else {
                 throw ValidationError("--seconds and --clients are positive.")
+            }
+            guard !instances.isEmpty, instances.allSatisfy({ $0 > 0 }) else {
+                throw ValidationError("--instances are positive.")
+            }
+            if let db, !PostgresURL.isPostgres(db) {
+                throw ValidationError("--db is a postgres:// or postgresql:// URL.")
             }
         }
 
@@ -55,14 +77,31 @@ extension PasskeyBench {
             let logins = try await rate(seconds) { try await ceremonies.logIn() }
             var overHTTP: [HTTPLogins] = []
             for clients in clients {
-                let perSecond = try await httpLogins(
-                    tenant: tenant, device: VirtualDevice(store: store), clients: clients)
+                let perSecond = try await tenant.serving { endpoint in
+                    try await TenantInstances.loginRate(
+                        clientID: tenant.clientID, endpoints: [endpoint], device: VirtualDevice(store: store),
+                        clients: clients, seconds: seconds)
+                }
                 overHTTP.append(
                     HTTPLogins(clients: clients, loginsPerSecond: perSecond, ratio: perSecond / ceiling, target: 0.7))
             }
+            var overPostgres: [SharedLogins] = []
+            if let db {
+                for instances in instances {
+                    let rates = try await sharedLogins(
+                        database: db, instances: instances, configuration: signing.configuration)
+                    for (clients, perSecond) in zip(clients, rates) {
+                        overPostgres.append(
+                            SharedLogins(
+                                instances: instances, clients: clients, loginsPerSecond: perSecond,
+                                ratio: perSecond / ceiling))
+                    }
+                }
+            }
             let result = Result(
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
-                loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP)
+                loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP,
+                overPostgres: overPostgres)
             if json {
                 try BenchOutput.json(result)
             } else {
@@ -83,30 +122,36 @@ extension PasskeyBench {
             return Double(count) / (clock.now - start).seconds
         }
 
-        /// Logins per second over HTTP on loopback with `clients` concurrent clients: virtual users
-        /// (PasskeyKit) over libcurl, as an app's users, each with a session of its own and the same
-        /// device.
-        private func httpLogins(tenant: PasskeyTenant, device: VirtualDevice, clients: Int) async throws -> Double {
-            try await tenant.serving { endpoint in
-                let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
-                let clock = ContinuousClock()
-                let start = clock.now
-                let end = start + .seconds(seconds)
-                let count = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<clients {
-                        let user = VirtualUser(tenant: connection, device: device)
-                        group.addTask {
-                            var done = 0
-                            while clock.now < end {
-                                try await user.logIn()
-                                done += 1
-                            }
-                            return done
-                        }
+        /// Logins per second over HTTP with `instances` tenants on the PostgreSQL `database`, one
+        /// measurement per `--clients` value: a user signs up at the first instance (in process), then
+        /// logs in at all of them, so every login reads what another instance may have written.
+        private func sharedLogins(database: String, instances: Int, configuration: TenantConfiguration)
+            async throws -> [Double]
+        {
+            let running = try await TenantInstances.open(
+                count: instances, database: database, configuration: configuration)
+            do {
+                let store = InMemoryCredentialStore()
+                let device = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
+                let email = "login-\(UUID().uuidString.lowercased())@example.com"
+                try await TenantCeremonies(tenant: running.tenants[0], device: device).signUp(email: email)
+                let clientID = running.tenants[0].clientID
+                let (clients, seconds) = (clients, seconds)
+                let rates = try await running.serving { endpoints in
+                    var rates: [Double] = []
+                    for clients in clients {
+                        rates.append(
+                            try await TenantInstances.loginRate(
+                                clientID: clientID, endpoints: endpoints, device: VirtualDevice(store: store),
+                                clients: clients, seconds: seconds))
                     }
-                    return try await group.reduce(0, +)
+                    return rates
                 }
-                return Double(count) / (clock.now - start).seconds
+                await running.close()
+                return rates
+            } catch {
+                await running.close()
+                throw error
             }
         }
 
@@ -119,6 +164,15 @@ extension PasskeyBench {
             let target: Double
         }
 
+        /// Logins over HTTP with N instances on one PostgreSQL database and K clients, against the
+        /// ceiling.
+        struct SharedLogins: Encodable {
+            let instances: Int
+            let clients: Int
+            let loginsPerSecond: Double
+            let ratio: Double
+        }
+
         /// What `passkey-bench tenant` prints.
         struct Result: Encodable {
             let rs256SignsPerSecond: Double
@@ -127,6 +181,8 @@ extension PasskeyBench {
             let loginsPerSecond: Double
             let ratioInProcess: Double
             let overHTTP: [HTTPLogins]
+            /// With `--db`: the same over PostgreSQL, per instance count and K.
+            let overPostgres: [SharedLogins]
 
             var text: String {
                 func f(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -142,6 +198,15 @@ extension PasskeyBench {
                     lines.append(
                         label + "\(f(http.loginsPerSecond))  ratio \(String(format: "%.2f", http.ratio))  target ≥ "
                             + String(format: "%.2f", http.target) + (http.ratio >= http.target ? ": met" : ": MISSED"))
+                }
+                for shared in overPostgres {
+                    let sqlite = overHTTP.first { $0.clients == shared.clients }.map {
+                        "  (SQLite, 1 instance: \(f($0.loginsPerSecond)), ratio \(String(format: "%.2f", $0.ratio)))"
+                    }
+                    let label = "logins/s (PostgreSQL, N=\(shared.instances), K=\(shared.clients))"
+                    lines.append(
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(shared.loginsPerSecond)
+                            + "  ratio " + String(format: "%.2f", shared.ratio) + (sqlite ?? ""))
                 }
                 return lines.joined(separator: "\n")
             }
