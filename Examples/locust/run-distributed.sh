@@ -99,6 +99,9 @@ grep -E "Aggregated|signup|login|Type" "$work/master.out" | head -20 || true
 if [ "$status" -ne 0 ]; then
   echo "run-distributed: locust failed (exit $status)" >&2
   tail -40 "$work/master.out" >&2
+  for log in "$work"/worker*.out "$work"/*.err "$work"/nginx/logs/access.log; do
+    if [ -s "$log" ]; then echo "--- $(basename "$log")" >&2; tail -15 "$log" >&2; fi
+  done
   exit 1
 fi
 if [ "$TENANTS" -gt 1 ]; then
