@@ -14,8 +14,8 @@ extension PasskeyBench {
             discussion: """
                 In process (challenge, response, tokens; no HTTP), then over HTTP on loopback with K concurrent
                 clients. Prints the RS256 ceiling measured in the same run (signatures per second divided by the
-                tokens a login signs) and each login rate's ratio to it; each group of HTTP figures is compared \
-                with the mean of the ceiling measured just before and just after it. The tenant's database is an \
+                tokens a login signs) and each login rate's ratio to it; each HTTP figure is measured --rounds \
+                times alternately with the ceiling, and the medians compared. The tenant's database is an \
                 in-memory SQLite one. With --db postgres://…, the logins over HTTP are measured again with N tenant \
                 instances on that database (one per --instances value), each serving on a loopback port of its \
                 own in this process, the clients spread over them round robin.
@@ -29,6 +29,9 @@ extension PasskeyBench {
             name: .customLong("clients"), parsing: .upToNextOption,
             help: "Concurrent HTTP clients (K), one measurement per value.")
         var clients: [Int] = [4, 16]
+
+        @Option(help: "Rounds of each HTTP figure, alternating with the ceiling; their medians are compared.")
+        var rounds = 3
 
         @Option(
             help: """
@@ -50,8 +53,8 @@ extension PasskeyBench {
             guard seconds > 0, !clients.isEmpty, clients.allSatisfy({ $0 > 0 }) else {
                 throw ValidationError("--seconds and --clients are positive.")
             }
-            guard !instances.isEmpty, instances.allSatisfy({ $0 > 0 }) else {
-                throw ValidationError("--instances are positive.")
+            guard rounds > 0, !instances.isEmpty, instances.allSatisfy({ $0 > 0 }) else {
+                throw ValidationError("--rounds and --instances are positive.")
             }
             if let db, !PostgresURL.isPostgres(db) {
                 throw ValidationError("--db is a postgres:// or postgresql:// URL.")
@@ -76,37 +79,23 @@ extension PasskeyBench {
                 tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store)))
             try await ceremonies.signUp(email: "login@example.com")
             let logins = try await rate(seconds) { try await ceremonies.logIn() }
-            // Each group of HTTP figures is compared with the ceiling measured just before and just
-            // after it: on a shared machine the speed drifts within a run.
-            var sqliteRates: [Double] = []
-            for clients in clients {
-                sqliteRates.append(
-                    try await tenant.serving { endpoint in
-                        try await TenantInstances.loginRate(
-                            clientID: tenant.clientID, endpoints: [endpoint], device: VirtualDevice(store: store),
-                            clients: clients, seconds: seconds)
-                    })
-            }
-            var before = ceiling
-            var after = try await loginCeiling(signing)
-            let overHTTP = zip(clients, sqliteRates).map { [before, after] clients, perSecond in
+            let overHTTP = try await tenant.serving { [clients, seconds, rounds] endpoint in
+                try await Self.pairedLogins(
+                    clientID: tenant.clientID, endpoints: [endpoint], store: store, clients: clients, seconds: seconds,
+                    rounds: rounds, signing: signing)
+            }.map {
                 HTTPLogins(
-                    clients: clients, loginsPerSecond: perSecond, ceiling: (before + after) / 2,
-                    ratio: perSecond / ((before + after) / 2), target: 0.7)
+                    clients: $0.clients, loginsPerSecond: $0.loginsPerSecond, ceiling: $0.ceiling,
+                    ratio: $0.loginsPerSecond / $0.ceiling, target: 0.7)
             }
             var overPostgres: [SharedLogins] = []
             if let db {
                 for instances in instances {
-                    before = after
-                    let rates = try await sharedLogins(
-                        database: db, instances: instances, configuration: signing.configuration)
-                    after = try await loginCeiling(signing)
-                    let mean = (before + after) / 2
-                    for (clients, perSecond) in zip(clients, rates) {
+                    for paired in try await sharedLogins(database: db, instances: instances, signing: signing) {
                         overPostgres.append(
                             SharedLogins(
-                                instances: instances, clients: clients, loginsPerSecond: perSecond, ceiling: mean,
-                                ratio: perSecond / mean))
+                                instances: instances, clients: paired.clients, loginsPerSecond: paired.loginsPerSecond,
+                                ceiling: paired.ceiling, ratio: paired.loginsPerSecond / paired.ceiling))
                     }
                 }
             }
@@ -121,10 +110,37 @@ extension PasskeyBench {
             }
         }
 
-        /// The ceiling now, in logins per second: RS256 signatures per second ÷ tokens per login.
-        private func loginCeiling(_ signing: SigningCeiling) async throws -> Double {
-            let signs = try await rate(seconds) { try await signing.signSampleToken() }
-            return signs / Double(SigningCeiling.tokensSignedPerLogin)
+        /// Logins per second over HTTP at `endpoints`, one figure per `clients` value, each measured
+        /// `rounds` times alternately with the ceiling (RS256 signatures per second ÷ tokens per login),
+        /// the median of each kept: the machine's speed drifts, so a figure is compared with the
+        /// ceiling of its own minute.
+        private static func pairedLogins(
+            clientID: String, endpoints: [TenantEndpoint], store: InMemoryCredentialStore, clients: [Int],
+            seconds: Double, rounds: Int, signing: SigningCeiling
+        ) async throws -> [PairedLogins] {
+            var figures: [PairedLogins] = []
+            for clients in clients {
+                let (perSecond, ceiling) = try await Throughput.pairedRates(
+                    rounds: rounds,
+                    {
+                        try await TenantInstances.loginRate(
+                            clientID: clientID, endpoints: endpoints, device: VirtualDevice(store: store),
+                            clients: clients, seconds: seconds)
+                    },
+                    baseline: {
+                        try await Throughput.rate(seconds: seconds) { try await signing.signSampleToken() }
+                            / Double(SigningCeiling.tokensSignedPerLogin)
+                    })
+                figures.append(PairedLogins(clients: clients, loginsPerSecond: perSecond, ceiling: ceiling))
+            }
+            return figures
+        }
+
+        /// Logins per second with K clients, and the ceiling measured alternately with them.
+        struct PairedLogins {
+            let clients: Int
+            let loginsPerSecond: Double
+            let ceiling: Double
         }
 
         /// Runs `body` over and over for `seconds`, and returns how many times per second it ran.
@@ -143,27 +159,21 @@ extension PasskeyBench {
         /// Logins per second over HTTP with `instances` tenants on the PostgreSQL `database`, one
         /// measurement per `--clients` value: a user signs up at the first instance (in process), then
         /// logs in at all of them, so every login reads what another instance may have written.
-        private func sharedLogins(database: String, instances: Int, configuration: TenantConfiguration)
-            async throws -> [Double]
+        private func sharedLogins(database: String, instances: Int, signing: SigningCeiling)
+            async throws -> [PairedLogins]
         {
             let running = try await TenantInstances.open(
-                count: instances, database: database, configuration: configuration)
+                count: instances, database: database, configuration: signing.configuration)
             do {
                 let store = InMemoryCredentialStore()
                 let device = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
                 let email = "login-\(UUID().uuidString.lowercased())@example.com"
                 try await TenantCeremonies(tenant: running.tenants[0], device: device).signUp(email: email)
                 let clientID = running.tenants[0].clientID
-                let (clients, seconds) = (clients, seconds)
-                let rates = try await running.serving { endpoints in
-                    var rates: [Double] = []
-                    for clients in clients {
-                        rates.append(
-                            try await TenantInstances.loginRate(
-                                clientID: clientID, endpoints: endpoints, device: VirtualDevice(store: store),
-                                clients: clients, seconds: seconds))
-                    }
-                    return rates
+                let rates = try await running.serving { [clients, seconds, rounds] endpoints in
+                    try await Self.pairedLogins(
+                        clientID: clientID, endpoints: endpoints, store: store, clients: clients, seconds: seconds,
+                        rounds: rounds, signing: signing)
                 }
                 await running.close()
                 return rates
@@ -177,7 +187,7 @@ extension PasskeyBench {
         struct HTTPLogins: Encodable {
             let clients: Int
             let loginsPerSecond: Double
-            /// The ceiling around this group of figures (the mean of the one before and after it).
+            /// The ceiling measured alternately with this figure (the median).
             let ceiling: Double
             let ratio: Double
             /// The least acceptable ratio (issue 13).
@@ -190,7 +200,7 @@ extension PasskeyBench {
             let instances: Int
             let clients: Int
             let loginsPerSecond: Double
-            /// The ceiling around this instance count's figures.
+            /// The ceiling measured alternately with this figure (the median).
             let ceiling: Double
             let ratio: Double
         }

@@ -40,8 +40,8 @@ import WebAuthn
         let result = try await ChildProcess.run(
             ChildProcess.built("passkey-bench"),
             [
-                "tenant", "--seconds", "0.05", "--clients", "2", "--db", database, "--instances", "1", "2",
-                "--json",
+                "tenant", "--seconds", "0.05", "--rounds", "1", "--clients", "2", "--db", database, "--instances",
+                "1", "2", "--json",
             ])
         #expect(result.status == 0, "\(result.stderr)")
         let output = try JSONValue(json: Array(result.stdout.utf8))
