@@ -53,12 +53,15 @@ interop-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
 	  $(VENV)/bin/python -m pytest -q Tests/Interop
 
-## examples-test: the pytest example (a Flask relying party and passkey serve) and a bounded distributed Locust run
+## examples-test: the pytest example (a Flask relying party and passkey serve) and bounded distributed Locust runs:
+## one tenant, then two on a throwaway PostgreSQL behind nginx (Examples/nginx)
 examples-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
 	  $(VENV)/bin/python -m pytest -q Examples/python
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" LOCUST=$(CURDIR)/$(VENV)/bin/locust \
 	  bash Examples/locust/run-distributed.sh
+	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" LOCUST=$(CURDIR)/$(VENV)/bin/locust \
+	  TENANTS=2 LOCUST_SECONDS=5 bash Examples/locust/run-distributed.sh
 
 ## browser-test: the page bridge's scenario suite against the test RP, and Web Auth on the local tenant's login
 ## page (Tests/Browser) in Chromium (Playwright, /usr/bin/chromium; also with its own virtual authenticator),

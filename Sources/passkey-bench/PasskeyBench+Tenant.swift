@@ -14,7 +14,11 @@ extension PasskeyBench {
             discussion: """
                 In process (challenge, response, tokens; no HTTP), then over HTTP on loopback with K concurrent
                 clients. Prints the RS256 ceiling measured in the same run (signatures per second divided by the
-                tokens a login signs) and each login rate's ratio to it.
+                tokens a login signs) and each login rate's ratio to it; each HTTP figure is measured --rounds \
+                times alternately with the ceiling, and the medians compared. The tenant's database is an \
+                in-memory SQLite one. With --db postgres://…, the logins over HTTP are measured again with N tenant \
+                instances on that database (one per --instances value), each serving on a loopback port of its \
+                own in this process, the clients spread over them round robin.
                 """
         )
 
@@ -26,12 +30,34 @@ extension PasskeyBench {
             help: "Concurrent HTTP clients (K), one measurement per value.")
         var clients: [Int] = [4, 16]
 
+        @Option(help: "Rounds of each HTTP figure, alternating with the ceiling; their medians are compared.")
+        var rounds = 3
+
+        @Option(
+            help: """
+                A PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME, or a Unix socket as \
+                postgres://USER@/DBNAME?host=/socket/dir): also measure logins over HTTP with --instances tenants \
+                on it. It gains a user per --instances value.
+                """)
+        var db: String?
+
+        @Option(
+            parsing: .upToNextOption,
+            help: "Tenant instances on --db (N), one measurement per value and per --clients value.")
+        var instances: [Int] = [1, 2, 4]
+
         @Flag(help: "Print JSON.")
         var json = false
 
         func validate() throws {
             guard seconds > 0, !clients.isEmpty, clients.allSatisfy({ $0 > 0 }) else {
                 throw ValidationError("--seconds and --clients are positive.")
+            }
+            guard rounds > 0, !instances.isEmpty, instances.allSatisfy({ $0 > 0 }) else {
+                throw ValidationError("--rounds and --instances are positive.")
+            }
+            if let db, !PostgresURL.isPostgres(db) {
+                throw ValidationError("--db is a postgres:// or postgresql:// URL.")
             }
         }
 
@@ -53,21 +79,68 @@ extension PasskeyBench {
                 tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store)))
             try await ceremonies.signUp(email: "login@example.com")
             let logins = try await rate(seconds) { try await ceremonies.logIn() }
-            var overHTTP: [HTTPLogins] = []
-            for clients in clients {
-                let perSecond = try await httpLogins(
-                    tenant: tenant, device: VirtualDevice(store: store), clients: clients)
-                overHTTP.append(
-                    HTTPLogins(clients: clients, loginsPerSecond: perSecond, ratio: perSecond / ceiling, target: 0.7))
+            let overHTTP = try await tenant.serving { [clients, seconds, rounds] endpoint in
+                try await Self.pairedLogins(
+                    clientID: tenant.clientID, endpoints: [endpoint], store: store, clients: clients, seconds: seconds,
+                    rounds: rounds, signing: signing)
+            }.map {
+                HTTPLogins(
+                    clients: $0.clients, loginsPerSecond: $0.loginsPerSecond, ceiling: $0.ceiling,
+                    ratio: $0.loginsPerSecond / $0.ceiling, target: 0.7)
+            }
+            var overPostgres: [SharedLogins] = []
+            if let db {
+                for instances in instances {
+                    for paired in try await sharedLogins(database: db, instances: instances, signing: signing) {
+                        overPostgres.append(
+                            SharedLogins(
+                                instances: instances, clients: paired.clients, loginsPerSecond: paired.loginsPerSecond,
+                                ceiling: paired.ceiling, ratio: paired.loginsPerSecond / paired.ceiling))
+                    }
+                }
             }
             let result = Result(
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
-                loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP)
+                loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP,
+                overPostgres: overPostgres)
             if json {
                 try BenchOutput.json(result)
             } else {
                 print(result.text)
             }
+        }
+
+        /// Logins per second over HTTP at `endpoints`, one figure per `clients` value, each measured
+        /// `rounds` times alternately with the ceiling (RS256 signatures per second ÷ tokens per login),
+        /// the median of each kept: the machine's speed drifts, so a figure is compared with the
+        /// ceiling of its own minute.
+        private static func pairedLogins(
+            clientID: String, endpoints: [TenantEndpoint], store: InMemoryCredentialStore, clients: [Int],
+            seconds: Double, rounds: Int, signing: SigningCeiling
+        ) async throws -> [PairedLogins] {
+            var figures: [PairedLogins] = []
+            for clients in clients {
+                let (perSecond, ceiling) = try await Throughput.pairedRates(
+                    rounds: rounds,
+                    {
+                        try await TenantInstances.loginRate(
+                            clientID: clientID, endpoints: endpoints, device: VirtualDevice(store: store),
+                            clients: clients, seconds: seconds)
+                    },
+                    baseline: {
+                        try await Throughput.rate(seconds: seconds) { try await signing.signSampleToken() }
+                            / Double(SigningCeiling.tokensSignedPerLogin)
+                    })
+                figures.append(PairedLogins(clients: clients, loginsPerSecond: perSecond, ceiling: ceiling))
+            }
+            return figures
+        }
+
+        /// Logins per second with K clients, and the ceiling measured alternately with them.
+        struct PairedLogins {
+            let clients: Int
+            let loginsPerSecond: Double
+            let ceiling: Double
         }
 
         /// Runs `body` over and over for `seconds`, and returns how many times per second it ran.
@@ -83,30 +156,30 @@ extension PasskeyBench {
             return Double(count) / (clock.now - start).seconds
         }
 
-        /// Logins per second over HTTP on loopback with `clients` concurrent clients: virtual users
-        /// (PasskeyKit) over libcurl, as an app's users, each with a session of its own and the same
-        /// device.
-        private func httpLogins(tenant: PasskeyTenant, device: VirtualDevice, clients: Int) async throws -> Double {
-            try await tenant.serving { endpoint in
-                let connection = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
-                let clock = ContinuousClock()
-                let start = clock.now
-                let end = start + .seconds(seconds)
-                let count = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<clients {
-                        let user = VirtualUser(tenant: connection, device: device)
-                        group.addTask {
-                            var done = 0
-                            while clock.now < end {
-                                try await user.logIn()
-                                done += 1
-                            }
-                            return done
-                        }
-                    }
-                    return try await group.reduce(0, +)
+        /// Logins per second over HTTP with `instances` tenants on the PostgreSQL `database`, one
+        /// measurement per `--clients` value: a user signs up at the first instance (in process), then
+        /// logs in at all of them, so every login reads what another instance may have written.
+        private func sharedLogins(database: String, instances: Int, signing: SigningCeiling)
+            async throws -> [PairedLogins]
+        {
+            let running = try await TenantInstances.open(
+                count: instances, database: database, configuration: signing.configuration)
+            do {
+                let store = InMemoryCredentialStore()
+                let device = WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
+                let email = "login-\(UUID().uuidString.lowercased())@example.com"
+                try await TenantCeremonies(tenant: running.tenants[0], device: device).signUp(email: email)
+                let clientID = running.tenants[0].clientID
+                let rates = try await running.serving { [clients, seconds, rounds] endpoints in
+                    try await Self.pairedLogins(
+                        clientID: clientID, endpoints: endpoints, store: store, clients: clients, seconds: seconds,
+                        rounds: rounds, signing: signing)
                 }
-                return Double(count) / (clock.now - start).seconds
+                await running.close()
+                return rates
+            } catch {
+                await running.close()
+                throw error
             }
         }
 
@@ -114,9 +187,22 @@ extension PasskeyBench {
         struct HTTPLogins: Encodable {
             let clients: Int
             let loginsPerSecond: Double
+            /// The ceiling measured alternately with this figure (the median).
+            let ceiling: Double
             let ratio: Double
             /// The least acceptable ratio (issue 13).
             let target: Double
+        }
+
+        /// Logins over HTTP with N instances on one PostgreSQL database and K clients, against the
+        /// ceiling.
+        struct SharedLogins: Encodable {
+            let instances: Int
+            let clients: Int
+            let loginsPerSecond: Double
+            /// The ceiling measured alternately with this figure (the median).
+            let ceiling: Double
+            let ratio: Double
         }
 
         /// What `passkey-bench tenant` prints.
@@ -127,6 +213,8 @@ extension PasskeyBench {
             let loginsPerSecond: Double
             let ratioInProcess: Double
             let overHTTP: [HTTPLogins]
+            /// With `--db`: the same over PostgreSQL, per instance count and K.
+            let overPostgres: [SharedLogins]
 
             var text: String {
                 func f(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -141,7 +229,18 @@ extension PasskeyBench {
                     let label = "logins/s (HTTP, K=\(http.clients))".padding(toLength: 26, withPad: " ", startingAt: 0)
                     lines.append(
                         label + "\(f(http.loginsPerSecond))  ratio \(String(format: "%.2f", http.ratio))  target ≥ "
-                            + String(format: "%.2f", http.target) + (http.ratio >= http.target ? ": met" : ": MISSED"))
+                            + String(format: "%.2f", http.target) + (http.ratio >= http.target ? ": met" : ": MISSED")
+                            + " (ceiling \(f(http.ceiling)))")
+                }
+                for shared in overPostgres {
+                    let sqlite = overHTTP.first { $0.clients == shared.clients }.map {
+                        "  SQLite, 1 instance: \(f($0.loginsPerSecond)), ratio \(String(format: "%.2f", $0.ratio))"
+                    }
+                    let label = "logins/s (PostgreSQL, N=\(shared.instances), K=\(shared.clients))"
+                    lines.append(
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(shared.loginsPerSecond)
+                            + "  ratio " + String(format: "%.2f", shared.ratio) + " (ceiling \(f(shared.ceiling)))"
+                            + (sqlite ?? ""))
                 }
                 return lines.joined(separator: "\n")
             }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import WebAuthn
 
-/// `passkey-bench serve` and `e2e` give the HTTP figures under their names, each with its
+/// `passkey-bench serve`, `e2e` and `tenant` give the HTTP figures under their names, each with its
 /// baseline of the same run (speed is the bench's output, never a test's verdict).
 @Suite struct HTTPBenchCommandTests {
     @Test func serveGivesGetAgainstTheEmptyRoute() async throws {
@@ -30,5 +30,24 @@ import WebAuthn
         #expect(figures[1]["baseline"]?.stringValue == "e2e-ceiling")
         #expect(figures[1]["target"]?.numberValue == 0.6)
         #expect((figures[1]["ratio"]?.numberValue ?? 0) > 0)
+    }
+
+    /// With `--db postgres://…`: logins over HTTP with N instances on one database (a user signed up
+    /// at the first, logging in at all), beside SQLite's, each as a ratio to the ceiling.
+    @Test(.enabled(if: TestTenant.postgresServer != nil))
+    func tenantGivesLoginsOfInstancesOnOnePostgreSQL() async throws {
+        let database = try await TestTenant.defaultDatabase()
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"),
+            [
+                "tenant", "--seconds", "0.05", "--rounds", "1", "--clients", "2", "--db", database, "--instances",
+                "1", "2", "--json",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONValue(json: Array(result.stdout.utf8))
+        #expect(output["overHTTP"]?.arrayValue?.count == 1)
+        let shared = try #require(output["overPostgres"]?.arrayValue)
+        #expect(shared.map { $0["instances"]?.numberValue } == [1, 2])
+        #expect(shared.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 && $0["clients"]?.numberValue == 2 })
     }
 }
