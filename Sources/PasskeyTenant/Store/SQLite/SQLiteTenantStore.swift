@@ -40,16 +40,6 @@ struct SQLiteTenantStore: TenantStore {
         for migration in TenantSchema.migrations {
             migrator.registerMigration(migration.version) { db in try db.execute(sql: migration.sqlite) }
         }
-        // The attempt limiter (Auth0's brute-force protection) in the database, so that every
-        // instance counts the same failures: one row per failure of a key (`user:<id>`,
-        // `address:<address>`).
-        migrator.registerMigration("v7") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE attempt_failures (key TEXT NOT NULL, failed_at REAL NOT NULL);
-                    CREATE INDEX attempt_failures_key ON attempt_failures(key, failed_at);
-                    """)
-        }
         return migrator
     }
 
