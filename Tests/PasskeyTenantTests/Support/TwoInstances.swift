@@ -2,7 +2,8 @@ import Foundation
 import PasskeyTenant
 import TestSupport
 
-/// Two tenant values opened on one SQLite file, as two instances of a deployment on one
+/// Two tenant values opened on one database (a SQLite file, or a fresh PostgreSQL database when
+/// `PASSKEY_TEST_POSTGRES` names a server), as two instances of a deployment on one
 /// database: each has its own process memory, and shares only what the store holds. They share
 /// the device; `b` reads `a`'s clock unless given one of its own (an instance whose clock is off).
 struct TwoInstances: Sendable {
@@ -12,7 +13,9 @@ struct TwoInstances: Sendable {
 
     init(configuration: TenantConfiguration = TenantConfiguration(), clockOfB: TestClock? = nil) async throws {
         directory = try TemporaryDirectory(prefix: "tenant")
-        let path = directory.appending("tenant.sqlite")
+        let path =
+            TestTenant.postgresServer == nil
+            ? directory.appending("tenant.sqlite") : try await TestTenant.defaultDatabase()
         a = try await TenantHarness(configuration: configuration, database: path)
         let clock = clockOfB ?? a.clock
         b = TenantHarness(
@@ -20,7 +23,7 @@ struct TwoInstances: Sendable {
             clock: clock, device: a.device)
     }
 
-    /// Deletes the database file.
+    /// Deletes the database file (a PostgreSQL database goes with the throwaway cluster).
     func remove() {
         directory.remove()
     }
