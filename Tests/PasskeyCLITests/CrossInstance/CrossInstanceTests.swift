@@ -7,14 +7,18 @@ import Testing
 /// Two `passkey tenant serve` processes on one PostgreSQL database, driven with the libcurl client
 /// and the software authenticator: what one instance starts the other finishes, and what must
 /// happen once happens once across both (issue 31). Runs when `PASSKEY_TEST_POSTGRES` names a server.
-@Suite(.enabled(if: PostgresFixture.isAvailable, "PASSKEY_TEST_POSTGRES names no PostgreSQL server"))
+///
+/// One test at a time: each starts two processes, and on two cores more at once only test the
+/// machine's patience.
+@Suite(.enabled(if: PostgresFixture.isAvailable, "PASSKEY_TEST_POSTGRES names no PostgreSQL server"), .serialized)
 struct CrossInstanceTests {
-    /// Starts two instances at once on a new empty database (they migrate it and store the
-    /// signing key together), runs `body`, and stops both: each exits 0.
-    private func withTwoInstances(_ body: @Sendable (TenantInstance, TenantInstance) async throws -> Void)
-        async throws
-    {
-        let database = try await PostgresFixture.emptyDatabase()
+    /// Starts two instances at once on a new database, runs `body`, and stops both: each exits 0.
+    /// The database is a copy of the migrated template (``TestTenant/defaultDatabase()``), or
+    /// `empty`, when the two migrate it and store the signing key together.
+    private func withTwoInstances(
+        empty: Bool = false, _ body: @Sendable (TenantInstance, TenantInstance) async throws -> Void
+    ) async throws {
+        let database = try await empty ? PostgresFixture.emptyDatabase() : TestTenant.defaultDatabase()
         async let first = TenantInstance.start(database: database)
         async let second = TenantInstance.start(database: database)
         let (a, b) = try await (first, second)
@@ -29,8 +33,9 @@ struct CrossInstanceTests {
         #expect(endedB.status == 0, "\(endedB)")
     }
 
+    /// Two instances starting at once on an empty database migrate it once and sign with one key.
     @Test func bothInstancesServeTheSameJWKS() async throws {
-        try await withTwoInstances { a, b in
+        try await withTwoInstances(empty: true) { a, b in
             let (jwksA, jwksB) = try await (a.auth.jwks().start(), b.auth.jwks().start())
             #expect(jwksA == jwksB)
             #expect(jwksA.keys.count == 1)

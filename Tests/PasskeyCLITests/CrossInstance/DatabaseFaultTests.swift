@@ -51,11 +51,14 @@ struct DatabaseFaultTests {
                             let device = TenantInstance.device()
                             var status = 200
                             var failure = ""
+                            var step = "the signup challenge"
                             do {
-                                _ = try await tenant.signUp(email, device: device)
+                                let (challenge, passkey) = try await tenant.registration(email, device: device)
+                                step = "the webauthn grant"
+                                _ = try await tenant.auth.login(passkey: passkey, challenge: challenge).start()
                             } catch {
                                 status = (error as? AuthenticationError)?.statusCode ?? 0
-                                failure = "\(error)"
+                                failure = "\(step): \(error)"
                             }
                             done.append(Signup(email: email, device: device, status: status, failure: failure))
                             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }

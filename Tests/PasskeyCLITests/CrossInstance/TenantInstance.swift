@@ -63,11 +63,19 @@ struct TenantInstance: Sendable {
     func signUp(
         _ email: String, device: PlatformCredentialProvider, completingAt completing: TenantInstance? = nil
     ) async throws -> Credentials {
+        let (challenge, passkey) = try await registration(email, device: device)
+        return try await (completing ?? self).auth.login(passkey: passkey, challenge: challenge).start()
+    }
+
+    /// A signup challenge for `email` from this instance, and a new passkey of `device` answering it.
+    func registration(_ email: String, device: PlatformCredentialProvider) async throws -> (
+        PasskeySignupChallenge, PlatformCredentialRegistration
+    ) {
         let challenge = try await auth.passkeySignupChallenge(email: email, name: "Test User").start()
         let passkey = try await device.register(
             device.createCredentialRegistrationRequest(
                 challenge: challenge.challengeData, name: challenge.userName, userID: challenge.userId))
-        return try await (completing ?? self).auth.login(passkey: passkey, challenge: challenge).start()
+        return (challenge, passkey)
     }
 
     /// Signs in with a passkey of `device` at this instance.
