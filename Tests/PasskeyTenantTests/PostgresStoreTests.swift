@@ -25,6 +25,11 @@ import WebAuthn
         #expect(url.password == nil)
         #expect(url.endpoint == .tcp(host: "localhost", port: 5432))
         #expect(url.requiresTLS)
+        #expect(url.maximumConnections == 16)
+        let tuned = try PostgresURL("postgres://u@h/d?max_connections=3&connect_timeout=30")
+        #expect(tuned.maximumConnections == 3)
+        #expect(tuned.timeout == 30)
+        #expect(try PostgresURL(tuned.description) == tuned)
         #expect(try PostgresURL("postgres://ada@[::1]:7000/t").endpoint == .tcp(host: "::1", port: 7000))
     }
 

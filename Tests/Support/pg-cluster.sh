@@ -1,6 +1,7 @@
 #!/bin/bash
 # A throwaway PostgreSQL cluster for the tests: data in DIR/data, listening on a Unix socket in DIR
-# only (no TCP port), durability off for speed (the cluster dies with the test run).
+# only (no TCP port), durability off for speed (the cluster dies with the test run), and connections
+# for the hundreds of test tenants a run opens at once (a small pool each).
 #
 #   pg-cluster.sh start DIR     initdb when DIR/data is new, start, wait until it accepts
 #                               connections, print the admin URL postgres://postgres@/postgres?host=DIR
@@ -42,7 +43,7 @@ start() {
     fi
     # -w: wait until the server accepts connections (at most -t seconds).
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-k $dir -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB" \
+        -o "-k $dir -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000 -c shared_buffers=64MB" \
         start >/dev/null || {
         tail -20 "$dir/server.log" >&2
         exit 1

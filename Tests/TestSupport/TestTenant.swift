@@ -49,7 +49,10 @@ public enum TestTenant {
     public static func defaultDatabase() async throws -> String {
         guard let server = postgresServer else { return ":memory:" }
         let template = try await migratedTemplate.value
-        return try await PostgresURL(server).createDatabase(named: randomName(), template: template)
+        let url = try await PostgresURL(server).createDatabase(named: randomName(), template: template)
+        // A small pool per tenant, so the hundreds a run opens at once fit the server's connections,
+        // and a long bound on each wait: a whole suite at once on a shared machine waits long.
+        return url + (url.contains("?") ? "&" : "?") + "max_connections=3&connect_timeout=120"
     }
 
     /// The name of a database with the tenant's schema and nothing else, made once per process.

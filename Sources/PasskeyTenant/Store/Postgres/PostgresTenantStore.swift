@@ -15,7 +15,7 @@ import PostgresNIO
 ///
 /// The pool runs in a task the store owns, from ``init(url:maximumConnections:logger:)`` until
 /// ``close()`` or the store's release. No call waits for the database longer than its timeout
-/// (``operationTimeout`` by default): when the database cannot be reached a call throws
+/// (10 seconds unless the URL's `connect_timeout` says otherwise): when the database cannot be reached a call throws
 /// ``TenantError/databaseUnavailable`` (503, `Retry-After: 1`), and the pool connects again by
 /// itself once the database is back.
 final class PostgresTenantStore: TenantStore {
@@ -25,8 +25,6 @@ final class PostgresTenantStore: TenantStore {
     let timeout: Duration
     private let runner: Task<Void, Never>
 
-    /// The longest any call waits for a connection and its statements, by default.
-    static let operationTimeout: Duration = .seconds(10)
     /// The longest the migrations at start may take, waiting for another instance's included.
     static let migrationTimeout: Duration = .seconds(60)
     /// The longest one attempt to connect may take.
@@ -38,21 +36,22 @@ final class PostgresTenantStore: TenantStore {
     ///
     /// - Parameters:
     ///   - url: where the database is.
-    ///   - maximumConnections: the most connections the pool opens at once.
-    ///   - timeout: the longest a call waits for a connection and its statements.
+    ///   - maximumConnections: the most connections the pool opens at once; by default the URL's.
+    ///   - timeout: the longest a call waits for a connection and its statements; by default the
+    ///     URL's (10 seconds unless `?connect_timeout=` says otherwise).
     ///   - logger: where the pool logs its background work (connects, failures); never a password.
     /// - Throws: `temporarily_unavailable` when the database cannot be reached, `server_error`
     ///   when the migrations fail.
     init(
-        url: PostgresURL, maximumConnections: Int = 16, timeout: Duration = operationTimeout, logger: Logger
+        url: PostgresURL, maximumConnections: Int? = nil, timeout: Duration? = nil, logger: Logger
     ) async throws(TenantError) {
         var configuration = Self.configuration(url)
-        configuration.options.maximumConnections = maximumConnections
+        configuration.options.maximumConnections = maximumConnections ?? url.maximumConnections
         configuration.options.connectionIdleTimeout = .seconds(30)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
-        self.timeout = timeout
+        self.timeout = timeout ?? .seconds(url.timeout)
         self.runner = Task { await client.run() }
         do {
             // Fails within `timeout` when the server cannot be reached, before the migrations'
@@ -168,7 +167,7 @@ final class PostgresTenantStore: TenantStore {
 
     /// The error a call throws for `error`: `TenantError`s as they are; a unique violation as
     /// `unique` names it for the constraint; a lost or refused connection or a wait past
-    /// ``operationTimeout`` as `temporarily_unavailable`; anything else as `server_error`, with
+    /// the timeout as `temporarily_unavailable`; anything else as `server_error`, with
     /// PostgreSQL's SQLSTATE and message (never a parameter's value).
     static func map(_ error: any Error, unique: (String) -> TenantError? = { _ in nil }) -> TenantError {
         switch error {
@@ -202,7 +201,7 @@ final class PostgresTenantStore: TenantStore {
         }
     }
 
-    /// A call waited longer than ``operationTimeout``.
+    /// A call waited longer than its timeout.
     struct TimedOut: Error {}
 
     // MARK: Settings

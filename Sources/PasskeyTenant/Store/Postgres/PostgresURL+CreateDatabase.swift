@@ -14,7 +14,7 @@ extension PostgresURL {
         let runner = Task { await client.run() }
         defer { runner.cancel() }
         do {
-            let copy = template.map { " TEMPLATE " + Self.quoted($0) } ?? ""
+            let copy = template.map { " TEMPLATE " + Self.quoted($0) + " STRATEGY FILE_COPY" } ?? ""
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quoted(name))\(copy)"))
         } catch {
             throw PostgresTenantStore.map(error)

@@ -5,6 +5,9 @@
 /// The port is 5432 unless `:PORT` or `?port=` says otherwise; over a socket it names the socket
 /// file `DIR/.s.PGSQL.PORT`. User, password and database name may be percent-encoded. Over TCP the
 /// connection is plain unless `?sslmode=require` (TLS, the server's certificate verified).
+/// `?max_connections=N` (the tenant's, not libpq's) sizes the instance's pool: 16 by default.
+/// `?connect_timeout=S` bounds, in seconds, each wait for the database (a connection and its
+/// statements; libpq bounds the connecting only): 10 by default.
 ///
 /// The password is a ``Secret``: the ``description`` shows `***` in its place, and no error of
 /// the parser repeats the text it was given.
@@ -27,6 +30,10 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public let database: String
     /// Whether TLS is required (`?sslmode=require`); TCP only.
     public let requiresTLS: Bool
+    /// The most connections one tenant instance opens at once (`?max_connections=`).
+    public let maximumConnections: Int
+    /// The longest, in seconds, a call waits for the database (`?connect_timeout=`).
+    public let timeout: Int
 
     /// Whether `text` is a PostgreSQL URL (`postgres://` or `postgresql://`) rather than a SQLite
     /// path or `:memory:`.
@@ -81,6 +88,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         }
         var socketDirectory: String?
         var requiresTLS = false
+        var maximumConnections = 16
+        var timeout = 10
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = parts[0]
@@ -91,6 +100,16 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 socketDirectory = value
             case "port":
                 port = try Self.port(Substring(value))
+            case "max_connections":
+                guard let count = Int(value), (1...1_000).contains(count) else {
+                    throw Self.malformed("max_connections is not 1–1000")
+                }
+                maximumConnections = count
+            case "connect_timeout":
+                guard let seconds = Int(value), (1...3_600).contains(seconds) else {
+                    throw Self.malformed("connect_timeout is not 1–3600 seconds")
+                }
+                timeout = seconds
             case "sslmode":
                 switch value {
                 case "disable", "allow", "prefer": requiresTLS = false
@@ -98,10 +117,14 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 default: throw Self.malformed("sslmode \(value) is not known")
                 }
             default:
-                throw Self.malformed("the parameter \(name) is not supported (host, port, sslmode are)")
+                throw Self.malformed(
+                    "the parameter \(name) is not supported (host, port, sslmode, max_connections, connect_timeout are)"
+                )
             }
         }
         self.requiresTLS = requiresTLS
+        self.maximumConnections = maximumConnections
+        self.timeout = timeout
         if let socketDirectory {
             guard host.isEmpty else { throw Self.malformed("it names both a host and ?host=") }
             guard !requiresTLS else { throw Self.malformed("TLS over a Unix socket is not supported") }
@@ -126,13 +149,18 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL's text, with `credentials` after the user (`:***`, or the encoded password).
     private static func text(_ url: PostgresURL, credentials: String, database: String) -> String {
         let authority = encode(url.user) + credentials
+        let pool =
+            (url.maximumConnections == 16 ? [] : ["max_connections=\(url.maximumConnections)"])
+            + (url.timeout == 10 ? [] : ["connect_timeout=\(url.timeout)"])
         switch url.endpoint {
         case .tcp(let host, let port):
             let shown = host.contains(":") ? "[\(host)]" : host
+            let query = (url.requiresTLS ? ["sslmode=require"] : []) + pool
             return "postgres://\(authority)@\(shown):\(port)/\(encode(database))"
-                + (url.requiresTLS ? "?sslmode=require" : "")
+                + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         case .socket(let directory, let port):
-            return "postgres://\(authority)@/\(encode(database))?host=\(directory)&port=\(port)"
+            let query = ["host=\(directory)", "port=\(port)"] + pool
+            return "postgres://\(authority)@/\(encode(database))?" + query.joined(separator: "&")
         }
     }
 
