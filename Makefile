@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup apt-packages python-tools build test swift-test interop-test examples-test browser-test demo docs lint clean fuzz \
+.PHONY: setup apt-packages python-tools build test swift-test postgres-test interop-test examples-test browser-test demo docs lint clean fuzz \
 	fuzz-build fuzz-regressions bench
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
@@ -41,13 +41,30 @@ $(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt P
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## test: style, documentation, the Swift test suites, the Python interop suite against the built CLI, the
-## examples (pytest against passkey serve, Locust in distributed mode), and every fuzz target over its seeds
-## and past crashers
-test: build lint docs swift-test interop-test examples-test browser-test fuzz-regressions
+## test: style, documentation, the Swift test suites (the tenant's on SQLite, then on PostgreSQL), the Python
+## interop suite against the built CLI, the examples (pytest against passkey serve, Locust in distributed mode),
+## and every fuzz target over its seeds and past crashers
+test: build lint docs swift-test postgres-test interop-test examples-test browser-test fuzz-regressions
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
+
+## postgres-test: the tenant's suite again on PostgreSQL, and tenant processes sharing one database (cross-instance,
+## the database restarted under load, SIGTERM drain), against a throwaway cluster on a Unix socket in a new
+## temporary directory (Tests/Support/pg-cluster.sh), stopped and removed even when a test fails; tests built by
+## swift-test, at most PG_TEST_SECONDS. Swift Testing starts every test at once unless told a width: PG_TEST_WIDTH
+## tests at a time keep the tenants' connection pools within the cluster's max_connections
+PG_TEST_SECONDS ?= 900
+PG_TEST_WIDTH ?= 16
+PG_TEST_SUITES := PasskeyTenantTests|CrossInstanceTests|DatabaseFaultTests|TenantDrainTests
+postgres-test:
+	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/passkey-pg.XXXXXX") && \
+	trap 'bash Tests/Support/pg-cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT && \
+	url=$$(bash Tests/Support/pg-cluster.sh start "$$dir") && \
+	echo "postgres-test: cluster at $$dir" && \
+	PASSKEY_TEST_POSTGRES="$$url" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(PG_TEST_WIDTH) \
+	  timeout -k 10 $(PG_TEST_SECONDS) \
+	  swift test --skip-build $(SWIFT_BUILD_FLAGS) --disable-xctest --filter '$(PG_TEST_SUITES)'
 
 interop-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
