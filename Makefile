@@ -56,7 +56,7 @@ swift-test:
 ## tests at a time keep the tenants' connection pools within the cluster's max_connections
 PG_TEST_SECONDS ?= 900
 PG_TEST_WIDTH ?= 16
-PG_TEST_SUITES := PasskeyTenantTests|CrossInstanceTests|DatabaseFaultTests|TenantDrainTests
+PG_TEST_SUITES := PasskeyTenantTests|CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
 postgres-test:
 	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/passkey-pg.XXXXXX") && \
 	trap 'bash Tests/Support/pg-cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT && \
