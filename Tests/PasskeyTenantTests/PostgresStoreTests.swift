@@ -83,7 +83,9 @@ import WebAuthn
         #expect(error?.status == 503)
         #expect(error?.retryAfter == 1)
         #expect(error.map { !"\($0)".contains("hunter2") } == true)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Bounded by the store's 1 s deadline, not by the pool's connection attempts (a hang check,
+        // generous for a loaded machine).
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 }
 

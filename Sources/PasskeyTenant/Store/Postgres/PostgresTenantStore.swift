@@ -131,16 +131,7 @@ final class PostgresTenantStore: TenantStore {
         let client = self.client
         let timeout = timeout ?? self.timeout
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await client.withConnection(body) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else { throw TimedOut() }
-                return value
-            }
+            return try await Deadline.run(within: timeout) { try await client.withConnection(body) }
         } catch {
             throw Self.map(error, unique: unique)
         }
@@ -173,7 +164,7 @@ final class PostgresTenantStore: TenantStore {
         switch error {
         case let error as TenantError:
             return error
-        case is TimedOut, is CancellationError:
+        case is Deadline.Passed, is CancellationError:
             return .databaseUnavailable
         case let error as PSQLError:
             switch error.code {
@@ -200,9 +191,6 @@ final class PostgresTenantStore: TenantStore {
             return TenantError(.serverError, status: 500, "database: \(error)")
         }
     }
-
-    /// A call waited longer than its timeout.
-    struct TimedOut: Error {}
 
     // MARK: Settings
 
