@@ -83,9 +83,9 @@ import WebAuthn
         #expect(error?.status == 503)
         #expect(error?.retryAfter == 1)
         #expect(error.map { !"\($0)".contains("hunter2") } == true)
-        // Bounded by the store's 1 s deadline, not by the pool's connection attempts (a hang check,
-        // generous for a loaded machine).
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // A hang check, not a speed test: the call's deadline is 1 s, and closing the pool waits for
+        // its connection attempts, which a whole suite on two cores can delay by tens of seconds.
+        #expect(ContinuousClock.now - started < .seconds(90))
     }
 }
 
