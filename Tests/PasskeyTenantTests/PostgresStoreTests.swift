@@ -34,9 +34,9 @@ import WebAuthn
     }
 
     @Test func aUnixSocket() throws {
-        let url = try PostgresURL("postgres://postgres@/postgres?host=/work/pg")
-        #expect(url.endpoint == .socket(directory: "/work/pg", port: 5432))
-        #expect(url.socketPath == "/work/pg/.s.PGSQL.5432")
+        let url = try PostgresURL("postgres://postgres@/postgres?host=/var/run/postgresql")
+        #expect(url.endpoint == .socket(directory: "/var/run/postgresql", port: 5432))
+        #expect(url.socketPath == "/var/run/postgresql/.s.PGSQL.5432")
         #expect(try PostgresURL("postgres://u@:6000/d?host=/s").socketPath == "/s/.s.PGSQL.6000")
         #expect(try PostgresURL("postgres://u@/d?host=/s&port=6001").socketPath == "/s/.s.PGSQL.6001")
         // The text of another database on the same server keeps the password (tests' plumbing).
