@@ -3,40 +3,31 @@ import WebAuthn
 
 /// A ceremony's body: `{origin, options, topOrigin?, user?, credentialId?}`.
 ///
-/// It reads itself with the options' JSON scanner when the text is plain (the options are most
-/// of the body, and `JSONDecoder` would be most of a ceremony's cost over HTTP); anything else
-/// goes to `JSONDecoder`, which names the malformed member.
-struct CeremonyRequest<Options: JSONReadable & Sendable>: Decodable, Sendable, JSONReadable {
-    let origin: String
-    let options: Options
-    let topOrigin: String?
+/// Its members are declared once (``JSONObject``): it reads itself with the options' JSON
+/// scanner when the text is plain (the options are most of the body, and `JSONDecoder` would be
+/// most of a ceremony's cost over HTTP); anything else goes to `JSONDecoder`, which names the
+/// malformed member.
+struct CeremonyRequest<Options: JSONObject & Sendable>: Sendable, Codable, JSONObject {
+    var origin: String
+    var options: Options
+    var topOrigin: String?
     /// For get: the passkey of this `user.name`, when several match.
-    let user: String?
+    var user: String?
     /// For get: this passkey, when several match.
-    let credentialId: Base64URL?
+    var credentialId: Base64URL?
 
-    init(scanning scanner: inout JSONScanner) throws(JSONScanner.Unreadable) {
-        var origin: String?
-        var options: Options?
-        var topOrigin: String?
-        var user: String?
-        var credentialId: Base64URL?
-        try scanner.object { scanner, name throws(JSONScanner.Unreadable) in
-            switch name {
-            case "origin": origin = try scanner.string()
-            case "options": options = try scanner.read(Options.self)
-            case "topOrigin": topOrigin = try scanner.null() ? nil : try scanner.string()
-            case "user": user = try scanner.null() ? nil : try scanner.string()
-            case "credentialId": credentialId = try scanner.null() ? nil : try scanner.base64URL()
-            default: try scanner.skipValue()
-            }
-        }
-        self.origin = try JSONScanner.required(origin)
-        self.options = try JSONScanner.required(options)
-        self.topOrigin = topOrigin
-        self.user = user
-        self.credentialId = credentialId
+    static var jsonMembers: JSONMembers<Self> {
+        JSONMembers(
+            [
+                .member("origin", \.origin), .member("options", \.options), .member("topOrigin", \.topOrigin),
+                .member("user", \.user), .member("credentialId", \.credentialId),
+            ])
     }
+
+    static var unread: Self { Self(origin: "", options: .unread) }
+
+    /// The options as JSON text, for the client's JSON path.
+    var optionsJSON: [UInt8] { WebAuthnJSON.encode(options) }
 
     func origins() throws(ControlError) -> (WebOrigin, WebOrigin?) {
         (

@@ -1,5 +1,6 @@
 import FoundationEssentials
 public import MCP
+import PasskeyAuthenticator
 import WebAuthn
 
 /// The control service over MCP (MCP 2025-06-18 "Tools"): the ceremonies, store and virtual-user
@@ -138,10 +139,10 @@ public struct ControlMCPServer: Sendable {
                     session: session, authenticator: authenticator, options: options, origin: try arguments.origin()))
         case "get":
             let options = try arguments.decode(PublicKeyCredentialRequestOptionsJSON.self, "options")
-            return WebAuthnJSON.encode(
-                try await service.get(
-                    session: session, authenticator: authenticator, options: options, origin: try arguments.origin(),
-                    choosing: try arguments.choice()))
+            return try await service.get(
+                session: session, authenticator: authenticator, options: WebAuthnJSON.encode(options),
+                origin: try arguments.origin(), choosing: try arguments.choice()
+            ).json
         case "list":
             let rpID = arguments.string("rpId")
             let credentials = try await service.credentials(session: session, authenticator: authenticator)

@@ -84,9 +84,11 @@ extension ControlServer {
                 CeremonyRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
             let (origin, topOrigin) = try body.origins()
             return ControlValue(
-                try await service.get(
-                    session: session, authenticator: id, options: body.options, origin: origin, topOrigin: topOrigin,
-                    choosing: try body.choice()))
+                JSONText(
+                    try await service.get(
+                        session: session, authenticator: id, options: body.optionsJSON, origin: origin,
+                        topOrigin: topOrigin, choosing: try body.choice()
+                    ).json))
         }
     }
 

@@ -33,34 +33,35 @@ extension ControlService {
         return response
     }
 
-    /// `navigator.credentials.get()` on a virtual authenticator (WebAuthn L3 §5.1.4); the
-    /// credential used is reported as `credentialAsserted`.
+    /// `navigator.credentials.get()` on a virtual authenticator (WebAuthn L3 §5.1.4), through the
+    /// client's one JSON path (``WebAuthnClient/get(json:origin:topOrigin:)``); the credential
+    /// used is reported as `credentialAsserted`.
     ///
     /// - Parameters:
     ///   - session: the session.
     ///   - authenticatorID: the authenticator.
-    ///   - options: the relying party's request options.
+    ///   - options: the relying party's `PublicKeyCredentialRequestOptionsJSON`, UTF-8 JSON text.
     ///   - origin: the caller's origin.
     ///   - topOrigin: the top-level origin, if any.
     ///   - choice: which credential the simulated user picks among several.
-    /// - Returns: the authentication response.
+    /// - Returns: the authentication response as JSON text, with its credential ID, user handle
+    ///   and counter.
     /// - Throws: ``ControlError``: the refusal's `DOMException` name, or `invalid argument`.
     public nonisolated func get(
-        session: String, authenticator authenticatorID: String, options: PublicKeyCredentialRequestOptionsJSON,
-        origin: WebOrigin, topOrigin: WebOrigin? = nil, choosing choice: AccountChoice = .mostRecent
-    ) async throws(ControlError) -> AuthenticationResponseJSON {
+        session: String, authenticator authenticatorID: String, options: [UInt8], origin: WebOrigin,
+        topOrigin: WebOrigin? = nil, choosing choice: AccountChoice = .mostRecent
+    ) async throws(ControlError) -> ClientAssertion {
         var (authenticator, events) = try await ceremonyParts(session: session, authenticatorID)
         authenticator.accountChoice = choice
-        let response = try await metrics.measuring(.get) { [authenticator] () async throws(WebAuthnClientError) in
-            try await WebAuthnClient(authenticator: authenticator).get(options, origin: origin, topOrigin: topOrigin)
+        let assertion = try await metrics.measuring(.get) { [authenticator] () async throws(WebAuthnClientError) in
+            try await WebAuthnClient(authenticator: authenticator).get(
+                json: options, origin: origin, topOrigin: topOrigin)
         }
         events.record(
             ControlEvent(
-                .credentialAsserted, authenticatorId: authenticatorID, credentialId: response.rawId.bytes,
-                rpId: (options.rpId ?? origin.host).lowercased(), origin: origin,
-                userHandle: response.response.userHandle?.bytes,
-                signCount: Self.signCount(response.response.authenticatorData.bytes)))
-        return response
+                .credentialAsserted, authenticatorId: authenticatorID, credentialId: assertion.credentialID,
+                rpId: assertion.rpID, origin: origin, userHandle: assertion.userHandle, signCount: assertion.signCount))
+        return assertion
     }
 
     /// The authenticator a ceremony runs on and the log its outcome goes to.

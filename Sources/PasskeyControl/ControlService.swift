@@ -11,6 +11,15 @@ public import WebAuthn
 /// The actor only keeps the tables: a ceremony or a flow reads its authenticator or user here and
 /// runs outside, so concurrent ceremonies of one authenticator run in parallel, and its store
 /// (an actor) orders what they write.
+///
+/// Why it stays one type (about 840 lines across this file and its extensions: ceremonies,
+/// credentials, users, the page bridge): it is the one isolation domain of the sessions' tables,
+/// and its invariants span them (ending a session or removing an authenticator revokes its
+/// bridge capabilities and refuses its pending conditional gets in the same step, a user's
+/// device is its authenticator's current state). What is not that table lives in types of its
+/// own: ``VirtualAuthenticator``, the `ControlEventLog`, the conditional requests' queue
+/// (`ConditionalQueue`), `BridgeGrant`, the client (`WebAuthnClient`) and the virtual users
+/// (`VirtualUser`); the extensions are the public commands, each a few lines over those.
 public actor ControlService {
     /// One session's authenticators and users.
     struct Session {
@@ -18,11 +27,8 @@ public actor ControlService {
         var users: [String: ControlledUser] = [:]
         /// What happened to its authenticators' credentials.
         let events = ControlEventLog()
-        /// Conditional gets of its pages, waiting for the test to pick a passkey, oldest first.
-        var conditional: [ConditionalRequest] = []
-        /// Requests aborted before they arrived (a page's abort can overtake its request), as
-        /// `authenticator ID, request ID`, the latest 256.
-        var abortedEarly: [[String]] = []
+        /// Conditional gets of its pages, waiting for the test to pick a passkey.
+        var conditional = ConditionalQueue()
     }
 
     private(set) var sessions: [String: Session] = [:]
@@ -78,7 +84,7 @@ public actor ControlService {
         guard let session = sessions.removeValue(forKey: id) else { throw .invalidSession(id) }
         bridgeGrants = bridgeGrants.filter { $0.value.session != id }
         session.events.finish()
-        for request in session.conditional {
+        for request in session.conditional.pending {
             request.refuse(ControlError("NotAllowedError", status: 400, "the session ended"))
         }
     }
@@ -125,7 +131,8 @@ public actor ControlService {
         _ = try authenticator(session: session, id)
         sessions[session]?.authenticators[id] = nil
         bridgeGrants = bridgeGrants.filter { $0.value.authenticatorID != id }
-        for request in takeConditionalRequests(session: session, where: { $0.authenticatorID == id }) {
+        let pending = conditionalRequests(session: session) { $0.take { $0.authenticatorID == id } } ?? []
+        for request in pending {
             request.refuse(ControlError("NotAllowedError", status: 400, "the authenticator was removed"))
         }
     }
@@ -206,43 +213,10 @@ public actor ControlService {
         try self.session(session).events
     }
 
-    /// Removes and returns a session's conditional requests that `match`.
-    func takeConditionalRequests(session: String, where match: (ConditionalRequest) -> Bool) -> [ConditionalRequest] {
-        guard let pending = sessions[session]?.conditional else { return [] }
-        sessions[session]?.conditional = pending.filter { !match($0) }
-        return pending.filter(match)
-    }
-
-    /// Remembers an abort that came before its request, keeping the latest 256.
-    func rememberEarlyAbort(session: String, _ key: [String]) {
-        guard var early = sessions[session]?.abortedEarly else { return }
-        early.append(key)
-        sessions[session]?.abortedEarly = Array(early.suffix(256))
-    }
-
-    /// Removes and returns the oldest conditional request pending on an authenticator.
-    func takeOldestConditionalRequest(session: String, authenticatorID: String) -> ConditionalRequest? {
-        guard let index = sessions[session]?.conditional.firstIndex(where: { $0.authenticatorID == authenticatorID })
-        else { return nil }
-        return sessions[session]?.conditional.remove(at: index)
-    }
-
-    /// Queues a conditional request, or refuses it at once when the session is gone or its ID is taken.
-    func enqueue(_ request: ConditionalRequest, session: String) {
-        guard let pending = sessions[session]?.conditional else {
-            request.refuse(.invalidSession(session))
-            return
-        }
-        if let early = sessions[session]?.abortedEarly.firstIndex(of: [request.authenticatorID, request.id]) {
-            sessions[session]?.abortedEarly.remove(at: early)
-            request.refuse(ConditionalRequest.aborted)
-            return
-        }
-        guard !pending.contains(where: { $0.id == request.id && $0.authenticatorID == request.authenticatorID }) else {
-            request.refuse(.invalidArgument("requestId \(request.id) is already pending"))
-            return
-        }
-        sessions[session]?.conditional.append(request)
+    /// A session's queue of conditional requests, changed by `change`; `nil` when the session is gone.
+    func conditionalRequests<T>(session: String, _ change: (inout ConditionalQueue) -> T) -> T? {
+        guard sessions[session] != nil else { return nil }
+        return change(&sessions[session]!.conditional)
     }
 
     private func session(_ id: String) throws(ControlError) -> Session {

@@ -158,7 +158,8 @@ extension PasskeyBench {
                                 let options = try WebAuthnJSON.decode(
                                     PublicKeyCredentialRequestOptionsJSON.self, from: requestOptions())
                                 _ = try await service.get(
-                                    session: session, authenticator: authenticator, options: options, origin: origin)
+                                    session: session, authenticator: authenticator,
+                                    options: WebAuthnJSON.encode(options), origin: origin)
                             } else {
                                 let options = try WebAuthnJSON.decode(
                                     PublicKeyCredentialCreationOptionsJSON.self, from: creationOptions())

@@ -32,15 +32,18 @@ extension Passkey {
         }
 
         func run() async throws {
-            let response = try await reportingRefusals { () async throws(WebAuthnClientError) in
+            let assertion = try await reportingRefusals { () async throws(WebAuthnClientError) in
+                // Decoded here so that malformed options are refused with this command's message,
+                // then answered by the client's one JSON path, as the control server answers.
                 let options = try authenticator.decodeOptions(PublicKeyCredentialRequestOptionsJSON.self)
                 let (origin, topOrigin) = try authenticator.origins()
                 let software = try await authenticator.authenticator(profile: profile, accountChoice: try choice())
                 return try await authenticator.client(software).get(
-                    options, origin: origin, topOrigin: topOrigin)
+                    json: WebAuthnJSON.encode(options), origin: origin, topOrigin: topOrigin)
             }
-            printCeremonyResponse(response, json: json) {
-                "Signed with passkey \(response.id).\n" + (try Report(authentication: response)).text
+            printCeremonyResponse(JSONText(assertion.json), json: json) {
+                let response = try assertion.response()
+                return "Signed with passkey \(response.id).\n" + (try Report(authentication: response)).text
             }
         }
 

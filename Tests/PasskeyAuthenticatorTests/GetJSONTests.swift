@@ -57,7 +57,8 @@ import WebAuthn
         func answerJSON(_ options: String, topOrigin: WebOrigin? = nil) async -> Result<[UInt8], WebAuthnClientError> {
             do {
                 return .success(
-                    try await client.get(json: Array(options.utf8), origin: GetJSONTests.origin, topOrigin: topOrigin))
+                    try await client.get(json: Array(options.utf8), origin: GetJSONTests.origin, topOrigin: topOrigin)
+                        .json)
             } catch {
                 return .failure(error)
             }
@@ -168,12 +169,34 @@ import WebAuthn
                     rpID: "example.com", clientDataHash: SHA256Digest.hash([1]), allowList: plain.allowList,
                     userVerification: true) != nil)
             let response = try WebAuthnJSON.decode(
-                AuthenticationResponseJSON.self, from: try await rig.client.get(json: options, origin: Self.origin))
+                AuthenticationResponseJSON.self, from: try await rig.client.get(json: options, origin: Self.origin).json
+            )
             let verified = try RelyingParty(id: "example.com", origins: ["https://login.example.com"])
                 .verifyAuthentication(
                     response, challenge: challenge, credential: rig.record)
             #expect(verified.userVerified)
             #expect(response.authenticatorAttachment == .platform)
+        }
+    }
+
+    /// What `get(json:)` reports beside the text (for a front end's events and summaries) is what
+    /// the text says, on the path without suspending and on the ordinary one, with a counter or not.
+    @Test(arguments: [false, true])
+    func theReportIsTheResponses(counting: Bool) async throws {
+        let rig = try await Rig(store: InMemoryCredentialStore(), profile: counting ? .securityKey : .platform)
+        for options in [
+            #"{"challenge":"AAEC","rpId":"EXAMPLE.com"}"#,
+            #"{"challenge":"AAEC","rpId":"example.com","extensions":{}}"#,
+        ] {
+            let assertion = try await rig.client.get(json: Array(options.utf8), origin: Self.origin)
+            let response = try assertion.response()
+            #expect(assertion.credentialID == response.rawId.bytes)
+            #expect(assertion.userHandle == response.response.userHandle?.bytes)
+            #expect(assertion.userHandle == Array("user-ada".utf8))
+            let signCount = try AuthenticatorData(bytes: response.response.authenticatorData.bytes).signCount
+            #expect(assertion.signCount == signCount)
+            #expect((signCount > 0) == counting)
+            #expect(assertion.rpID == "example.com")
         }
     }
 
@@ -189,7 +212,8 @@ import WebAuthn
         var counters: [UInt32] = []
         for _ in 0..<3 {
             let response = try WebAuthnJSON.decode(
-                AuthenticationResponseJSON.self, from: try await rig.client.get(json: options, origin: Self.origin))
+                AuthenticationResponseJSON.self, from: try await rig.client.get(json: options, origin: Self.origin).json
+            )
             counters.append(try AuthenticatorData(bytes: response.response.authenticatorData.bytes).signCount)
         }
         #expect(counters == [1, 2, 3])

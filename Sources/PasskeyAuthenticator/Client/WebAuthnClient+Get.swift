@@ -18,6 +18,14 @@ extension WebAuthnClient {
     public func get(
         _ options: PublicKeyCredentialRequestOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin? = nil
     ) async throws(WebAuthnClientError) -> AuthenticationResponseJSON {
+        try await assertion(options, origin: origin, topOrigin: topOrigin).response
+    }
+
+    /// ``get(_:origin:topOrigin:)``'s response, with the RP ID it ran under and the signature
+    /// counter the authenticator data carries.
+    func assertion(_ options: PublicKeyCredentialRequestOptionsJSON, origin: WebOrigin, topOrigin: WebOrigin?)
+        async throws(WebAuthnClientError) -> (response: AuthenticationResponseJSON, rpID: String, signCount: UInt32)
+    {
         let rpID = try await CallerOrigin.rpID(options.rpId, for: origin, relatedOrigins: relatedOrigins)
         try Self.check(challenge: options.challenge)
         let info = authenticator.info
@@ -50,7 +58,7 @@ extension WebAuthnClient {
             let blob = response.authenticatorData.extensions?.mapValue?[.text("credBlob")]?.bytesValue ?? []
             extensionResults.otherExtensions["getCredBlob"] = .string(Base64URL.encode(blob))
         }
-        return AuthenticationResponseJSON(
+        let json = AuthenticationResponseJSON(
             rawId: Base64URL(response.credentialID),
             response: AuthenticatorAssertionResponseJSON(
                 clientDataJSON: Base64URL(clientData.bytes),
@@ -58,5 +66,6 @@ extension WebAuthnClient {
                 signature: Base64URL(response.signature),
                 userHandle: response.userHandle.map { Base64URL($0) }),
             authenticatorAttachment: response.attachment ?? info.attachment, clientExtensionResults: extensionResults)
+        return (json, rpID, response.authenticatorData.signCount)
     }
 }

@@ -6,8 +6,10 @@ extension WebAuthnClient {
     /// and `toJSON()` after, WebAuthn L3 §5.1.4, §5.1.9, §5.1.10): what a front end that speaks
     /// JSON on both sides calls (a CLI, a control server, a page bridge).
     ///
-    /// The answer is the one ``get(_:origin:topOrigin:)`` gives, written as `WebAuthnJSON`
-    /// writes it. The plain case, a ``SoftwareAuthenticator`` over a store that has the credential
+    /// This is the one assertion path of every front end that speaks JSON (`passkey get`, the
+    /// control service, its page bridge and MCP tools): the answer is the one
+    /// ``get(_:origin:topOrigin:)`` gives, written as `WebAuthnJSON` writes it, with what the
+    /// front end reports of it. The plain case, a ``SoftwareAuthenticator`` over a store that has the credential
     /// at hand (``InMemoryCredentialStore``; a ``FileCredentialStore`` whose file is unchanged since
     /// it last read it) and options without extension inputs, runs without suspending: the options
     /// read in place, the client data and the response written straight into the response's bytes,
@@ -22,11 +24,12 @@ extension WebAuthnClient {
     ///   - options: `PublicKeyCredentialRequestOptionsJSON` as UTF-8 JSON text.
     ///   - origin: the caller's origin.
     ///   - topOrigin: the top-level origin when the caller is a cross-origin iframe.
-    /// - Returns: the `AuthenticationResponseJSON` as UTF-8 JSON text.
+    /// - Returns: the `AuthenticationResponseJSON` as UTF-8 JSON text, its credential ID, user
+    ///   handle, signature counter and RP ID.
     /// - Throws: ``WebAuthnClientError``: `SyntaxError` when the options are not valid JSON options
     ///   (the reason names the member), else as ``get(_:origin:topOrigin:)``.
     public func get(json options: [UInt8], origin: WebOrigin, topOrigin: WebOrigin? = nil)
-        async throws(WebAuthnClientError) -> [UInt8]
+        async throws(WebAuthnClientError) -> ClientAssertion
     {
         if let software = authenticator as? SoftwareAuthenticator, let plain = PlainRequestOptions(options),
             let response = Self.immediateResponse(plain, in: options, software, origin: origin, topOrigin: topOrigin)
@@ -39,7 +42,10 @@ extension WebAuthnClient {
         } catch {
             throw WebAuthnClientError(.syntax, "the request options are not valid: \(error.reason)")
         }
-        return WebAuthnJSON.encode(try await get(decoded, origin: origin, topOrigin: topOrigin))
+        let (response, rpID, signCount) = try await assertion(decoded, origin: origin, topOrigin: topOrigin)
+        return ClientAssertion(
+            json: WebAuthnJSON.encode(response), credentialID: response.rawId.bytes,
+            userHandle: response.response.userHandle?.bytes, signCount: signCount, rpID: rpID)
     }
 
     /// The plain case of ``get(json:origin:topOrigin:)``, in the steps of ``get(_:origin:topOrigin:)``
@@ -48,7 +54,7 @@ extension WebAuthnClient {
     private static func immediateResponse(
         _ options: PlainRequestOptions, in text: [UInt8], _ authenticator: SoftwareAuthenticator, origin: WebOrigin,
         topOrigin: WebOrigin?
-    ) -> [UInt8]? {
+    ) -> ClientAssertion? {
         let challenge = text[options.challenge]
         guard !challenge.isEmpty, let rpID = CallerOrigin.ownRPID(options.rpID, for: origin),
             let verification = try? userVerification(
@@ -69,7 +75,10 @@ extension WebAuthnClient {
         else {
             return nil
         }
-        return responseJSON(assertion, clientData: clientData)
+        let credential = assertion.credential
+        return ClientAssertion(
+            json: responseJSON(assertion, clientData: clientData), credentialID: credential.id,
+            userHandle: credential.userHandle.isEmpty ? nil : credential.userHandle, signCount: 0, rpID: rpID)
     }
 
     /// `AuthenticationResponseJSON` as ``WebAuthnJSON/encode(_:)`` writes it (members in key

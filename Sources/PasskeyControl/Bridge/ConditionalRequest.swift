@@ -14,7 +14,7 @@ struct ConditionalRequest: Sendable {
     /// The RP ID it runs under, checked when it was made.
     let rpID: String
     /// Where its outcome goes.
-    let continuation: CheckedContinuation<Result<AuthenticationResponseJSON, ControlError>, Never>
+    let continuation: CheckedContinuation<Result<ClientAssertion, ControlError>, Never>
 
     /// Ends the request with a refusal.
     func refuse(_ error: ControlError) {

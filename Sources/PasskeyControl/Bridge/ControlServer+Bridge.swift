@@ -31,22 +31,24 @@ extension ControlServer {
             let topOrigin = try body.topLevelOrigin(besides: origin)
             guard try body.credentialMediation() == .conditional else {
                 return ControlValue(
-                    try await service.get(
-                        session: grant.session, authenticator: grant.authenticatorID, options: body.options,
-                        origin: origin, topOrigin: topOrigin))
+                    JSONText(
+                        try await service.get(
+                            session: grant.session, authenticator: grant.authenticatorID,
+                            options: WebAuthnJSON.encode(body.options), origin: origin, topOrigin: topOrigin
+                        ).json))
             }
             // A server that is stopping aborts what waits for a pick, so that it can stop.
-            return ControlValue(
-                try await withGracefulShutdownHandler {
-                    try await service.conditionalGet(
-                        session: grant.session, authenticator: grant.authenticatorID, options: body.options,
-                        origin: origin, topOrigin: topOrigin, requestID: requestID)
-                } onGracefulShutdown: {
-                    Task {
-                        await service.abortConditional(
-                            session: grant.session, authenticator: grant.authenticatorID, requestID: requestID)
-                    }
-                })
+            let assertion = try await withGracefulShutdownHandler {
+                try await service.conditionalGet(
+                    session: grant.session, authenticator: grant.authenticatorID, options: body.options,
+                    origin: origin, topOrigin: topOrigin, requestID: requestID)
+            } onGracefulShutdown: {
+                Task {
+                    await service.abortConditional(
+                        session: grant.session, authenticator: grant.authenticatorID, requestID: requestID)
+                }
+            }
+            return ControlValue(JSONText(assertion.json))
         }
         group.post("abort") { request, context in
             let (grant, _) = try await bridgeCaller(request)

@@ -50,13 +50,14 @@ extension ControlService {
     /// (``abortConditional(session:authenticator:requestID:)``), or the session or authenticator
     /// goes away.
     ///
-    /// - Returns: the assertion, once picked.
+    /// - Returns: the assertion, once picked, as ``get(session:authenticator:options:origin:topOrigin:choosing:)``
+    ///   answers it.
     /// - Throws: ``ControlError``: `SecurityError` at once; `AbortError` when aborted; the
     ///   ceremony's refusal.
     public nonisolated func conditionalGet(
         session: String, authenticator authenticatorID: String, options: PublicKeyCredentialRequestOptionsJSON,
         origin: WebOrigin, topOrigin: WebOrigin? = nil, requestID: String
-    ) async throws(ControlError) -> AuthenticationResponseJSON {
+    ) async throws(ControlError) -> ClientAssertion {
         let virtual = try await authenticator(session: session, authenticatorID)
         let rpID: String
         do {
@@ -96,20 +97,27 @@ extension ControlService {
         let deadline = ContinuousClock.now + timeout
         while true {
             _ = try await authenticator(session: session, authenticatorID)
-            if let request = await takeOldestConditionalRequest(session: session, authenticatorID: authenticatorID) {
-                let outcome: Result<AuthenticationResponseJSON, ControlError>
+            if let request = await conditionalRequests(
+                session: session, { $0.takeOldest(authenticatorID: authenticatorID) }) ?? nil
+            {
+                let outcome: Result<ClientAssertion, ControlError>
                 do {
                     outcome = .success(
                         try await get(
-                            session: session, authenticator: authenticatorID, options: request.options,
+                            session: session, authenticator: authenticatorID,
+                            options: WebAuthnJSON.encode(request.options),
                             origin: request.origin, topOrigin: request.topOrigin, choosing: choice))
                 } catch {
                     outcome = .failure(error)
                 }
                 request.continuation.resume(returning: outcome)
+                let assertion = try outcome.get()
+                guard let credential = try? assertion.response() else {
+                    throw ControlError("unknown error", status: 500, "the assertion's JSON does not read back")
+                }
                 return ConditionalPick(
                     requestId: request.id, origin: request.origin.description, rpId: request.rpID,
-                    credential: try outcome.get())
+                    credential: credential)
             }
             guard ContinuousClock.now < deadline else {
                 throw ControlError(
@@ -128,10 +136,13 @@ extension ControlService {
     /// Queues a conditional request and waits for its outcome.
     private func waitForPick(
         session: String,
-        _ request: (CheckedContinuation<Result<AuthenticationResponseJSON, ControlError>, Never>) -> ConditionalRequest
-    ) async -> Result<AuthenticationResponseJSON, ControlError> {
+        _ request: (CheckedContinuation<Result<ClientAssertion, ControlError>, Never>) -> ConditionalRequest
+    ) async -> Result<ClientAssertion, ControlError> {
         await withCheckedContinuation { continuation in
-            enqueue(request(continuation), session: session)
+            let request = request(continuation)
+            if conditionalRequests(session: session, { $0.enqueue(request) }) == nil {
+                request.refuse(.invalidSession(session))
+            }
         }
     }
 
@@ -139,12 +150,14 @@ extension ControlService {
     /// the page went away). An abort that overtook its request is remembered, and the request is
     /// refused when it arrives.
     public func abortConditional(session: String, authenticator authenticatorID: String, requestID: String) {
-        let aborted = takeConditionalRequests(session: session) {
-            $0.authenticatorID == authenticatorID && $0.id == requestID
-        }
-        if aborted.isEmpty {
-            rememberEarlyAbort(session: session, [authenticatorID, requestID])
-        }
+        let aborted =
+            conditionalRequests(session: session) { (queue: inout ConditionalQueue) -> [ConditionalRequest] in
+                let aborted = queue.take { $0.authenticatorID == authenticatorID && $0.id == requestID }
+                if aborted.isEmpty {
+                    queue.rememberEarlyAbort(authenticatorID: authenticatorID, requestID: requestID)
+                }
+                return aborted
+            } ?? []
         for request in aborted {
             request.refuse(ConditionalRequest.aborted)
         }

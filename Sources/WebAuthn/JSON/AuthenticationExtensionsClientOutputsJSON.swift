@@ -34,29 +34,13 @@ public struct AuthenticationExtensionsClientOutputsJSON: Sendable, Hashable, Cod
         self.prf = prf
         self.otherExtensions = otherExtensions
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case credProps, prf
-    }
+extension AuthenticationExtensionsClientOutputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("credProps", \.credProps), .member("prf", \.prf),
+        ], others: \.otherExtensions)
 
-    /// Decodes the typed members and keeps every other member as a ``JSONValue``.
-    ///
-    /// - Throws: `DecodingError` when a typed member is malformed.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.credProps = try container.decodeIfPresent(CredentialPropertiesOutput.self, forKey: .credProps)
-        self.prf = try container.decodeIfPresent(AuthenticationExtensionsPRFOutputsJSON.self, forKey: .prf)
-        self.otherExtensions = try decoder.otherMembers(besides: CodingKeys.self)
-    }
-
-    /// Encodes the typed members that are present, then ``otherExtensions``.
-    ///
-    /// - Throws: `EncodingError` only for a non-finite number in ``otherExtensions`` when the
-    ///   encoder rejects it.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(credProps, forKey: .credProps)
-        try container.encodeIfPresent(prf, forKey: .prf)
-        try encoder.encodeOtherMembers(otherExtensions, besides: CodingKeys.self)
-    }
+    package static var unread: Self { Self() }
 }

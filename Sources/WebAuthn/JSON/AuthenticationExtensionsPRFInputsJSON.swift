@@ -25,8 +25,13 @@ public struct AuthenticationExtensionsPRFInputsJSON: Sendable, Hashable, Codable
         self.eval = eval
         self.evalByCredential = evalByCredential
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case eval, evalByCredential
-    }
+extension AuthenticationExtensionsPRFInputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("eval", \.eval), .member("evalByCredential", \.evalByCredential),
+        ])
+
+    package static var unread: Self { Self() }
 }

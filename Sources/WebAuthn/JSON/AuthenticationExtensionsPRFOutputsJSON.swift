@@ -21,8 +21,13 @@ public struct AuthenticationExtensionsPRFOutputsJSON: Sendable, Hashable, Codabl
         self.enabled = enabled
         self.results = results
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case enabled, results
-    }
+extension AuthenticationExtensionsPRFOutputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("enabled", \.enabled), .member("results", \.results),
+        ])
+
+    package static var unread: Self { Self() }
 }

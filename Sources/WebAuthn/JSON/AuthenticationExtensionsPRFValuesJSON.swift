@@ -21,8 +21,13 @@ public struct AuthenticationExtensionsPRFValuesJSON: Sendable, Hashable, Codable
         self.first = first
         self.second = second
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case first, second
-    }
+extension AuthenticationExtensionsPRFValuesJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("first", \.first), .member("second", \.second),
+        ])
+
+    package static var unread: Self { Self(first: Base64URL([])) }
 }

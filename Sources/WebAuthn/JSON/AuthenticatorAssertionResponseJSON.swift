@@ -38,8 +38,16 @@ public struct AuthenticatorAssertionResponseJSON: Sendable, Hashable, Codable {
         self.signature = signature
         self.userHandle = userHandle
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case clientDataJSON, authenticatorData, signature, userHandle
+extension AuthenticatorAssertionResponseJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("clientDataJSON", \.clientDataJSON), .member("authenticatorData", \.authenticatorData),
+            .member("signature", \.signature), .member("userHandle", \.userHandle),
+        ])
+
+    package static var unread: Self {
+        Self(clientDataJSON: Base64URL([]), authenticatorData: Base64URL([]), signature: Base64URL([]))
     }
 }

@@ -1,3 +1,6 @@
+/// The tag of ``AuthenticatorAttachment``.
+public enum AuthenticatorAttachmentValues {}
+
 /// How an authenticator is attached to the client (WebAuthn L3 §5.4.5).
 ///
 /// ```
@@ -5,20 +8,12 @@
 /// ```
 ///
 /// An open set of strings (see ``OpenStringEnumeration``).
-public struct AuthenticatorAttachment: OpenStringEnumeration {
-    /// The wire string.
-    public let rawValue: String
+public typealias AuthenticatorAttachment = OpenStringEnumeration<AuthenticatorAttachmentValues>
 
-    /// Wraps a wire string, known or not.
-    ///
-    /// - Parameter rawValue: the string as it appears in the JSON.
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension AuthenticatorAttachment {
     /// Built into the client device, like this software authenticator's default profile.
-    public static let platform: Self = "platform"
+    public static var platform: Self { "platform" }
 
     /// Roaming: a security key or a phone reached over hybrid transport.
-    public static let crossPlatform: Self = "cross-platform"
+    public static var crossPlatform: Self { "cross-platform" }
 }

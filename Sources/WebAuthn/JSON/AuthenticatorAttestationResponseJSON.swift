@@ -53,8 +53,15 @@ public struct AuthenticatorAttestationResponseJSON: Sendable, Hashable, Codable 
         self.publicKeyAlgorithm = publicKeyAlgorithm
         self.attestationObject = attestationObject
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case clientDataJSON, authenticatorData, transports, publicKey, publicKeyAlgorithm, attestationObject
-    }
+extension AuthenticatorAttestationResponseJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("clientDataJSON", \.clientDataJSON), .member("authenticatorData", \.authenticatorData),
+            .member("transports", \.transports), .member("publicKey", \.publicKey),
+            .member("publicKeyAlgorithm", \.publicKeyAlgorithm), .member("attestationObject", \.attestationObject),
+        ])
+
+    package static var unread: Self { Self(clientDataJSON: Base64URL([]), attestationObject: Base64URL([])) }
 }

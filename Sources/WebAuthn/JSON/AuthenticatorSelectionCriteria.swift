@@ -40,8 +40,14 @@ public struct AuthenticatorSelectionCriteria: Sendable, Hashable, Codable {
         self.requireResidentKey = requireResidentKey
         self.userVerification = userVerification
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case authenticatorAttachment, residentKey, requireResidentKey, userVerification
-    }
+extension AuthenticatorSelectionCriteria: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("authenticatorAttachment", \.authenticatorAttachment), .member("residentKey", \.residentKey),
+            .member("requireResidentKey", \.requireResidentKey), .member("userVerification", \.userVerification),
+        ])
+
+    package static var unread: Self { Self() }
 }

@@ -1,3 +1,6 @@
+/// The tag of ``AuthenticatorTransport``.
+public enum AuthenticatorTransportValues {}
+
 /// How a client may reach an authenticator (WebAuthn L3 §5.8.4).
 ///
 /// ```
@@ -5,32 +8,24 @@
 /// ```
 ///
 /// An open set of strings (see ``OpenStringEnumeration``).
-public struct AuthenticatorTransport: OpenStringEnumeration {
-    /// The wire string.
-    public let rawValue: String
+public typealias AuthenticatorTransport = OpenStringEnumeration<AuthenticatorTransportValues>
 
-    /// Wraps a wire string, known or not.
-    ///
-    /// - Parameter rawValue: the string as it appears in the JSON.
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension AuthenticatorTransport {
     /// Removable USB.
-    public static let usb: Self = "usb"
+    public static var usb: Self { "usb" }
 
     /// Near Field Communication.
-    public static let nfc: Self = "nfc"
+    public static var nfc: Self { "nfc" }
 
     /// Bluetooth Low Energy.
-    public static let ble: Self = "ble"
+    public static var ble: Self { "ble" }
 
     /// ISO/IEC 7816 smart card with contacts.
-    public static let smartCard: Self = "smart-card"
+    public static var smartCard: Self { "smart-card" }
 
     /// Data transport and proximity mechanisms combined, for example a phone's passkey.
-    public static let hybrid: Self = "hybrid"
+    public static var hybrid: Self { "hybrid" }
 
     /// A platform authenticator inside the client device.
-    public static let `internal`: Self = "internal"
+    public static var `internal`: Self { "internal" }
 }

@@ -15,8 +15,13 @@ public struct CredentialPropertiesOutput: Sendable, Hashable, Codable {
     public init(rk: Bool? = nil) {
         self.rk = rk
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case rk
-    }
+extension CredentialPropertiesOutput: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("rk", \.rk)
+        ])
+
+    package static var unread: Self { Self() }
 }

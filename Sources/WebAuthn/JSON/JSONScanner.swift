@@ -10,10 +10,12 @@
 /// it to agreeing.
 package struct JSONScanner {
     /// The text is not one this reader takes; `JSONDecoder` decides.
-    package struct Unreadable: Error {}
+    package struct Unreadable: Error {
+        package init() {}
+    }
 
-    private let bytes: [UInt8]
-    private var index = 0
+    let bytes: [UInt8]
+    var index = 0
     /// How many objects and arrays are open; past ``maximumDepth`` the scanner gives up, so that
     /// hostile nesting cannot exhaust the stack (`JSONDecoder` then refuses it at its own limit).
     private var depth = 0
@@ -30,33 +32,62 @@ package struct JSONScanner {
     package mutating func object(_ member: (inout JSONScanner, String) throws(Unreadable) -> Void)
         throws(Unreadable)
     {
-        try expect(UInt8(ascii: "{"))
-        try enter()
-        defer { depth -= 1 }
         var names: Set<String> = []
-        if try peek() == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
-        while true {
-            let name = try string()
+        try sequence(UInt8(ascii: "{"), UInt8(ascii: "}")) { scanner throws(Unreadable) in
+            let name = try scanner.string()
             guard names.insert(name).inserted else { throw Unreadable() }
-            try expect(UInt8(ascii: ":"))
-            try member(&self, name)
-            switch try next() {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return
-            default: throw Unreadable()
+            try scanner.expect(UInt8(ascii: ":"))
+            try member(&scanner, name)
+        }
+    }
+
+    /// Reads an object whose members a table names (``JSONMembers``): `member` gets the index in
+    /// `names` of each member's name, or `nil` for a name not there, positioned at its value,
+    /// which it must read or skip; a name seen twice gives up. Names compare as bytes, so a
+    /// member's name costs no `String` unless it is not in the table.
+    package mutating func object(_ names: [[UInt8]], _ member: (inout JSONScanner, Int?) throws(Unreadable) -> Void)
+        throws(Unreadable)
+    {
+        var seen: UInt64 = 0
+        var others: Set<String> = []
+        try sequence(UInt8(ascii: "{"), UInt8(ascii: "}")) { scanner throws(Unreadable) in
+            let known: Int?
+            switch try scanner.stringBody() {
+            case .plain(let range):
+                let raw = scanner.bytes[range]
+                known = names.firstIndex { $0.count == raw.count && $0.elementsEqual(raw) }
+                if known == nil {
+                    guard let text = String(validating: raw, as: UTF8.self), others.insert(text).inserted else {
+                        throw Unreadable()
+                    }
+                }
+            case .decoded(let text):
+                known = names.firstIndex { $0.elementsEqual(text.utf8) }
+                guard known != nil || others.insert(text).inserted else { throw Unreadable() }
             }
+            if let known {
+                guard seen & 1 << known == 0 else { throw Unreadable() }
+                seen |= 1 << known
+            }
+            try scanner.expect(UInt8(ascii: ":"))
+            try member(&scanner, known)
         }
     }
 
     /// Reads an array, calling `element` once per element, positioned at it.
     package mutating func array(_ element: (inout JSONScanner) throws(Unreadable) -> Void) throws(Unreadable) {
-        try expect(UInt8(ascii: "["))
+        try sequence(UInt8(ascii: "["), UInt8(ascii: "]"), element)
+    }
+
+    /// Reads `open`, elements separated by commas, and `close`: an object's members or an array's
+    /// elements, which `element` reads.
+    private mutating func sequence(
+        _ open: UInt8, _ close: UInt8, _ element: (inout JSONScanner) throws(Unreadable) -> Void
+    ) throws(Unreadable) {
+        try expect(open)
         try enter()
         defer { depth -= 1 }
-        if try peek() == UInt8(ascii: "]") {
+        if try peek() == close {
             index += 1
             return
         }
@@ -64,24 +95,10 @@ package struct JSONScanner {
             try element(&self)
             switch try next() {
             case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return
+            case close: return
             default: throw Unreadable()
             }
         }
-    }
-
-    /// Reads a string.
-    package mutating func string() throws(Unreadable) -> String {
-        try expect(UInt8(ascii: "\""))
-        let start = index
-        skipUnescapedRun()
-        guard index < bytes.count else { throw Unreadable() }
-        if bytes[index] == UInt8(ascii: "\"") {
-            index += 1
-            guard let text = String(validating: bytes[start..<(index - 1)], as: UTF8.self) else { throw Unreadable() }
-            return text
-        }
-        return try escapedString(from: start)
     }
 
     /// Reads `true` or `false`.
@@ -140,88 +157,6 @@ package struct JSONScanner {
         guard index == bytes.count else { throw Unreadable() }
     }
 
-    // MARK: Text
-
-    private mutating func escapedString(from start: Int) throws(Unreadable) -> String {
-        var scalars = String.UnicodeScalarView()
-        guard let plain = String(validating: bytes[start..<index], as: UTF8.self) else { throw Unreadable() }
-        scalars.append(contentsOf: plain.unicodeScalars)
-        while true {
-            guard index < bytes.count else { throw Unreadable() }
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(scalars)
-            case UInt8(ascii: "\\"):
-                scalars.append(try escape())
-            case 0x00..<0x20:
-                throw Unreadable()
-            default:
-                // A run of unescaped bytes up to the next quote or backslash, as UTF-8.
-                let run = index - 1
-                skipUnescapedRun()
-                guard let text = String(validating: bytes[run..<index], as: UTF8.self) else { throw Unreadable() }
-                scalars.append(contentsOf: text.unicodeScalars)
-            }
-        }
-    }
-
-    /// Skips bytes up to the next quote, backslash or control character (or the end).
-    private mutating func skipUnescapedRun() {
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
-            index += 1
-        }
-    }
-
-    /// One escape after its backslash; a surrogate pair is one scalar, a lone surrogate gives up.
-    private mutating func escape() throws(Unreadable) -> Unicode.Scalar {
-        guard index < bytes.count else { throw Unreadable() }
-        let byte = bytes[index]
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""): return "\""
-        case UInt8(ascii: "\\"): return "\\"
-        case UInt8(ascii: "/"): return "/"
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "t"): return "\t"
-        case UInt8(ascii: "u"):
-            let unit = try hexUnit()
-            if (0xD800..<0xDC00).contains(unit) {
-                guard try literal(#"\u"#, skippingWhitespace: false) else { throw Unreadable() }
-                let low = try hexUnit()
-                guard (0xDC00..<0xE000).contains(low) else { throw Unreadable() }
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
-            }
-            guard let scalar = Unicode.Scalar(unit) else { throw Unreadable() }
-            return scalar
-        default:
-            throw Unreadable()
-        }
-    }
-
-    private mutating func hexUnit() throws(Unreadable) -> UInt32 {
-        var unit: UInt32 = 0
-        for _ in 0..<4 {
-            guard index < bytes.count, let digit = Self.hexDigit(bytes[index]) else { throw Unreadable() }
-            unit = unit << 4 | digit
-            index += 1
-        }
-        return unit
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
     /// Reads a number by RFC 8259 §6's grammar,
     /// `-? (0 / [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, and says whether it had a fraction
     /// or an exponent. What follows it is the caller's to check.
@@ -263,7 +198,7 @@ package struct JSONScanner {
         }
     }
 
-    private var current: UInt8? {
+    var current: UInt8? {
         index < bytes.count ? bytes[index] : nil
     }
 
@@ -271,7 +206,7 @@ package struct JSONScanner {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    private mutating func literal(_ word: String, skippingWhitespace: Bool = true) throws(Unreadable) -> Bool {
+    mutating func literal(_ word: String, skippingWhitespace: Bool = true) throws(Unreadable) -> Bool {
         if skippingWhitespace {
             try skipWhitespace()
         }
@@ -288,7 +223,7 @@ package struct JSONScanner {
         guard depth <= Self.maximumDepth else { throw Unreadable() }
     }
 
-    private mutating func expect(_ byte: UInt8) throws(Unreadable) {
+    mutating func expect(_ byte: UInt8) throws(Unreadable) {
         guard try next() == byte else { throw Unreadable() }
     }
 

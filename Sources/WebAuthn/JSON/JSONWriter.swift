@@ -44,9 +44,7 @@ package struct JSONWriter {
     /// `"key":"base64url"`.
     package mutating func member(_ key: String, _ value: Base64URL) {
         self.key(key)
-        bytes.append(UInt8(ascii: "\""))
-        Base64URL.append(value.bytes, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        base64URL(value.bytes)
     }
 
     /// `"key":true` or `"key":false`.
@@ -59,6 +57,23 @@ package struct JSONWriter {
     package mutating func member(_ key: String, _ value: Int) {
         self.key(key)
         bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Bytes that are already JSON text, such as `true` or `-7`.
+    package mutating func raw(_ text: some Sequence<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+
+    /// Text that is already JSON, such as `true` or `-7`.
+    package mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A base64url string of `value`.
+    package mutating func base64URL(_ value: [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        Base64URL.append(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `"key":["a","b"]`.
@@ -107,15 +122,4 @@ package struct JSONWriter {
         output += #"\u00"#.utf8
         Hex.append(byte, to: &output)
     }
-}
-
-/// A WebAuthn JSON value that can write itself with ``JSONWriter``, byte for byte as
-/// `JSONEncoder` would; ``WebAuthnJSON/encode(_:)`` takes this path when ``writesDirectly`` holds.
-package protocol JSONWritable: Encodable {
-    /// Whether ``write(to:)`` covers this value: `false` when it holds members only `JSONEncoder`
-    /// writes (a ``JSONValue``, whose numbers JSONEncoder formats).
-    var writesDirectly: Bool { get }
-
-    /// Writes the value.
-    func write(to writer: inout JSONWriter)
 }

@@ -82,9 +82,18 @@ public struct PublicKeyCredentialCreationOptionsJSON: Sendable, Hashable, Codabl
         self.attestationFormats = attestationFormats
         self.extensions = extensions
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, hints
-        case attestation, attestationFormats, extensions
-    }
+extension PublicKeyCredentialCreationOptionsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("rp", \.rp), .member("user", \.user), .member("challenge", \.challenge),
+            .member("pubKeyCredParams", \.pubKeyCredParams), .member("timeout", \.timeout),
+            .member("excludeCredentials", \.excludeCredentials),
+            .member("authenticatorSelection", \.authenticatorSelection), .member("hints", \.hints),
+            .member("attestation", \.attestation), .member("attestationFormats", \.attestationFormats),
+            .member("extensions", \.extensions),
+        ])
+
+    package static var unread: Self { Self(rp: .unread, user: .unread, challenge: Base64URL([]), pubKeyCredParams: []) }
 }

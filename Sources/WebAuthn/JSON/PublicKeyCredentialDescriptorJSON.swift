@@ -9,7 +9,7 @@
 /// };
 /// ```
 public struct PublicKeyCredentialDescriptorJSON: Sendable, Hashable, Codable {
-    /// The credential type, normally ``PublicKeyCredentialType/publicKey``.
+    /// The credential type, normally `public-key` (``PublicKeyCredentialType``).
     public var type: PublicKeyCredentialType
     /// The credential ID.
     public var id: Base64URL
@@ -31,8 +31,13 @@ public struct PublicKeyCredentialDescriptorJSON: Sendable, Hashable, Codable {
         self.id = id
         self.transports = transports
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case type, id, transports
-    }
+extension PublicKeyCredentialDescriptorJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("type", \.type), .member("id", \.id), .member("transports", \.transports),
+        ])
+
+    package static var unread: Self { Self(id: Base64URL([])) }
 }

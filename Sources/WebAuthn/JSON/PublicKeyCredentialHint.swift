@@ -1,3 +1,6 @@
+/// The tag of ``PublicKeyCredentialHint``.
+public enum PublicKeyCredentialHintValues {}
+
 /// A relying party's hint about which authenticator to suggest (WebAuthn L3 §5.8.8).
 ///
 /// ```
@@ -5,23 +8,15 @@
 /// ```
 ///
 /// An open set of strings (see ``OpenStringEnumeration``).
-public struct PublicKeyCredentialHint: OpenStringEnumeration {
-    /// The wire string.
-    public let rawValue: String
+public typealias PublicKeyCredentialHint = OpenStringEnumeration<PublicKeyCredentialHintValues>
 
-    /// Wraps a wire string, known or not.
-    ///
-    /// - Parameter rawValue: the string as it appears in the JSON.
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension PublicKeyCredentialHint {
     /// A physical security key.
-    public static let securityKey: Self = "security-key"
+    public static var securityKey: Self { "security-key" }
 
     /// A platform authenticator on the client device.
-    public static let clientDevice: Self = "client-device"
+    public static var clientDevice: Self { "client-device" }
 
     /// A general-purpose authenticator such as a phone, reached over hybrid transport.
-    public static let hybrid: Self = "hybrid"
+    public static var hybrid: Self { "hybrid" }
 }

@@ -28,7 +28,7 @@ public struct PublicKeyCredentialJSON<Response: Sendable & Hashable & Codable>: 
     public var authenticatorAttachment: AuthenticatorAttachment?
     /// The client extension outputs.
     public var clientExtensionResults: AuthenticationExtensionsClientOutputsJSON
-    /// The credential type, ``PublicKeyCredentialType/publicKey``; ``RelyingParty`` refuses a
+    /// The credential type, `public-key` (``PublicKeyCredentialType``); ``RelyingParty`` refuses a
     /// response of any other type (`wrong-credential-type`).
     public var type: PublicKeyCredentialType
 
@@ -76,4 +76,41 @@ public struct PublicKeyCredentialJSON<Response: Sendable & Hashable & Codable>: 
         self.clientExtensionResults = extensionResults ?? .init()
         self.type = try container.decode(PublicKeyCredentialType.self, forKey: .type)
     }
+}
+
+/// A response ``PublicKeyCredentialJSON`` wraps, which keeps the envelope's member table: a
+/// generic type holds no static table of its own, so each response type holds its envelope's.
+package protocol JSONCredentialResponse: JSONObject, Sendable, Hashable {
+    /// The members of ``PublicKeyCredentialJSON`` around this response:
+    /// ``PublicKeyCredentialJSON/envelope()``.
+    static var envelopeMembers: JSONMembers<PublicKeyCredentialJSON<Self>> { get }
+}
+
+/// The envelope reads and writes itself through its member table; its `Codable` conformance
+/// stays its own, since it holds for any `Codable` response.
+extension PublicKeyCredentialJSON: JSONReadable, JSONWritable, JSONObject where Response: JSONCredentialResponse {
+    package static var jsonMembers: JSONMembers<Self> { Response.envelopeMembers }
+
+    package static var unread: Self { Self(id: "", rawId: Base64URL([]), response: Response.unread) }
+
+    /// The envelope's members, as ``init(from:)`` reads them.
+    static func envelope() -> JSONMembers<Self> {
+        JSONMembers(
+            [
+                .member("id", \.id), .member("rawId", \.rawId), .member("response", \.response),
+                .member("authenticatorAttachment", \.authenticatorAttachment),
+                .member(
+                    "clientExtensionResults", \.clientExtensionResults,
+                    default: AuthenticationExtensionsClientOutputsJSON()),
+                .member("type", \.type),
+            ])
+    }
+}
+
+extension AuthenticatorAssertionResponseJSON: JSONCredentialResponse {
+    package static let envelopeMembers = PublicKeyCredentialJSON<Self>.envelope()
+}
+
+extension AuthenticatorAttestationResponseJSON: JSONCredentialResponse {
+    package static let envelopeMembers = PublicKeyCredentialJSON<Self>.envelope()
 }

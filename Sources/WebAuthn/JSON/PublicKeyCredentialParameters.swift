@@ -10,7 +10,7 @@
 /// `alg` stays an `Int` rather than a ``COSEAlgorithm`` so that an algorithm this library does
 /// not implement (ML-DSA's -48, say) still decodes and round-trips; the client skips it.
 public struct PublicKeyCredentialParameters: Sendable, Hashable, Codable {
-    /// The credential type, normally ``PublicKeyCredentialType/publicKey``.
+    /// The credential type, normally `public-key` (``PublicKeyCredentialType``).
     public var type: PublicKeyCredentialType
     /// The COSE algorithm identifier (IANA "COSE Algorithms" registry), e.g. -7 for ES256.
     public var alg: Int
@@ -24,8 +24,13 @@ public struct PublicKeyCredentialParameters: Sendable, Hashable, Codable {
         self.type = type
         self.alg = alg
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case type, alg
-    }
+extension PublicKeyCredentialParameters: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("type", \.type), .member("alg", \.alg),
+        ])
+
+    package static var unread: Self { Self(alg: 0) }
 }

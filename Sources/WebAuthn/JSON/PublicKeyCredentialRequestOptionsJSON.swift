@@ -59,8 +59,15 @@ public struct PublicKeyCredentialRequestOptionsJSON: Sendable, Hashable, Codable
         self.hints = hints
         self.extensions = extensions
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case challenge, timeout, rpId, allowCredentials, userVerification, hints, extensions
-    }
+extension PublicKeyCredentialRequestOptionsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("challenge", \.challenge), .member("timeout", \.timeout), .member("rpId", \.rpId),
+            .member("allowCredentials", \.allowCredentials), .member("userVerification", \.userVerification),
+            .member("hints", \.hints), .member("extensions", \.extensions),
+        ])
+
+    package static var unread: Self { Self(challenge: Base64URL([])) }
 }

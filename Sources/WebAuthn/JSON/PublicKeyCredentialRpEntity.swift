@@ -23,8 +23,13 @@ public struct PublicKeyCredentialRpEntity: Sendable, Hashable, Codable {
         self.name = name
         self.id = id
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case name, id
-    }
+extension PublicKeyCredentialRpEntity: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("name", \.name), .member("id", \.id),
+        ])
+
+    package static var unread: Self { Self(name: "") }
 }

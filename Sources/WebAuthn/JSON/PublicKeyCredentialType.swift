@@ -1,3 +1,6 @@
+/// The tag of ``PublicKeyCredentialType``.
+public enum PublicKeyCredentialTypeValues {}
+
 /// The type of a credential (WebAuthn L3 §5.8.2).
 ///
 /// ```
@@ -5,17 +8,9 @@
 /// ```
 ///
 /// An open set of strings (see ``OpenStringEnumeration``).
-public struct PublicKeyCredentialType: OpenStringEnumeration {
-    /// The wire string.
-    public let rawValue: String
+public typealias PublicKeyCredentialType = OpenStringEnumeration<PublicKeyCredentialTypeValues>
 
-    /// Wraps a wire string, known or not.
-    ///
-    /// - Parameter rawValue: the string as it appears in the JSON.
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension PublicKeyCredentialType {
     /// The only type WebAuthn L3 defines.
-    public static let publicKey: Self = "public-key"
+    public static var publicKey: Self { "public-key" }
 }

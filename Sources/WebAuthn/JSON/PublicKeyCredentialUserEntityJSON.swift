@@ -26,8 +26,13 @@ public struct PublicKeyCredentialUserEntityJSON: Sendable, Hashable, Codable {
         self.name = name
         self.displayName = displayName
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, displayName
-    }
+extension PublicKeyCredentialUserEntityJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("id", \.id), .member("name", \.name), .member("displayName", \.displayName),
+        ])
+
+    package static var unread: Self { Self(id: Base64URL([]), name: "", displayName: "") }
 }

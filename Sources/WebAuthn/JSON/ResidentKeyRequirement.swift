@@ -1,3 +1,6 @@
+/// The tag of ``ResidentKeyRequirement``.
+public enum ResidentKeyRequirementValues {}
+
 /// Whether a relying party wants a discoverable credential (WebAuthn L3 §5.4.6).
 ///
 /// ```
@@ -5,23 +8,15 @@
 /// ```
 ///
 /// An open set of strings (see ``OpenStringEnumeration``).
-public struct ResidentKeyRequirement: OpenStringEnumeration {
-    /// The wire string.
-    public let rawValue: String
+public typealias ResidentKeyRequirement = OpenStringEnumeration<ResidentKeyRequirementValues>
 
-    /// Wraps a wire string, known or not.
-    ///
-    /// - Parameter rawValue: the string as it appears in the JSON.
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension ResidentKeyRequirement {
     /// Prefer a server-side (non-discoverable) credential.
-    public static let discouraged: Self = "discouraged"
+    public static var discouraged: Self { "discouraged" }
 
     /// Prefer a discoverable credential, but accept a server-side one.
-    public static let preferred: Self = "preferred"
+    public static var preferred: Self { "preferred" }
 
     /// Fail unless the credential is discoverable.
-    public static let required: Self = "required"
+    public static var required: Self { "required" }
 }

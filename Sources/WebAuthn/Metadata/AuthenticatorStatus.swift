@@ -1,19 +1,19 @@
-/// An authenticator's status in FIDO metadata (FIDO MDS 3.0 §3.1.4 `AuthenticatorStatus`).
-public struct AuthenticatorStatus: OpenStringEnumeration {
-    public let rawValue: String
+/// The tag of ``AuthenticatorStatus``.
+public enum AuthenticatorStatusValues {}
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
+/// An authenticator's status in FIDO metadata (FIDO MDS 3.0 §3.1.4 `AuthenticatorStatus`): an
+/// open set of strings (see ``OpenStringEnumeration``).
+public typealias AuthenticatorStatus = OpenStringEnumeration<AuthenticatorStatusValues>
 
-    public static let notFIDOCertified = Self(rawValue: "NOT_FIDO_CERTIFIED")
-    public static let fidoCertified = Self(rawValue: "FIDO_CERTIFIED")
-    public static let userVerificationBypass = Self(rawValue: "USER_VERIFICATION_BYPASS")
-    public static let attestationKeyCompromise = Self(rawValue: "ATTESTATION_KEY_COMPROMISE")
-    public static let userKeyRemoteCompromise = Self(rawValue: "USER_KEY_REMOTE_COMPROMISE")
-    public static let userKeyPhysicalCompromise = Self(rawValue: "USER_KEY_PHYSICAL_COMPROMISE")
-    public static let updateAvailable = Self(rawValue: "UPDATE_AVAILABLE")
-    public static let revoked = Self(rawValue: "REVOKED")
+extension AuthenticatorStatus {
+    public static var notFIDOCertified: Self { Self(rawValue: "NOT_FIDO_CERTIFIED") }
+    public static var fidoCertified: Self { Self(rawValue: "FIDO_CERTIFIED") }
+    public static var userVerificationBypass: Self { Self(rawValue: "USER_VERIFICATION_BYPASS") }
+    public static var attestationKeyCompromise: Self { Self(rawValue: "ATTESTATION_KEY_COMPROMISE") }
+    public static var userKeyRemoteCompromise: Self { Self(rawValue: "USER_KEY_REMOTE_COMPROMISE") }
+    public static var userKeyPhysicalCompromise: Self { Self(rawValue: "USER_KEY_PHYSICAL_COMPROMISE") }
+    public static var updateAvailable: Self { Self(rawValue: "UPDATE_AVAILABLE") }
+    public static var revoked: Self { Self(rawValue: "REVOKED") }
 
     /// Whether a relying party must not trust the authenticator's attestation any more: it was
     /// revoked, or its keys or user verification are known to be compromised (§3.1.4).

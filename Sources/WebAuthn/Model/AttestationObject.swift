@@ -74,22 +74,26 @@ public struct AttestationObject: Sendable, Hashable {
     }
 }
 
+/// The tag of ``AttestationFormat``.
+public enum AttestationFormatValues {}
+
 /// An attestation statement format identifier (WebAuthn L3 §8, IANA "WebAuthn Attestation
-/// Statement Format Identifiers").
-public struct AttestationFormat: OpenStringEnumeration {
-    public let rawValue: String
+/// Statement Format Identifiers"): an open set of strings (see ``OpenStringEnumeration``).
+public typealias AttestationFormat = OpenStringEnumeration<AttestationFormatValues>
 
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
+extension AttestationFormat {
     /// No attestation (§8.7).
-    public static let none = Self(rawValue: "none")
+    public static var none: Self { Self(rawValue: "none") }
     /// Packed attestation (§8.2): self or with an x5c chain.
-    public static let packed = Self(rawValue: "packed")
-    public static let tpm = Self(rawValue: "tpm")
-    public static let androidKey = Self(rawValue: "android-key")
-    public static let androidSafetyNet = Self(rawValue: "android-safetynet")
-    public static let fidoU2F = Self(rawValue: "fido-u2f")
-    public static let apple = Self(rawValue: "apple")
+    public static var packed: Self { Self(rawValue: "packed") }
+    /// TPM attestation (§8.3).
+    public static var tpm: Self { Self(rawValue: "tpm") }
+    /// Android Key attestation (§8.4).
+    public static var androidKey: Self { Self(rawValue: "android-key") }
+    /// Android SafetyNet attestation (§8.5).
+    public static var androidSafetyNet: Self { Self(rawValue: "android-safetynet") }
+    /// FIDO U2F attestation (§8.6).
+    public static var fidoU2F: Self { Self(rawValue: "fido-u2f") }
+    /// Apple Anonymous attestation (§8.8).
+    public static var apple: Self { Self(rawValue: "apple") }
 }

@@ -13,19 +13,9 @@ import FoundationEssentials
 /// JSON: members in any order, unknown members kept in ``otherMembers`` (§5.8.1.2), and the bytes
 /// kept exactly as received in ``bytes``.
 public struct CollectedClientData: Sendable, Hashable {
-    /// The ceremony a client data belongs to (`type`).
-    public struct CeremonyType: OpenStringEnumeration {
-        public let rawValue: String
-
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        /// Registration: `navigator.credentials.create()`.
-        public static let create = Self(rawValue: "webauthn.create")
-        /// Authentication: `navigator.credentials.get()`.
-        public static let get = Self(rawValue: "webauthn.get")
-    }
+    /// The ceremony a client data belongs to (`type`): an open set of strings (see
+    /// ``OpenStringEnumeration``).
+    public typealias CeremonyType = OpenStringEnumeration<CeremonyTypeValues>
 
     /// `type`.
     public let type: CeremonyType
@@ -191,4 +181,14 @@ public struct CollectedClientData: Sendable, Hashable {
         }
         output.append(UInt8(ascii: "\""))
     }
+}
+
+/// The tag of ``CollectedClientData/CeremonyType``.
+public enum CeremonyTypeValues {}
+
+extension CollectedClientData.CeremonyType {
+    /// Registration: `navigator.credentials.create()`.
+    public static var create: Self { "webauthn.create" }
+    /// Authentication: `navigator.credentials.get()`.
+    public static var get: Self { "webauthn.get" }
 }

@@ -20,8 +20,8 @@ public protocol LoginPasskey: Sendable {
     /// The credential ID (WebAuthn L3 §4 "Credential ID").
     var credentialID: Data { get }
 
-    /// How the authenticator is attached: ``AuthenticatorAttachment/platform``,
-    /// ``AuthenticatorAttachment/crossPlatform``, or `nil` when unknown, in which case the
+    /// How the authenticator is attached: `platform`,
+    /// `cross-platform` (``AuthenticatorAttachment``), or `nil` when unknown, in which case the
     /// `authenticatorAttachment` member is omitted (spec §3.2).
     var attachment: AuthenticatorAttachment? { get }
 
