@@ -124,10 +124,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// The request-body decoder the tenant and the control server share (not a product;
+        /// `package` API but for the decoder type their request contexts name).
+        .target(
+            name: "JSONBodies",
+            dependencies: ["WebAuthn", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PasskeyTenant",
             dependencies: [
-                "WebAuthn",
+                "WebAuthn", "JSONBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -154,7 +161,7 @@ let package = Package(
         .target(
             name: "PasskeyControl",
             dependencies: [
-                "PasskeyKit", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn",
+                "PasskeyKit", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn", "JSONBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MCP", package: "swift-sdk"),

@@ -1,11 +1,12 @@
 import HTTPTypes
 public import Hummingbird
+public import JSONBodies
 import NIOCore
 import WebAuthn
 
 /// The request context of the control server's router: Hummingbird's core context with the
 /// control API's body codecs. Bodies are JSON of at most ``ControlServer/maxBodySize`` bytes (an
-/// empty one reads as `{}`), read by ``ControlRequestDecoder``; answers are WebDriver's
+/// empty one reads as `{}`), read by the package's one JSON body decoder; answers are WebDriver's
 /// `{"value": …}`, written by ``ControlResponseEncoder``.
 public struct ControlRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
@@ -17,44 +18,22 @@ public struct ControlRequestContext: RequestContext {
     /// The largest body read: ``ControlServer/maxBodySize``.
     public var maxUploadSize: Int { ControlServer.maxBodySize }
 
-    /// JSON bodies, refused as `invalid argument`.
-    public var requestDecoder: ControlRequestDecoder { ControlRequestDecoder() }
+    /// JSON bodies, refused as `invalid argument` (``JSONBodies/JSONRequestDecoder``, the package's
+    /// one body decoder, with the control API's refusals).
+    public var requestDecoder: JSONRequestDecoder { .control }
 
     /// WebDriver's `{"value": …}`.
     public var responseEncoder: ControlResponseEncoder { ControlResponseEncoder() }
 }
 
-/// Reads a command's body (WebDriver's `parameters`, W3C WebDriver §6.3) as JSON, with every
-/// refusal a 4xx ``ControlError``.
-public struct ControlRequestDecoder: RequestDecoder {
-    /// Creates the decoder.
-    public init() {}
-
-    /// Reads `request`'s body as `type`; an empty body reads as `{}`.
-    ///
-    /// - Parameters:
-    ///   - type: what the body holds.
-    ///   - request: the request.
-    ///   - context: its context, which bounds the body's size.
-    /// - Returns: the body.
-    /// - Throws: `invalid argument` with 413 for a body over the limit, with 400 for JSON that
-    ///   does not decode as `type` (naming the member).
-    public func decode<Body: Decodable>(_ type: Body.Type, from request: Request, context: some RequestContext)
-        async throws -> Body
-    {
-        let bytes: [UInt8]
-        do {
-            let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-            bytes = buffer.readableBytes == 0 ? Array("{}".utf8) : Array(buffer.readableBytesView)
-        } catch {
-            throw ControlError.tooLarge(limit: context.maxUploadSize)
-        }
-        do {
-            return try WebAuthnJSON.decode(type, from: bytes)
-        } catch {
-            throw ControlError.invalidArgument("malformed body: \(error.reason)")
-        }
-    }
+extension JSONRequestDecoder {
+    /// The control API's: a command's body (WebDriver's `parameters`, W3C WebDriver §6.3) as
+    /// JSON, an empty one read as `{}`; `invalid argument` with 413 for a body over the limit, with
+    /// 400 for JSON that does not decode as the command's (naming the member).
+    static let control = JSONRequestDecoder(
+        .init(
+            tooLarge: { ControlError.tooLarge(limit: $0) },
+            malformed: { ControlError.invalidArgument("malformed body: \($0)") }, emptyBody: Array("{}".utf8)))
 }
 
 /// Writes a command's result as WebDriver's `{"value": VALUE}` (W3C WebDriver §6.5 "Send a

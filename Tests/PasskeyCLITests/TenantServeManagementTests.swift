@@ -14,22 +14,8 @@ import WebAuthn
 /// JSON start line carries the ID, the secret and the management audience, which get a token; the
 /// text line carries the ID only.
 @Suite struct TenantServeManagementTests {
-    struct StartLine: Decodable {
-        let url: String
-        let m2mClientID: String
-        let m2mClientSecret: String
-        let managementAudience: String
-
-        enum CodingKeys: String, CodingKey {
-            case url
-            case m2mClientID = "m2m_client_id"
-            case m2mClientSecret = "m2m_client_secret"
-            case managementAudience = "management_audience"
-        }
-    }
-
     /// `POST /oauth/token` with the client credentials of `line`: the status and the scope granted.
-    private func token(_ line: StartLine) async throws -> (Int, String?) {
+    private func token(_ line: TenantStartLine) async throws -> (Int, String?) {
         var request = URLRequest(url: try #require(URL(string: line.url + "/oauth/token")))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -47,7 +33,7 @@ import WebAuthn
             CLIProcess.executable,
             ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--m2m-scope", "read:users"],
             readyWhen: { $0.contains("\n") })
-        let line = try JSONDecoder().decode(StartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
         #expect(line.managementAudience == "https://localhost/api/v2/")
         #expect(line.m2mClientID.count == 32)
         #expect(line.m2mClientSecret.count == 64)

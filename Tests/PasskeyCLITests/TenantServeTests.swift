@@ -9,20 +9,6 @@ import Testing
 /// `passkey tenant serve` as a user runs it: one start line, requests answered, a clean exit on
 /// SIGTERM and SIGINT.
 @Suite struct TenantServeTests {
-    struct StartLine: Decodable {
-        let url: String
-        let clientID: String
-        let connection: String
-        let rpID: String
-        let domain: String
-
-        enum CodingKeys: String, CodingKey {
-            case url, connection, domain
-            case clientID = "client_id"
-            case rpID = "rp_id"
-        }
-    }
-
     @Test(arguments: [SIGTERM, SIGINT])
     func servesUntilASignal(signal: Int32) async throws {
         let process = try await ChildProcess.start(
@@ -30,7 +16,7 @@ import Testing
             ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"],
             readyWhen: { $0.contains("\n") })
 
-        let line = try JSONDecoder().decode(StartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
         #expect(line.url.hasPrefix("http://127.0.0.1:"))
         #expect(line.clientID == "cli-test")
         #expect(line.connection == "Username-Password-Authentication")
@@ -60,7 +46,7 @@ import Testing
                 "--page-connect-src", "http://127.0.0.1:*",
             ],
             readyWhen: { $0.contains("\n") })
-        let line = try JSONDecoder().decode(StartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
         let challenge = "z3cuvywc8W4YDiBEfGSpLffZUjB5mxuxw29Ucm6M5EE"
         func authorize(_ redirect: String) async throws -> (Int, String?) {
             let query =

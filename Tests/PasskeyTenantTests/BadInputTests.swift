@@ -40,8 +40,7 @@ import WebAuthn
         let result = try await harness.router { http in
             try await http.send(.post, path, raw: #"{"client_id":"\#(harness.clientID)"}"#, contentType: contentType)
         }
-        #expect(result.status == .unsupportedMediaType)
-        #expect(result.errorCode == "unsupported_media_type")
+        expectRefused(result, "unsupported_media_type", status: .unsupportedMediaType)
     }
 
     @Test func aCharsetParameterIsFine() async throws {
@@ -70,8 +69,7 @@ import WebAuthn
         let (unknown, me) = try await harness.router { http in
             (try await http.send(.get, "/nothing/here"), try await http.send(.get, "/me/v1/nothing"))
         }
-        #expect(unknown.status == .notFound)
-        #expect(unknown.errorCode == "not_found")
+        expectRefused(unknown, "not_found", status: .notFound)
         #expect(me.status == .notFound)
     }
 

@@ -51,13 +51,9 @@ import WebAuthn
     func theSignupGrantRefusesIt(_ retyping: Retyping) async throws {
         let harness = try await TenantHarness()
         let (refused, later) = try await harness.router { http in
-            let challenge = try await harness.signupChallenge(http)
-            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let (session, response) = try await harness.signupResponse(http)
             let body = try retyping.json(
-                TokenRequest(
-                    grantType: TokenRequest.webAuthnGrant, clientID: harness.clientID,
-                    authSession: challenge.authSession, authnResponse: PasskeyResponse(registration),
-                    scope: "openid"),
+                harness.webAuthnGrant(session: session, response: response, scope: "openid"),
                 credentialAt: "authn_response")
             let refused = try await http.send(.post, "/oauth/token", raw: body)
             return (refused, try await harness.signUp(http, device: TenantHarness.device()))
@@ -73,12 +69,9 @@ import WebAuthn
         let harness = try await TenantHarness()
         let (refused, later) = try await harness.router { http in
             _ = try await harness.signUp(http)
-            let challenge = try await harness.loginChallenge(http)
-            let assertion = try await harness.device.get(challenge.options, origin: TenantHarness.origin)
+            let (session, response) = try await harness.loginResponse(http)
             let body = try retyping.json(
-                TokenRequest(
-                    grantType: TokenRequest.webAuthnGrant, clientID: harness.clientID,
-                    authSession: challenge.authSession, authnResponse: PasskeyResponse(assertion), scope: "openid"),
+                harness.webAuthnGrant(session: session, response: response, scope: "openid"),
                 credentialAt: "authn_response")
             let refused = try await http.send(.post, "/oauth/token", raw: body)
             return (refused, try await harness.logIn(http))

@@ -171,8 +171,7 @@ import WebAuthn
             )
         }
         #expect(bearer.status == .ok, "\(bearer.text)")
-        #expect(dpop.status == .unauthorized)
-        #expect(dpop.errorCode == "invalid_token")
+        expectRefused(dpop, "invalid_token", status: .unauthorized)
         #expect(dpop.headers[.wwwAuthenticate]?.hasPrefix(#"DPoP realm="localhost", error="invalid_token""#) == true)
     }
 
@@ -193,10 +192,8 @@ import WebAuthn
                 try await harness.dpopGrant(http, proof: prover.proof("POST", Self.tokenURL, iat: now), body)
             )
         }
-        #expect(missing.status == .badRequest)
-        #expect(missing.errorCode == "invalid_dpop_proof")
-        #expect(wrongKey.status == .badRequest)
-        #expect(wrongKey.errorCode == "invalid_grant")
+        expectRefused(missing, "invalid_dpop_proof", status: .badRequest)
+        expectRefused(wrongKey, "invalid_grant", status: .badRequest)
         #expect(refreshed.status == .ok, "\(refreshed.text)")
         #expect(refreshed.json["token_type"] == .string("DPoP"))
         let tokens = try refreshed.decode(TokenResponse.self)
@@ -233,8 +230,7 @@ import WebAuthn
                 try await harness.dpopSignUp(http, proof: prover.proof("POST", Self.tokenURL, iat: harness.clock.now))
             )
         }
-        #expect(without.status == .badRequest)
-        #expect(without.errorCode == "invalid_dpop_proof")
+        expectRefused(without, "invalid_dpop_proof", status: .badRequest)
         #expect(with.status == .ok)
         #expect(with.json["token_type"] == .string("DPoP"))
     }
@@ -281,13 +277,9 @@ extension TenantHarness {
         _ http: any TestClientProtocol, proof: String?, email: String = "ada@example.com",
         scope: String = "openid profile email offline_access", audience: String? = nil
     ) async throws -> HTTPResult {
-        let challenge = try await signupChallenge(http, email: email)
-        let registration = try await device.create(challenge.options, origin: Self.origin)
+        let (session, response) = try await signupResponse(http, email: email)
         return try await dpopGrant(
-            http, proof: proof,
-            TokenRequest(
-                grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: challenge.authSession,
-                authnResponse: PasskeyResponse(registration), scope: scope, audience: audience))
+            http, proof: proof, webAuthnGrant(session: session, response: response, scope: scope, audience: audience))
     }
 
     /// Logs in with the harness's passkey and a `DPoP` proof; the answer as it came.
@@ -295,13 +287,9 @@ extension TenantHarness {
         _ http: any TestClientProtocol, proof: String?, scope: String = "openid profile email offline_access",
         audience: String? = nil
     ) async throws -> HTTPResult {
-        let challenge = try await loginChallenge(http)
-        let assertion = try await device.get(challenge.options, origin: Self.origin)
+        let (session, response) = try await loginResponse(http)
         return try await dpopGrant(
-            http, proof: proof,
-            TokenRequest(
-                grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: challenge.authSession,
-                authnResponse: PasskeyResponse(assertion), scope: scope, audience: audience))
+            http, proof: proof, webAuthnGrant(session: session, response: response, scope: scope, audience: audience))
     }
 
     /// `POST /oauth/token` with `body` and, when given, a `DPoP` proof.

@@ -68,8 +68,7 @@ import WebAuthn
             )
         }
         #expect(young.status == .ok, "\(young.text)")
-        #expect(expired.status == .badRequest)
-        #expect(expired.errorCode == "use_dpop_nonce")
+        expectRefused(expired, "use_dpop_nonce", status: .badRequest)
         #expect(retried.status == .ok, "\(retried.text)")
     }
 

@@ -76,11 +76,10 @@ import WebAuthn
         let harness = try await TenantHarness()
         let prover = try await DPoPProver()
         let (refused, accepted) = try await harness.router { http in
-            let challenge = try await harness.signupChallenge(http)
-            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let (session, response) = try await harness.signupResponse(http)
             let body = TokenRequest(
-                grantType: TokenRequest.webAuthnGrant, clientID: harness.clientID, authSession: challenge.authSession,
-                authnResponse: PasskeyResponse(registration), scope: "openid")
+                grantType: TokenRequest.webAuthnGrant, clientID: harness.clientID, authSession: session,
+                authnResponse: response, scope: "openid")
             var headers = HTTPFields()
             for value in try await defect.headerValues(prover, now: harness.clock.now) {
                 headers.append(HTTPField(name: .dpop, value: value))
@@ -105,17 +104,14 @@ import WebAuthn
         let harness = try await TenantHarness()
         let prover = try await DPoPProver()
         let result = try await harness.router { http in
-            let challenge = try await harness.signupChallenge(http)
-            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let (session, response) = try await harness.signupResponse(http)
             let headers: HTTPFields = [
                 .dpop: try await prover.proof("POST", htu, iat: harness.clock.now),
                 HTTPField.Name("Host")!: "localhost:8080",
             ]
             return try await http.send(
                 .post, "/oauth/token",
-                json: TokenRequest(
-                    grantType: TokenRequest.webAuthnGrant, clientID: harness.clientID,
-                    authSession: challenge.authSession, authnResponse: PasskeyResponse(registration), scope: "openid"),
+                json: harness.webAuthnGrant(session: session, response: response, scope: "openid"),
                 headers: headers)
         }
         #expect(result.status == .ok, "\(result.text)")
@@ -129,8 +125,7 @@ import WebAuthn
             (try await harness.dpopSignUp(http, proof: proof), try await harness.dpopLogIn(http, proof: proof))
         }
         #expect(first.status == .ok)
-        #expect(replayed.status == .badRequest)
-        #expect(replayed.errorCode == "invalid_dpop_proof")
+        expectRefused(replayed, "invalid_dpop_proof", status: .badRequest)
     }
 
     /// The `jti`s seen are in the database (migration v6): a restart forgets none.
@@ -153,8 +148,7 @@ import WebAuthn
                     http, proof: try await prover.proof("POST", Self.tokenURL, iat: first.clock.now))
             )
         }
-        #expect(replayed.status == .badRequest)
-        #expect(replayed.errorCode == "invalid_dpop_proof")
+        expectRefused(replayed, "invalid_dpop_proof", status: .badRequest)
         #expect(fresh.status == .ok)
     }
 
@@ -174,9 +168,7 @@ import WebAuthn
             return (asked, wrong, answered)
         }
         for result in [asked, wrong] {
-            #expect(result.status == .badRequest)
-            #expect(result.errorCode == "use_dpop_nonce")
-            #expect(result.json["error_description"] == .string("Authorization server requires nonce in DPoP proof"))
+            expectRefused(result, "use_dpop_nonce", status: .badRequest, description: "Authorization server requires nonce in DPoP proof")
             #expect(result.headers[.dpopNonce]?.isEmpty == false)
         }
         #expect(answered.status == .ok, "\(answered.text)")
@@ -234,8 +226,7 @@ import WebAuthn
                     proof: prover.proof("GET", userinfo, iat: now, accessToken: token, nonce: nonce))
             )
         }
-        #expect(asked.status == .unauthorized)
-        #expect(asked.errorCode == "use_dpop_nonce")
+        expectRefused(asked, "use_dpop_nonce", status: .unauthorized)
         let challenge = try #require(asked.headers[.wwwAuthenticate])
         #expect(challenge.hasPrefix("DPoP "))
         #expect(challenge.contains(#"error="use_dpop_nonce""#))

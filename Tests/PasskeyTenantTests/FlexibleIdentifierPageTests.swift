@@ -44,8 +44,7 @@ import WebAuthn
             let page = try flow.page(try await flow.authorize(http))
             return try await flow.options(http, page, mode: "signup", identifier: identifier)
         }
-        #expect(result.status == .badRequest)
-        #expect(result.errorCode == "invalid_request")
+        expectRefused(result, "invalid_request", status: .badRequest)
         #expect(result.json["error_description"]?.stringValue?.hasPrefix(description) == true, "\(result.text)")
     }
 }

@@ -42,9 +42,7 @@ import WebAuthn
         }
         #expect(narrow.status == .ok)
         #expect(narrow.json["scope"] == .string("read:users"))
-        #expect(refused.status == .forbidden)
-        #expect(refused.errorCode == "access_denied")
-        #expect(refused.json["error_description"] == .string("Client has not been granted scopes: update:users"))
+        expectRefused(refused, "access_denied", status: .forbidden, description: "Client has not been granted scopes: update:users")
     }
 
     @Test(arguments: [
@@ -55,8 +53,7 @@ import WebAuthn
         let result = try await harness.router { http in
             try await http.send(.post, "/oauth/token", json: harness.clientCredentials(changes))
         }
-        #expect(result.status == .unauthorized)
-        #expect(result.errorCode == "invalid_client")
+        expectRefused(result, "invalid_client", status: .unauthorized)
         #expect(!result.text.contains(harness.tenant.managementClientSecret.text))
     }
 
@@ -66,8 +63,7 @@ import WebAuthn
         let result = try await harness.router { http in
             try await http.send(.post, "/oauth/token", json: harness.clientCredentials(["audience": audience]))
         }
-        #expect(result.status == .forbidden)
-        #expect(result.errorCode == "access_denied")
+        expectRefused(result, "access_denied", status: .forbidden)
     }
 
     @Test func theNativeApplicationMayNotUseTheGrant() async throws {
@@ -75,21 +71,18 @@ import WebAuthn
         let result = try await harness.router { http in
             try await http.send(.post, "/oauth/token", json: harness.clientCredentials(["client_id": harness.clientID]))
         }
-        #expect(result.status == .forbidden)
-        #expect(result.errorCode == "unauthorized_client")
+        expectRefused(result, "unauthorized_client", status: .forbidden)
     }
 
     @Test func theNativeGrantCannotAskForTheManagementAudience() async throws {
         let harness = try await TenantHarness()
         let result = try await harness.router { http in
-            let challenge = try await harness.signupChallenge(http)
-            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let (session, response) = try await harness.signupResponse(http)
             return try await harness.grant(
-                http, session: challenge.authSession, response: PasskeyResponse(registration),
+                http, session: session, response: response,
                 audience: TenantHarness.managementAudience)
         }
-        #expect(result.status == .forbidden)
-        #expect(result.errorCode == "access_denied")
+        expectRefused(result, "access_denied", status: .forbidden)
     }
 
     @Test func theClientIsKeptWithTheDatabase() async throws {

@@ -123,8 +123,7 @@ import WebAuthn
             return (signup, try await logIn(harness, http, organization: "acme", device: harness.device))
         }
         let user = try #require(try jwtClaims(try signup.decode(TokenResponse.self).idToken)["sub"]?.stringValue)
-        #expect(login.status == .forbidden)
-        #expect(login.errorCode == "access_denied")
+        expectRefused(login, "access_denied", status: .forbidden)
         #expect(
             login.json["error_description"]?.stringValue
                 == "user \(user) is not part of the org_Zq81LxQ0aPj3Vt6c organization")
@@ -189,8 +188,7 @@ import WebAuthn
             return [register, challenge, grant]
         }
         for result in results {
-            #expect(result.status == .badRequest)
-            #expect(result.errorCode == "invalid_request")
+            expectRefused(result, "invalid_request", status: .badRequest)
             #expect(
                 result.json["error_description"]?.stringValue == "parameter organization is required for this client")
         }
@@ -228,8 +226,7 @@ import WebAuthn
             ]
         }
         for result in results {
-            #expect(result.status == .badRequest)
-            #expect(result.errorCode == "invalid_request")
+            expectRefused(result, "invalid_request", status: .badRequest)
             #expect(result.json["error_description"]?.stringValue == "invalid organization")
         }
     }
@@ -254,8 +251,7 @@ import WebAuthn
         let result = try await harness.router { http in
             try await register(harness, http, email: "eve@example.com", organization: "acme")
         }
-        #expect(result.status == .forbidden)
-        #expect(result.errorCode == "access_denied")
+        expectRefused(result, "access_denied", status: .forbidden)
         #expect(result.json["error_description"]?.stringValue == "signup is not allowed for this organization")
     }
 
@@ -276,8 +272,7 @@ import WebAuthn
             return (login, signup)
         }
         for result in [login, signup] {
-            #expect(result.status == .badRequest)
-            #expect(result.errorCode == "invalid_grant")
+            expectRefused(result, "invalid_grant", status: .badRequest)
         }
     }
 
@@ -344,8 +339,7 @@ import WebAuthn
             let page = try flow.page(try await flow.authorize(http, ["organization": "acme"]))
             return try await flow.options(http, page, mode: "signup", identifier: "eve@example.com")
         }
-        #expect(result.status == .forbidden)
-        #expect(result.errorCode == "access_denied")
+        expectRefused(result, "access_denied", status: .forbidden)
     }
 
     // MARK: IDs

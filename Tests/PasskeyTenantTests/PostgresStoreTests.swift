@@ -132,9 +132,9 @@ struct PostgresStoreTests {
                 kind: .login, clientID: "c", connection: "Username-Password-Authentication", organization: nil,
                 challenge: [UInt8(round)], user: nil, expiresAt: now.addingTimeInterval(60))
             let digest = SHA256Digest.hash([UInt8(round)])
-            try await a.insertSession(session, digest: digest)
-            async let first = a.takeSession(digest: digest, at: now)
-            async let second = b.takeSession(digest: digest, at: now)
+            try await a.insert(session, key: .digest(digest))
+            async let first = a.take(PendingSession.self, key: .digest(digest), at: now)
+            async let second = b.take(PendingSession.self, key: .digest(digest), at: now)
             let taken = try await [first, second].compactMap { $0 }
             #expect(taken == [session])
         }
@@ -152,7 +152,7 @@ struct PostgresStoreTests {
                 family: "f\(round)", expiresAt: now.addingTimeInterval(60), authTime: now)
             let digest = SHA256Digest.hash(Array("t\(round)".utf8))
             let successors = [SHA256Digest.hash(Array("a\(round)".utf8)), SHA256Digest.hash(Array("b\(round)".utf8))]
-            try await a.insertRefreshToken(grant, digest: digest)
+            try await a.insert(grant, key: .digest(digest))
             async let first = a.rotateRefreshToken(
                 digest: digest, clientID: "c", successor: successors[0], expiresAt: grant.expiresAt, at: now)
             async let second = b.rotateRefreshToken(

@@ -35,15 +35,14 @@ import WebAuthn
     @Test func aTracedSignupAndLoginLogNoSecret() async throws {
         let (harness, logs) = try await Self.tracedHarness()
         let secrets = try await harness.router { http in
-            let challenge = try await harness.signupChallenge(http)
-            let registration = try await harness.device.create(challenge.options, origin: TenantHarness.origin)
+            let (session, response) = try await harness.signupResponse(http)
             let signup = try await harness.grant(
-                http, session: challenge.authSession, response: PasskeyResponse(registration)
+                http, session: session, response: response
             ).decode(TokenResponse.self)
             let login = try await harness.logIn(http)
             _ = try await http.send(.get, "/userinfo", bearer: login.accessToken.text)
             _ = try await harness.refresh(http, try #require(login.refreshToken))
-            return [challenge.authSession, signup.accessToken, login.accessToken, try #require(login.refreshToken)]
+            return [session, signup.accessToken, login.accessToken, try #require(login.refreshToken)]
                 + [signup.idToken, login.idToken].compactMap { $0 }
         }
         let entries = logs.entries

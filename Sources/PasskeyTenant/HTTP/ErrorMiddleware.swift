@@ -35,7 +35,7 @@ struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let response: Response
         let shape = self.shape == .authentication && request.uri.path.hasPrefix("/api/v2/") ? .management : self.shape
-        let dpop = PasskeyTenant.authorization(request)?.scheme == "dpop"
+        let dpop = TenantServices.authorization(request)?.scheme == "dpop"
         do {
             response = try await next(request, context)
         } catch let error as TenantError {

@@ -61,7 +61,7 @@ extension PasskeyTenant {
                 let bound = channel.localAddress?.port ?? port
                 await onStart(TenantEndpoint(baseURL: "\(scheme)://\(hostInURL):\(bound)", port: bound))
             },
-            logger: logger)
+            logger: services.logger)
     }
 
     /// Serves the tenant until SIGINT or SIGTERM, then finishes the requests in flight and returns.

@@ -1,9 +1,11 @@
 public import Hummingbird
+public import JSONBodies
 import WebAuthn
 
 /// The request context of the tenant's router: Hummingbird's core context, the client's address,
 /// which failed attempts are counted against, and the tenant's body codecs: bodies are read by
-/// ``TenantRequestDecoder`` (`request.decode(as:context:)`) and answers written by
+/// the package's one JSON body decoder with the tenant's refusals (`request.decode(as:context:)`)
+/// and answers written by
 /// ``TenantResponseEncoder`` (`ResponseEncodable` values).
 public struct TenantRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
@@ -20,58 +22,43 @@ public struct TenantRequestContext: RequestContext {
     }
 
     /// JSON bodies, refused in the Authentication API's terms.
-    public var requestDecoder: TenantRequestDecoder { TenantRequestDecoder() }
+    public var requestDecoder: JSONRequestDecoder { .tenant }
 
     /// Compact JSON that is never cached.
     public var responseEncoder: TenantResponseEncoder { TenantResponseEncoder() }
 }
 
-/// Reads a request body as JSON (auth0-passkey-api.md §0.2: every body is a JSON object; the token
-/// endpoint also takes OAuth's form encoding), at most
-/// the context's `maxUploadSize` bytes, with every refusal a 4xx ``TenantError``.
-public struct TenantRequestDecoder: RequestDecoder {
-    /// Creates the decoder.
-    public init() {}
+extension JSONRequestDecoder {
+    /// The tenant's: a request body as JSON (auth0-passkey-api.md §0.2: every body is a JSON
+    /// object), at most the context's `maxUploadSize` bytes, with every refusal a 4xx
+    /// ``TenantError``: `unsupported_media_type` (415) for a content type other than
+    /// `application/json` (parameters allowed), `payload_too_large` (413), `invalid_request`
+    /// naming the member for JSON that does not decode.
+    static let tenant = JSONRequestDecoder(
+        .init(
+            tooLarge: { TenantError(.payloadTooLarge, status: 413, "The request body is larger than \($0) bytes.") },
+            malformed: { TenantError.invalidRequest("Malformed body: \($0)") },
+            unsupportedMediaType: {
+                TenantError(.unsupportedMediaType, status: 415, "The body must be application/json.")
+            }))
 
-    /// Reads `request`'s body as `type`.
+    /// Reads `request`'s body as `type`, from JSON or from `application/x-www-form-urlencoded`
+    /// (the token endpoint's OAuth form, RFC 6749 §4.1.3, Appendix B), whose parameters are read
+    /// as a JSON object of strings.
     ///
-    /// - Parameters:
-    ///   - type: what the body holds.
-    ///   - request: the request.
-    ///   - context: its context, which bounds the body's size.
-    /// - Returns: the body.
-    /// - Throws: `unsupported_media_type` (415) for a content type other than `application/json`
-    ///   (parameters allowed); `payload_too_large` (413); `invalid_request` naming the member for
-    ///   JSON that does not decode.
-    public func decode<Body: Decodable>(_ type: Body.Type, from request: Request, context: some RequestContext)
+    /// - Throws: as ``tenant`` does, but for `application/x-www-form-urlencoded`; `invalid_request`
+    ///   for a form parameter given twice (RFC 6749 §3.2).
+    func decode<Body: Decodable>(_ type: Body.Type, jsonOrFormFrom request: Request, context: some RequestContext)
         async throws -> Body
     {
-        try await decode(type, from: request, context: context, formAllowed: false)
-    }
-
-    /// Reads `request`'s body as `type`, from JSON or, when `formAllowed`, from
-    /// `application/x-www-form-urlencoded` (the token endpoint's OAuth form, RFC 6749 §4.1.3,
-    /// Appendix B), whose parameters are read as a JSON object of strings.
-    ///
-    /// - Throws: as ``decode(_:from:context:)``; `invalid_request` for a form parameter given twice
-    ///   (RFC 6749 §3.2).
-    func decode<Body: Decodable>(
-        _ type: Body.Type, from request: Request, context: some RequestContext, formAllowed: Bool
-    ) async throws -> Body {
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        let mediaType = contentType.split(separator: ";").first?.filter { !$0.isWhitespace } ?? ""
-        let isForm = formAllowed && mediaType == "application/x-www-form-urlencoded"
+        let mediaType = Self.mediaType(of: request)
+        let isForm = mediaType == "application/x-www-form-urlencoded"
         guard mediaType == "application/json" || isForm else {
-            let also = formAllowed ? " or application/x-www-form-urlencoded" : ""
-            throw TenantError(.unsupportedMediaType, status: 415, "The body must be application/json\(also).")
-        }
-        var bytes: [UInt8]
-        do {
-            bytes = Array(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
-        } catch {
             throw TenantError(
-                .payloadTooLarge, status: 413, "The request body is larger than \(context.maxUploadSize) bytes.")
+                .unsupportedMediaType, status: 415,
+                "The body must be application/json or application/x-www-form-urlencoded.")
         }
+        var bytes = try await self.bytes(of: request, limit: context.maxUploadSize)
         if isForm {
             let form = FormParameters(String(decoding: bytes, as: UTF8.self))
             if let name = form.repeated.first {
@@ -79,11 +66,7 @@ public struct TenantRequestDecoder: RequestDecoder {
             }
             bytes = WebAuthnJSON.encode(form.values)
         }
-        do {
-            return try WebAuthnJSON.decode(type, from: bytes)
-        } catch {
-            throw TenantError.invalidRequest("Malformed body: \(error.reason)")
-        }
+        return try decode(type, json: bytes)
     }
 }
 

@@ -18,6 +18,11 @@ import WebAuthn
 /// Every method throws ``TenantError`` only: `server_error` (500) for a fault of the database,
 /// and the refusals each method names.
 protocol TenantStore: Sendable {
+    /// Closes the store: a PostgreSQL store's connections close and its pool's task ends; a
+    /// SQLite store has nothing to close before its release. Calls after it may fail with
+    /// `temporarily_unavailable`.
+    func close() async
+
     // MARK: Settings
 
     /// The stored value of `key`, or `make()`'s, stored now, when there is none. When two
@@ -32,7 +37,7 @@ protocol TenantStore: Sendable {
     func takenIdentifier(of profile: UserProfile) async throws(TenantError) -> String?
     /// Stores a new user with their first passkey, in one transaction.
     ///
-    /// - Throws: `invalid_request` (`PasskeyTenant.userAlreadyExists`) when an identifier belongs
+    /// - Throws: `invalid_request` (`TenantServices.userAlreadyExists`) when an identifier belongs
     ///   to a user already, or the credential ID is registered already; nothing is stored then.
     func createUser(_ user: TenantUser, credential: TenantCredential) async throws(TenantError)
     /// Adds a passkey to an existing user.
@@ -89,18 +94,34 @@ protocol TenantStore: Sendable {
     /// Makes `userID` a member of `organizationID`; a member already stays one.
     func addMember(userID: String, to organizationID: String, at time: Date) async throws(TenantError)
 
-    // MARK: Pending sessions (`auth_session`)
+    // MARK: Expiring records (``ExpiringRecord``: sessions, transactions, codes, refresh tokens, proofs)
 
-    /// Stores a pending session under the digest of its `auth_session`.
-    func insertSession(_ session: PendingSession, digest: [UInt8]) async throws(TenantError)
-    /// Removes and returns the session stored under `digest`, if it has not expired, in one
-    /// statement: each `auth_session` is good for one attempt at one instance. Expired sessions go too.
-    func takeSession(digest: [UInt8], at time: Date) async throws(TenantError) -> PendingSession?
+    /// Stores `record` under `key`, unless a record is stored under it already.
+    ///
+    /// - Returns: whether it was stored: false when `key` was taken (a DPoP proof seen before).
+    @discardableResult
+    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue) async throws(TenantError) -> Bool
+    /// Removes and returns the live record under `key`, in one statement (`DELETE … RETURNING`):
+    /// of two callers at any instances, one gets it. The table's expired records go too.
+    func take<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
+        -> Record?
+    /// The live record under `key`, read only.
+    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
+        -> Record?
+    /// Changes the live record under `key` with `change`, in one transaction holding its row
+    /// (`SELECT … FOR UPDATE`), so that two callers at any instances change it one after the other.
+    ///
+    /// - Returns: the record as it was before the change; nil when there is no live record.
+    func update<Record: ExpiringRecord>(
+        _ type: Record.Type, key: StoredValue, at time: Date, _ change: @escaping @Sendable (inout Record) -> Void
+    ) async throws(TenantError) -> Record?
+    /// Removes the record under `key`, live or not.
+    func delete<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue) async throws(TenantError)
+    /// Removes the records of `type` that expired at or before `time`.
+    func expire<Record: ExpiringRecord>(_ type: Record.Type, at time: Date) async throws(TenantError)
 
     // MARK: Refresh tokens (RFC 6749 §6, OAuth 2.0 Security BCP §4.14)
 
-    /// Stores a refresh grant under the digest of its token.
-    func insertRefreshToken(_ grant: RefreshGrant, digest: [UInt8]) async throws(TenantError)
     /// Uses a refresh token once: marks it rotated and stores its successor of the same family,
     /// in one transaction holding the token's row. A rotated token presented again deletes its family.
     ///
@@ -119,39 +140,9 @@ protocol TenantStore: Sendable {
 
     // MARK: Web Auth (auth0-passkey-api.md §14)
 
-    /// Stores a new authorization code under the digest of its text, with the identifiers the
-    /// tokens of its redemption will carry.
-    func insertCode(_ code: AuthorizationCode, digest: [UInt8], issuing identifiers: TokenIdentifiers)
-        async throws(TenantError)
     /// Redeems a code once, in one transaction; a replayed code revokes what it issued
     /// (RFC 6749 §4.1.2).
     func redeemCode(digest: [UInt8], at time: Date, revokedUntil: Date) async throws(TenantError) -> CodeRedemption
-    /// Whether the access token with this `jti` was revoked (a replayed authorization code's).
-    func isRevoked(jti: String) async throws(TenantError) -> Bool
-    /// Stores a login session under the digest of its cookie value.
-    func insertLoginSession(_ session: LoginSession, digest: [UInt8]) async throws(TenantError)
-    /// The live login session under `digest`; expired sessions are deleted on the way.
-    func loginSession(digest: [UInt8], at time: Date) async throws(TenantError) -> LoginSession?
-    /// Ends a login session (logout).
-    func deleteLoginSession(digest: [UInt8]) async throws(TenantError)
-    /// Stores a login page's transaction under the digest of its ID.
-    func insertTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError)
-    /// The live transaction stored under `digest`; expired transactions are deleted on the way.
-    func transaction(digest: [UInt8], at time: Date) async throws(TenantError) -> LoginTransaction?
-    /// Replaces the transaction stored under `digest` (a new pending ceremony).
-    func updateTransaction(_ transaction: LoginTransaction, digest: [UInt8]) async throws(TenantError)
-    /// Returns the live transaction under `digest` with its pending ceremony, and clears the
-    /// ceremony in the store, in one transaction: a challenge is answered at most once.
-    func takeCeremony(digest: [UInt8], at time: Date) async throws(TenantError) -> LoginTransaction?
-    /// Ends a transaction: its page has done its work.
-    func deleteTransaction(digest: [UInt8]) async throws(TenantError)
-
-    // MARK: DPoP (RFC 9449 §11.1)
-
-    /// Records a DPoP proof's `jti` for its key until `until`; older records go.
-    ///
-    /// - Returns: false when the same key used the same `jti` before: the proof is replayed.
-    func recordProof(thumbprint: String, jti: String, until: Date, at time: Date) async throws(TenantError) -> Bool
 
     // MARK: The attempt limiter (Auth0's brute-force protection, auth0-passkey-api.md §7.1)
 
@@ -160,28 +151,4 @@ protocol TenantStore: Sendable {
     /// Counts one failure of each of `keys` at `time`, in one transaction; failures before
     /// `forgetBefore` (of any key) are deleted on the way.
     func recordFailure(of keys: [String], at time: Date, forgetBefore: Date) async throws(TenantError)
-}
-
-extension TenantStore {
-    /// A value stored as a JSON text column (pending sessions, login transactions, codes).
-    static func json(_ value: some Encodable) -> String {
-        String(decoding: WebAuthnJSON.encode(value), as: UTF8.self)
-    }
-
-    /// A JSON text column read back.
-    ///
-    /// - Throws: `server_error` naming `what` for a row that does not decode (the database was
-    ///   changed behind the tenant's back).
-    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String, what: String) throws(TenantError) -> T {
-        do {
-            return try WebAuthnJSON.decode(type, from: Array(text.utf8))
-        } catch {
-            throw TenantError(.serverError, status: 500, "corrupt \(what) row")
-        }
-    }
-}
-
-extension Date {
-    /// Seconds since 1970, as the databases store instants.
-    var storedValue: Double { timeIntervalSince1970 }
 }

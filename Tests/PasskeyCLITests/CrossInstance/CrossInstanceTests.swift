@@ -67,9 +67,7 @@ struct CrossInstanceTests {
         try await withTwoInstances { a, b in
             let phone = TenantInstance.device()
             _ = try await a.signUp("ada@example.com", device: phone)
-            let challenge = try await a.auth.passkeyLoginChallenge().start()
-            let passkey = try await phone.assert(
-                phone.createCredentialAssertionRequest(challenge: challenge.challengeData))
+            let (challenge, passkey) = try await a.assertion(device: phone)
             _ = try await b.auth.login(passkey: passkey, challenge: challenge).start()
             let replayed = await #expect(throws: AuthenticationError.self) {
                 try await a.auth.login(passkey: passkey, challenge: challenge).start()
@@ -105,16 +103,10 @@ struct CrossInstanceTests {
             let key = TenantInstance.device(profile: .securityKey)
             _ = try await a.signUp("ada@example.com", device: key)
             for _ in 0..<3 {
-                let challenge = try await a.auth.passkeyLoginChallenge().start()
-                let passkey = try await key.assert(
-                    key.createCredentialAssertionRequest(challenge: challenge.challengeData))
-                async let atA = TenantInstance.status {
-                    try await a.auth.login(passkey: passkey, challenge: challenge).start()
-                }
-                async let atB = TenantInstance.status {
-                    try await b.auth.login(passkey: passkey, challenge: challenge).start()
-                }
-                let outcomes = await [atA, atB]
+                let (challenge, passkey) = try await a.assertion(device: key)
+                let outcomes = await TenantInstance.statuses(
+                    atOnce: { try await a.auth.login(passkey: passkey, challenge: challenge).start() },
+                    { try await b.auth.login(passkey: passkey, challenge: challenge).start() })
                 #expect(outcomes.filter { $0 == 200 }.count == 1, "\(outcomes)")
                 #expect(outcomes.allSatisfy { $0 == 200 || (400..<500).contains($0) }, "\(outcomes)")
             }
@@ -137,17 +129,11 @@ struct CrossInstanceTests {
             let (challengeA, challengeB) = try await (
                 a.auth.passkeyLoginChallenge().start(), b.auth.passkeyLoginChallenge().start()
             )
-            let fromKey = try await key.assert(
-                key.createCredentialAssertionRequest(challenge: challengeA.challengeData))
-            let fromClone = try await clone.assert(
-                clone.createCredentialAssertionRequest(challenge: challengeB.challengeData))
-            async let atA = TenantInstance.status {
-                try await a.auth.login(passkey: fromKey, challenge: challengeA).start()
-            }
-            async let atB = TenantInstance.status {
-                try await b.auth.login(passkey: fromClone, challenge: challengeB).start()
-            }
-            let outcomes = await [atA, atB]
+            let fromKey = try await TenantInstance.assertion(key, for: challengeA)
+            let fromClone = try await TenantInstance.assertion(clone, for: challengeB)
+            let outcomes = await TenantInstance.statuses(
+                atOnce: { try await a.auth.login(passkey: fromKey, challenge: challengeA).start() },
+                { try await b.auth.login(passkey: fromClone, challenge: challengeB).start() })
             #expect(outcomes.filter { $0 == 200 }.count == 1, "\(outcomes)")
             #expect(outcomes.allSatisfy { $0 == 200 || $0 == 400 || $0 == 403 }, "\(outcomes)")
         }

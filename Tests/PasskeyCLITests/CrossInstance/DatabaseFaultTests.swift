@@ -38,14 +38,14 @@ struct DatabaseFaultTests {
         let database = try await PostgresFixture.emptyDatabase(on: server)
         let tenant = try await TenantInstance.start(database: database)
         // Two virtual users sign up one after another until told to stop.
-        let stop = Flag()
+        let progress = LoadProgress()
         let load = Task {
             try await withThrowingTaskGroup(of: [Signup].self) { group in
                 for worker in 0..<2 {
                     group.addTask {
                         var done: [Signup] = []
                         var index = 0
-                        while !stop.isSet {
+                        while !progress.isStopped {
                             let email = "user-\(worker)-\(index)@example.com"
                             index += 1
                             let device = TenantInstance.device()
@@ -61,6 +61,7 @@ struct DatabaseFaultTests {
                                 failure = "\(step): \(error)"
                             }
                             done.append(Signup(email: email, device: device, status: status, failure: failure))
+                            progress.count(status)
                             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
                         }
                         return done
@@ -69,7 +70,9 @@ struct DatabaseFaultTests {
                 return try await group.reduce(into: []) { $0 += $1 }
             }
         }
-        try await Task.sleep(for: .seconds(1))
+        // The load is under way: two signups went through before the database goes.
+        try await progress.wait(until: "2 signups before the stop") { $0.succeeded >= 2 }
+        let refusedBefore = progress.state.refused
         try await PostgresFixture.cluster("stop", clusterDirectory)
         // While the database is gone: 503 with Retry-After, within the store's bound.
         let clock = ContinuousClock()
@@ -78,7 +81,8 @@ struct DatabaseFaultTests {
         #expect(down.status == 503)
         #expect(down.retryAfter == "1")
         #expect(clock.now - asked < .seconds(15))
-        try await Task.sleep(for: .seconds(1))
+        // The load met the outage too: one of its signups was refused.
+        try await progress.wait(until: "a refused signup while the database is gone") { $0.refused > refusedBefore }
         try await PostgresFixture.cluster("start", clusterDirectory)
         // Back: the pool connects again by itself.
         let deadline = clock.now + .seconds(30)
@@ -88,8 +92,10 @@ struct DatabaseFaultTests {
             up = try await tenant.challengeStatus()
         }
         #expect(up.status == 200)
-        try await Task.sleep(for: .seconds(1))
-        stop.set()
+        // The load went on once the database was back: two more signups went through.
+        let before = progress.state.succeeded
+        try await progress.wait(until: "2 signups after the restart") { $0.succeeded >= before + 2 }
+        progress.stop()
         let signups = try await PostgresFixture.within(.seconds(60)) { try await load.value }
 
         // Every signup answered 200 or 503: none other, none unanswered.
@@ -121,9 +127,39 @@ struct DatabaseFaultTests {
     }
 }
 
-/// A flag one task sets and others read.
-private final class Flag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
+/// How the load is going: the signups that went through and the ones refused, and whether it
+/// was told to stop. The test waits for these events, not for time.
+private final class LoadProgress: Sendable {
+    struct State {
+        var succeeded = 0
+        var refused = 0
+        var stopped = false
+    }
+
+    private let value = Mutex(State())
+    var state: State { value.withLock { $0 } }
+    var isStopped: Bool { state.stopped }
+    func stop() { value.withLock { $0.stopped = true } }
+
+    /// Counts a signup that ended with `status` (200, or a refusal).
+    func count(_ status: Int) {
+        value.withLock { status == 200 ? ($0.succeeded += 1) : ($0.refused += 1) }
+    }
+
+    /// Returns once `condition` holds, looking every 20 ms.
+    ///
+    /// - Throws: when it does not hold within 60 seconds, naming `event`.
+    func wait(until event: String, _ condition: (State) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(state) {
+            guard ContinuousClock.now < deadline else { throw LoadStalled(event: event) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// The load did not reach an event the test waited for.
+private struct LoadStalled: Error, CustomStringConvertible {
+    let event: String
+    var description: String { "the load did not reach: \(event)" }
 }

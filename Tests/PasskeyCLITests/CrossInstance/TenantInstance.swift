@@ -30,7 +30,7 @@ struct TenantInstance: Sendable {
             let result = try await process.wait()
             throw InstanceFailed(reason: "no start line: \(result.stderr)")
         }
-        let line = try JSONDecoder().decode(TenantServeTests.StartLine.self, from: Data(json.utf8))
+        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(json.utf8))
         return TenantInstance(
             process: process, baseURL: line.url, auth: try Authentication(clientId: line.clientID, baseURL: line.url))
     }
@@ -78,11 +78,24 @@ struct TenantInstance: Sendable {
         return (challenge, passkey)
     }
 
+    /// A login challenge from this instance, and an assertion of `device` answering it.
+    func assertion(device: PlatformCredentialProvider) async throws -> (
+        PasskeyLoginChallenge, PlatformCredentialAssertion
+    ) {
+        let challenge = try await auth.passkeyLoginChallenge().start()
+        return (challenge, try await Self.assertion(device, for: challenge))
+    }
+
+    /// An assertion of `device` answering `challenge`.
+    static func assertion(_ device: PlatformCredentialProvider, for challenge: PasskeyLoginChallenge) async throws
+        -> PlatformCredentialAssertion
+    {
+        try await device.assert(device.createCredentialAssertionRequest(challenge: challenge.challengeData))
+    }
+
     /// Signs in with a passkey of `device` at this instance.
     func logIn(device: PlatformCredentialProvider) async throws -> Credentials {
-        let challenge = try await auth.passkeyLoginChallenge().start()
-        let passkey = try await device.assert(
-            device.createCredentialAssertionRequest(challenge: challenge.challengeData))
+        let (challenge, passkey) = try await assertion(device: device)
         return try await auth.login(passkey: passkey, challenge: challenge).start()
     }
 
@@ -97,6 +110,17 @@ struct TenantInstance: Sendable {
         } catch {
             return 0
         }
+    }
+
+    /// The statuses of two calls made at once (``status(of:)`` of each), in order: the
+    /// cross-instance races' one shape.
+    static func statuses(
+        atOnce first: @escaping @Sendable () async throws -> Credentials,
+        _ second: @escaping @Sendable () async throws -> Credentials
+    ) async -> [Int] {
+        async let one = status(of: first)
+        async let two = status(of: second)
+        return await [one, two]
     }
 
     /// The status and `Retry-After` of `POST /passkey/register` (a signup challenge for a new

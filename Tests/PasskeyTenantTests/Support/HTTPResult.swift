@@ -53,3 +53,26 @@ extension TestClientProtocol {
             status: response.status, headers: response.headers, body: Array(response.body.readableBytesView))
     }
 }
+
+/// Expects `result` to be a refusal with the error `code` (`error`, or My Account's `type`), and,
+/// when given, the `status`, an `error_description` that contains `reason`, or one that is
+/// `description` exactly.
+func expectRefused(
+    _ result: HTTPResult, _ code: String?, status: HTTPResponse.Status? = nil, saying reason: String? = nil,
+    description: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    if let status {
+        #expect(result.status == status, "\(result.text)", sourceLocation: sourceLocation)
+    }
+    if let code {
+        #expect(result.errorCode == code, sourceLocation: sourceLocation)
+    }
+    if let reason {
+        #expect(
+            result.json["error_description"]?.stringValue?.contains(reason) == true, "\(result.text)",
+            sourceLocation: sourceLocation)
+    }
+    if let description {
+        #expect(result.json["error_description"] == .string(description), sourceLocation: sourceLocation)
+    }
+}

@@ -67,6 +67,16 @@ struct TenantHarness: Sendable {
         return try result.decode(RequestChallengeResponse.self)
     }
 
+    /// The webauthn grant's request for `session` with `response`.
+    func webAuthnGrant(
+        session: Secret, response: PasskeyResponse, scope: String = "openid profile email offline_access",
+        audience: String? = nil
+    ) -> TokenRequest {
+        TokenRequest(
+            grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: session, authnResponse: response,
+            scope: scope, audience: audience)
+    }
+
     /// The webauthn grant for `session` with `response`.
     func grant(
         _ http: any TestClientProtocol, session: Secret, response: PasskeyResponse,
@@ -74,9 +84,25 @@ struct TenantHarness: Sendable {
     ) async throws -> HTTPResult {
         try await http.send(
             .post, "/oauth/token",
-            json: TokenRequest(
-                grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: session,
-                authnResponse: response, scope: scope, audience: audience))
+            json: webAuthnGrant(session: session, response: response, scope: scope, audience: audience))
+    }
+
+    /// A new signup's `auth_session` and `device`'s registration for it.
+    func signupResponse(
+        _ http: any TestClientProtocol, email: String = "ada@example.com", device: WebAuthnClient? = nil
+    ) async throws -> (session: Secret, response: PasskeyResponse) {
+        let challenge = try await signupChallenge(http, email: email)
+        let registration = try await (device ?? self.device).create(challenge.options, origin: Self.origin)
+        return (challenge.authSession, PasskeyResponse(registration))
+    }
+
+    /// A login's `auth_session` and `device`'s assertion for it.
+    func loginResponse(
+        _ http: any TestClientProtocol, device: WebAuthnClient? = nil
+    ) async throws -> (session: Secret, response: PasskeyResponse) {
+        let challenge = try await loginChallenge(http)
+        let assertion = try await (device ?? self.device).get(challenge.options, origin: Self.origin)
+        return (challenge.authSession, PasskeyResponse(assertion))
     }
 
     /// Signs a new user up with `device`, and returns the tokens.
@@ -84,13 +110,8 @@ struct TenantHarness: Sendable {
         _ http: any TestClientProtocol, email: String = "ada@example.com", device: WebAuthnClient? = nil,
         scope: String = "openid profile email offline_access", audience: String? = nil
     ) async throws -> TokenResponse {
-        let challenge = try await signupChallenge(http, email: email)
-        let registration = try await (device ?? self.device).create(challenge.options, origin: Self.origin)
-        let result = try await grant(
-            http, session: challenge.authSession, response: PasskeyResponse(registration), scope: scope,
-            audience: audience)
-        guard result.status == .ok else { throw HarnessError(result) }
-        return try result.decode(TokenResponse.self)
+        let (session, response) = try await signupResponse(http, email: email, device: device)
+        return try await tokens(grant(http, session: session, response: response, scope: scope, audience: audience))
     }
 
     /// Logs in with `device`'s passkey, and returns the tokens.
@@ -98,11 +119,12 @@ struct TenantHarness: Sendable {
         _ http: any TestClientProtocol, device: WebAuthnClient? = nil,
         scope: String = "openid profile email offline_access", audience: String? = nil
     ) async throws -> TokenResponse {
-        let challenge = try await loginChallenge(http)
-        let assertion = try await (device ?? self.device).get(challenge.options, origin: Self.origin)
-        let result = try await grant(
-            http, session: challenge.authSession, response: PasskeyResponse(assertion), scope: scope,
-            audience: audience)
+        let (session, response) = try await loginResponse(http, device: device)
+        return try await tokens(grant(http, session: session, response: response, scope: scope, audience: audience))
+    }
+
+    /// The tokens of a grant that answered 200.
+    private func tokens(_ result: HTTPResult) throws -> TokenResponse {
         guard result.status == .ok else { throw HarnessError(result) }
         return try result.decode(TokenResponse.self)
     }

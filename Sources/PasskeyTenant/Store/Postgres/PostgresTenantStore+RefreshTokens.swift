@@ -2,22 +2,6 @@ import FoundationEssentials
 import PostgresNIO
 
 extension PostgresTenantStore {
-    /// Stores a refresh grant under the digest of its token.
-    func insertRefreshToken(_ grant: RefreshGrant, digest: [UInt8]) async throws(TenantError) {
-        try await withConnection { connection in try await Self.insert(grant, digest: digest, on: connection) }
-    }
-
-    private static func insert(_ grant: RefreshGrant, digest: [UInt8], on connection: PostgresConnection) async throws {
-        try await connection.run(
-            """
-            INSERT INTO refresh_tokens (digest, family, user_id, client_id, scope, audience, organization, expires_at,
-                auth_time, dpop_jkt)
-            VALUES (\(Data(digest)), \(grant.family), \(grant.userID), \(grant.clientID),
-                \(grant.scope.joined(separator: " ")), \(grant.audience), \(grant.organization),
-                \(grant.expiresAt.storedValue), \(grant.authTime?.storedValue), \(grant.dpopJKT))
-            """)
-    }
-
     /// Uses a refresh token once: marks it rotated and stores its successor of the same family,
     /// in one transaction holding the token's row (`SELECT … FOR UPDATE`), so of two instances
     /// rotating one token at once, the second sees it rotated.
@@ -35,7 +19,7 @@ extension PostgresTenantStore {
             else { return nil }
             try await connection.run("UPDATE refresh_tokens SET rotated = TRUE WHERE digest = \(Data(digest))")
             grant.expiresAt = expiresAt
-            try await Self.insert(grant, digest: successor, on: connection)
+            try await Self.insert(grant, key: .digest(successor), on: connection)
             return grant
         }
     }
@@ -71,24 +55,23 @@ extension PostgresTenantStore {
     private static func liveGrant(
         digest: [UInt8], clientID: String, at time: Date, on connection: PostgresConnection
     ) async throws -> RefreshGrant? {
+        let table = RefreshGrant.table
         guard
             let row = try await connection.rows(
-                "SELECT * FROM refresh_tokens WHERE digest = \(Data(digest)) FOR UPDATE"
+                query(
+                    "SELECT \(table.readColumns), rotated FROM refresh_tokens WHERE digest = $1 FOR UPDATE",
+                    [
+                        .digest(digest)
+                    ])
             ).first
         else { return nil }
-        let family = try row.value("family", as: String.self)
+        let (values, expiry) = try Self.values(table, of: row)
+        let grant = try RefreshGrant(storedValues: values, expiresAt: Date(timeIntervalSince1970: expiry))
         if try row.value("rotated", as: Bool.self) {
-            try await connection.run("DELETE FROM refresh_tokens WHERE family = \(family)")
+            try await connection.run("DELETE FROM refresh_tokens WHERE family = \(grant.family)")
             return nil
         }
-        let expiry = try row.value("expires_at", as: Double.self)
-        guard try row.value("client_id", as: String.self) == clientID, expiry > time.storedValue else { return nil }
-        let scope = try row.value("scope", as: String.self)
-        return RefreshGrant(
-            userID: try row.value("user_id"), clientID: clientID, scope: scope.split(separator: " ").map(String.init),
-            audience: try row.value("audience"), organization: try row.value("organization"), family: family,
-            expiresAt: Date(timeIntervalSince1970: expiry),
-            authTime: try row.value("auth_time", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-            dpopJKT: try row.value("dpop_jkt"))
+        guard grant.clientID == clientID, grant.expiresAt > time else { return nil }
+        return grant
     }
 }

@@ -31,7 +31,7 @@ extension PostgresTenantStore {
     /// The refusal of an identifier taken by a concurrent signup at another instance, or of a
     /// credential ID registered at once: the unique index caught what the checks could not see.
     static func signupRefusal(_ constraint: String) -> TenantError? {
-        constraint == "credentials_pkey" ? duplicateCredential : PasskeyTenant.userAlreadyExists
+        constraint == "credentials_pkey" ? duplicateCredential : TenantServices.userAlreadyExists
     }
 
     static let duplicateCredential = TenantError.invalidRequest(
@@ -44,7 +44,7 @@ extension PostgresTenantStore {
     func createUser(_ user: TenantUser, credential: TenantCredential) async throws(TenantError) {
         try await transaction(unique: Self.signupRefusal) { connection in
             if try await Self.takenIdentifier(of: user.profile, on: connection) != nil {
-                throw PasskeyTenant.userAlreadyExists
+                throw TenantServices.userAlreadyExists
             }
             try await Self.insert(user, on: connection)
             try await Self.insert(credential, on: connection)

@@ -123,7 +123,7 @@ final class PostgresTenantStore: TenantStore {
     // MARK: Running statements
 
     /// Leases a connection for `body`, within `timeout`; errors become `TenantError`s
-    /// (``map(_:unique:)``).
+    /// (``PostgresFailure/tenantError(for:unique:)``).
     func withConnection<T: Sendable>(
         timeout: Duration? = nil, unique: @escaping @Sendable (String) -> TenantError? = { _ in nil },
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
@@ -133,7 +133,7 @@ final class PostgresTenantStore: TenantStore {
         do {
             return try await Deadline.run(within: timeout) { try await client.withConnection(body) }
         } catch {
-            throw Self.map(error, unique: unique)
+            throw PostgresFailure.tenantError(for: error, unique: unique)
         }
     }
 
@@ -153,42 +153,6 @@ final class PostgresTenantStore: TenantStore {
                 try? await connection.run("ROLLBACK")
                 throw error
             }
-        }
-    }
-
-    /// The error a call throws for `error`: `TenantError`s as they are; a unique violation as
-    /// `unique` names it for the constraint; a lost or refused connection or a wait past
-    /// the timeout as `temporarily_unavailable`; anything else as `server_error`, with
-    /// PostgreSQL's SQLSTATE and message (never a parameter's value).
-    static func map(_ error: any Error, unique: (String) -> TenantError? = { _ in nil }) -> TenantError {
-        switch error {
-        case let error as TenantError:
-            return error
-        case is Deadline.Passed, is CancellationError:
-            return .databaseUnavailable
-        case let error as PSQLError:
-            switch error.code {
-            case .server:
-                let state = error.serverInfo?[.sqlState] ?? ""
-                if state == "23505", let refusal = unique(error.serverInfo?[.constraintName] ?? "") {
-                    return refusal
-                }
-                // Class 08 connection exception, 57P0x the server shutting down or starting, 53300
-                // too many connections (PostgreSQL Appendix A).
-                if state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" {
-                    return .databaseUnavailable
-                }
-                let message = error.serverInfo?[.message] ?? ""
-                return TenantError(.serverError, status: 500, "database: \(state) \(message)")
-            case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown:
-                return .databaseUnavailable
-            default:
-                return TenantError(.serverError, status: 500, "database: \(error.code)")
-            }
-        case is ChannelError, is IOError:
-            return .databaseUnavailable
-        default:
-            return TenantError(.serverError, status: 500, "database: \(error)")
         }
     }
 
@@ -212,29 +176,5 @@ final class PostgresTenantStore: TenantStore {
             }
             return try row.value("value", as: String.self)
         }
-    }
-}
-
-extension PostgresConnection {
-    /// Runs a statement, discarding its rows.
-    func run(_ query: PostgresQuery) async throws {
-        _ = try await self.query(query, logger: PostgresTenantStore.quiet).collect()
-    }
-
-    /// Runs a statement and collects its rows.
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await self.query(query, logger: PostgresTenantStore.quiet).collect()
-    }
-}
-
-extension PostgresTenantStore {
-    /// The logger statements run with: none (a statement's parameters may be secrets' digests).
-    static let quiet = Logger(label: "passkey-tenant-postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-}
-
-extension PostgresRow {
-    /// The value of the column `name`.
-    func value<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
-        try makeRandomAccess()[name].decode(T.self)
     }
 }

@@ -17,7 +17,7 @@ extension PostgresURL {
             let copy = template.map { " TEMPLATE " + Self.quoted($0) + " STRATEGY FILE_COPY" } ?? ""
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quoted(name))\(copy)"))
         } catch {
-            throw PostgresTenantStore.map(error)
+            throw PostgresFailure.tenantError(for: error)
         }
         return text(database: name)
     }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import WebAuthn
 
 /// Where a PostgreSQL database is, as the tenant's `database` string names it:
@@ -43,65 +44,42 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
-    /// Parses a PostgreSQL URL.
+    /// Parses a PostgreSQL URL with `URLComponents` (RFC 3986), then reads libpq's parameters.
     ///
     /// - Throws: `invalid_configuration` naming what is wrong, never repeating the text (it may
     ///   hold a password).
     public init(_ text: String) throws(TenantError) {
         guard Self.isPostgres(text) else { throw Self.malformed("the scheme is not postgres:// or postgresql://") }
-        var rest = text.drop(while: { $0 != ":" }).dropFirst("://".count)
-        var query: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
+        guard let components = URLComponents(string: text) else {
+            throw Self.malformed("it is not a URL (a malformed percent-encoding, or a character to encode)")
         }
-        guard let slash = rest.firstIndex(of: "/") else { throw Self.malformed("it names no database") }
-        let authority = rest[..<slash]
-        let database = try Self.decode(rest[rest.index(after: slash)...], "the database name")
-        guard !database.isEmpty, !database.contains("/") else { throw Self.malformed("it names no database") }
-        guard let at = authority.lastIndex(of: "@") else { throw Self.malformed("it names no user") }
-        let userInfo = authority[..<at]
-        let hostPort = authority[authority.index(after: at)...]
-        var password: Secret?
-        var user = userInfo
-        if let colon = userInfo.firstIndex(of: ":") {
-            user = userInfo[..<colon]
-            password = Secret(try Self.decode(userInfo[userInfo.index(after: colon)...], "the password"))
+        let path = try Self.decoded(components.percentEncodedPath, components.path, "the database name") ?? ""
+        guard path.hasPrefix("/"), path.count > 1, !path.dropFirst().contains("/") else {
+            throw Self.malformed("it names no database")
         }
-        self.user = try Self.decode(user, "the user")
-        guard !self.user.isEmpty else { throw Self.malformed("it names no user") }
-        self.password = password
-        self.database = database
-
-        var host = String(hostPort)
-        var port: Int?
-        if host.hasPrefix("[") {  // [IPv6]:PORT
-            guard let close = host.firstIndex(of: "]") else { throw Self.malformed("the host is malformed") }
-            let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") {
-                port = try Self.port(after.dropFirst())
-            } else if !after.isEmpty {
-                throw Self.malformed("the host is malformed")
-            }
-            host = String(host[host.index(after: host.startIndex)..<close])
-        } else if let colon = host.lastIndex(of: ":") {
-            port = try Self.port(host[host.index(after: colon)...])
-            host = String(host[..<colon])
+        database = String(path.dropFirst())
+        user = try Self.decoded(components.percentEncodedUser, components.user, "the user") ?? ""
+        guard !user.isEmpty else { throw Self.malformed("it names no user") }
+        password = try Self.decoded(components.percentEncodedPassword, components.password, "the password")
+            .map(Secret.init)
+        var host = try Self.decoded(components.percentEncodedHost, components.host, "the host") ?? ""
+        if host.hasPrefix("["), host.hasSuffix("]") {  // [IPv6], should the host keep its brackets
+            host = String(host.dropFirst().dropLast())
         }
+        var port = try components.port.map { (port) throws(TenantError) in try Self.port(String(port)) }
         var socketDirectory: String?
         var requiresTLS = false
         var maximumConnections = 16
         var timeout = 10
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0]
-            let value = try Self.decode(parts.count == 2 ? parts[1] : "", "the parameter \(name)")
+        for item in components.queryItems ?? [] {
+            let name = item.name
+            let value = item.value ?? ""
             switch name {
             case "host":
                 guard value.hasPrefix("/") else { throw Self.malformed("?host= is not an absolute socket directory") }
                 socketDirectory = value
             case "port":
-                port = try Self.port(Substring(value))
+                port = try Self.port(value)
             case "max_connections":
                 guard let count = Int(value), (1...1_000).contains(count) else {
                     throw Self.malformed("max_connections is not 1–1000")
@@ -172,29 +150,18 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         return "\(directory)/.s.PGSQL.\(port)"
     }
 
-    private static func port(_ text: Substring) throws(TenantError) -> Int {
+    private static func port(_ text: String) throws(TenantError) -> Int {
         guard let port = Int(text), (1...65_535).contains(port) else { throw malformed("the port is not 1–65535") }
         return port
     }
 
-    /// Undoes percent-encoding (RFC 3986 §2.1), refusing a malformed escape (where
-    /// `PercentEncoding.decode` keeps it as it is).
-    private static func decode(_ text: Substring, _ what: String) throws(TenantError) -> String {
-        var bytes: [UInt8] = []
-        var rest = Array(text.utf8)[...]
-        while let byte = rest.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
-            else { throw malformed("\(what) has a malformed percent-encoding") }
-            bytes.append(value)
-            rest = rest.dropFirst(2)
-        }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw malformed("\(what) is not UTF-8")
-        }
+    /// A component `URLComponents` decoded (RFC 3986 §2.1), refused when it has one but its bytes
+    /// are not UTF-8 once decoded.
+    private static func decoded(_ encoded: String?, _ decoded: String?, _ what: String) throws(TenantError)
+        -> String?
+    {
+        guard encoded != nil else { return nil }
+        guard let decoded else { throw malformed("\(what) is not UTF-8 once decoded") }
         return decoded
     }
 

@@ -2,25 +2,6 @@ import FoundationEssentials
 import GRDB
 
 extension SQLiteTenantStore {
-    /// Stores a refresh grant under the digest of its token.
-    func insertRefreshToken(_ grant: RefreshGrant, digest: [UInt8]) async throws(TenantError) {
-        try await write { db in try Self.insert(grant, digest: digest, in: db) }
-    }
-
-    private static func insert(_ grant: RefreshGrant, digest: [UInt8], in db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO refresh_tokens (digest, family, user_id, client_id, scope, audience, organization, expires_at,
-                    auth_time, dpop_jkt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                Data(digest), grant.family, grant.userID, grant.clientID, grant.scope.joined(separator: " "),
-                grant.audience, grant.organization, grant.expiresAt.storedValue, grant.authTime?.storedValue,
-                grant.dpopJKT,
-            ])
-    }
-
     /// Uses a refresh token once: marks it rotated and stores its successor of the same family,
     /// in one transaction.
     ///
@@ -38,7 +19,7 @@ extension SQLiteTenantStore {
             }
             try db.execute(sql: "UPDATE refresh_tokens SET rotated = 1 WHERE digest = ?", arguments: [Data(digest)])
             grant.expiresAt = expiresAt
-            try Self.insert(grant, digest: successor, in: db)
+            try Self.insert(grant, key: .digest(successor), in: db)
             return grant
         }
     }
@@ -58,9 +39,7 @@ extension SQLiteTenantStore {
             return true
         }
     }
-}
 
-extension SQLiteTenantStore {
     /// The grant of a live refresh token of `clientID`: known, not expired, not rotated.
     ///
     /// A rotated token presented again is a replay: the whole family is deleted.
@@ -71,23 +50,18 @@ extension SQLiteTenantStore {
     private static func liveGrant(
         digest: [UInt8], clientID: String, at time: Date, in db: Database
     ) throws -> RefreshGrant? {
+        let table = RefreshGrant.table
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM refresh_tokens WHERE digest = ?", arguments: [Data(digest)])
+                db, sql: "SELECT \(table.readColumns), rotated FROM refresh_tokens WHERE digest = ?",
+                arguments: [Data(digest)])
         else { return nil }
-        let family: String = row["family"]
+        let grant = try record(RefreshGrant.self, from: row)
         if row["rotated"] as Bool {
-            try db.execute(sql: "DELETE FROM refresh_tokens WHERE family = ?", arguments: [family])
+            try db.execute(sql: "DELETE FROM refresh_tokens WHERE family = ?", arguments: [grant.family])
             return nil
         }
-        let expiry: Double = row["expires_at"]
-        guard row["client_id"] as String == clientID, expiry > time.storedValue else { return nil }
-        let scope: String = row["scope"]
-        let authTime: Double? = row["auth_time"]
-        return RefreshGrant(
-            userID: row["user_id"], clientID: clientID, scope: scope.split(separator: " ").map(String.init),
-            audience: row["audience"], organization: row["organization"], family: family,
-            expiresAt: Date(timeIntervalSince1970: expiry), authTime: authTime.map(Date.init(timeIntervalSince1970:)),
-            dpopJKT: row["dpop_jkt"])
+        guard grant.clientID == clientID, grant.expiresAt > time else { return nil }
+        return grant
     }
 }

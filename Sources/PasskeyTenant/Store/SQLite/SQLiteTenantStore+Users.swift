@@ -26,7 +26,7 @@ extension SQLiteTenantStore {
     func createUser(_ user: TenantUser, credential: TenantCredential) async throws(TenantError) {
         try await write { db in
             if try Self.takenIdentifier(of: user.profile, in: db) != nil {
-                throw PasskeyTenant.userAlreadyExists
+                throw TenantServices.userAlreadyExists
             }
             try Self.insert(user, in: db)
             try Self.insert(credential, in: db)

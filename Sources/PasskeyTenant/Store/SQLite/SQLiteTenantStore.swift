@@ -43,6 +43,9 @@ struct SQLiteTenantStore: TenantStore {
         return migrator
     }
 
+    /// Nothing to close: the database closes when the store is released.
+    func close() async {}
+
     /// Runs a read, turning database faults into `server_error`.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
         do {

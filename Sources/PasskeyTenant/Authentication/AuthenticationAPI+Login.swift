@@ -1,0 +1,32 @@
+import FoundationEssentials
+import WebAuthn
+
+extension AuthenticationAPI {
+    /// `POST /passkey/challenge`: opens a login with a discoverable credential
+    /// (auth0-passkey-api.md §2): no `allowCredentials`, the user handle comes back in the assertion.
+    func loginChallenge(_ request: LoginChallengeRequest) async throws(TenantError) -> RequestChallengeResponse {
+        try services.checkClient(request.clientID)
+        let connection = try services.checkRealm(request.realm)
+        let organization = try services.checkOrganization(request.organization)
+        let generated = configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime)
+        let secret = try await services.openSession(
+            .login, clientID: request.clientID, connection: connection, organization: organization?.id,
+            user: nil, challenge: generated.challenge)
+        return RequestChallengeResponse(authSession: secret, options: generated.options)
+    }
+
+    /// The webauthn grant for a login session: verifies the assertion (``TenantServices/verifiedLogin(_:challenge:relyingParty:)``)
+    /// and issues tokens (auth0-passkey-api.md §3.4), once the user is let in through the
+    /// session's organization (§17).
+    func completeLogin(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
+        guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
+        let (scopes, audience) = try services.grantedScopes(request.scope, audience: request.audience)
+        let organization = try services.issuedOrganization(session.organization)
+        let user = try await services.verifiedLogin(
+            response, challenge: session.challenge, relyingParty: configuration.relyingParty)
+        try await services.admit(user, to: organization)
+        return try await services.issueTokens(
+            for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
+            refresh: nil, boundTo: request.dpopThumbprint)
+    }
+}

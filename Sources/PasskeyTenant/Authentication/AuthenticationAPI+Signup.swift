@@ -1,0 +1,39 @@
+import FoundationEssentials
+import WebAuthn
+
+extension AuthenticationAPI {
+    /// `POST /passkey/register`: opens a signup for a user who does not exist yet
+    /// (auth0-passkey-api.md §1).
+    func signupChallenge(_ request: SignupChallengeRequest) async throws(TenantError)
+        -> CreationChallengeResponse
+    {
+        try services.checkClient(request.clientID)
+        let connection = try services.checkRealm(request.realm)
+        let organization = try services.checkOrganization(request.organization)
+        try services.checkSignup(into: organization)
+        let user = try await services.newUser(
+            profile: request.userProfile, metadata: request.userMetadata ?? [:], connection: connection)
+        let generated = services.registrationOptions(for: user)
+        let secret = try await services.openSession(
+            .signup, clientID: request.clientID, connection: connection, organization: organization?.id,
+            user: user, challenge: generated.challenge)
+        return CreationChallengeResponse(authSession: secret, options: generated.options)
+    }
+
+    /// The webauthn grant for a signup session: verifies the registration, stores the user with
+    /// the passkey, and issues tokens (auth0-passkey-api.md §3.4).
+    func completeSignup(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
+        guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
+        guard let user = session.user else { throw .invalidGrant("The auth_session carries no user.") }
+        let (scopes, audience) = try services.grantedScopes(request.scope, audience: request.audience)
+        let credential = try services.verifiedPasskey(
+            response, challenge: session.challenge, relyingParty: configuration.relyingParty, userID: user.id,
+            userAgent: nil)
+        let organization = try services.issuedOrganization(session.organization)
+        try await store.createUser(user, credential: credential)
+        try await services.join(user, to: organization)
+        return try await services.issueTokens(
+            for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
+            refresh: nil, boundTo: request.dpopThumbprint)
+    }
+}

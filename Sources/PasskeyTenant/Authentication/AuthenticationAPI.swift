@@ -1,0 +1,75 @@
+import FoundationEssentials
+import Hummingbird
+import JSONBodies
+import WebAuthn
+
+/// The Authentication API (auth0-passkey-api.md §1–§3, §6, §15.1): native passkey signup and
+/// login challenges, `/oauth/token` (the webauthn, authorization code, refresh and client
+/// credentials grants), revocation, userinfo, JWKS and discovery.
+///
+/// ```
+/// POST /passkey/register                 a signup challenge          (under the address lockout)
+/// POST /passkey/challenge                a login challenge           (under the address lockout)
+/// POST /oauth/token                      a grant (JSON or form, DPoP) (under the address lockout)
+/// POST /oauth/revoke                     revokes a refresh token     (under the address lockout)
+/// GET  /userinfo                         the token's user's claims
+/// GET  /.well-known/jwks.json            the signing key
+/// GET  /.well-known/openid-configuration discovery
+/// ```
+struct AuthenticationAPI: TenantRoutes {
+    let services: TenantServices
+
+    func addRoutes(to router: Router<TenantRequestContext>, secure: Bool) {
+        let limited = limited(router)
+        limited.post("passkey/register") { request, context in
+            try await self.signupChallenge(request.decode(as: SignupChallengeRequest.self, context: context))
+        }
+        limited.post("passkey/challenge") { request, context in
+            try await self.loginChallenge(request.decode(as: LoginChallengeRequest.self, context: context))
+        }
+        limited.post("oauth/token") { request, context in
+            let proof = try await self.services.dpopProof(request, secure: secure, at: .tokenEndpoint)
+            return try await self.token(
+                JSONRequestDecoder.tenant.decode(TokenRequest.self, jsonOrFormFrom: request, context: context),
+                proof: proof)
+        }
+        limited.post("oauth/revoke") { request, context in
+            try await self.revoke(request.decode(as: RevokeRequest.self, context: context))
+            return TenantResponseEncoder.empty(status: .ok)
+        }
+        router.get("userinfo") { request, _ in
+            try await self.userInfo(accessToken: self.services.accessToken(request, secure: secure))
+        }
+        router.get(".well-known/jwks.json") { _, _ in self.services.signer.jwks }
+        router.get(".well-known/openid-configuration") { _, _ in self.discovery }
+    }
+}
+
+extension AuthenticationAPI {
+    /// `GET /userinfo` (auth0-passkey-api.md §6.3; OpenID Connect Core 1.0 §5.3): the claims of
+    /// the token's user that its scopes release, `sub` always.
+    func userInfo(accessToken: Secret?) async throws(TenantError) -> UserClaims {
+        let userInfo = configuration.userInfoAudience
+        let claims = try await services.authorize(accessToken, audiences: { $0 == userInfo }, scope: "openid")
+        guard let user = try await store.user(id: claims.sub) else {
+            throw TenantError(.invalidToken, status: 401, "The token's user does not exist any more.")
+        }
+        return UserClaims(user: user, scopes: claims.scopes, includeSubject: true)
+    }
+
+    /// OpenID Connect Discovery for this tenant.
+    var discovery: OpenIDConfiguration {
+        let base = configuration.issuer
+        return OpenIDConfiguration(
+            issuer: base, authorizationEndpoint: base + "authorize", tokenEndpoint: base + "oauth/token",
+            userinfoEndpoint: base + "userinfo", revocationEndpoint: base + "oauth/revoke",
+            endSessionEndpoint: base + "v2/logout", jwksURI: base + ".well-known/jwks.json",
+            grantTypesSupported: [
+                TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant,
+                TokenRequest.clientCredentialsGrant,
+            ],
+            scopesSupported: TenantServices.openIDScopes.sorted(),
+            claimsSupported: UserClaims.CodingKeys.allCases.map(\.rawValue)
+                + ["iss", "aud", "exp", "iat", "azp", "auth_time", "nonce", "amr", "org_id", "org_name"])
+    }
+}

@@ -1,0 +1,195 @@
+import FoundationEssentials
+import HTTPTypes
+import WebAuthn
+
+extension WebAuthAPI {
+    /// `GET /authorize` (RFC 6749 §4.1.1, RFC 7636 §4.3, OpenID Connect Core 1.0 §3.1.2;
+    /// auth0-passkey-api.md §14.1, §14.2): checks the request, then issues a code at once over a
+    /// live login session, or serves the login page.
+    ///
+    /// The checks, in order: an unknown or missing `client_id`, or a `redirect_uri` that is missing
+    /// or not an Allowed Callback URL, get a 400 page, never a redirect (RFC 6749 §4.1.2.1: the
+    /// redirect URI is not trusted). Every later refusal is a 302 to the redirect URI with
+    /// `error`, `error_description` and `state`: `unsupported_response_type` for a
+    /// `response_type` other than `code`; `invalid_request` for a repeated parameter, a missing
+    /// `code_challenge` (PKCE is required of this public client, RFC 7636 §4.4.1), a method
+    /// other than `S256` (`plain` included), a challenge that is not 43 base64url characters,
+    /// an unknown `connection`, a `max_age` that is not a non-negative integer or a `dpop_jkt`
+    /// that is not a SHA-256 JWK thumbprint (RFC 9449 §10: it binds the code), and for an
+    /// `organization` missing under `require`, given under `deny` or unknown (auth0-passkey-api.md
+    /// §17); `access_denied` for an unknown `audience`, and for a session's user who is not a member
+    /// of the organization; `login_required` for `prompt=none` without a usable session.
+    ///
+    /// - Parameters:
+    ///   - query: the query string, without `?`.
+    ///   - sessionCookie: the `passkey_session` cookie, if any.
+    ///   - secure: whether the tenant serves TLS (cookies get `Secure`).
+    /// - Returns: the page or redirect.
+    /// - Throws: `server_error` only, for a database fault.
+    func authorize(query: String?, sessionCookie: String?, secure: Bool) async throws(TenantError) -> BrowserResponse {
+        let parameters = FormParameters(query)
+        guard let clientID = parameters["client_id"], clientID == self.clientID,
+            !parameters.repeated.contains("client_id")
+        else {
+            return .page(
+                .badRequest,
+                HTMLPage.message(
+                    title: "Unknown application",
+                    text: "The client_id is missing or names no application of this tenant."))
+        }
+        guard let redirectURI = parameters["redirect_uri"], configuration.allowsCallback(redirectURI),
+            !parameters.repeated.contains("redirect_uri")
+        else {
+            return .page(
+                .badRequest,
+                HTMLPage.message(
+                    title: "Callback URL mismatch",
+                    text: "The redirect_uri is missing or is not one of the application's Allowed Callback URLs."))
+        }
+        let state = parameters["state"]
+        func refuse(_ error: String, _ description: String) -> BrowserResponse {
+            .redirect(
+                Self.redirect(
+                    redirectURI, [("error", error), ("error_description", description), ("state", state)]))
+        }
+        if let name = parameters.repeated.first {
+            return refuse("invalid_request", "Parameter \(name.prefix(64)) is given more than once.")
+        }
+        guard parameters["response_type"] == "code" else {
+            return refuse("unsupported_response_type", "Only response_type=code is supported.")
+        }
+        guard let challenge = parameters["code_challenge"] else {
+            return refuse("invalid_request", "code_challenge is required (PKCE, S256).")
+        }
+        guard parameters["code_challenge_method"] == "S256" else {
+            return refuse("invalid_request", "code_challenge_method must be S256.")
+        }
+        guard Self.isPKCEValue(challenge, length: 43...43, symbols: "-_") else {
+            return refuse("invalid_request", "code_challenge must be 43 base64url characters.")
+        }
+        if let connection = parameters["connection"], connection != configuration.connection {
+            return refuse("invalid_request", "Connection not found: \(connection.prefix(64))")
+        }
+        if let audience = parameters["audience"], services.apiScopes(audience) == nil {
+            return refuse("access_denied", "Service not found: \(audience.prefix(200))")
+        }
+        let organization: TenantOrganization?
+        do {
+            organization = try services.checkOrganization(parameters["organization"])
+        } catch {
+            return refuse(error.code.rawValue, error.detail)
+        }
+        var maxAge: Int?
+        if let text = parameters["max_age"] {
+            guard let value = Int(text), value >= 0 else {
+                return refuse("invalid_request", "max_age must be a non-negative integer.")
+            }
+            maxAge = value
+        }
+        if let jkt = parameters["dpop_jkt"], !Self.isPKCEValue(jkt, length: 43...43, symbols: "-_") {
+            return refuse("invalid_request", "dpop_jkt must be a JWK SHA-256 thumbprint, 43 base64url characters.")
+        }
+        let prompts = Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init))
+        if prompts.contains("none"), prompts.count > 1 {
+            return refuse("invalid_request", "prompt=none cannot be combined with another value.")
+        }
+        let request = AuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, state: state, nonce: parameters["nonce"],
+            scope: parameters["scope"], audience: parameters["audience"], organization: organization?.id,
+            codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
+            screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
+            autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"])
+        let session = try await usableSession(sessionCookie, maxAge: maxAge)
+        if let session, !prompts.contains("login"), !request.wantsSignup,
+            let user = try await store.user(id: session.userID)
+        {
+            do {
+                try await services.admit(user, to: organization)
+            } catch  where error.code == .accessDenied {
+                return refuse("access_denied", error.detail)
+            }
+            return .redirect(try await issueCode(for: request, userID: session.userID, authTime: session.authTime))
+        }
+        if prompts.contains("none") {
+            return refuse("login_required", "The user is not logged in.")
+        }
+        return try await loginPage(for: request, secure: secure)
+    }
+
+    /// The live login session a `passkey_session` cookie names, if its user still exists and its
+    /// ceremony is recent enough for `maxAge` (OpenID Connect Core 1.0 §3.1.2.1).
+    private func usableSession(_ cookie: String?, maxAge: Int?) async throws(TenantError) -> LoginSession? {
+        guard let cookie else { return nil }
+        try await store.expire(LoginSession.self, at: clock.now())
+        guard
+            let session = try await store.peek(LoginSession.self, key: .digest(Secret(cookie).digest), at: clock.now()),
+            try await store.user(id: session.userID) != nil
+        else { return nil }
+        // `max_age=0` asks for a new ceremony every time, as `prompt=login` does (OpenID Connect Core 1.0 §3.1.2.1).
+        if let maxAge, maxAge == 0 || session.authTime.addingTimeInterval(Double(maxAge)) < clock.now() {
+            return nil
+        }
+        return session
+    }
+
+    /// Opens a login page's transaction and renders the page, setting the `passkey_tx` cookie.
+    private func loginPage(for request: AuthorizationRequest, secure: Bool) async throws(TenantError)
+        -> BrowserResponse
+    {
+        let transaction = Secret.random()
+        try await store.insert(
+            LoginTransaction(
+                request: request,
+                expiresAt: clock.now().addingTimeInterval(configuration.loginTransactionLifetime.seconds)),
+            key: .digest(transaction.digest))
+        let html = HTMLPage.login(
+            transaction: transaction.text, domain: configuration.domain, signupFirst: request.wantsSignup,
+            loginHint: request.loginHint, autostart: request.autostart ?? false,
+            emailOnly: configuration.identifiers.email.signup == .required)
+        return .page(
+            .ok, html,
+            cookies: [BrowserResponse.cookie(Self.transactionCookie, transaction.text, path: "/u/", secure: secure)])
+    }
+
+    /// Issues an authorization code for `request` and `userID` (RFC 6749 §4.1.2): 32 random
+    /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``.
+    ///
+    /// - Returns: the redirect URI with `code` and `state`.
+    func issueCode(for request: AuthorizationRequest, userID: String, authTime: Date) async throws(TenantError)
+        -> String
+    {
+        let code = Secret.random()
+        try await store.insert(
+            IssuedCode(
+                code: AuthorizationCode(
+                    request: request, userID: userID, authTime: authTime,
+                    expiresAt: clock.now().addingTimeInterval(configuration.authorizationCodeLifetime.seconds)),
+                identifiers: .random()),
+            key: .digest(code.digest))
+        return Self.redirect(request.redirectURI, [("code", code.text), ("state", request.state)])
+    }
+
+    /// `uri` with `parameters` added to its query, percent-encoded; nil values left out.
+    static func redirect(_ uri: String, _ parameters: [(String, String?)]) -> String {
+        let query = parameters.compactMap { name, value in
+            value.map { "\(name)=\(PercentEncoding.encode($0))" }
+        }
+        return uri + (uri.contains("?") ? "&" : "?") + query.joined(separator: "&")
+    }
+
+    /// Whether `value` is a PKCE value: `length` ASCII letters, digits and `symbols`. A verifier
+    /// is 43 to 128 of `[A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~"` (RFC 7636 §4.1); an
+    /// `S256` challenge is a base64url SHA-256, 43 of `[A-Z] / [a-z] / [0-9] / "-" / "_"` (§4.2).
+    static func isPKCEValue(_ value: String, length: ClosedRange<Int>, symbols: String) -> Bool {
+        length.contains(value.utf8.count)
+            && value.utf8.allSatisfy { byte in
+                let character = Character(Unicode.Scalar(byte))
+                return byte < 0x80 && (character.isLetter || character.isNumber || symbols.contains(character))
+            }
+    }
+
+    /// The login page's transaction cookie (the double-submit cookie pattern).
+    static let transactionCookie = "passkey_tx"
+    /// The login session cookie.
+    static let sessionCookie = "passkey_session"
+}

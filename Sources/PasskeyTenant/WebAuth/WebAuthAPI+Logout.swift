@@ -1,0 +1,47 @@
+import HTTPTypes
+import WebAuthn
+
+extension WebAuthAPI {
+    /// `GET /v2/logout` (auth0-passkey-api.md §14.4; OpenID Connect RP-Initiated Logout 1.0 §2,
+    /// §3): ends the login session (its row deleted, its cookie cleared with `Max-Age=0`), then
+    /// sends the browser to `returnTo` when it is an Allowed Logout URL, to the first allowed one
+    /// when only `client_id` is given, or shows "You are logged out". `federated` is ignored (the
+    /// tenant has no upstream identity provider).
+    ///
+    /// - Parameters:
+    ///   - query: the query string, without `?`.
+    ///   - sessionCookie: the `passkey_session` cookie, if any.
+    ///   - secure: whether the tenant serves TLS.
+    /// - Returns: a 302, a 200 page, or a 400 page for a `returnTo` that is not allowed or an
+    ///   unknown `client_id`.
+    /// - Throws: `server_error` only, for a database fault.
+    func logout(query: String?, sessionCookie: String?, secure: Bool) async throws(TenantError) -> BrowserResponse {
+        let parameters = FormParameters(query)
+        let returnTo = parameters["returnTo"]
+        let client = parameters["client_id"]
+        if let returnTo, !configuration.allowsLogout(returnTo) {
+            return .page(
+                .badRequest,
+                HTMLPage.message(
+                    title: "Logout URL mismatch",
+                    text: "The returnTo URL is not one of the application's Allowed Logout URLs."))
+        }
+        if let client, client != clientID {
+            return .page(
+                .badRequest,
+                HTMLPage.message(
+                    title: "Unknown application", text: "The client_id names no application of this tenant."))
+        }
+        if let sessionCookie {
+            try await store.delete(LoginSession.self, key: .digest(Secret(sessionCookie).digest))
+        }
+        let cleared = [BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, maxAge: 0)]
+        if let returnTo {
+            return .redirect(returnTo, cookies: cleared)
+        }
+        if client != nil, let first = configuration.logoutURLs.first {
+            return .redirect(first, cookies: cleared)
+        }
+        return .page(.ok, HTMLPage.message(title: "Logged out", text: "You are logged out."), cookies: cleared)
+    }
+}

@@ -1,0 +1,158 @@
+import FoundationEssentials
+import WebAuthn
+
+extension WebAuthAPI {
+    /// `POST /u/passkey/options`: the options of the page's next ceremony (the **[local]** page
+    /// API; WebAuthn L3 §5.1.10). Login is discoverable, as the native login (auth0-passkey-api.md
+    /// §2); signup makes a new user of the identifier, as the native signup (§1). Each call
+    /// replaces the transaction's pending challenge. **[local]**
+    ///
+    /// - Parameters:
+    ///   - request: the transaction, the mode and the identifier.
+    ///   - caller: the cookies and headers.
+    /// - Returns: the options.
+    /// The signup's identifier is an email when it has an `@`, a phone number when it starts with
+    /// `+`, else a username, checked against the connection's attributes as the native signup's
+    /// profile is (§18).
+    ///
+    /// - Throws: `access_denied` (403) when the transaction cookie does not match or the `Origin`
+    ///   is not the page's, and for a signup into an organization that takes none (§17);
+    ///   `invalid_request` for an unknown or expired transaction, an unknown mode, a missing,
+    ///   malformed, refused or taken identifier.
+    func pageOptions(_ request: PageOptionsRequest, caller: PageCaller) async throws(TenantError)
+        -> PageOptionsResponse
+    {
+        let digest = try checkPageCaller(request.transaction, caller)
+        try await store.expire(LoginTransaction.self, at: clock.now())
+        guard var transaction = try await store.peek(LoginTransaction.self, key: .digest(digest), at: clock.now())
+        else {
+            throw Self.unknownTransaction
+        }
+        let response: PageOptionsResponse
+        switch request.mode {
+        case "login":
+            let generated = configuration.relyingParty.generateAuthenticationOptions(
+                timeout: configuration.sessionLifetime)
+            (transaction.mode, transaction.challenge, transaction.user) = (.login, generated.challenge, nil)
+            response = .get(generated.options)
+        case "signup":
+            guard let identifier = request.identifier, !identifier.isEmpty else {
+                throw .invalidRequest("Enter your email address, phone number or username to sign up.")
+            }
+            try services.checkSignup(into: try services.issuedOrganization(transaction.request.organization))
+            let user = try await services.newUser(
+                profile: Self.pageProfile(identifier), metadata: [:], connection: configuration.connection)
+            let generated = services.registrationOptions(for: user)
+            (transaction.mode, transaction.challenge, transaction.user) = (.signup, generated.challenge, user)
+            response = .create(generated.options)
+        default:
+            throw .invalidRequest("mode: login or signup")
+        }
+        let next = transaction
+        try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now()) { $0 = next }
+        return response
+    }
+
+    /// `POST /u/passkey/verify`: verifies the page's ceremony against its pending challenge and
+    /// the page's origin (``PageOrigin``), creates the user of a signup, opens a login session and
+    /// issues the authorization code (RFC 6749 §4.1.2). The challenge is spent whatever the
+    /// outcome; a failure leaves the transaction usable for another try. **[local]**
+    ///
+    /// - Parameters:
+    ///   - request: the transaction and the credential.
+    ///   - caller: the cookies and headers.
+    /// - Returns: the redirect URI with `code` and `state`, and the `passkey_session` cookie.
+    /// With an organization, a signup makes the user a member, and a login lets a member in; a
+    /// non-member is sent back to the application with `access_denied` (auth0-passkey-api.md §17).
+    ///
+    /// - Throws: `access_denied` (403) as ``pageOptions(_:caller:)``; `invalid_request` for an
+    ///   unknown transaction, no pending ceremony, a credential of the wrong shape or a taken
+    ///   identifier; `invalid_grant` for a credential that does not verify; `too_many_attempts`.
+    func pageVerify(_ request: PageVerifyRequest, caller: PageCaller) async throws(TenantError)
+        -> (answer: PageVerifyResponse, sessionCookie: String)
+    {
+        let digest = try checkPageCaller(request.transaction, caller)
+        // The pending ceremony is cleared as it is read: a challenge is answered at most once.
+        let pending = try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now()) {
+            ($0.mode, $0.challenge, $0.user) = (nil, nil, nil)
+        }
+        guard let transaction = pending else {
+            throw Self.unknownTransaction
+        }
+        guard let mode = transaction.mode, let challenge = transaction.challenge else {
+            throw .invalidRequest("No passkey ceremony is pending on this page; ask for options first.")
+        }
+        let relyingParty = configuration.relyingParty(page: caller.page)
+        let organization = try services.issuedOrganization(transaction.request.organization)
+        let user: TenantUser
+        var refusal: TenantError?
+        switch mode {
+        case .login:
+            user = try await services.verifiedLogin(
+                request.credential, challenge: challenge, relyingParty: relyingParty)
+            do {
+                try await services.admit(user, to: organization)
+            } catch  where error.code == .accessDenied {
+                refusal = error
+            }
+        case .signup:
+            guard let new = transaction.user else { throw .invalidRequest("The signup carries no user.") }
+            let credential = try services.verifiedPasskey(
+                request.credential, challenge: challenge, relyingParty: relyingParty, userID: new.id,
+                userAgent: caller.userAgent)
+            try await store.createUser(new, credential: credential)
+            try await services.join(new, to: organization)
+            user = new
+        }
+        let now = clock.now()
+        let session = Secret.random()
+        try await store.insert(
+            LoginSession(
+                userID: user.id, authTime: now,
+                expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds)),
+            key: .digest(session.digest))
+        let redirect =
+            if let refusal {
+                Self.redirect(
+                    transaction.request.redirectURI,
+                    [
+                        ("error", "access_denied"), ("error_description", refusal.detail),
+                        ("state", transaction.request.state),
+                    ])
+            } else {
+                try await issueCode(for: transaction.request, userID: user.id, authTime: now)
+            }
+        try await store.delete(LoginTransaction.self, key: .digest(digest))
+        let cookie = BrowserResponse.cookie(
+            Self.sessionCookie, session.text, path: "/", secure: caller.secure,
+            maxAge: Int(configuration.loginSessionLifetime.seconds))
+        return (PageVerifyResponse(redirect: Secret(redirect)), cookie)
+    }
+
+    /// The CSRF checks of the page API: the `passkey_tx` cookie equals the body's transaction
+    /// (double submit: a cross-site page can neither read the cookie nor set the body's JSON
+    /// content type without a preflight), and an `Origin`, when sent, is the page's.
+    ///
+    /// - Returns: the transaction's digest.
+    private func checkPageCaller(_ transaction: String, _ caller: PageCaller) throws(TenantError) -> [UInt8] {
+        let digest = Secret(transaction).digest
+        guard let cookie = caller.transactionCookie, Secret(cookie).digest == digest else {
+            throw TenantError(.accessDenied, status: 403, "The login page's transaction cookie is missing or differs.")
+        }
+        if let origin = caller.origin, origin != caller.page?.text {
+            throw TenantError(.accessDenied, status: 403, "Cross-origin request refused: \(origin.prefix(100))")
+        }
+        return digest
+    }
+
+    /// The profile of a login page signup's one identifier: an email with an `@`, a phone number
+    /// starting with `+`, else a username.
+    static func pageProfile(_ identifier: String) -> UserProfile {
+        if identifier.contains("@") { return UserProfile(email: identifier) }
+        if identifier.hasPrefix("+") { return UserProfile(phoneNumber: identifier) }
+        return UserProfile(username: identifier)
+    }
+
+    private static let unknownTransaction = TenantError.invalidRequest(
+        "The login transaction is unknown or expired; start again from the application.")
+}

@@ -1,0 +1,85 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Web Auth (auth0-passkey-api.md §14): `/authorize` with the server-rendered passkey login page,
+/// the page's API, and `/v2/logout`.
+struct WebAuthAPI: TenantRoutes {
+    let services: TenantServices
+}
+
+extension WebAuthAPI {
+    /// Web Auth's routes (auth0-passkey-api.md §14; the page API is **[local]**):
+    ///
+    /// ```
+    /// GET  /authorize            the login page, a code redirect, or an error redirect / page
+    /// GET  /v2/logout            ends the login session
+    /// GET  /u/passkey.js         the page's one script
+    /// GET  /u/passkey.css        the page's stylesheet
+    /// POST /u/passkey/options    the next ceremony's options       (under the address lockout)
+    /// POST /u/passkey/verify     the ceremony's answer → code      (under the address lockout)
+    /// ```
+    func addRoutes(to router: Router<TenantRequestContext>, secure: Bool) {
+        let limited = limited(router)
+        let sources = configuration.pageConnectSources
+        router.get("authorize") { request, _ in
+            if let localhost = self.localhostURL(request, secure: secure) {
+                return BrowserResponse.redirect(localhost).response(connectSources: sources)
+            }
+            return try await self.authorize(
+                query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
+            ).response(connectSources: sources)
+        }
+        router.get("v2/logout") { request, _ in
+            try await self.logout(
+                query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
+            ).response(connectSources: sources)
+        }
+        router.get("u/passkey.js") { _, _ in
+            Self.asset(PackageResources.passkey_js, type: "text/javascript; charset=utf-8", sources: sources)
+        }
+        router.get("u/passkey.css") { _, _ in
+            Self.asset(PackageResources.passkey_css, type: "text/css; charset=utf-8", sources: sources)
+        }
+        limited.post("u/passkey/options") { request, context in
+            let body = try await request.decode(as: PageOptionsRequest.self, context: context)
+            return try await self.pageOptions(body, caller: self.pageCaller(request, secure: secure))
+        }
+        limited.post("u/passkey/verify") { request, context in
+            let body = try await request.decode(as: PageVerifyRequest.self, context: context)
+            let (answer, cookie) = try await self.pageVerify(body, caller: self.pageCaller(request, secure: secure))
+            return EditedResponse(headers: [.setCookie: cookie], response: answer)
+        }
+    }
+
+    /// The CSRF-relevant facts of a page API request. The page's host is the `Host` header (HTTP/1)
+    /// or the `:authority` (HTTP/2, and what an HTTP/1 server turns `Host` into).
+    private func pageCaller(_ request: Request, secure: Bool) -> PageCaller {
+        PageCaller(
+            transactionCookie: request.cookies[Self.transactionCookie]?.value, origin: request.headers[.origin],
+            page: PageOrigin(
+                host: request.headers[.host] ?? request.head.authority, secure: secure,
+                relyingPartyID: configuration.relyingPartyID),
+            userAgent: request.headers[.userAgent], secure: secure)
+    }
+
+    /// The same URL on `localhost` when the page was reached at a loopback address and the RP ID
+    /// is `localhost` **[local]**: a browser refuses the RP ID `localhost` from `127.0.0.1`
+    /// (WebAuthn L3 §5.1.3 step 8), and `passkey tenant serve` prints its URL on `127.0.0.1`.
+    private func localhostURL(_ request: Request, secure: Bool) -> String? {
+        guard configuration.relyingPartyID == "localhost",
+            let host = request.headers[.host] ?? request.head.authority
+        else { return nil }
+        let name = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }) + "]" : String(host.prefix { $0 != ":" })
+        guard name != "localhost", RegisteredURL.isLoopback(name) else { return nil }
+        let port = host.dropFirst(name.count)
+        return "\(secure ? "https" : "http")://localhost\(port)\(request.uri.string)"
+    }
+
+    /// One of the page's embedded files, with the page's security headers.
+    private static func asset(_ bytes: [UInt8], type: String, sources: [String]) -> Response {
+        var headers = BrowserResponse.securityHeaders(connectSources: sources)
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
