@@ -65,7 +65,7 @@ extension PasskeyBench {
         }
 
         /// `users` virtual users of `connection`, each with a file store of its own.
-        private func virtualUsers(_ name: String, _ connection: Tenant, _ scratch: Scratch) async throws
+        private func virtualUsers(_ name: String, _ connection: Tenant, _ scratch: ScratchDirectory) async throws
             -> [VirtualUser]
         {
             var virtualUsers: [VirtualUser] = []

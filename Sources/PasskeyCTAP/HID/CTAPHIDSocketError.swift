@@ -8,14 +8,7 @@ public import WebAuthn
 /// as the system tools print them (`bind /tmp/key.sock: Address already in use`).
 public struct CTAPHIDSocketError: CodedError, Hashable {
     /// The call that failed.
-    public struct Code: ErrorCode {
-        public let rawValue: String
-
-        /// Wraps a call's name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-    }
+    public typealias Code = CTAPHIDSystemCall
 
     /// The call that failed.
     public let code: Code

@@ -9,14 +9,7 @@ public import WebAuthn
 /// call; `description` is `operation: reason`.
 public struct CTAPHIDUHIDError: CodedError, Hashable {
     /// The call that failed.
-    public struct Code: ErrorCode {
-        public let rawValue: String
-
-        /// Wraps a call's name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-    }
+    public typealias Code = CTAPHIDSystemCall
 
     /// The call that failed.
     public let code: Code
