@@ -197,7 +197,7 @@ let package = Package(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP",
+                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP", "BlockingIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),

@@ -32,6 +32,10 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
     /// The path it was opened with, for errors.
     package let path: String
 
+    /// The descriptor's number, for a ``DescriptorChannel`` that carries messages over it while
+    /// this file stays open.
+    package var rawDescriptor: Int32 { descriptor.rawValue }
+
     /// Opens a path.
     ///
     /// - Parameters:
@@ -283,14 +287,8 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
         flock(descriptor.rawValue, LOCK_UN)
     }
 
-    /// Makes a C call that returns -1 and sets `errno` on failure, again while it is interrupted
-    /// (`EINTR`), as swift-system does for its own calls.
+    /// Makes a C call that returns -1 and sets `errno` on failure (``SystemCall/retrying(_:)``).
     static func retrying(_ call: () -> CInt) -> Result<CInt, Errno> {
-        while true {
-            let result = call()
-            if result >= 0 { return .success(result) }
-            let errno = Errno(rawValue: Glibc.errno)
-            if errno != .interrupted { return .failure(errno) }
-        }
+        SystemCall.retrying(call)
     }
 }

@@ -1,3 +1,4 @@
+import BlockingIO
 public import Logging
 
 /// A browser to open: the engine, the page, and the script that runs in every frame of every page
@@ -73,16 +74,16 @@ public struct BrowserLaunch: Sendable, Hashable, CustomStringConvertible, Custom
     public func run(
         logger: Logger = Logger(label: "passkey-browser", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(BrowserError) {
-        let scratch = try await ScratchDirectory.make()
+        let scratch = try await ScratchDirectory.forBrowser()
         do {
             switch engine {
             case .chromium: try await runChromium(in: scratch, logger: logger)
             case .firefox: try await runFirefox(in: scratch, logger: logger)
             }
         } catch {
-            await scratch.remove()
+            await scratch.discard()
             throw error
         }
-        await scratch.remove()
+        await scratch.discard()
     }
 }

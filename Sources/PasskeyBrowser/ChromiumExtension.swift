@@ -1,3 +1,4 @@
+import BlockingIO
 import FoundationEssentials
 import Glibc
 import Logging
@@ -105,9 +106,9 @@ package struct ChromiumExtension: Sendable {
 extension BrowserLaunch {
     /// Writes the extension and runs Chromium with it until it ends.
     func runChromium(in scratch: ScratchDirectory, logger: Logger) async throws(BrowserError) {
-        try await scratch.write("extension/manifest.json", ChromiumExtension.manifestJSON)
-        try await scratch.write("extension/" + ChromiumExtension.scriptFile, Array(script.utf8))
-        let profile = try await scratch.directory("profile")
+        try await scratch.save("extension/manifest.json", ChromiumExtension.manifestJSON)
+        try await scratch.save("extension/" + ChromiumExtension.scriptFile, Array(script.utf8))
+        let profile = try await scratch.makeDirectory("profile")
         let arguments = ChromiumExtension.arguments(
             self, extensionDirectory: scratch.path + "/extension", profileDirectory: profile)
         logger.debug("chromium: \(arguments.joined(separator: " "))")

@@ -1,3 +1,4 @@
+import BlockingIO
 import HummingbirdWSClient
 import Logging
 
@@ -126,7 +127,7 @@ package enum FirefoxRemoteAgent {
 extension BrowserLaunch {
     /// Writes the profile and runs Firefox, driving it over BiDi, until it ends.
     func runFirefox(in scratch: ScratchDirectory, logger: Logger) async throws(BrowserError) {
-        try await scratch.write("user.js", Array(FirefoxRemoteAgent.userPreferences(self).utf8))
+        try await scratch.save("user.js", Array(FirefoxRemoteAgent.userPreferences(self).utf8))
         let arguments = FirefoxRemoteAgent.arguments(self, profileDirectory: scratch.path)
         logger.debug("firefox: \(arguments.joined(separator: " "))")
         let script = script

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingIO
 import Foundation
 import PasskeyAuthenticator
 
@@ -64,7 +65,7 @@ extension PasskeyBench {
         }
 
         func run() async throws {
-            let directory = try Scratch("passkey-bench")
+            let directory = try ScratchDirectory("passkey-bench")
             defer { directory.remove() }
             let scratch = directory.path
             let progress: (String) -> Void = BenchOutput.progress

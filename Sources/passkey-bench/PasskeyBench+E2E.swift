@@ -1,5 +1,6 @@
 import ArgumentParser
 import Auth0Passkeys
+import BlockingIO
 import Foundation
 import PasskeyAuthenticator
 import PasskeyKit
@@ -56,7 +57,7 @@ extension PasskeyBench {
         /// Serves a tenant, signs `users` virtual users up and logs them in, `concurrency` at a
         /// time, between two measurements of the ceiling.
         static func measure(users: Int, concurrency: Int, seconds: Double) async throws -> Result {
-            let scratch = try Scratch("passkey-bench-e2e", memory: true)
+            let scratch = try ScratchDirectory("passkey-bench-e2e", memory: true)
             defer { scratch.remove() }
             let signing = try await SigningCeiling()
             let tenant = try await PasskeyTenant(

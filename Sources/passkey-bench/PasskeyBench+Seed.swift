@@ -1,5 +1,6 @@
 import ArgumentParser
 import Auth0Passkeys
+import BlockingIO
 import Foundation
 import PasskeyAuthenticator
 import PasskeyKit
@@ -36,7 +37,7 @@ extension PasskeyBench {
         }
 
         func run() async throws {
-            let scratch = try Scratch("passkey-bench-seed", memory: true)
+            let scratch = try ScratchDirectory("passkey-bench-seed", memory: true)
             defer { scratch.remove() }
             let signing = try await SigningCeiling()
             let tenant = try await PasskeyTenant(
@@ -64,7 +65,7 @@ extension PasskeyBench {
         }
 
         /// `users` virtual users of `connection`, each with a file store of its own.
-        private func virtualUsers(_ name: String, _ connection: Tenant, _ scratch: Scratch) async throws
+        private func virtualUsers(_ name: String, _ connection: Tenant, _ scratch: ScratchDirectory) async throws
             -> [VirtualUser]
         {
             var virtualUsers: [VirtualUser] = []

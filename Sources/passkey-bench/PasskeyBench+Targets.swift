@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingIO
 import Foundation
 
 extension PasskeyBench {
@@ -103,7 +104,7 @@ extension PasskeyBench {
         }
 
         func run() async throws {
-            let scratch = try Scratch("passkey-bench-targets")
+            let scratch = try ScratchDirectory("passkey-bench-targets")
             defer { scratch.remove() }
             let table = table
             var rows = table.map(\.row)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Auth0Passkeys
+import BlockingIO
 import Foundation
 import PasskeyTenant
 import WebAuthn

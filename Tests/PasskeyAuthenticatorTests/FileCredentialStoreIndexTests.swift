@@ -28,6 +28,22 @@ import WebAuthn
 
         var journal: String { path + "/index.log" }
 
+        /// Waits until the file system stamps a file with a later time than the store's
+        /// credentials directory has, so that a change made now moves that directory's mtime:
+        /// the event a settle sleep would guess the length of.
+        func waitForTheNextTimestamp() async throws {
+            let credentials = path + "/credentials"
+            let probe = directory.appending("clock-probe")
+            defer { try? FileManager.default.removeItem(atPath: probe) }
+            let last = try FileManager.default.attributesOfItem(atPath: credentials)[.modificationDate] as? Date
+            while true {
+                try Data().write(to: URL(fileURLWithPath: probe))
+                let now = try FileManager.default.attributesOfItem(atPath: probe)[.modificationDate] as? Date
+                if let now, let last, now > last { return }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+
         /// What a fresh process sees.
         func summariesInANewInstance() async throws -> [[UInt8]] {
             try await FileCredentialStore(directory: path).summaries(rpID: "example.com").map(\.id)
@@ -139,8 +155,8 @@ import WebAuthn
         let fixture = try await TwoCredentials()
         defer { fixture.directory.remove() }
         #expect(try await fixture.store.summaries(rpID: "example.com").count == 2)
-        // Directory mtimes may tick coarsely (a jiffy); a hand edit comes later than that.
-        try await Task.sleep(for: .milliseconds(20))
+        // Directory mtimes may tick coarsely (a jiffy); a hand edit comes after the next tick.
+        try await fixture.waitForTheNextTimestamp()
         try FileManager.default.removeItem(atPath: credentialFile(fixture.a.id, store: fixture.path))
         #expect(try await fixture.store.summaries(rpID: "example.com").map(\.id) == [fixture.b.id])
         #expect(try await fixture.summariesInANewInstance() == [fixture.b.id])

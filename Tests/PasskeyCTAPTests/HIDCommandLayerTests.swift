@@ -64,8 +64,10 @@ import WebAuthn
             report.replaceSubrange(0..<4, with: (0..<4).reversed().map { UInt8(target >> (8 * $0) & 0xFF) })
             await host.send(report: report)
         }
-        // Whatever state that left, INIT resynchronizes the channel and the device answers again.
-        try await Task.sleep(for: .milliseconds(50))
+        // Whatever state that left, INIT resynchronizes the channel and the device answers again:
+        // no settle time, the drain below waits for the INIT answer itself (each report above was
+        // taken in order, and INIT aborts this channel's message or command, whose timers and
+        // late answers the device then drops).
         let fresh = try await resynchronizedChannel(&host, channel)
         let ping = CTAPHIDMessage(channel: fresh, command: .ping, payload: [1, 2, 3])
         var answer = try await host.transact(ping)

@@ -3,6 +3,7 @@ import Glibc
 import PasskeyAuthenticator
 import TestSupport
 import Testing
+import WebAuthn
 
 @testable import PasskeyCTAP
 

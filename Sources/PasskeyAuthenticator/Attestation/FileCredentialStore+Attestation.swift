@@ -38,7 +38,7 @@ extension FileCredentialStore: BatchAttestationStore {
         try files.lock.lock(exclusive: true, timeout: lockTimeout)
         defer { files.lock.unlock() }
         var attestationKeys = AttestationKeys()
-        if let file = try FileDescriptor(openingIfExists: Self.attestationFileName, in: files.root) {
+        if let file = try StoreFile(openingIfExists: Self.attestationFileName, in: files.root) {
             let data = Data(try file.readAll(limit: Files.fileSizeLimit))
             do {
                 attestationKeys = try JSONDecoder().decode(AttestationKeys.self, from: data)

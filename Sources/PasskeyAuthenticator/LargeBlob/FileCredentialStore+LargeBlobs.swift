@@ -7,7 +7,7 @@ extension FileCredentialStore: LargeBlobStore {
     public func serializedLargeBlobArray() throws(StoreError) -> [UInt8] {
         try files.lock.lock(exclusive: false, timeout: lockTimeout)
         defer { files.lock.unlock() }
-        guard let file = try FileDescriptor(openingIfExists: Self.largeBlobsFileName, in: files.root) else {
+        guard let file = try StoreFile(openingIfExists: Self.largeBlobsFileName, in: files.root) else {
             return []
         }
         return try file.readAll(limit: Files.fileSizeLimit)

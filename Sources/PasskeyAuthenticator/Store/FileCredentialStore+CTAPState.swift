@@ -13,7 +13,7 @@ extension FileCredentialStore: CTAPStateStore {
     public func ctapState() throws(StoreError) -> CTAPDeviceState {
         try files.lock.lock(exclusive: false, timeout: lockTimeout)
         defer { files.lock.unlock() }
-        guard let file = try FileDescriptor(openingIfExists: Self.ctapStateFileName, in: files.root) else {
+        guard let file = try StoreFile(openingIfExists: Self.ctapStateFileName, in: files.root) else {
             return CTAPDeviceState()
         }
         let sealed = try file.readAll(limit: Files.fileSizeLimit)

@@ -7,9 +7,9 @@ extension FileCredentialStore {
     /// state: reading credential files, and reading, checking and writing the index journal. The
     /// caller holds the lock each operation needs.
     struct Files: Sendable {
-        let root: FileDescriptor
-        let credentials: FileDescriptor
-        let lock: FileDescriptor
+        let root: StoreFile
+        let credentials: StoreFile
+        let lock: StoreFile
         let keys: SealedKeys
         let custody: (any CredentialKeyCustody)?
 
@@ -27,7 +27,7 @@ extension FileCredentialStore {
         ///   the store key; `unsupported-version`; or `io`.
         func read(_ name: String) throws(StoreError) -> StoredCredential? {
             let path = credentials.path + "/" + name
-            guard let file = try FileDescriptor(openingIfExists: name, in: credentials) else {
+            guard let file = try StoreFile(openingIfExists: name, in: credentials) else {
                 return nil
             }
             let data = Data(try file.readAll(limit: Self.fileSizeLimit))
@@ -112,7 +112,7 @@ extension FileCredentialStore {
         /// what it holds before the damage, marked ``Index/needsRewrite``.
         func readJournal() throws(StoreError) -> Index {
             var index = Index()
-            guard let file = try FileDescriptor(openingIfExists: IndexJournal.fileName, in: root) else {
+            guard let file = try StoreFile(openingIfExists: IndexJournal.fileName, in: root) else {
                 index.needsRewrite = true
                 return index
             }
@@ -133,7 +133,7 @@ extension FileCredentialStore {
         /// `.lock` records for it) without building an index; `nil` when the journal is missing,
         /// foreign, of another length or damaged.
         func summariesFromJournal(rpID: String, length: Int) throws(StoreError) -> [[UInt8]: CredentialSummary]? {
-            guard let file = try FileDescriptor(openingIfExists: IndexJournal.fileName, in: root) else {
+            guard let file = try StoreFile(openingIfExists: IndexJournal.fileName, in: root) else {
                 return nil
             }
             let bytes = try file.readAll(limit: Self.journalSizeLimit)
@@ -148,7 +148,7 @@ extension FileCredentialStore {
         /// - Returns: `false` when the journal was replaced or shortened since, so it must be read
         ///   whole.
         func readTail(into index: inout Index) throws(StoreError) -> Bool {
-            guard let file = try FileDescriptor(openingIfExists: IndexJournal.fileName, in: root) else {
+            guard let file = try StoreFile(openingIfExists: IndexJournal.fileName, in: root) else {
                 return false
             }
             let size = try file.status().size
@@ -225,7 +225,7 @@ extension FileCredentialStore {
                 return
             }
             let bytes = IndexJournal.encode(record)
-            let file = try FileDescriptor(opening: IndexJournal.fileName, in: root, .writeOnly)
+            let file = try StoreFile(opening: IndexJournal.fileName, in: root, .writeOnly)
             try file.write(bytes, at: Int(lock.journalLength))
             lock.journalLength += UInt64(bytes.count)
             lock.journalRecords += 1

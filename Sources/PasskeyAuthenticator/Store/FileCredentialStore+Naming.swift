@@ -41,8 +41,8 @@ extension FileCredentialStore {
         }
     }
 
-    static func removeTemporaryFiles(in directory: FileDescriptor) throws(StoreError) {
-        for name in try directory.entries() where name.hasPrefix(FileDescriptor.temporaryPrefix) {
+    static func removeTemporaryFiles(in directory: StoreFile) throws(StoreError) {
+        for name in try directory.entries() where name.hasPrefix(StoreFile.temporaryPrefix) {
             try directory.remove(name)
         }
     }

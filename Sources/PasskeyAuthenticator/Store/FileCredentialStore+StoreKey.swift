@@ -9,7 +9,7 @@ extension FileCredentialStore {
     /// Reads `store.json` and the key it describes, or makes both for a new store; called under
     /// the exclusive lock.
     static func storeKey(
-        root: FileDescriptor, credentials: FileDescriptor, passphrase: Passphrase?, custody: String?
+        root: StoreFile, credentials: StoreFile, passphrase: Passphrase?, custody: String?
     ) throws(StoreError) -> SecretKey {
         let headerPath = root.path + "/store.json"
         guard try root.contains("store.json") else {
@@ -19,7 +19,7 @@ extension FileCredentialStore {
             return try create(root: root, passphrase: passphrase, custody: custody)
         }
         let data = Data(
-            try FileDescriptor(opening: "store.json", in: root, .readOnly).readAll(limit: Files.fileSizeLimit))
+            try StoreFile(opening: "store.json", in: root, .readOnly).readAll(limit: Files.fileSizeLimit))
         let header: Header
         do {
             let version = try JSONDecoder().decode(VersionProbe.self, from: data).version
@@ -70,7 +70,7 @@ extension FileCredentialStore {
         }
     }
 
-    private static func create(root: FileDescriptor, passphrase: Passphrase?, custody: String?) throws(StoreError)
+    private static func create(root: StoreFile, passphrase: Passphrase?, custody: String?) throws(StoreError)
         -> SecretKey
     {
         let key: SecretKey
@@ -122,8 +122,8 @@ extension FileCredentialStore {
         }
     }
 
-    private static func readKeyFile(_ root: FileDescriptor) throws(StoreError) -> SecretKey {
-        let file = try FileDescriptor(opening: "store.key", in: root, .readOnly)
+    private static func readKeyFile(_ root: StoreFile) throws(StoreError) -> SecretKey {
+        let file = try StoreFile(opening: "store.key", in: root, .readOnly)
         if try file.status().permissions & 0o077 != 0 {
             try file.setPermissions(0o600)
         }

@@ -45,6 +45,14 @@ public import WebAuthn
 ///   can assert from a read-only store.
 /// - Ownership: a directory owned by another user is refused (`insecure`); one of ours with group
 ///   or other permission bits is tightened to 0700, as is a looser `store.key` to 0600.
+///
+/// Why one type across its files (about 1,350 lines, one concern per file): every operation runs
+/// under the one `flock` on `.lock`, on the one executor, against the one view of the directory
+/// (the index, the observation it was built from, the recent reads), and each change updates all
+/// three before it lets go of the lock. Split into actors, a change would hold the lock across
+/// hops between them, and a reader could see the index of one state and the files of another.
+/// What has no such state already stands alone: ``StoredCredential``'s file format,
+/// `IndexJournal`, `RecentReads`, `SealedKeys`, `LockState`, BlockingIO's `OpenFile`.
 public actor FileCredentialStore: KeyExportingStore {
     /// The store's directory.
     public nonisolated let directory: String
@@ -114,16 +122,16 @@ public actor FileCredentialStore: KeyExportingStore {
         init(directory: String, passphrase: Passphrase?, lockTimeout: Duration, custody: (any CredentialKeyCustody)?)
             throws(StoreError)
         {
-            try FileDescriptor.makeDirectories(directory)
-            let root = try FileDescriptor(opening: directory, .directory)
+            try StoreFile.makeDirectories(directory)
+            let root = try StoreFile(opening: directory, .directory)
             let status = try root.status()
-            guard status.owner == FileDescriptor.currentUser else {
+            guard status.owner == StoreFile.currentUser else {
                 throw StoreError(.insecure, "belongs to user \(status.owner), not to this user", file: directory)
             }
             if status.permissions & 0o077 != 0 {
                 try root.setPermissions(0o700)
             }
-            let lockFile = try FileDescriptor(opening: ".lock", in: root, .readWrite, options: .create)
+            let lockFile = try StoreFile(opening: ".lock", in: root, .readWrite, options: .create)
             try lockFile.lock(exclusive: true, timeout: lockTimeout)
             defer { lockFile.unlock() }
             let lockSize = try lockFile.status().size
@@ -132,7 +140,7 @@ public actor FileCredentialStore: KeyExportingStore {
                 try lockFile.write([UInt8](repeating: 0, count: LockState.byteCount - lockSize), at: lockSize)
             }
             try root.makeDirectory("credentials")
-            let credentialsDirectory = try FileDescriptor(opening: "credentials", in: root, .directory)
+            let credentialsDirectory = try StoreFile(opening: "credentials", in: root, .directory)
             try FileCredentialStore.removeTemporaryFiles(in: root)
             let keys = SealedKeys(
                 storeKey: try FileCredentialStore.storeKey(

@@ -17,7 +17,7 @@ final class RecentReads: Sendable {
         let changed: Int64
         let size: Int
 
-        init(_ status: FileDescriptor.Status) {
+        init(_ status: StoreFile.Status) {
             inode = status.inode
             changed = status.changed
             size = status.size

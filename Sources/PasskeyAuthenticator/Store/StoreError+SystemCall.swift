@@ -1,8 +1,9 @@
 package import BlockingIO
 
 /// The store's files and directories: the package's one file type (BlockingIO's `OpenFile`),
-/// failing with ``StoreError``.
-typealias FileDescriptor = OpenFile<StoreError>
+/// failing with ``StoreError``. Named for the store, not `FileDescriptor`, which is swift-system's
+/// descriptor type (what `OpenFile` wraps).
+typealias StoreFile = OpenFile<StoreError>
 
 extension StoreError: SystemCallFailure {
     /// The error of a failed system call: the one place where the store maps `Errno`

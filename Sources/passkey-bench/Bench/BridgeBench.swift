@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingIO
 import Foundation
 import PasskeyControl
 import Subprocess
@@ -37,7 +38,7 @@ struct BridgeBench {
         guard FileManager.default.fileExists(atPath: script) else {
             throw BridgeBenchUnavailable(reason: "no page driver at \(script) (run from the package's root)")
         }
-        let scratch = try Scratch("passkey-bench-bridge", memory: true)
+        let scratch = try ScratchDirectory("passkey-bench-bridge", memory: true)
         defer { scratch.remove() }
         progress("bridge get and create in Chromium, against its virtual authenticator (\(rounds) rounds)")
         let service = ControlService()

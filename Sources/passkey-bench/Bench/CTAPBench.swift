@@ -36,7 +36,7 @@ extension PasskeyBench {
         }
 
         func run() async throws {
-            let scratch = try Scratch("passkey-bench-ctap", memory: true)
+            let scratch = try ScratchDirectory("passkey-bench-ctap", memory: true)
             defer { scratch.remove() }
             let store = InMemoryCredentialStore()
             let device = CTAPDevice(authenticator: SoftwareAuthenticator(store: store, profile: .securityKey))

@@ -97,9 +97,10 @@ struct LargeStoreBench {
     private func freshProcesses() async throws -> (start: Double, get: Double, listResidentMegabytes: Double) {
         let passkey = try Self.passkey()
         let io = BlockingExecutor(label: "passkey-bench: child processes")
-        let options = FileManager.default.temporaryDirectory.appendingPathComponent("passkey-bench-options.json")
-        try Data(WebAuthnJSON.encode(Self.requestOptions)).write(to: options)
-        defer { try? FileManager.default.removeItem(at: options) }
+        let scratch = try ScratchDirectory("passkey-bench-options")
+        defer { scratch.remove() }
+        try scratch.write("options.json", WebAuthnJSON.encode(Self.requestOptions))
+        let options = scratch.path + "/options.json"
         func run(_ executable: String, _ arguments: [String]) async throws -> (seconds: Double, errors: String) {
             try await io.run { () throws -> (seconds: Double, errors: String) in
                 let process = Process()
@@ -122,7 +123,7 @@ struct LargeStoreBench {
         }
         let start = try await run(passkey, ["--version"]).seconds
         let get = try await run(
-            passkey, ["get", "--store", directory, "--origin", "https://\(Self.rpID(0))", "--options", options.path]
+            passkey, ["get", "--store", directory, "--origin", "https://\(Self.rpID(0))", "--options", options]
         ).seconds
         var listMegabytes = Double.nan
         if FileManager.default.isExecutableFile(atPath: Self.gnuTime) {
