@@ -9,7 +9,7 @@ import X509
 /// SafetyNet response signed for the test.
 @Suite struct AndroidSafetyNetAttestationTests {
     /// A SafetyNet response for `ceremony`, every claim open to change.
-    struct Response {
+    struct Response: ValidRegistration {
         var ceremony: HandmadeCeremony
         var hostname = "attest.android.com"
         var nonce: String?
@@ -43,6 +43,10 @@ import X509
             return input + "." + Base64URL.encode(Array(signature))
         }
 
+        func register() throws -> VerifiedRegistration {
+            try register(policy: .init())
+        }
+
         func register(policy: AttestationPolicy = .init(), jws: String? = nil) throws -> VerifiedRegistration {
             let authority = try TestCertificateAuthority()
             var ceremony = ceremony
@@ -56,43 +60,37 @@ import X509
         }
     }
 
-    static func expect(_ code: WebAuthnError.Code, _ change: (inout Response) throws -> Void) throws {
-        var response = try Response()
-        try change(&response)
-        #expect(throws: WebAuthnError(code, "")) { try response.register() }
-    }
-
     @Test func aSafetyNetRegistrationIsBasicAndTrusted() throws {
-        let registration = try Response().register()
-        #expect(registration.attestationType == .basic)
-        #expect(registration.isTrusted)
+        try Response.expectTrusted(.basic)
     }
 
     /// Step 1: `ver` is set and `response` is a compact JWS with its certificates.
     @Test func theStatementIsAJWS() throws {
-        try Self.expect(.invalidAttestationStatement) { $0.version = "" }
+        try Response.expect(.invalidAttestationStatement) { $0.version = "" }
         for jws in ["e30.e30", "!.!.!", "e30.e30.AAAA", #"eyJhbGciOiJub25lIn0.e30."#] {
             #expect(throws: WebAuthnError(.invalidAttestationStatement, "")) { try Response().register(jws: jws) }
         }
-        try Self.expect(.invalidAttestationStatement) { $0.withCertificates = false }
+        try Response.expect(.invalidAttestationStatement) { $0.withCertificates = false }
     }
 
     /// Step 2: the nonce is base64 of SHA-256(authenticatorData ‖ clientDataHash).
     @Test func theNonceIsThisCeremonys() throws {
-        try Self.expect(.invalidAttestationStatement) { $0.nonce = Data(repeating: 1, count: 32).base64EncodedString() }
+        try Response.expect(.invalidAttestationStatement) {
+            $0.nonce = Data(repeating: 1, count: 32).base64EncodedString()
+        }
     }
 
     /// Step 3: the leaf is attest.android.com's and signed the JWS.
     @Test func attestAndroidComSigned() throws {
-        try Self.expect(.attestationCertificateRequirements) { $0.hostname = "attest.example.com" }
-        try Self.expect(.badAttestationSignature) { $0.signer = P256.Signing.PrivateKey() }
+        try Response.expect(.attestationCertificateRequirements) { $0.hostname = "attest.example.com" }
+        try Response.expect(.badAttestationSignature) { $0.signer = P256.Signing.PrivateKey() }
     }
 
     /// Step 4: ctsProfileMatch, and a timestamp within the policy's window.
     @Test func theDeviceIsCompatibleAndTheResponseFresh() throws {
-        try Self.expect(.invalidAttestationStatement) { $0.ctsProfileMatch = false }
-        try Self.expect(.invalidAttestationStatement) { $0.age = 120 }
-        try Self.expect(.invalidAttestationStatement) { $0.age = -30 }
+        try Response.expect(.invalidAttestationStatement) { $0.ctsProfileMatch = false }
+        try Response.expect(.invalidAttestationStatement) { $0.age = 120 }
+        try Response.expect(.invalidAttestationStatement) { $0.age = -30 }
         var response = try Response()
         response.age = -30
         #expect(try response.register(policy: AttestationPolicy(safetyNetClockSkew: .seconds(60))).isTrusted)

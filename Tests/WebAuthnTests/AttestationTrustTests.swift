@@ -176,7 +176,7 @@ import Testing
     /// every chain, though the relying party replaces it on any change before that can happen.
     @Test func otherAnchorsForTheSameSetAreNeverAnsweredFromTheTable() throws {
         let trust = AttestationTrust()
-        let path = try trustPath("packed-es256")
+        let path = TrustPath(try trustPath("packed-es256"))
         let anchorSet = AttestationTrust.AnchorSet(format: .packed, metadataEntry: nil)
         try trust.verify(path, anchors: Self.root, from: anchorSet, at: Date())
         #expect(trust.count == 1)
@@ -192,18 +192,41 @@ import Testing
         let anchorSet = AttestationTrust.AnchorSet(format: .packed, metadataEntry: nil)
         for _ in 0..<2 {
             for path in paths {
-                try trust.verify(path, anchors: Self.root, from: anchorSet, at: Date())
+                try trust.verify(TrustPath(path), anchors: Self.root, from: anchorSet, at: Date())
                 #expect(trust.count <= 2)
                 let parsed = try trust.certificates(path.map(\.derBytes)) { _, error in error }
-                #expect(parsed == path)
+                #expect(parsed.certificates == path)
+                #expect(parsed.digest == TrustPath(path).digest)
                 #expect(trust.parsedCount <= 2)
-                _ = try trust.swiftCertificate(path[0])
-                #expect(trust.swiftCertificateCount <= 2)
             }
         }
         #expect(trust.count == 2)
         #expect(trust.parsedCount == 2)
-        #expect(trust.swiftCertificateCount == 2)
+    }
+
+    /// The bound's eviction order holds exactly the table's keys: replacing a value keeps its
+    /// key's place, the oldest key leaves first, and forgetting everything starts a new order.
+    @Test func aBoundedTableEvictsTheOldestKeyFirst() {
+        var table = BoundedTable<String, Int>(capacity: 2)
+        table.insert(1, for: "a")
+        table.insert(2, for: "b")
+        table.insert(3, for: "a")
+        #expect(table.count == 2)
+        #expect(table["a"] == 3)
+        table.insert(4, for: "c")
+        #expect(table["a"] == nil)
+        #expect(table["b"] == 2)
+        #expect(table["c"] == 4)
+        table.insert(5, for: "d")
+        #expect(table["b"] == nil)
+        #expect(table.count == 2)
+        table.removeAll()
+        #expect(table.count == 0)
+        table.insert(6, for: "e")
+        table.insert(7, for: "f")
+        table.insert(8, for: "g")
+        #expect(table["e"] == nil)
+        #expect([table["f"], table["g"]] == [7, 8])
     }
 
     @Test func aPathThatDoesNotParseIsRefusedEveryTimeAndNeverKept() throws {

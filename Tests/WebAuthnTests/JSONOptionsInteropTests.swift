@@ -22,9 +22,7 @@ import WebAuthn
     }
 
     @Test func registrationFullFields() throws {
-        let options = try WebAuthnJSON.decode(
-            PublicKeyCredentialCreationOptionsJSON.self,
-            from: Vectors.bytes("pywebauthn-options", "registration-full.json"))
+        let options = try Self.options(PublicKeyCredentialCreationOptionsJSON.self, "registration-full.json")
         #expect(options.rp == PublicKeyCredentialRpEntity(name: "Example Corp", id: "example.org"))
         #expect(options.user.id.bytes == Array("user-0001-".utf8) + [0xFF, 0xFE])
         #expect(options.user.name == "alice@example.org")
@@ -51,9 +49,7 @@ import WebAuthn
     }
 
     @Test func registrationSecurityKeyFields() throws {
-        let options = try WebAuthnJSON.decode(
-            PublicKeyCredentialCreationOptionsJSON.self,
-            from: Vectors.bytes("pywebauthn-options", "registration-security-key.json"))
+        let options = try Self.options(PublicKeyCredentialCreationOptionsJSON.self, "registration-security-key.json")
         #expect(options.pubKeyCredParams == [.init(alg: -257)])
         #expect(options.excludeCredentials?.first?.transports == [.usb, .nfc, .ble])
         #expect(options.authenticatorSelection?.authenticatorAttachment == .crossPlatform)
@@ -64,9 +60,8 @@ import WebAuthn
     }
 
     @Test func authenticationAllowCredentialsFields() throws {
-        let options = try WebAuthnJSON.decode(
-            PublicKeyCredentialRequestOptionsJSON.self,
-            from: Vectors.bytes("pywebauthn-options", "authentication-allow-credentials.json"))
+        let options = try Self.options(
+            PublicKeyCredentialRequestOptionsJSON.self, "authentication-allow-credentials.json")
         #expect(options.challenge.bytes == Array(0..<32))
         #expect(options.timeout == 90_000)
         #expect(options.rpId == "example.org")
@@ -77,10 +72,13 @@ import WebAuthn
     }
 
     @Test func authenticationMinimalKeepsEmptyAllowList() throws {
-        let options = try WebAuthnJSON.decode(
-            PublicKeyCredentialRequestOptionsJSON.self,
-            from: Vectors.bytes("pywebauthn-options", "authentication-minimal.json"))
+        let options = try Self.options(PublicKeyCredentialRequestOptionsJSON.self, "authentication-minimal.json")
         #expect(options.allowCredentials == [])
         #expect(options.userVerification == .preferred)
+    }
+
+    /// The options of one py_webauthn vector, read as `type`.
+    private static func options<Options: Decodable>(_ type: Options.Type, _ name: String) throws -> Options {
+        try WebAuthnJSON.decode(type, from: Vectors.bytes("pywebauthn-options", name))
     }
 }

@@ -28,9 +28,7 @@ import WebAuthn
 
     /// Step 5: client data that is not UTF-8.
     @Test func step05ClientDataIsUTF8() throws {
-        var ceremony = try HandmadeCeremony()
-        ceremony.rawClientData = [0x7B, 0xFF, 0xFE, 0x7D]
-        #expect(throws: WebAuthnError(.malformedClientData, "")) { try ceremony.register() }
+        try HandmadeCeremony.expect(.malformedClientData) { $0.rawClientData = [0x7B, 0xFF, 0xFE, 0x7D] }
     }
 
     /// Step 6: client data that is not a JSON object of the required members.
@@ -44,23 +42,17 @@ import WebAuthn
 
     /// Step 7: `C.type` is `webauthn.create`.
     @Test func step07Type() throws {
-        var ceremony = try HandmadeCeremony()
-        ceremony.claimedType = .get
-        #expect(throws: WebAuthnError(.wrongClientDataType, "")) { try ceremony.register() }
+        try HandmadeCeremony.expect(.wrongClientDataType) { $0.claimedType = .get }
     }
 
     /// Step 8: `C.challenge` is the base64url encoding of the challenge issued.
     @Test func step08Challenge() throws {
-        var ceremony = try HandmadeCeremony()
-        ceremony.claimedChallenge = SecureRandom.bytes(32)
-        #expect(throws: WebAuthnError(.wrongChallenge, "")) { try ceremony.register() }
+        try HandmadeCeremony.expect(.wrongChallenge) { $0.claimedChallenge = SecureRandom.bytes(32) }
     }
 
     /// Step 9: `C.origin` is an origin the relying party expects.
     @Test func step09Origin() throws {
-        var ceremony = try HandmadeCeremony()
-        ceremony.origin = "https://example.org.evil.example"
-        #expect(throws: WebAuthnError(.wrongOrigin, "")) { try ceremony.register() }
+        try HandmadeCeremony.expect(.wrongOrigin) { $0.origin = "https://example.org.evil.example" }
     }
 
     /// Step 10: `C.crossOrigin` true only where the relying party expects cross-origin iframes.
@@ -113,9 +105,7 @@ import WebAuthn
 
     /// Step 14: `rpIdHash` is SHA-256 of the RP ID.
     @Test func step14RPIDHash() throws {
-        var ceremony = try HandmadeCeremony()
-        ceremony.rpID = "login.example.org"
-        #expect(throws: WebAuthnError(.wrongRPIDHash, "")) { try ceremony.register() }
+        try HandmadeCeremony.expect(.wrongRPIDHash) { $0.rpID = "login.example.org" }
     }
 
     /// Step 15: UP is set, unless the registration was conditional (`requireUserPresence` false).
@@ -139,9 +129,9 @@ import WebAuthn
 
     /// Step 17: BS is not set without BE.
     @Test func step17BackupStateNeedsEligibility() throws {
-        var ceremony = try HandmadeCeremony()
-        ceremony.flags = [.userPresent, .backupState]
-        #expect(throws: WebAuthnError(.backupStateWithoutEligibility, "")) { try ceremony.register() }
+        try HandmadeCeremony.expect(.backupStateWithoutEligibility) {
+            $0.flags = [.userPresent, .backupState]
+        }
     }
 
     /// Steps 18 and 19: BE and BS are reported for the relying party's policy.

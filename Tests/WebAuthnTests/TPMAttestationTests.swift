@@ -9,7 +9,7 @@ import X509
 /// alone in a statement a TPM would make for a P-256 credential key.
 @Suite struct TPMAttestationTests {
     /// A TPM's statement for `ceremony`'s credential, every field open to change.
-    struct Statement {
+    struct Statement: ValidRegistration {
         var ceremony: HandmadeCeremony
         let authority: TestCertificateAuthority
         var aikKey = P256.Signing.PrivateKey()
@@ -91,29 +91,21 @@ import X509
         }
     }
 
-    static func expect(_ code: WebAuthnError.Code, _ change: (inout Statement) throws -> Void) throws {
-        var statement = try Statement()
-        try change(&statement)
-        #expect(throws: WebAuthnError(code, "")) { try statement.register() }
-    }
-
     @Test func aTPMRegistrationIsAttCAAndTrusted() throws {
-        let registration = try Statement().register()
-        #expect(registration.attestationType == .attCA)
-        #expect(registration.isTrusted)
+        try Statement.expectTrusted(.attCA)
     }
 
     /// Step 1: `ver` is "2.0", and the members parse.
     @Test func theStatementIsWellFormed() throws {
-        try Self.expect(.invalidAttestationStatement) { $0.version = "1.2" }
-        try Self.expect(.invalidAttestationStatement) { $0.publicArea = Array($0.eccPublicArea().dropLast()) }
-        try Self.expect(.invalidAttestationStatement) { $0.publicArea = $0.eccPublicArea() + [0] }
-        try Self.expect(.invalidAttestationStatement) { $0.certInfoSuffix = [0] }
+        try Statement.expect(.invalidAttestationStatement) { $0.version = "1.2" }
+        try Statement.expect(.invalidAttestationStatement) { $0.publicArea = Array($0.eccPublicArea().dropLast()) }
+        try Statement.expect(.invalidAttestationStatement) { $0.publicArea = $0.eccPublicArea() + [0] }
+        try Statement.expect(.invalidAttestationStatement) { $0.certInfoSuffix = [0] }
     }
 
     /// Step 2: pubArea's key is the credential public key.
     @Test func thePublicAreaIsTheCredentialKey() throws {
-        try Self.expect(.invalidAttestationStatement) { statement in
+        try Statement.expect(.invalidAttestationStatement) { statement in
             var other = statement
             other.ceremony.key = try SigningKey.generate(.es256)
             statement.publicArea = other.eccPublicArea()
@@ -122,34 +114,34 @@ import X509
 
     /// Step 4: certInfo is a TPM-generated certification of attToBeSigned naming pubArea.
     @Test func certInfoCertifiesThisCredential() throws {
-        try Self.expect(.invalidAttestationStatement) { $0.magic = 0xFF54_4348 }
-        try Self.expect(.invalidAttestationStatement) { $0.type = 0x8018 }
-        try Self.expect(.invalidAttestationStatement) { $0.extraData = [UInt8](repeating: 1, count: 32) }
-        try Self.expect(.invalidAttestationStatement) {
+        try Statement.expect(.invalidAttestationStatement) { $0.magic = 0xFF54_4348 }
+        try Statement.expect(.invalidAttestationStatement) { $0.type = 0x8018 }
+        try Statement.expect(.invalidAttestationStatement) { $0.extraData = [UInt8](repeating: 1, count: 32) }
+        try Statement.expect(.invalidAttestationStatement) {
             $0.attestedName = [0x00, 0x0B] + [UInt8](repeating: 1, count: 32)
         }
     }
 
     /// Step 5: the AIK signs certInfo.
     @Test func theAIKSigns() throws {
-        try Self.expect(.badAttestationSignature) { $0.signer = try SigningKey.generate(.es256) }
+        try Statement.expect(.badAttestationSignature) { $0.signer = try SigningKey.generate(.es256) }
     }
 
     /// §8.3.1: empty subject; SAN with the TPM's manufacturer, model and version; the AIK usage; not a CA.
     @Test func theAIKCertificateMeetsItsRequirements() throws {
-        try Self.expect(.attestationCertificateRequirements) {
+        try Statement.expect(.attestationCertificateRequirements) {
             $0.aikSubject = try DistinguishedName { CommonName("AIK") }
         }
-        try Self.expect(.attestationCertificateRequirements) {
+        try Statement.expect(.attestationCertificateRequirements) {
             $0.aikExtensions = try Statement.aikExtensions(device: false)
         }
-        try Self.expect(.attestationCertificateRequirements) {
+        try Statement.expect(.attestationCertificateRequirements) {
             $0.aikExtensions = try Statement.aikExtensions(usage: false)
         }
-        try Self.expect(.attestationCertificateRequirements) {
+        try Statement.expect(.attestationCertificateRequirements) {
             $0.aikExtensions = try Statement.aikExtensions(isCA: true)
         }
-        try Self.expect(.attestationCertificateRequirements) { $0.aikExtensions = Certificate.Extensions() }
+        try Statement.expect(.attestationCertificateRequirements) { $0.aikExtensions = Certificate.Extensions() }
     }
 
     /// §8.3.1: the TPM attributes may also come one RDN each; an AAGUID extension must match.
@@ -166,7 +158,7 @@ import X509
             try PackedAttestationTests.aaguidExtension(.zero)
         }
         #expect(try statement.register().isTrusted)
-        try Self.expect(.attestationCertAAGUIDMismatch) {
+        try Statement.expect(.attestationCertAAGUIDMismatch) {
             $0.aikExtensions = try Statement.aikExtensions(aaguid: AAGUID(bytes: [UInt8](repeating: 1, count: 16)))
         }
     }

@@ -10,7 +10,7 @@ extension X509Certificate {
     public init(derEncoded: some Collection<UInt8>) throws(WebAuthnError) {
         let der = Array(derEncoded)
         let certificate = try Self.parseX509(der)
-        defer { X509_free(certificate) }
+        handle = X509Handle(taking: certificate)
         derBytes = der
         version = Int(X509_get_version(certificate)) + 1
         notBefore = try Self.date(X509_get0_notBefore(certificate), "notBefore")
@@ -18,6 +18,7 @@ extension X509Certificate {
         let flags = Int32(bitPattern: X509_get_extension_flags(certificate))
         isCertificateAuthority = flags & EXFLAG_BCONS == 0 ? nil : flags & EXFLAG_CA != 0
         subject = Self.names(X509_get_subject_name(certificate))
+        hasEmptySubject = X509_NAME_entry_count(X509_get_subject_name(certificate)) == 0
         extensions = try Self.extensions(certificate)
         subjectPublicKeyInfo = try Self.subjectPublicKeyInfo(certificate)
         subjectKeyParameters = Self.subjectKeyParameters(certificate)
@@ -43,7 +44,7 @@ extension X509Certificate {
     }
 
     /// An owned `X509 *` for DER bytes that it must fill exactly; the caller frees it.
-    static func parseX509(_ der: [UInt8]) throws(WebAuthnError) -> OpaquePointer {
+    private static func parseX509(_ der: [UInt8]) throws(WebAuthnError) -> OpaquePointer {
         try der.withUnsafeBufferPointer { (buffer) throws(WebAuthnError) -> OpaquePointer in
             var cursor = buffer.baseAddress
             let certificate = try check(
@@ -131,5 +132,26 @@ extension X509Certificate {
     private static func subjectPublicKeyInfo(_ certificate: OpaquePointer) throws(WebAuthnError) -> [UInt8] {
         let key = X509_get_X509_PUBKEY(certificate)
         return try derEncoding(.malformedCertificate, "i2d_X509_PUBKEY") { i2d_X509_PUBKEY(key, $0) }
+    }
+}
+
+/// One parsed certificate (`X509 *`), owned by this object and freed on deinit: an
+/// ``X509Certificate``'s OpenSSL representation, which an ``X509TrustStore`` adds as an anchor or
+/// verifies as a path by reference. Nothing outside the `…+libcrypto.swift` files sees the pointer.
+///
+/// `@unchecked Sendable`: the certificate is never modified after init (its extension cache is
+/// filled there, by `X509_get_extension_flags`), and OpenSSL 3 lets many verifications read one
+/// `X509` at once.
+final class X509Handle: @unchecked Sendable {
+    /// The `X509 *`.
+    let pointer: OpaquePointer
+
+    /// Takes ownership of a certificate a libcrypto call returned.
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        X509_free(pointer)
     }
 }

@@ -1,6 +1,8 @@
 public import FoundationEssentials
 
-/// An X.509 certificate (RFC 5280), parsed once by OpenSSL into plain Swift values.
+/// An X.509 certificate (RFC 5280), parsed once by OpenSSL: the fields attestation reads as plain
+/// Swift values, and OpenSSL's parse itself, kept for chain verification (so a path is not parsed
+/// again to be verified, nor an anchor to be put in a store).
 ///
 /// ```
 /// Certificate ::= SEQUENCE { tbsCertificate TBSCertificate, signatureAlgorithm, signatureValue }
@@ -26,6 +28,9 @@ public struct X509Certificate: Sendable, Hashable {
     public let isCertificateAuthority: Bool?
     /// Subject attributes by OpenSSL short name ("C", "O", "OU", "CN"); the first of each.
     let subject: [String: String]
+    /// Whether the subject has no attribute at all (RFC 5280 §4.1.2.6 allows an empty subject
+    /// when a subject alternative name carries the identity, as a TPM AIK certificate's does).
+    let hasEmptySubject: Bool
     /// The extensions, in certificate order.
     let extensions: [Extension]
     /// The DER SubjectPublicKeyInfo.
@@ -33,6 +38,8 @@ public struct X509Certificate: Sendable, Hashable {
     /// The subject public key as OpenSSL read it with the certificate, or `nil` for a key type
     /// COSE has no form for (``publicKey(algorithm:)`` then reports why).
     let subjectKeyParameters: COSEKey.Parameters?
+    /// OpenSSL's parse of ``derBytes``, for chain verification.
+    let handle: X509Handle
 
     /// One certificate extension (RFC 5280 §4.1): `Extension ::= SEQUENCE { extnID, critical,
     /// extnValue OCTET STRING }`.

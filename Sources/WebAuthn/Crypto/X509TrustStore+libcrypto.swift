@@ -18,10 +18,9 @@ final class X509TrustStore: @unchecked Sendable {
     /// The `X509_STORE *`, holding a parsed copy of every anchor.
     private let store: OpaquePointer
 
-    /// Parses every anchor into a new store.
+    /// Puts every anchor, as OpenSSL parsed it with the certificate, into a new store.
     ///
-    /// - Throws: `WebAuthnError` with `untrusted-attestation-root` when there are no anchors,
-    ///   `malformed-certificate` when one does not parse.
+    /// - Throws: `WebAuthnError` with `untrusted-attestation-root` when there are no anchors.
     init(anchors: [X509Certificate]) throws(WebAuthnError) {
         guard !anchors.isEmpty else {
             throw WebAuthnError(.untrustedAttestationRoot, "no trust anchors for the attestation certificate")
@@ -29,9 +28,8 @@ final class X509TrustStore: @unchecked Sendable {
         let store = try check(X509_STORE_new(), .cryptoFailure, "X509_STORE_new")
         do throws(WebAuthnError) {
             for anchor in anchors {
-                let certificate = try X509Certificate.parseX509(anchor.derBytes)
-                defer { X509_free(certificate) }  // the store keeps its own reference
-                try check(X509_STORE_add_cert(store, certificate), .cryptoFailure, "X509_STORE_add_cert")
+                // The store takes its own reference.
+                try check(X509_STORE_add_cert(store, anchor.handle.pointer), .cryptoFailure, "X509_STORE_add_cert")
             }
         } catch {
             X509_STORE_free(store)
@@ -53,21 +51,23 @@ final class X509TrustStore: @unchecked Sendable {
     ///   the intermediates it went through, the anchor) is valid, as OpenSSL counts them: from the
     ///   latest `notBefore` to, not including, the earliest `notAfter`. It contains `time`.
     /// - Throws: `WebAuthnError` with `untrusted-attestation-root` and OpenSSL's reason when the
-    ///   chain does not verify, `malformed-certificate` when a certificate does not parse.
+    ///   chain does not verify.
     func verify(leaf: X509Certificate, intermediates: [X509Certificate], at time: Date)
         throws(WebAuthnError) -> Range<Date>
     {
         let chain = try check(ccrypto_x509_stack_new(), .cryptoFailure, "sk_X509_new_null")
         defer { ccrypto_x509_stack_free(chain) }
         for intermediate in intermediates {
-            let certificate = try X509Certificate.parseX509(intermediate.derBytes)
-            guard ccrypto_x509_stack_push(chain, certificate) == 1 else {
-                X509_free(certificate)
+            // The stack's reference, released by ccrypto_x509_stack_free.
+            try check(X509_up_ref(intermediate.handle.pointer), .cryptoFailure, "X509_up_ref")
+            guard ccrypto_x509_stack_push(chain, intermediate.handle.pointer) == 1 else {
+                X509_free(intermediate.handle.pointer)
                 throw libcryptoError(.cryptoFailure, "sk_X509_push")
             }
         }
-        let target = try X509Certificate.parseX509(leaf.derBytes)
-        defer { X509_free(target) }
+        // The context borrows the leaf's `X509 *`: keep it alive until the context is freed.
+        let target = leaf.handle.pointer
+        defer { withExtendedLifetime(leaf) {} }
         let context = try check(X509_STORE_CTX_new(), .cryptoFailure, "X509_STORE_CTX_new")
         defer { X509_STORE_CTX_free(context) }
         try check(X509_STORE_CTX_init(context, store, target, chain), .cryptoFailure, "X509_STORE_CTX_init")

@@ -39,7 +39,7 @@ extension RelyingParty {
         return VerifiedRegistration(
             credentialID: credential.credentialID, credentialPublicKey: credential.credentialPublicKey,
             algorithm: algorithm, signCount: authenticatorData.signCount, aaguid: credential.aaguid,
-            format: attestation.format, attestationType: verdict.type, trustPath: verdict.trustPath,
+            format: attestation.format, attestationType: verdict.type, trustPath: verdict.trustPath.certificates,
             isTrusted: verdict.isTrusted, authenticatorData: authenticatorData, clientData: clientData)
     }
 

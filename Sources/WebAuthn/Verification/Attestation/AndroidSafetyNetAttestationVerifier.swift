@@ -56,6 +56,6 @@ enum AndroidSafetyNetAttestationVerifier: AttestationStatementVerifier {
                 .invalidAttestationStatement, "the SafetyNet timestampMs is outside the accepted window")
         }
         // Step 5: basic attestation, the path to Google's roots.
-        return AttestationVerdict(type: .basic, trustPath: jws.certificates)
+        return AttestationVerdict(type: .basic, trustPath: TrustPath(jws.certificates))
     }
 }

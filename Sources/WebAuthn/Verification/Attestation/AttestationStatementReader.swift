@@ -32,7 +32,7 @@ struct AttestationStatementReader {
 
     /// `x5c`: a non-empty array of DER certificates, leaf first, each parsed (once per distinct
     /// array, by ``AttestationInput/certificates(_:failure:)``).
-    func certificates(_ key: String = "x5c", of input: AttestationInput) throws(WebAuthnError) -> [X509Certificate] {
+    func certificates(_ key: String = "x5c", of input: AttestationInput) throws(WebAuthnError) -> TrustPath {
         guard let array = statement[key]?.arrayValue, !array.isEmpty else {
             throw missing(key, "a non-empty array of certificates")
         }

@@ -26,7 +26,7 @@ struct AttestationInput {
     /// party (``AttestationTrust/certificates(_:failure:)``).
     func certificates(
         _ ders: [[UInt8]], failure: (_ index: Int, _ error: WebAuthnError) -> WebAuthnError
-    ) throws(WebAuthnError) -> [X509Certificate] {
+    ) throws(WebAuthnError) -> TrustPath {
         try trust.certificates(ders, failure: failure)
     }
 }
@@ -49,10 +49,10 @@ protocol AttestationStatementVerifier: Sendable {
 /// What an attestation statement's verification procedure concludes (WebAuthn L3 §8).
 struct AttestationVerdict {
     let type: AttestationType
-    let trustPath: [X509Certificate]
+    let trustPath: TrustPath
     let isTrusted: Bool
 
-    init(type: AttestationType, trustPath: [X509Certificate] = [], isTrusted: Bool = false) {
+    init(type: AttestationType, trustPath: TrustPath = .empty, isTrusted: Bool = false) {
         self.type = type
         self.trustPath = trustPath
         self.isTrusted = isTrusted

@@ -1,7 +1,5 @@
 import FoundationEssentials
-import SwiftASN1
 import Synchronization
-import X509
 
 /// What a ``RelyingParty`` has prepared to chain attestation trust paths to its anchors (WebAuthn
 /// L3 §7.1 steps 23–24): each set of anchors parsed once into an ``X509TrustStore``, and the
@@ -12,8 +10,9 @@ import X509
 /// A cached chain answers only for what path validation decides, and only as long as the
 /// answer cannot change:
 /// - the key is the anchor set (the format's, or the format's and a metadata entry's) and the
-///   SHA-256 of the whole trust path in order, so any other certificate, anchor or order is
-///   another chain;
+///   SHA-256 of the whole trust path in order (``TrustPath/digest``, computed once per
+///   registration: the same digest finds the parsed path and the verified chain), so any other
+///   certificate, anchor or order is another chain;
 /// - the answer holds for the instants at which every certificate of the chain OpenSSL built is
 ///   valid; a verification time outside them verifies again, cold, and is refused as before;
 /// - only successes are kept: a refusal is verified again each time, so its reason stays
@@ -24,15 +23,17 @@ import X509
 /// What is particular to one registration (the statement's signature, the format's certificate
 /// requirements on the leaf, the AAGUID, the nonce) is checked by the format's verifier every time.
 ///
-/// At most ``capacity`` chains are kept, the oldest leaving first. `Sendable`: the stores are
-/// immutable and the tables are behind mutexes.
+/// Each certificate has one representation, OpenSSL's (``X509Certificate``): what the formats
+/// read and what chain verification takes, parsed once per distinct `x5c`.
+///
+/// At most ``capacity`` chains and as many parsed paths are kept, the oldest leaving first.
+/// `Sendable`: the stores are immutable and the tables are behind mutexes.
 final class AttestationTrust: Sendable {
     /// How many verified chains are kept.
     let capacity: Int
     private let stores = Mutex<[AnchorSet: X509TrustStore]>([:])
     private let chains: Mutex<BoundedTable<ChainKey, Range<Date>>>
-    private let paths: Mutex<BoundedTable<[UInt8], [X509Certificate]>>
-    private let swiftCertificates: Mutex<BoundedTable<X509Certificate, Certificate>>
+    private let paths: Mutex<BoundedTable<[UInt8], TrustPath>>
 
     /// Where a verification's anchors come from: a format's ``RelyingParty/trustAnchors``, with a
     /// metadata entry's roots when the authenticator has one.
@@ -44,7 +45,7 @@ final class AttestationTrust: Sendable {
     /// One trust path against one anchor set.
     private struct ChainKey: Hashable {
         let anchors: AnchorSet
-        /// SHA-256 over each certificate's length and DER, in trust-path order (``digest(_:)``).
+        /// The path's ``TrustPath/digest``.
         let digest: [UInt8]
     }
 
@@ -54,7 +55,6 @@ final class AttestationTrust: Sendable {
         self.capacity = capacity
         chains = Mutex(BoundedTable(capacity: capacity))
         paths = Mutex(BoundedTable(capacity: capacity))
-        swiftCertificates = Mutex(BoundedTable(capacity: capacity))
     }
 
     /// How many verified chains are kept now.
@@ -67,11 +67,6 @@ final class AttestationTrust: Sendable {
         paths.withLock { $0.count }
     }
 
-    /// How many certificates parsed by swift-certificates are kept now.
-    var swiftCertificateCount: Int {
-        swiftCertificates.withLock { $0.count }
-    }
-
     /// The certificates of an `x5c` (leaf first), each parsed once per distinct `x5c`: parsing
     /// is deterministic, so a path parsed before is the same values; the format's checks on them
     /// still run every time.
@@ -81,10 +76,10 @@ final class AttestationTrust: Sendable {
     ///   path is never kept).
     func certificates(
         _ ders: [[UInt8]], failure: (_ index: Int, _ error: WebAuthnError) -> WebAuthnError
-    ) throws(WebAuthnError) -> [X509Certificate] {
-        let digest = Self.digest(ders)
-        if let certificates = paths.withLock({ $0[digest] }) {
-            return certificates
+    ) throws(WebAuthnError) -> TrustPath {
+        let digest = TrustPath.digest(ders)
+        if let path = paths.withLock({ $0[digest] }) {
+            return path
         }
         var certificates: [X509Certificate] = []
         certificates.reserveCapacity(ders.count)
@@ -95,22 +90,9 @@ final class AttestationTrust: Sendable {
                 throw failure(certificates.count, error)
             }
         }
-        paths.withLock { $0[digest] = certificates }
-        return certificates
-    }
-
-    /// `certificate` parsed by swift-certificates (for the certificate profiles read with it,
-    /// such as the TPM AIK's, §8.3.1), once per distinct certificate; a certificate that does
-    /// not parse is never kept.
-    ///
-    /// - Throws: swift-certificates' parsing error.
-    func swiftCertificate(_ certificate: X509Certificate) throws -> Certificate {
-        if let parsed = swiftCertificates.withLock({ $0[certificate] }) {
-            return parsed
-        }
-        let parsed = try Certificate(derEncoded: certificate.derBytes)
-        swiftCertificates.withLock { $0[certificate] = parsed }
-        return parsed
+        let path = TrustPath(certificates: certificates, digest: digest)
+        paths.withLock { $0.insert(path, for: digest) }
+        return path
     }
 
     /// Verifies that `trustPath` (the leaf first) chains to `anchors` at `time`, answering from a
@@ -119,19 +101,19 @@ final class AttestationTrust: Sendable {
     ///
     /// - Throws: what ``X509Certificate/verifyChain(leaf:intermediates:trustAnchors:at:)`` throws.
     func verify(
-        _ trustPath: [X509Certificate], anchors: [X509Certificate], from anchorSet: AnchorSet, at time: Date
+        _ trustPath: TrustPath, anchors: [X509Certificate], from anchorSet: AnchorSet, at time: Date
     ) throws(WebAuthnError) {
         guard let leaf = trustPath.first else {
             throw WebAuthnError(.untrustedAttestationRoot, "no attestation certificate to chain")
         }
         let store = try store(for: anchorSet, anchors)
-        let key = ChainKey(anchors: anchorSet, digest: Self.digest(trustPath.map(\.derBytes)))
+        let key = ChainKey(anchors: anchorSet, digest: trustPath.digest)
         let instant = Date(timeIntervalSince1970: TimeInterval(X509TrustStore.checkTime(time)))
         if let validity = chains.withLock({ $0[key] }), validity.contains(instant) {
             return
         }
         let validity = try store.verify(leaf: leaf, intermediates: Array(trustPath.dropFirst()), at: time)
-        chains.withLock { $0[key] = validity }
+        chains.withLock { $0.insert(validity, for: key) }
     }
 
     /// The store for `anchorSet`, parsed on first use, or again when its anchors are not `anchors`
@@ -146,59 +128,5 @@ final class AttestationTrust: Sendable {
         stores.withLock { $0[anchorSet] = store }
         chains.withLock { $0.removeAll() }
         return store
-    }
-
-    /// SHA-256 over each DER's length (4 bytes, big-endian) and bytes, in order.
-    private static func digest(_ ders: [[UInt8]]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(ders.reduce(0) { $0 + 4 + $1.count })
-        for der in ders {
-            let count = UInt32(der.count)
-            bytes += [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
-            bytes += der
-        }
-        return SHA256Digest.hash(bytes)
-    }
-}
-
-/// A table of at most `capacity` entries, the oldest leaving first.
-struct BoundedTable<Key: Hashable, Value> {
-    let capacity: Int
-    private var values: [Key: Value] = [:]
-    /// The keys in the order they came, as a ring; `next` is the oldest once it is full.
-    private var order: [Key] = []
-    private var next = 0
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    var count: Int { values.count }
-
-    /// The value for `key`; setting one adds it (evicting the oldest when full) or replaces it.
-    subscript(key: Key) -> Value? {
-        get { values[key] }
-        set {
-            guard let newValue else {
-                values[key] = nil
-                return
-            }
-            guard values.updateValue(newValue, forKey: key) == nil else {
-                return
-            }
-            if order.count < capacity {
-                order.append(key)
-            } else {
-                values[order[next]] = nil
-                order[next] = key
-                next = (next + 1) % capacity
-            }
-        }
-    }
-
-    mutating func removeAll() {
-        values = [:]
-        order = []
-        next = 0
     }
 }

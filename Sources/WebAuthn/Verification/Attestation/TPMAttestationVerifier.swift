@@ -43,7 +43,7 @@ enum TPMAttestationVerifier: AttestationStatementVerifier {
         guard try aik.publicKey(algorithm: algorithm).isValidSignature(signature, for: certInfoBytes) else {
             throw WebAuthnError(.badAttestationSignature, "the tpm signature over certInfo does not verify with x5c[0]")
         }
-        try TPMAttestationCertificate.check(aik, aaguid: input.aaguid, trust: input.trust)
+        try TPMAttestationCertificate.check(aik, aaguid: input.aaguid)
         return AttestationVerdict(type: .attCA, trustPath: certificates)
     }
 }
