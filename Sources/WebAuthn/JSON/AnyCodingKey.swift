@@ -1,15 +1,16 @@
 /// A coding key for a JSON member whose name is known only at run time: the extensions this
 /// library does not model, which WebAuthn passes through (WebAuthn L3 §9: clients and relying
-/// parties ignore extensions they do not recognise).
-struct AnyCodingKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
+/// parties ignore extensions they do not recognise), and the key a decoding error names (the
+/// Auth0 client's too).
+package struct AnyCodingKey: CodingKey {
+    package let stringValue: String
+    package var intValue: Int? { nil }
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
     }
 
-    init?(intValue: Int) {
+    package init?(intValue: Int) {
         nil
     }
 }
