@@ -131,7 +131,7 @@ import WebAuthn
             for secret in secrets {
                 #expect(!texts.contains { $0.contains(secret) })
             }
-            let proof = try DPoPProof(key: key, method: "GET", url: live.baseURL)
+            let proof = try await DPoPProof(key: key, method: "GET", url: live.baseURL)
             #expect(!"\(proof)".contains(proof.compact))
             #expect(!"\(key)".contains(Base64URL.encode(key.rawRepresentation)))
         }

@@ -23,10 +23,10 @@ import WebAuthn
                 == "zuIOtoOU3sD6idOwiJY5AvUYOUZrpasZFB2cV0cSAqk")
     }
 
-    @Test func proofVerifiesWithTheKeyInItsHeaderAndCarriesTheClaims() throws {
+    @Test func proofVerifiesWithTheKeyInItsHeaderAndCarriesTheClaims() async throws {
         let key = DPoPKey.generate()
         let issuedAt = Date(timeIntervalSince1970: 1_747_315_800.7)
-        let proof = try DPoPProof(
+        let proof = try await DPoPProof(
             key: key, method: "get", url: "https://login.example.com/userinfo?x=1#frag", accessToken: "AT-1",
             nonce: "n-0S6_WzA2Mj", jti: "6F1C2E2B-3D0A-4C55-9E59-2B7C1E0A9D11", issuedAt: issuedAt)
         let decoded = try DecodedProof(proof.compact)
@@ -54,8 +54,8 @@ import WebAuthn
     }
 
     /// §16.2's example payload, byte for byte, from its inputs.
-    @Test func payloadIsTheSpecsExample() throws {
-        let proof = try DPoPProof(
+    @Test func payloadIsTheSpecsExample() async throws {
+        let proof = try await DPoPProof(
             key: DPoPKey.generate(), method: "GET", url: "https://login.example.com/userinfo",
             accessToken: "eyJhbGciOiJSUzI1NiIsImtpZCI6InN0YW5kLWluLTEifQ.e30.sig", nonce: "n-0S6_WzA2Mj",
             jti: "6F1C2E2B-3D0A-4C55-9E59-2B7C1E0A9D11", issuedAt: Date(timeIntervalSince1970: 1_747_315_800))
@@ -67,10 +67,12 @@ import WebAuthn
                 + #""ath":"zuIOtoOU3sD6idOwiJY5AvUYOUZrpasZFB2cV0cSAqk"}"#)
     }
 
-    @Test func proofWithoutTokenOrNonceOmitsThemAndEachHasItsOwnJTI() throws {
+    @Test func proofWithoutTokenOrNonceOmitsThemAndEachHasItsOwnJTI() async throws {
         let key = DPoPKey.generate()
-        let first = try DecodedProof(DPoPProof(key: key, method: "POST", url: "https://login.example.com/oauth/token"))
-        let second = try DecodedProof(DPoPProof(key: key, method: "POST", url: "https://login.example.com/oauth/token"))
+        let first = try await DecodedProof(
+            DPoPProof(key: key, method: "POST", url: "https://login.example.com/oauth/token"))
+        let second = try await DecodedProof(
+            DPoPProof(key: key, method: "POST", url: "https://login.example.com/oauth/token"))
         #expect(first.payload["ath"] == nil && first.payload["nonce"] == nil)
         #expect(first.payload.count == 4)
         let jti = try #require(first.payload["jti"]?.stringValue)
@@ -79,13 +81,14 @@ import WebAuthn
         #expect(try first.verifies() && second.verifies())
     }
 
-    @Test func aProofAltered() throws {
-        let proof = try DPoPProof(key: DPoPKey.generate(), method: "GET", url: "https://login.example.com/userinfo")
+    @Test func aProofAltered() async throws {
+        let proof = try await DPoPProof(
+            key: DPoPKey.generate(), method: "GET", url: "https://login.example.com/userinfo")
         let parts = proof.compact.split(separator: ".").map(String.init)
         let otherPayload = Base64URL.encode(Array(#"{"htm":"POST"}"#.utf8))
         #expect(try !DecodedProof([parts[0], otherPayload, parts[2]].joined(separator: ".")).verifies())
-        #expect(throws: DPoPError.self) {
-            try DPoPProof(key: DPoPKey.generate(), method: "GET", url: "/userinfo")
+        await #expect(throws: DPoPError.self) {
+            try await DPoPProof(key: DPoPKey.generate(), method: "GET", url: "/userinfo")
         }
     }
 

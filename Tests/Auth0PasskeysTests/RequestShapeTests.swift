@@ -70,6 +70,38 @@ import WebAuthn
         #expect(signupAnswer.requests[0].header("Content-Type") == "application/json")
     }
 
+    /// Spec §8 on ID-token validation's own fetches: the discovery document and the JWKS go
+    /// through the client like every other request, from a validator made from a client and
+    /// from one given a transport.
+    @Test func idTokenValidationFetchesCarryContentTypeAndAuth0Client() async throws {
+        let answer = ScriptedTransport { request, _ in
+            let discovery = request.url.hasSuffix("openid-configuration")
+            let body = discovery ? #"{"issuer":"https://login.example.com/"}"# : #"{"keys":[]}"#
+            return .success(HTTPResponse(status: 200, body: Array(body.utf8)))
+        }
+        // Signed by no key the empty JWKS has: the JWKS is fetched, then the kid is unknown.
+        let header = Base64URL.encode(Array(#"{"alg":"RS256","kid":"k1","typ":"JWT"}"#.utf8))
+        let token = header + "." + Base64URL.encode(Array("{}".utf8)) + "." + Base64URL.encode([1, 2, 3])
+        let fromClient = IDTokenValidator(authentication: try answer.authentication())
+        #expect(try await fromClient.expectedIssuer() == "https://login.example.com/")
+        await #expect(throws: IDTokenValidationError(.unknownKey, "")) { try await fromClient.validate(token) }
+        let fromTransport = IDTokenValidator(
+            clientId: Fixtures.clientID, issuer: "https://login.example.com/",
+            jwksURL: "https://login.example.com/.well-known/jwks.json", transport: answer)
+        await #expect(throws: IDTokenValidationError(.unknownKey, "")) { try await fromTransport.validate(token) }
+        #expect(
+            answer.requests.map(\.url) == [
+                "https://login.example.com/.well-known/openid-configuration",
+                "https://login.example.com/.well-known/jwks.json", "https://login.example.com/.well-known/jwks.json",
+            ])
+        for request in answer.requests {
+            #expect(request.method == .get)
+            #expect(request.header("Content-Type") == "application/json")
+            #expect(request.header("Accept") == "application/json")
+            #expect(request.header("Auth0-Client") == Auth0ClientInfo().headerValue)
+        }
+    }
+
     @Test func signupTokenRequest() async throws {
         let answer = ScriptedTransport(json: Fixtures.tokens())
         let challenge = try JSONDecoder().decode(PasskeySignupChallenge.self, from: Data(Fixtures.signupChallenge.utf8))

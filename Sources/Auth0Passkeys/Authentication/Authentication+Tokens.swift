@@ -51,20 +51,18 @@ extension Authentication {
     public func userInfo(withAccessToken accessToken: String, tokenType: String = "Bearer") -> Request<
         UserInfo, AuthenticationError
     > {
-        Request(
-            client: client, method: .get, url: url + "userinfo",
-            headers: [(name: "Authorization", value: "\(tokenType) \(accessToken)")], retryable: true,
-            dpop: dpop.map { DPoPSigner(dpop: $0, rule: .boundToken) },
-            handle: ResponseHandling.json(UserInfo.self, AuthenticationError.self))
+        endpoint.request(
+            .get, "userinfo", headers: [(name: "Authorization", value: "\(tokenType) \(accessToken)")],
+            retryable: true, dpop: dpop.map { DPoPSigner(dpop: $0, rule: .boundToken) },
+            ResponseHandling.json(UserInfo.self, AuthenticationError.self))
     }
 
     /// The tenant's signing keys: `GET /.well-known/jwks.json` (spec §6.5).
     ///
     /// - Returns: the request; it decodes ``JWKS``.
     public func jwks() -> Request<JWKS, AuthenticationError> {
-        Request(
-            client: client, method: .get, url: url + ".well-known/jwks.json", retryable: true,
-            handle: ResponseHandling.json(JWKS.self, AuthenticationError.self))
+        endpoint.request(
+            .get, ".well-known/jwks.json", retryable: true, ResponseHandling.json(JWKS.self, AuthenticationError.self))
     }
 }
 

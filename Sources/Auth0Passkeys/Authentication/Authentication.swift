@@ -39,10 +39,11 @@ public struct Authentication: Sendable {
     /// The application's client ID.
     public let clientId: String
     /// The tenant's base URL, ending in `/`.
-    public let url: String
+    public var url: String { endpoint.url }
     /// The DPoP key and nonce the token requests sign with, once ``useDPoP(_:)`` is called.
     public private(set) var dpop: DPoP?
-    let client: HTTPClient
+    /// The tenant, and what every request goes through.
+    let endpoint: APIEndpoint
 
     /// Creates a client for a tenant domain, as Auth0.swift does: `https://` is put in front
     /// unless the domain already begins with `https`.
@@ -65,9 +66,11 @@ public struct Authentication: Sendable {
         logger: Logger? = nil
     ) {
         self.init(
-            clientId: clientId, validatedURL: BaseURL.fromDomain(domain),
-            client: HTTPClient(
-                transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
+            clientId: clientId,
+            endpoint: APIEndpoint(
+                url: BaseURL.fromDomain(domain),
+                client: HTTPClient(
+                    transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger)))
     }
 
     /// Creates a client for an explicit base URL, such as a local tenant's
@@ -99,16 +102,13 @@ public struct Authentication: Sendable {
     /// Creates a client over a prepared ``HTTPClient`` (its retry waits and jitter injected): the
     /// seam of the tests.
     package init(clientId: String, baseURL: String, client: HTTPClient) throws(AuthenticationError) {
-        switch BaseURL.validated(baseURL) {
-        case .success(let url): self.init(clientId: clientId, validatedURL: url, client: client)
-        case .failure(let error): throw .invalidConfiguration(error.reason)
-        }
+        let url = try AuthenticationError.validated(baseURL: baseURL)
+        self.init(clientId: clientId, endpoint: APIEndpoint(url: url, client: client))
     }
 
-    private init(clientId: String, validatedURL: String, client: HTTPClient) {
+    private init(clientId: String, endpoint: APIEndpoint) {
         self.clientId = clientId
-        self.url = validatedURL
-        self.client = client
+        self.endpoint = endpoint
     }
 
     /// This client with DPoP (RFC 9449; spec §16): Auth0.swift's `useDPoP()`.
@@ -139,9 +139,7 @@ public struct Authentication: Sendable {
             signer = DPoPSigner(
                 dpop: dpop, rule: members["grant_type"]?.stringValue == "refresh_token" ? .existingKey : .makingKey)
         }
-        return Request(
-            client: client, method: .post, url: url + path, body: members, retryable: retryable, dpop: signer,
-            handle: handle)
+        return endpoint.request(.post, path, body: members, retryable: retryable, dpop: signer, handle)
     }
 
     /// Decodes a token response as it arrives, so that `expires_in` counts from that moment.

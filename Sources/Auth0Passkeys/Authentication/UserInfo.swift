@@ -63,7 +63,7 @@ public struct UserInfo: Sendable, Hashable, Decodable {
     public init(claims: [String: JSONValue]) throws {
         guard let sub = claims["sub"]?.stringValue else {
             throw DecodingError.keyNotFound(
-                AnyCodingKey("sub"), .init(codingPath: [], debugDescription: "the claims have no string `sub`"))
+                AnyCodingKey(stringValue: "sub"), .init(codingPath: [], debugDescription: "the claims have no string `sub`"))
         }
         func string(_ name: String) -> String? { claims[name]?.stringValue }
         func url(_ name: String) -> URL? { string(name).flatMap { URL(string: $0) } }
@@ -99,14 +99,4 @@ public struct UserInfo: Sendable, Hashable, Decodable {
         (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
             ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
-}
-
-/// A coding key for one name, for decoding errors.
-struct AnyCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int? = nil
-
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

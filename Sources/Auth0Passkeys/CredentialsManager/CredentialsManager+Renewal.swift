@@ -25,9 +25,8 @@ extension CredentialsManager {
         withScope scope: String? = nil, minTTL: Int = 60, parameters: [String: JSONValue] = [:],
         headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> Credentials {
-        try await serialized { () async throws(CredentialsManagerError) in
-            try await self.unlock()
-            return try await self.renewIfNeeded(
+        try await serializedUnlocked { () async throws(CredentialsManagerError) in
+            try await self.renewIfNeeded(
                 scope: scope, minTTL: minTTL, force: false, parameters: parameters, headers: headers)
         }
     }
@@ -43,10 +42,8 @@ extension CredentialsManager {
     public func renew(
         parameters: [String: JSONValue] = [:], headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> Credentials {
-        try await serialized { () async throws(CredentialsManagerError) in
-            try await self.unlock()
-            return try await self.renewIfNeeded(
-                scope: nil, minTTL: 0, force: true, parameters: parameters, headers: headers)
+        try await serializedUnlocked { () async throws(CredentialsManagerError) in
+            try await self.renewIfNeeded(scope: nil, minTTL: 0, force: true, parameters: parameters, headers: headers)
         }
     }
 
@@ -85,9 +82,8 @@ extension CredentialsManager {
         forAudience audience: String, scope: String? = nil, minTTL: Int = 60, parameters: [String: JSONValue] = [:],
         headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> APICredentials {
-        try await serialized { () async throws(CredentialsManagerError) in
-            try await self.unlock()
-            return try await self.exchange(
+        try await serializedUnlocked { () async throws(CredentialsManagerError) in
+            try await self.exchange(
                 audience: audience, scope: scope, minTTL: minTTL, parameters: parameters, headers: headers)
         }
     }
@@ -210,5 +206,16 @@ extension CredentialsManager {
         _ operation: @escaping @Sendable () async throws(CredentialsManagerError) -> Value
     ) async throws(CredentialsManagerError) -> Value {
         try await operations.enqueue(operation).value.get()
+    }
+
+    /// ``serialized(_:)``, with the passphrase asked first when the storage requires one
+    /// (``unlock()``): the entry points that read the sealed session and may renew it.
+    private func serializedUnlocked<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws(CredentialsManagerError) -> Value
+    ) async throws(CredentialsManagerError) -> Value {
+        try await serialized { () async throws(CredentialsManagerError) in
+            try await self.unlock()
+            return try await operation()
+        }
     }
 }

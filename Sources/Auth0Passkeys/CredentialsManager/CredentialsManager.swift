@@ -213,7 +213,7 @@ public actor CredentialsManager {
     /// not decode. With an ``idTokenValidator`` the token passed it when it was stored; without
     /// one, its signature was never checked (it came from the tenant over TLS).
     public var user: UserInfo? {
-        guard let idToken = load()?.idToken, let claims = UnverifiedJWT.claims(of: idToken) else { return nil }
+        guard let idToken = load()?.idToken, let claims = UnverifiedJWT(idToken)?.claims else { return nil }
         return try? UserInfo(claims: claims)
     }
 

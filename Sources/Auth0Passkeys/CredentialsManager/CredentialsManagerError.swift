@@ -4,7 +4,7 @@ public import WebAuthn
 /// ``AuthenticationError`` or a storage error, is in ``cause``.
 ///
 /// Two errors are equal when their codes are equal.
-public struct CredentialsManagerError: CodedError, Hashable {
+public struct CredentialsManagerError: Auth0LibraryError, Hashable {
     /// What went wrong.
     public struct Code: ErrorCode {
         public let rawValue: String
@@ -46,25 +46,6 @@ public struct CredentialsManagerError: CodedError, Hashable {
         public static let dpopKeyMissing = Code(rawValue: "dpopKeyMissing")
     }
 
-    /// What went wrong.
-    public let code: Code
-    /// Why, in words fit for a terminal; never a token.
-    public let reason: String
-    /// The underlying error.
-    public let cause: (any Error)?
-
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - code: what went wrong.
-    ///   - reason: why, in words.
-    ///   - cause: the underlying error.
-    public init(_ code: Code, _ reason: String, cause: (any Error)? = nil) {
-        self.code = code
-        self.reason = reason
-        self.cause = cause
-    }
-
     static let noCredentials = Self(.noCredentials, "No credentials were found in the store.")
     static let noRefreshToken = Self(
         .noRefreshToken, "The stored credentials have no refresh token, so they cannot be renewed.")
@@ -79,9 +60,7 @@ public struct CredentialsManagerError: CodedError, Hashable {
                 + "(\(lifetime) s).")
     }
 
-    public var description: String {
-        var text = "\(code): \(reason)"
-        if let cause { text += " Cause: \(cause)" }
-        return text
-    }
+    public let details: ErrorDetails<Code>
+
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }

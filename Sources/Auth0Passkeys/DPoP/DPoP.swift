@@ -80,8 +80,10 @@ public final class DPoP: Sendable {
     ///   - accessToken: the access token the request carries, for `ath`, or `nil`.
     /// - Returns: the proof, for the `DPoP` header.
     /// - Throws: ``DPoPError``.
-    public func proof(method: String, url: String, accessToken: String? = nil) throws(DPoPError) -> DPoPProof {
-        try DPoPProof(
+    public func proof(method: String, url: String, accessToken: String? = nil) async throws(DPoPError)
+        -> DPoPProof
+    {
+        try await DPoPProof(
             key: keyMakingIfNeeded(), method: method, url: url, accessToken: accessToken, nonce: nonces.current)
     }
 
@@ -95,13 +97,13 @@ public final class DPoP: Sendable {
     ///   - tokenType: ``Credentials/tokenType``: `DPoP` or `Bearer`.
     /// - Returns: the request with the headers (an earlier `Authorization` or `DPoP` replaced).
     /// - Throws: ``DPoPError``.
-    public func authorize(_ request: HTTPRequest, accessToken: String, tokenType: String) throws(DPoPError)
+    public func authorize(_ request: HTTPRequest, accessToken: String, tokenType: String) async throws(DPoPError)
         -> HTTPRequest
     {
         var request = request
         request.headers.removeAll { $0.name.lowercased() == "authorization" }
         request.headers.append((name: "Authorization", value: "\(tokenType) \(accessToken)"))
-        return try DPoPSigner(dpop: self, rule: .boundToken).signed(request)
+        return try await DPoPSigner(dpop: self, rule: .boundToken).signed(request)
     }
 }
 
@@ -138,12 +140,12 @@ package struct DPoPSigner: Sendable {
 
     /// `request` with a fresh `DPoP` header (new `jti`, `iat` now, the stored nonce, `ath` of
     /// its `Authorization` token), or unchanged when the rule says no proof.
-    func signed(_ request: HTTPRequest) throws(DPoPError) -> HTTPRequest {
+    func signed(_ request: HTTPRequest) async throws(DPoPError) -> HTTPRequest {
         guard signs(request) else { return request }
         let key = dpop.keyMakingIfNeeded()
         // As Auth0.swift: the token is what follows the scheme.
         let accessToken = request.header("Authorization").flatMap { $0.split(separator: " ").last.map(String.init) }
-        let proof = try DPoPProof(
+        let proof = try await DPoPProof(
             key: key, method: request.method.rawValue, url: request.url, accessToken: accessToken,
             nonce: dpop.nonces.current)
         var request = request
@@ -154,9 +156,9 @@ package struct DPoPSigner: Sendable {
 
     /// ``signed(_:)`` for ``HTTPClient``, whose failures are ``TransportError``s: the request
     /// could not be sent.
-    func prepared(_ request: HTTPRequest) throws(TransportError) -> HTTPRequest {
+    func prepared(_ request: HTTPRequest) async throws(TransportError) -> HTTPRequest {
         do {
-            return try signed(request)
+            return try await signed(request)
         } catch {
             throw TransportError(.other, "no DPoP proof: \(error.reason)")
         }

@@ -1,8 +1,10 @@
 import Crypto
+import JWTKit
 import WebAuthn
 
 /// A DPoP key: an ES256 key pair on P-256 (RFC 9449 §4.2, RFC 7518 §3.4), the key Auth0.swift
-/// makes for `useDPoP()` (spec §16.2). swift-crypto makes it, holds it and signs with it.
+/// makes for `useDPoP()` (spec §16.2). swift-crypto makes and holds it; jwt-kit, the package's one
+/// JWS implementation, gives its JWK members and signs the proofs (``DPoPProof``).
 ///
 /// Its public half goes into every proof's header as a JWK:
 ///
@@ -16,6 +18,8 @@ import WebAuthn
 /// and the mirror is empty, so neither shows it.
 public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
     private let privateKey: P256.Signing.PrivateKey
+    /// The same key as jwt-kit's ES256 key, which signs.
+    private let signingKey: ES256PrivateKey
 
     /// The public key's `x` coordinate, base64url without padding.
     public let x: String
@@ -24,10 +28,12 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
 
     private init(_ privateKey: P256.Signing.PrivateKey) {
         self.privateKey = privateKey
-        // x963 is 0x04 ‖ x (32) ‖ y (32) for P-256 (SEC 1 §2.3.3).
-        let point = Array(privateKey.publicKey.x963Representation)
-        x = Base64URL.encode(point[1..<33])
-        y = Base64URL.encode(point[33...])
+        // A P-256 key's own scalar always loads as a P-256 key.
+        signingKey = try! ES256PrivateKey(backing: privateKey)
+        // jwt-kit derives both coordinates from the key (RFC 7518 §6.2.1.2, §6.2.1.3): never nil.
+        let parameters = signingKey.parameters ?? (x: "", y: "")
+        x = parameters.x
+        y = parameters.y
     }
 
     /// Makes a new random key.
@@ -52,25 +58,42 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The private scalar, for the session's sealed entry only.
     package var rawRepresentation: [UInt8] { Array(privateKey.rawRepresentation) }
 
-    /// The RFC 7638 thumbprint of the public key (spec §16.4): `cnf.jkt`, `dpop_jkt`.
+    /// The RFC 7638 thumbprint of the public key (spec §16.4): `cnf.jkt`, `dpop_jkt`; WebAuthn's
+    /// `JWKThumbprint`, the tenant's too.
     public var thumbprint: String { JWKThumbprint.p256(x: x, y: y) }
 
-    /// Signs a JWS signing input with ES256.
+    /// The proof header of this key (RFC 9449 §4.2), members in Auth0.swift's order:
+    /// `{"typ":"dpop+jwt","alg":"ES256","jwk":{"kty":"EC","crv":"P-256","x":…,"y":…}}`.
+    var proofHeader: [UInt8] {
+        var writer = JSONWriter(capacity: 160)
+        writer.object { header in
+            header.member("typ", "dpop+jwt")
+            header.member("alg", "ES256")
+            header.key("jwk")
+            header.object { jwk in
+                jwk.member("kty", "EC")
+                jwk.member("crv", "P-256")
+                jwk.member("x", x)
+                jwk.member("y", y)
+            }
+        }
+        return writer.bytes
+    }
+
+    /// Signs a proof with ES256 through jwt-kit: ``proofHeader``, the claims, and the raw 64-byte
+    /// `r ‖ s` (RFC 7518 §3.4), not DER.
     ///
-    /// - Parameter message: `BASE64URL(header) '.' BASE64URL(payload)` (RFC 7515 §5.1).
-    /// - Returns: the raw 64-byte `r ‖ s` (RFC 7518 §3.4), not DER.
-    /// - Throws: ``DPoPError/Code/signingFailed`` if swift-crypto fails.
-    func signature(for message: [UInt8]) throws(DPoPError) -> [UInt8] {
+    /// - Parameter claims: the proof's claims.
+    /// - Returns: the proof in compact serialization (RFC 7515 §7.1).
+    /// - Throws: ``DPoPError/Code/signingFailed`` if jwt-kit fails.
+    func sign(_ claims: DPoPProofClaims) async throws(DPoPError) -> String {
         do {
-            return Array(try privateKey.signature(for: message).rawRepresentation)
+            let keys = JWTKeyCollection()
+            await keys.add(ecdsa: signingKey, serializer: DPoPProofSerializer(header: proofHeader))
+            return try await keys.sign(claims)
         } catch {
             throw DPoPError(.signingFailed, "the DPoP proof could not be signed", cause: error)
         }
-    }
-
-    /// Whether two values hold the same key: their public keys are equal.
-    func isSameKey(as other: DPoPKey) -> Bool {
-        x == other.x && y == other.y
     }
 
     public var description: String { "DPoPKey(ES256, jkt: \(thumbprint))" }

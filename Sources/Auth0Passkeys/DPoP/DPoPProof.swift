@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import JWTKit
 import WebAuthn
 
 /// A DPoP proof: the JWT a client sends in the `DPoP` header to show it holds the key a token is,
@@ -14,7 +15,8 @@ import WebAuthn
 ///
 /// `htm` is the method in upper case, `htu` the URL without its query and fragment (§4.3 step
 /// 9), `jti` a new UUID for each proof, `iat` whole seconds. The signature is ES256's raw
-/// 64-byte `r ‖ s` (RFC 7518 §3.4).
+/// 64-byte `r ‖ s` (RFC 7518 §3.4), made by jwt-kit (``DPoPKey``); the header and the claims are
+/// written in Auth0.swift's member order, which jwt-kit's own serializer does not keep.
 public struct DPoPProof: Sendable, CustomStringConvertible {
     /// The proof in compact serialization, for the `DPoP` header.
     public let compact: String
@@ -33,25 +35,15 @@ public struct DPoPProof: Sendable, CustomStringConvertible {
     public init(
         key: DPoPKey, method: String, url: String, accessToken: String? = nil, nonce: String? = nil,
         jti: String = UUID().uuidString, issuedAt: Date = Date()
-    ) throws(DPoPError) {
+    ) async throws(DPoPError) {
         guard let htu = Self.htu(url) else {
             throw DPoPError(.invalidURL, "a DPoP proof needs an absolute http or https URL")
         }
-        let jwk = Self.object([
-            ("kty", Self.string("EC")), ("crv", Self.string("P-256")), ("x", Self.string(key.x)),
-            ("y", Self.string(key.y)),
-        ])
-        let header = Self.object([("typ", Self.string("dpop+jwt")), ("alg", Self.string("ES256")), ("jwk", jwk)])
-        var claims = [
-            ("htm", Self.string(method.uppercased())), ("htu", Self.string(htu)), ("jti", Self.string(jti)),
-            ("iat", String(Int(issuedAt.timeIntervalSince1970.rounded(.down)))),
-        ]
-        if let nonce { claims.append(("nonce", Self.string(nonce))) }
-        if let accessToken { claims.append(("ath", Self.string(Self.accessTokenHash(accessToken)))) }
-        let signingInput =
-            Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(Self.object(claims).utf8))
-        let signature = try key.signature(for: Array(signingInput.utf8))
-        compact = signingInput + "." + Base64URL.encode(signature)
+        let iat = Int(issuedAt.timeIntervalSince1970.rounded(.down))
+        compact = try await key.sign(
+            DPoPProofClaims(
+                htm: method.uppercased(), htu: htu, jti: jti, iat: iat, nonce: nonce,
+                ath: accessToken.map(Self.accessTokenHash)))
     }
 
     /// `ath`: BASE64URL(SHA-256(ASCII(access token))) (RFC 9449 §4.2).
@@ -72,18 +64,57 @@ public struct DPoPProof: Sendable, CustomStringConvertible {
 
     /// Never the proof: it is a credential for its one request.
     public var description: String { "DPoPProof(<redacted>)" }
+}
 
-    /// A JSON object of members in the given order, compact: the header and payload in
-    /// Auth0.swift's member order, byte for byte the same each time.
-    private static func object(_ members: [(name: String, json: String)]) -> String {
-        "{" + members.map { string($0.name) + ":" + $0.json }.joined(separator: ",") + "}"
+/// A proof's claims (RFC 9449 §4.2), written in Auth0.swift's member order: `htm`, `htu`, `jti`,
+/// `iat`, then `nonce` and `ath` when there are.
+struct DPoPProofClaims: JWTPayload {
+    let htm: String
+    let htu: String
+    let jti: String
+    let iat: Int
+    let nonce: String?
+    let ath: String?
+
+    /// The payload's JSON, byte for byte the same each time.
+    var json: [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.object { claims in
+            claims.member("htm", htm)
+            claims.member("htu", htu)
+            claims.member("jti", jti)
+            claims.member("iat", iat)
+            if let nonce { claims.member("nonce", nonce) }
+            if let ath { claims.member("ath", ath) }
+        }
+        return writer.bytes
     }
 
-    /// A JSON string, escaped as JSON requires (a nonce or URL is the server's or the caller's).
-    private static func string(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        // A String always encodes.
-        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    /// Nothing to check: the client signs, the server verifies.
+    func verify(using algorithm: some JWTAlgorithm) {}
+}
+
+/// jwt-kit's serializer for a proof: ``DPoPKey/proofHeader`` and ``DPoPProofClaims/json`` as
+/// written, in Auth0.swift's member order, where jwt-kit's default serializer writes its header
+/// dictionary in no fixed order. jwt-kit assembles the signing input and signs it.
+struct DPoPProofSerializer: JWTSerializer {
+    /// The header's JSON.
+    let header: [UInt8]
+
+    /// jwt-kit encodes the header through this; it is the key's fixed header.
+    var jsonEncoder: any JWTJSONEncoder { FixedJSON(bytes: header) }
+
+    func serialize(_ payload: some JWTPayload, header: JWTHeader) throws -> Data {
+        guard let claims = payload as? DPoPProofClaims else {
+            throw JWTError.generic(identifier: "dpop", reason: "a DPoP proof signs DPoPProofClaims only")
+        }
+        return Data(Base64URL.encode(claims.json).utf8)
+    }
+
+    /// An encoder whose output is the same JSON for any value: the header written beforehand.
+    private struct FixedJSON: JWTJSONEncoder {
+        let bytes: [UInt8]
+
+        func encode<T: Encodable>(_ value: T) throws -> Data { Data(bytes) }
     }
 }

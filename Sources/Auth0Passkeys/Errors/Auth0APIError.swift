@@ -48,11 +48,7 @@ extension Auth0APIError {
     public var cause: (any Error)? { report.cause }
 
     /// `<code> (HTTP <status>): <reason>`, then the cause when there is one.
-    public var description: String {
-        var text = "\(code) (HTTP \(statusCode)): \(reason)"
-        if let cause { text += " Cause: \(cause)" }
-        return text
-    }
+    public var description: String { described("\(code) (HTTP \(statusCode)): \(reason)") }
 
     /// Whether the request never got a response because the network failed (spec §7.3).
     public var isNetworkError: Bool {
@@ -93,9 +89,12 @@ extension Auth0APIError {
         Self(info: sdkInfo(.plain, "Unable to decode the response: \(error)"), statusCode: status, cause: error)
     }
 
-    /// The error for a base URL a client refuses.
-    static func invalidConfiguration(_ reason: String) -> Self {
-        Self(info: sdkInfo(.invalidConfiguration, reason), statusCode: 0, cause: nil)
+    /// `baseURL` as a client uses it (``BaseURL/validated(_:)``), or the error for one it refuses.
+    static func validated(baseURL: String) throws(Self) -> String {
+        switch BaseURL.validated(baseURL) {
+        case .success(let url): url
+        case .failure(let error): throw Self(info: sdkInfo(.invalidConfiguration, error.reason), statusCode: 0)
+        }
     }
 
     private static func sdkInfo(_ code: AuthenticationError.Code, _ description: String) -> [String: JSONValue] {

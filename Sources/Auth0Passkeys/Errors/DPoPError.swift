@@ -4,7 +4,7 @@ public import WebAuthn
 /// where it has one.
 ///
 /// ``reason`` never holds a key or a token. Two errors are equal when their codes are equal.
-public struct DPoPError: CodedError, Hashable {
+public struct DPoPError: Auth0LibraryError, Hashable {
     /// What went wrong.
     public struct Code: ErrorCode {
         public let rawValue: String
@@ -21,28 +21,7 @@ public struct DPoPError: CodedError, Hashable {
         public static let invalidURL = Code(rawValue: "invalidURL")
     }
 
-    /// What went wrong.
-    public let code: Code
-    /// Why, in words fit for a terminal; never a key or a token.
-    public let reason: String
-    /// The underlying error, if any.
-    public let cause: (any Error)?
+    public let details: ErrorDetails<Code>
 
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - code: what went wrong.
-    ///   - reason: why; never a secret.
-    ///   - cause: the underlying error.
-    public init(_ code: Code, _ reason: String, cause: (any Error)? = nil) {
-        self.code = code
-        self.reason = reason
-        self.cause = cause
-    }
-
-    public var description: String {
-        var text = "\(code): \(reason)"
-        if let cause { text += " Cause: \(cause)" }
-        return text
-    }
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }

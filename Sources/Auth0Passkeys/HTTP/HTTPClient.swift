@@ -63,7 +63,7 @@ package struct HTTPClient: Sendable {
     {
         var attempt = 0
         while true {
-            let sent = try dpop?.prepared(request) ?? request
+            let sent = try await dpop?.prepared(request) ?? request
             let outcome = await attemptOnce(sent, attempt: attempt)
             if case .success(let response) = outcome { dpop?.dpop.nonces.record(response) }
             let retryAfter: Duration?

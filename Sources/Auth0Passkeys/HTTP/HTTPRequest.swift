@@ -48,7 +48,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// - Parameter name: the field name.
     /// - Returns: the field's value, or `nil` when the request has no such field.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        HeaderFields.value(of: name, in: headers)
     }
 
     /// The path of ``url``, without scheme, authority, query or fragment: `/oauth/token`. What a
@@ -62,7 +62,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
-            && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
+            && HeaderFields.equal(lhs.headers, rhs.headers)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -35,7 +35,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// - Parameter name: the field name.
     /// - Returns: the field's value, or `nil` when the response has no such field.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        HeaderFields.value(of: name, in: headers)
     }
 
     /// Whether the status is a success, as Auth0's SDK counts it: 200 through 300 inclusive (spec §0.3).
@@ -43,7 +43,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.status == rhs.status && lhs.body == rhs.body
-            && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
+            && HeaderFields.equal(lhs.headers, rhs.headers)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -9,32 +9,25 @@ import FoundationEssentials
 /// is not, by design, so only the form is checked here: an absolute `https` or loopback `http` URL.
 /// The JWKS comes from the same base URL, so a token of another tenant still fails its signature.
 actor DiscoveredIssuer {
-    let url: String
-    let transport: any HTTPTransport
+    /// The discovery document.
+    let endpoint: APIEndpoint
     private var issuer: String?
 
-    init(url: String, transport: any HTTPTransport) {
-        self.url = url
-        self.transport = transport
+    init(endpoint: APIEndpoint) {
+        self.endpoint = endpoint
     }
 
     /// The document's `issuer`: the kept one, else fetched now.
     func value() async throws(IDTokenValidationError) -> String {
         if let issuer { return issuer }
-        let response: HTTPResponse
+        let body: [UInt8]
         do {
-            response = try await transport.send(
-                HTTPRequest(method: .get, url: url, headers: [(name: "Accept", value: "application/json")]))
+            body = try await endpoint.document()
         } catch {
-            throw IDTokenValidationError(
-                .discoveryUnavailable, "The tenant's discovery document could not be fetched.", cause: error)
-        }
-        guard response.status == 200 else {
-            throw IDTokenValidationError(
-                .discoveryUnavailable, "The tenant's discovery document answered HTTP \(response.status).")
+            throw IDTokenValidationError(.discoveryUnavailable, fetching: "discovery document", error)
         }
         struct Document: Decodable { let issuer: String }
-        guard let document = try? JSONDecoder().decode(Document.self, from: Data(response.body)),
+        guard let document = try? JSONDecoder().decode(Document.self, from: Data(body)),
             case .success = BaseURL.validated(document.issuer)
         else {
             throw IDTokenValidationError(.discoveryUnavailable, "The tenant's discovery document names no issuer URL.")

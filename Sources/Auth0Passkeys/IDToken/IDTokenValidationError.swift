@@ -6,7 +6,7 @@ public import WebAuthn
 /// ``reason`` names the claim and never contains the token or a claim's value.
 ///
 /// Two errors are equal when their codes are equal.
-public struct IDTokenValidationError: CodedError, Hashable {
+public struct IDTokenValidationError: Auth0LibraryError, Hashable {
     /// Which check failed.
     public struct Code: ErrorCode {
         public let rawValue: String
@@ -49,17 +49,22 @@ public struct IDTokenValidationError: CodedError, Hashable {
         public static let discoveryUnavailable = Code(rawValue: "discovery-unavailable")
     }
 
-    /// Which check failed.
-    public let code: Code
-    /// Which claim, in words; never the token.
-    public let reason: String
-    /// The transport or decoding error behind ``Code/jwksUnavailable`` or
-    /// ``Code/discoveryUnavailable``.
-    public let cause: (any Error)?
+    /// `<code>: <reason>`; the cause of an unreachable JWKS or discovery document is in ``cause``.
+    public var description: String { "\(code): \(reason)" }
 
-    init(_ code: Code, _ reason: String, cause: (any Error)? = nil) {
-        self.code = code
-        self.reason = reason
-        self.cause = cause
+    public let details: ErrorDetails<Code>
+
+    public init(details: ErrorDetails<Code>) { self.details = details }
+}
+
+extension IDTokenValidationError {
+    /// The error for a document the validator could not fetch (`what`: the JWKS, the discovery
+    /// document): no answer, with the ``TransportError`` as cause, or the status answered.
+    init(_ code: Code, fetching what: String, _ error: AuthenticationError) {
+        if error.statusCode == 0 {
+            self.init(code, "The tenant's \(what) could not be fetched.", cause: error.cause)
+        } else {
+            self.init(code, "The tenant's \(what) answered HTTP \(error.statusCode).")
+        }
     }
 }

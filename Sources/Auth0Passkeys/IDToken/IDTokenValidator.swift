@@ -46,7 +46,8 @@ public struct IDTokenValidator: Sendable {
     /// - Parameters:
     ///   - clientId: the application's client ID.
     ///   - domain: the tenant's domain, such as `login.example.com`.
-    ///   - transport: what fetches the JWKS; ``CurlTransport`` by default.
+    ///   - transport: what fetches the JWKS, with the `Auth0-Client` header of every client
+    ///     request (spec §8); ``CurlTransport`` by default.
     ///   - leeway: the slack on `exp` and `auth_time`, in seconds.
     ///   - now: the clock.
     public init(
@@ -65,16 +66,16 @@ public struct IDTokenValidator: Sendable {
     ///   - clientId: the application's client ID.
     ///   - issuer: the value `iss` must equal.
     ///   - jwksURL: the absolute URL of the tenant's JWKS.
-    ///   - transport: what fetches the JWKS; ``CurlTransport`` by default.
+    ///   - transport: what fetches the JWKS, with the `Auth0-Client` header of every client
+    ///     request (spec §8); ``CurlTransport`` by default.
     ///   - leeway: the slack on `exp` and `auth_time`, in seconds.
     ///   - now: the clock.
     public init(
         clientId: String, issuer: String, jwksURL: String, transport: any HTTPTransport = CurlTransport(),
         leeway: Int = 60, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.init(
-            clientId: clientId, issuer: .fixed(issuer), keySet: JSONWebKeySetCache(url: jwksURL, transport: transport),
-            leeway: leeway, now: now)
+        let keySet = JSONWebKeySetCache(endpoint: APIEndpoint(url: jwksURL, client: HTTPClient(transport: transport)))
+        self.init(clientId: clientId, issuer: .fixed(issuer), keySet: keySet, leeway: leeway, now: now)
     }
 
     /// Creates a validator for the tenant an ``Authentication`` client talks to, over its
@@ -92,14 +93,13 @@ public struct IDTokenValidator: Sendable {
         authentication: Authentication, issuer: String? = nil, leeway: Int = 60,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        let transport = authentication.client.transport
+        let client = authentication.endpoint.client
+        let discovery = APIEndpoint(url: authentication.url + ".well-known/openid-configuration", client: client)
         self.init(
             clientId: authentication.clientId,
-            issuer: issuer.map(Issuer.fixed)
-                ?? .discovered(
-                    DiscoveredIssuer(url: authentication.url + ".well-known/openid-configuration", transport: transport)
-                ),
-            keySet: JSONWebKeySetCache(url: authentication.url + ".well-known/jwks.json", transport: transport),
+            issuer: issuer.map(Issuer.fixed) ?? .discovered(DiscoveredIssuer(endpoint: discovery)),
+            keySet: JSONWebKeySetCache(
+                endpoint: APIEndpoint(url: authentication.url + ".well-known/jwks.json", client: client)),
             leeway: leeway, now: now)
     }
 

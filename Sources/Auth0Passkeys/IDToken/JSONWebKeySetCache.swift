@@ -19,14 +19,13 @@ actor JSONWebKeySetCache {
         func verify(using algorithm: some JWTAlgorithm) {}
     }
 
-    let url: String
-    let transport: any HTTPTransport
+    /// The JWKS.
+    let endpoint: APIEndpoint
     private var keys: JWTKeyCollection?
     private var identifiers: Set<String> = []
 
-    init(url: String, transport: any HTTPTransport) {
-        self.url = url
-        self.transport = transport
+    init(endpoint: APIEndpoint) {
+        self.endpoint = endpoint
     }
 
     /// The key set holding `kid`: the cached one, else one fetched again.
@@ -41,18 +40,14 @@ actor JSONWebKeySetCache {
 
     /// `GET` the JWKS and replace the cached keys with its RSA keys.
     private func refresh() async throws(IDTokenValidationError) {
-        let response: HTTPResponse
+        let body: [UInt8]
         do {
-            response = try await transport.send(
-                HTTPRequest(method: .get, url: url, headers: [(name: "Accept", value: "application/json")]))
+            body = try await endpoint.document()
         } catch {
-            throw IDTokenValidationError(.jwksUnavailable, "The tenant's JWKS could not be fetched.", cause: error)
-        }
-        guard response.status == 200 else {
-            throw IDTokenValidationError(.jwksUnavailable, "The tenant's JWKS answered HTTP \(response.status).")
+            throw IDTokenValidationError(.jwksUnavailable, fetching: "JWKS", error)
         }
         do {
-            let set = try JSONDecoder().decode(JWTKit.JWKS.self, from: Data(response.body))
+            let set = try JSONDecoder().decode(JWTKit.JWKS.self, from: Data(body))
             let rsa = set.keys.filter { $0.keyType == .rsa && $0.keyIdentifier != nil }
             let collection = try await JWTKeyCollection().add(jwks: JWTKit.JWKS(keys: rsa))
             keys = collection

@@ -27,12 +27,13 @@ import WebAuthn
 /// token.
 public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectable {
     /// The API's base URL, `https://DOMAIN/api/v2`, without a final `/`.
-    public let url: String
+    public var url: String { endpoint.url }
     /// The access token sent as `Authorization: <tokenType> <token>`.
     public let token: String
     /// The authorization scheme: `Bearer`.
     public let tokenType: String
-    let client: HTTPClient
+    /// The API, and what every request goes through.
+    let endpoint: APIEndpoint
 
     /// Creates a client for a tenant domain, as Auth0's SDKs do: `https://` is put in front
     /// unless the domain already begins with `https`.
@@ -52,7 +53,7 @@ public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectabl
         logger: Logger? = nil
     ) {
         self.init(
-            token: token, tokenType: tokenType, validatedURL: BaseURL.fromDomain(domain),
+            token: token, tokenType: tokenType, tenantURL: BaseURL.fromDomain(domain),
             client: HTTPClient(
                 transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
@@ -87,17 +88,14 @@ public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectabl
     package init(token: String, tokenType: String = "Bearer", baseURL: String, client: HTTPClient)
         throws(ManagementAPIError)
     {
-        switch BaseURL.validated(baseURL) {
-        case .success(let url): self.init(token: token, tokenType: tokenType, validatedURL: url, client: client)
-        case .failure(let error): throw .invalidConfiguration(error.reason)
-        }
+        let url = try ManagementAPIError.validated(baseURL: baseURL)
+        self.init(token: token, tokenType: tokenType, tenantURL: url, client: client)
     }
 
-    private init(token: String, tokenType: String, validatedURL: String, client: HTTPClient) {
-        self.url = validatedURL + "api/v2"
+    private init(token: String, tokenType: String, tenantURL: String, client: HTTPClient) {
         self.token = token
         self.tokenType = tokenType
-        self.client = client
+        endpoint = APIEndpoint(url: tenantURL + "api/v2", authorization: "\(tokenType) \(token)", client: client)
     }
 
     /// The user calls (spec §15.2).
@@ -112,9 +110,7 @@ public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectabl
         _ method: HTTPRequest.Method, _ path: String, body: [String: JSONValue]? = nil, retryable: Bool,
         _ handle: @escaping @Sendable (HTTPResponse) throws(ManagementAPIError) -> Value
     ) -> Request<Value, ManagementAPIError> {
-        Request(
-            client: client, method: method, url: url + path, body: body,
-            headers: [(name: "Authorization", value: "\(tokenType) \(token)")], retryable: retryable, handle: handle)
+        endpoint.request(method, path, body: body, retryable: retryable, handle)
     }
 
     /// An ID as one path segment: every byte but the unreserved ones percent-encoded, so that

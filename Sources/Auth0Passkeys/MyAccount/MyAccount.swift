@@ -21,14 +21,15 @@ import WebAuthn
 /// The description and mirror show no token.
 public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
     /// The API's base URL, `https://DOMAIN/me/v1`, without a final `/`.
-    public let url: String
+    public var url: String { endpoint.url }
     /// The access token sent as `Authorization: <tokenType> <token>`.
     public let token: String
     /// The authorization scheme: `Bearer`.
     public let tokenType: String
     /// The DPoP key a `DPoP` token is bound to, once ``useDPoP(_:)`` is called.
     public private(set) var dpop: DPoP?
-    let client: HTTPClient
+    /// The API, and what every request goes through.
+    let endpoint: APIEndpoint
 
     /// Creates a client for a tenant domain, as Auth0.swift does.
     ///
@@ -47,7 +48,7 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
         logger: Logger? = nil
     ) {
         self.init(
-            token: token, tokenType: tokenType, validatedURL: BaseURL.fromDomain(domain),
+            token: token, tokenType: tokenType, tenantURL: BaseURL.fromDomain(domain),
             client: HTTPClient(
                 transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
@@ -82,17 +83,14 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
     package init(token: String, tokenType: String = "Bearer", baseURL: String, client: HTTPClient)
         throws(MyAccountError)
     {
-        switch BaseURL.validated(baseURL) {
-        case .success(let url): self.init(token: token, tokenType: tokenType, validatedURL: url, client: client)
-        case .failure(let error): throw .invalidConfiguration(error.reason)
-        }
+        let url = try MyAccountError.validated(baseURL: baseURL)
+        self.init(token: token, tokenType: tokenType, tenantURL: url, client: client)
     }
 
-    private init(token: String, tokenType: String, validatedURL: String, client: HTTPClient) {
-        self.url = validatedURL + "me/v1"
+    private init(token: String, tokenType: String, tenantURL: String, client: HTTPClient) {
         self.token = token
         self.tokenType = tokenType
-        self.client = client
+        endpoint = APIEndpoint(url: tenantURL + "me/v1", authorization: "\(tokenType) \(token)", client: client)
     }
 
     /// This client with DPoP (RFC 9449 §7; spec §16.1): with a `DPoP` ``tokenType``, each call
@@ -123,10 +121,9 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
         _ method: HTTPRequest.Method, _ path: String, body: [String: JSONValue]? = nil, retryable: Bool,
         _ handle: @escaping @Sendable (HTTPResponse) throws(MyAccountError) -> Value
     ) -> Request<Value, MyAccountError> {
-        Request(
-            client: client, method: method, url: url + path, body: body,
-            headers: [(name: "Authorization", value: "\(tokenType) \(token)")], retryable: retryable,
-            dpop: dpop.map { DPoPSigner(dpop: $0, rule: .boundToken) }, handle: handle)
+        endpoint.request(
+            method, path, body: body, retryable: retryable, dpop: dpop.map { DPoPSigner(dpop: $0, rule: .boundToken) },
+            handle)
     }
 
     public var description: String { "MyAccount(url: \(url), token: <redacted>)" }

@@ -63,7 +63,7 @@ public struct PasskeyEnrollmentChallenge: Sendable, Hashable, CustomStringConver
         guard let location = response.header("Location"), let id = location.split(separator: "/").last else {
             throw .decodingFailure(
                 DecodingError.keyNotFound(
-                    AnyCodingKey("Location"),
+                    AnyCodingKey(stringValue: "Location"),
                     .init(
                         codingPath: [],
                         debugDescription: "Missing authentication method identifier in header 'Location'")),

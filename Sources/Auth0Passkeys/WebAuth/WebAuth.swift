@@ -135,7 +135,7 @@ public struct WebAuth: Sendable {
             ("scope", Scope.includingOpenID(scope)), ("state", state), ("nonce", nonce),
             ("code_challenge", proofKey.challenge), ("code_challenge_method", ProofKey.method),
         ]
-        if let clientInfo = authentication.client.clientInfo {
+        if let clientInfo = authentication.endpoint.client.clientInfo {
             items.append(("auth0Client", clientInfo.headerValue))
         }
         if let dpop = authentication.dpop {

@@ -7,7 +7,7 @@ public import WebAuthn
 /// of an error redirect is kept, since the tenant wrote it for the application's developer.
 ///
 /// Two errors are equal when their codes are equal.
-public struct WebAuthError: CodedError, Hashable {
+public struct WebAuthError: Auth0LibraryError, Hashable {
     /// What went wrong.
     public struct Code: ErrorCode {
         public let rawValue: String
@@ -39,32 +39,10 @@ public struct WebAuthError: CodedError, Hashable {
         public static let idTokenValidationFailed = Code(rawValue: "idTokenValidationFailed")
     }
 
-    /// What went wrong.
-    public let code: Code
-    /// Why, in words fit for a terminal; never a code, verifier or token.
-    public let reason: String
-    /// The underlying error: an ``AuthenticationError``, an ``IDTokenValidationError``, or the
-    /// user agent's.
-    public let cause: (any Error)?
-
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - code: what went wrong.
-    ///   - reason: why; never a secret.
-    ///   - cause: the underlying error.
-    public init(_ code: Code, _ reason: String, cause: (any Error)? = nil) {
-        self.code = code
-        self.reason = reason
-        self.cause = cause
-    }
-
     /// The tenant's answer, for ``Code/authenticationFailed`` and ``Code/pkceNotAllowed``.
     public var authenticationError: AuthenticationError? { cause as? AuthenticationError }
 
-    public var description: String {
-        var text = "\(code): \(reason)"
-        if let cause { text += " Cause: \(cause)" }
-        return text
-    }
+    public let details: ErrorDetails<Code>
+
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }

@@ -43,17 +43,14 @@ enum DPoPKey: Sendable, Hashable {
         }
     }
 
-    /// The JWK thumbprint (RFC 7638 §3): base64url(SHA-256) of the required members in
-    /// lexicographic order, without white space — a DPoP-bound token's `cnf.jkt` (RFC 9449 §6.1)
-    /// and `/authorize`'s `dpop_jkt` (§10).
+    /// The JWK thumbprint (RFC 7638 §3, WebAuthn's `JWKThumbprint`, the client's too): a
+    /// DPoP-bound token's `cnf.jkt` (RFC 9449 §6.1) and `/authorize`'s `dpop_jkt` (§10).
     var thumbprint: String {
-        let members =
-            switch self {
-            case .p256(let x, let y): #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
-            case .ed25519(let x): #"{"crv":"Ed25519","kty":"OKP","x":"\#(x)"}"#
-            case .rsa(let n, let e): #"{"e":"\#(e)","kty":"RSA","n":"\#(n)"}"#
-            }
-        return Base64URL.encode(SHA256Digest.hash(Array(members.utf8)))
+        switch self {
+        case .p256(let x, let y): JWKThumbprint.p256(x: x, y: y)
+        case .ed25519(let x): JWKThumbprint.ed25519(x: x)
+        case .rsa(let n, let e): JWKThumbprint.rsa(n: n, e: e)
+        }
     }
 
     /// Checks the compact JWS's signature with this key (through jwt-kit) and decodes its claims.

@@ -41,13 +41,17 @@ struct DPoPProof: Sendable, Hashable {
     static func check(
         _ compact: String, method: String, urls: [String], accessToken: Secret?, now: Date
     ) async throws(Refusal) -> DPoPProof {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isBase64URL) }) else {
+        // jwt-kit's splitter, the one every JWS of the client and the tenant goes through.
+        guard let parts = try? DefaultJWTParser().getTokenParts(Array(compact.utf8)),
+            [parts.header, parts.payload, parts.signature].allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isBase64URL) }
+            )
+        else {
             throw Refusal(reason: "The DPoP header is not one compact JWS.")
         }
         let header: DPoPProofHeader
         do {
-            header = try WebAuthnJSON.decode(DPoPProofHeader.self, from: Base64URL.decode(String(parts[0])))
+            header = try WebAuthnJSON.decode(
+                DPoPProofHeader.self, from: Base64URL.decode(String(decoding: parts.header, as: UTF8.self)))
         } catch {
             throw Refusal(reason: "The DPoP proof's header is not a JSON object with typ, alg and jwk.")
         }
@@ -106,8 +110,14 @@ struct DPoPProof: Sendable, Hashable {
         return "\(scheme)://\(authority)\(path.isEmpty ? "/" : path)"
     }
 
-    private static func isBase64URL(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    /// Whether a byte is in the base64url alphabet (RFC 4648 §5), without padding.
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 }
 

@@ -41,9 +41,7 @@ struct TokenSigner: Sendable {
         let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
         let n = Base64URL.encode(modulus)
         let e = Base64URL.encode(exponent)
-        // RFC 7638 §3.2: the required members in lexicographic order, no white space.
-        let thumbprintInput = #"{"e":"\#(e)","kty":"RSA","n":"\#(n)"}"#
-        keyID = Base64URL.encode(SHA256Digest.hash(Array(thumbprintInput.utf8)))
+        keyID = JWKThumbprint.rsa(n: n, e: e)
         jwks = JSONWebKeySet(keys: [.init(kid: keyID, n: n, e: e)])
         keys = JWTKeyCollection()
         await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID))

@@ -4,6 +4,12 @@ import FoundationEssentials
 /// A JSON Web Signature in compact serialization (RFC 7515 §7.1) whose protected header names its
 /// signer by certificate chain (`x5c`, §4.1.6): what an `android-safetynet` response (WebAuthn L3
 /// §8.5) and a FIDO metadata BLOB (FIDO MDS 3.0 §3.1.7) are.
+///
+/// The only JWS reader in this module, apart from jwt-kit, which the Auth0 client and the tenant
+/// use for every other JWS (DPoP proofs, ID and access tokens): this module depends on nothing
+/// above libcrypto, and its JWS are verified differently, by the leaf of an `x5c` chain with the
+/// module's own COSE keys (RS/PS/ES 256–512, EdDSA), that chain then checked against attestation
+/// or metadata roots.
 struct CompactJWS {
     /// The protected header's members this library reads.
     private struct Header: Decodable {

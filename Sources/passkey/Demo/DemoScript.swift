@@ -208,10 +208,9 @@ final class DemoScript {
 
     /// The header and claims of a JWT, pretty-printed (RFC 7519 §7.2: decoded, not verified).
     static func decodedJWT(_ token: String) throws -> String {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw CLIError.unrecognized("the ID token is not a JWT") }
-        return try parts.prefix(2).map { part in
-            let object = try JSONSerialization.jsonObject(with: Data(try Base64URL.decode(String(part))))
+        guard let jwt = UnverifiedJWT(token) else { throw CLIError.unrecognized("the ID token is not a JWT") }
+        return try [jwt.header, jwt.payload].map { part in
+            let object = try JSONSerialization.jsonObject(with: Data(part))
             let pretty = try JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             return String(decoding: pretty, as: UTF8.self)
