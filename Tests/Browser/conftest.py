@@ -41,13 +41,18 @@ def passkey():
     return lambda *args: subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
 
 
+def until_stopped(running, name):
+    """Yields a server process (for a fixture), then stops it: it must exit 0 on SIGTERM, else the
+    failure shows the end of what it wrote."""
+    yield running
+    log = running.log_text()
+    assert running.stop() == 0, f"{name} exits 0 on SIGTERM; it wrote: {log[-3000:]}"
+
+
 @pytest.fixture(scope="session")
 def server():
     """One `passkey serve --json` for the run."""
-    running = PasskeyServer(passkey_binary())
-    yield running
-    log = running.log_text()
-    assert running.stop() == 0, f"passkey serve exits 0 on SIGTERM; it wrote: {log[-3000:]}"
+    yield from until_stopped(PasskeyServer(passkey_binary()), "passkey serve")
 
 
 @pytest.fixture(scope="session")
