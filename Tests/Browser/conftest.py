@@ -41,10 +41,13 @@ def passkey():
     return lambda *args: subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
 
 
-def until_stopped(running, name):
-    """Yields a server process (for a fixture), then stops it: it must exit 0 on SIGTERM, else the
-    failure shows the end of what it wrote."""
+def until_stopped(running, name=None):
+    """Yields a server (for a fixture), then stops it. A process, named `name`, must exit 0 on
+    SIGTERM, else the failure shows the end of what it wrote; a server in a thread just stops."""
     yield running
+    if name is None:
+        running.stop()
+        return
     log = running.log_text()
     assert running.stop() == 0, f"{name} exits 0 on SIGTERM; it wrote: {log[-3000:]}"
 
@@ -58,9 +61,7 @@ def server():
 @pytest.fixture(scope="session")
 def relying_party():
     """The test RP, served in a thread at http://localhost:PORT (and reachable as 127.0.0.1:PORT)."""
-    running = RelyingPartyServer()
-    yield running
-    running.stop()
+    yield from until_stopped(RelyingPartyServer())
 
 
 @pytest.fixture

@@ -58,9 +58,7 @@ def tenant():
 
 @pytest.fixture(scope="module")
 def listener():
-    running = CallbackListener()
-    yield running
-    running.stop()
+    yield from until_stopped(CallbackListener())
 
 
 @pytest.fixture
