@@ -63,7 +63,8 @@ extension VirtualUser {
     ///   ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
     public func authenticationMethods(type: String? = nil) async throws(PasskeyFlowError) -> [AuthenticationMethod] {
         let account = try await myAccount(scope: Self.readMethodsScope)
-        return try await account.authenticationMethods.getAuthenticationMethods(type: type).start(as: PasskeyFlowError.myAccount)
+        return try await account.authenticationMethods.getAuthenticationMethods(type: type).start(
+            as: PasskeyFlowError.myAccount)
     }
 
     /// Names one of the user's authentication methods, through My Account

@@ -81,7 +81,8 @@ extension VirtualUser {
         }
         let passkey: NewPasskeyMethod
         do {
-            passkey = try NewPasskeyMethod(registration: registration, userHandle: userHandle, relyingPartyIdentifier: rpID)
+            passkey = try NewPasskeyMethod(
+                registration: registration, userHandle: userHandle, relyingPartyIdentifier: rpID)
         } catch {
             // A registration whose attested data does not parse: no library's party to blame.
             throw .user(VirtualUserError(.unexpected, "\(error)"))
