@@ -9,17 +9,13 @@ import Testing
 /// `passkey tenant serve --require-dpop --dpop-nonce` (auth0-passkey-api.md §16.1, §16.3): no token
 /// without a DPoP proof, and a fresh `DPoP-Nonce` on every token answer.
 @Suite struct TenantServeDPoPTests {
-    struct StartLine: Decodable {
-        let url: String
-    }
-
     /// The token endpoint's answer to a refresh grant without a proof.
     func tokenWithoutProof(_ flags: [String]) async throws -> (status: Int, body: String, nonce: String?) {
         let process = try await ChildProcess.start(
             CLIProcess.executable,
             ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"] + flags,
             readyWhen: { $0.contains("\n") })
-        let line = try JSONDecoder().decode(StartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(TenantServeTests.StartLine.self, from: Data(process.startOutput.utf8))
         var request = URLRequest(url: try #require(URL(string: line.url + "/oauth/token")))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -14,19 +14,7 @@ import WebAuthn
 /// JSON start line carries the ID, the secret and the management audience, which get a token; the
 /// text line carries the ID only.
 @Suite struct TenantServeManagementTests {
-    struct StartLine: Decodable {
-        let url: String
-        let m2mClientID: String
-        let m2mClientSecret: String
-        let managementAudience: String
-
-        enum CodingKeys: String, CodingKey {
-            case url
-            case m2mClientID = "m2m_client_id"
-            case m2mClientSecret = "m2m_client_secret"
-            case managementAudience = "management_audience"
-        }
-    }
+    typealias StartLine = TenantServeTests.StartLine
 
     /// `POST /oauth/token` with the client credentials of `line`: the status and the scope granted.
     private func token(_ line: StartLine) async throws -> (Int, String?) {

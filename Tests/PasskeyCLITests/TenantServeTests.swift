@@ -9,17 +9,25 @@ import Testing
 /// `passkey tenant serve` as a user runs it: one start line, requests answered, a clean exit on
 /// SIGTERM and SIGINT.
 @Suite struct TenantServeTests {
+    /// The JSON start line of `passkey tenant serve --json`.
     struct StartLine: Decodable {
         let url: String
         let clientID: String
         let connection: String
         let rpID: String
         let domain: String
+        /// The machine-to-machine client (auth0-passkey-api.md §15.1).
+        let m2mClientID: String
+        let m2mClientSecret: String
+        let managementAudience: String
 
         enum CodingKeys: String, CodingKey {
             case url, connection, domain
             case clientID = "client_id"
             case rpID = "rp_id"
+            case m2mClientID = "m2m_client_id"
+            case m2mClientSecret = "m2m_client_secret"
+            case managementAudience = "management_audience"
         }
     }
 
