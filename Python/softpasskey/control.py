@@ -16,7 +16,6 @@ Every refusal is a :class:`ControlError` carrying WebDriver's error shape
 (`{"value": {"error", "message"}}`) and the HTTP status.
 """
 
-import http.client
 import json
 import os
 import signal
@@ -191,16 +190,16 @@ class EventStream:
     kept, in order, as `{"id", "type", "data"}`; :meth:`wait_for` waits for one that matches."""
 
     def __init__(self, server, path, after=0):
-        parsed = urllib.parse.urlsplit(server.url)
-        self.connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=None)
-        self.connection.request("GET", f"{path}?after={after}",
-                                headers={"Authorization": f"Bearer {server.token}", "Accept": "text/event-stream"})
-        self.socket = self.connection.sock  # kept: the response owns it once the headers are read
-        self.response = self.connection.getresponse()
-        if self.response.status != 200:
-            body = self.response.read().decode(errors="replace")
-            raise ControlError(self.response.status, "events", body[:200])
-        self.content_type = self.response.getheader("Content-Type", "")
+        # Its own connection, not the server's session: the stream holds it for as long as it is open.
+        self.response = requests.get(
+            f"{server.url}{path}?after={after}", stream=True, timeout=(30, None),
+            headers={"Authorization": f"Bearer {server.token}", "Accept": "text/event-stream"},
+        )
+        if self.response.status_code != 200:
+            raise ControlError(self.response.status_code, "events", self.response.text[:200])
+        # Kept: close() shuts it down to end the read the thread is blocked in.
+        self.socket = self.response.raw.connection.sock
+        self.content_type = self.response.headers.get("Content-Type", "")
         self.events, self.error = [], None
         self.changed = threading.Condition()
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -209,8 +208,9 @@ class EventStream:
     def _read(self):
         fields = {}
         try:
-            for raw in self.response:
-                line = raw.decode().rstrip("\r\n")
+            # chunk_size None: each chunk as the server sends it, so no event waits for the next.
+            for raw in self.response.iter_lines(chunk_size=None):
+                line = raw.decode()
                 if line.startswith(":"):
                     continue
                 if line == "":
@@ -251,4 +251,4 @@ class EventStream:
             self.socket.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-        self.connection.close()
+        self.response.close()

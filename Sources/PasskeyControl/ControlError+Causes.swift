@@ -35,23 +35,19 @@ extension ControlError {
     ///
     /// - Parameter error: what the flow threw.
     public init(flow error: any Error) {
-        switch error {
-        case let error as ControlError:
+        if let error = error as? ControlError {
             self = error
-        case let error as PasskeyFlowError:
-            self.init(flow: error.underlying)
-        case let error as any Auth0APIError:
-            self.init(api: error)
-        case let error as WebAuthnClientError:
-            self.init(refusal: error)
-        case let error as CredentialsManagerError:
-            self.init(refusal: error)
-        case let error as VirtualUserError:
-            self.init(refusal: error)
-        case let error as TransportError:
-            self.init(error.codeName, status: 502, "no answer: \(error.reason)")
-        default:
-            self.init(serverFault: error)
+            return
+        }
+        switch PasskeyFlowError(classifying: error) {
+        case .authentication(let error): self.init(api: error)
+        case .myAccount(let error): self.init(api: error)
+        case .management(let error): self.init(api: error)
+        case .device(let error): self.init(refusal: error)
+        case .session(let error): self.init(refusal: error)
+        case .user(let error): self.init(refusal: error)
+        case .transport(let error): self.init(error.codeName, status: 502, "no answer: \(error.reason)")
+        case .store, .webAuth, nil: self.init(serverFault: error)
         }
     }
 

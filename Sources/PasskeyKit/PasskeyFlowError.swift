@@ -68,18 +68,14 @@ public enum PasskeyFlowError: CodedError {
     /// The underlying error's description.
     public var description: String { underlying.description }
 
-    /// Runs a flow's steps, whose libraries throw their own typed errors, and reports a failure
-    /// as the party's case.
-    static func lifting<Value>(_ steps: () async throws -> Value) async throws(PasskeyFlowError) -> Value {
-        do {
-            return try await steps()
-        } catch {
-            throw PasskeyFlowError(error)
-        }
-    }
-
-    /// The case for an error a flow's step threw.
-    init(_ error: any Error) {
+    /// The case for an error any library below threw, or `nil` for one none of the cases names.
+    ///
+    /// The one place the libraries' concrete error types are told apart: the flows throw the
+    /// case directly, and the front ends (the `passkey` CLI's failures, the control server's
+    /// answers) start from this, then switch over the cases.
+    ///
+    /// - Parameter error: what a flow, or a library call, threw.
+    public init?(classifying error: any Error) {
         switch error {
         case let error as PasskeyFlowError: self = error
         case let error as AuthenticationError: self = .authentication(error)
@@ -91,7 +87,7 @@ public enum PasskeyFlowError: CodedError {
         case let error as TransportError: self = .transport(error)
         case let error as VirtualUserError: self = .user(error)
         case let error as WebAuthError: self = .webAuth(error)
-        default: self = .user(VirtualUserError(.unexpected, "\(error)"))
+        default: return nil
         }
     }
 }

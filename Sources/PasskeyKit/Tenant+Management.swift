@@ -32,26 +32,35 @@ extension Tenant {
     public func managementAPI(
         clientID: String, clientSecret: ClientSecret, audience: String? = nil
     ) async throws(PasskeyFlowError) -> ManagementAPI {
-        try await PasskeyFlowError.lifting {
-            let audience = try await managementAudience(audience)
-            let m2m = try Authentication(clientId: clientID, baseURL: baseURL, transport: transport, logger: logger)
-            let token = try await m2m.clientCredentials(clientSecret: clientSecret, audience: audience).start()
+        let audience = try await managementAudience(audience)
+        let m2m: Authentication
+        do {
+            m2m = try Authentication(clientId: clientID, baseURL: baseURL, transport: transport, logger: logger)
+        } catch {
+            throw .authentication(error)
+        }
+        let token = try await m2m.clientCredentials(clientSecret: clientSecret, audience: audience).start(
+            as: PasskeyFlowError.authentication)
+        do {
             return try ManagementAPI(
                 token: token.accessToken, baseURL: baseURL,
                 tokenType: token.tokenType.isEmpty ? "Bearer" : token.tokenType,
                 transport: transport, logger: logger)
+        } catch {
+            throw .management(error)
         }
     }
 
     /// `given`, else `https://DOMAIN/api/v2/`, else the discovered issuer followed by `api/v2/`.
-    private func managementAudience(_ given: String?) async throws -> String {
+    private func managementAudience(_ given: String?) async throws(PasskeyFlowError) -> String {
         if let given { return given }
         if let domain { return "https://\(domain)/api/v2/" }
         do {
             let issuer = try await idTokenValidator.expectedIssuer()
             return (issuer.hasSuffix("/") ? issuer : issuer + "/") + "api/v2/"
         } catch {
-            throw VirtualUserError(.noDomain, "no domain is configured and the tenant names no issuer: \(error.reason)")
+            throw .user(
+                VirtualUserError(.noDomain, "no domain is configured and the tenant names no issuer: \(error.reason)"))
         }
     }
 }

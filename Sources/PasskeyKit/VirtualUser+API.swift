@@ -23,11 +23,11 @@ extension VirtualUser {
         _ method: HTTPRequest.Method, _ url: String, audience: String? = nil, scope: String? = nil,
         body: [UInt8]? = nil
     ) async throws(PasskeyFlowError) -> HTTPResponse {
-        try await PasskeyFlowError.lifting {
-            if case .failure(let refused) = BaseURL.validated(url) {
-                throw VirtualUserError(.refusedURL, refused.reason)
-            }
-            let token: (type: String, value: String)
+        if case .failure(let refused) = BaseURL.validated(url) {
+            throw .user(VirtualUserError(.refusedURL, refused.reason))
+        }
+        let token: (type: String, value: String)
+        do {
             if let audience {
                 let api = try await apiCredentials(audience: audience, scope: scope)
                 token = (api.tokenType, api.accessToken)
@@ -35,12 +35,18 @@ extension VirtualUser {
                 let credentials = try await credentials(withScope: scope)
                 token = (credentials.tokenType, credentials.accessToken)
             }
-            var headers = [(name: "Authorization", value: "\(token.type) \(token.value)")]
-            if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
-            let client = HTTPClient(transport: tenant.transport, clientInfo: nil, logger: tenant.logger)
+        } catch {
+            throw .session(error)
+        }
+        var headers = [(name: "Authorization", value: "\(token.type) \(token.value)")]
+        if body != nil { headers.append((name: "Content-Type", value: "application/json")) }
+        let client = HTTPClient(transport: tenant.transport, clientInfo: nil, logger: tenant.logger)
+        do {
             return try await client.perform(
                 HTTPRequest(method: method, url: url, headers: headers, body: body), retryable: method == .get,
                 dpop: DPoPSigner(dpop: credentialsManager.dpop, rule: .boundToken))
+        } catch {
+            throw .transport(error)
         }
     }
 }

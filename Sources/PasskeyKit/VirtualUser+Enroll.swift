@@ -20,25 +20,39 @@ extension VirtualUser {
     ///   a token from), ``PasskeyFlowError/device(_:)``.
     @discardableResult
     public func enroll(from device: VirtualDevice) async throws(PasskeyFlowError) -> EnrollmentResult {
-        try await PasskeyFlowError.lifting {
+        do {
             _ = try await storedUser()
-            let account = try await myAccount(scope: Self.enrollScope)
-            let challenge = try await account.authenticationMethods.passkeyEnrollmentChallenge(
-                connection: tenant.connection
-            ).start()
-            let held = try await device.store?.summaries(rpID: challenge.relyingPartyId) ?? []
-            if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
-                throw VirtualUserError(
-                    .alreadyEnrolledHere,
-                    "this store already holds a passkey of the user for \(challenge.relyingPartyId)")
-            }
-            let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
-            let method = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
-                () async throws(MyAccountError) in
-                try await account.authenticationMethods.enroll(passkey: registration, challenge: challenge).start()
-            }
-            return EnrollmentResult(method: method, registration: registration)
+        } catch {
+            throw .session(error)
         }
+        let account = try await myAccount(scope: Self.enrollScope)
+        let challenge = try await account.authenticationMethods.passkeyEnrollmentChallenge(
+            connection: tenant.connection
+        ).start(as: PasskeyFlowError.myAccount)
+        let held: [CredentialSummary]
+        do {
+            held = try await device.store?.summaries(rpID: challenge.relyingPartyId) ?? []
+        } catch {
+            throw .store(error)
+        }
+        if held.contains(where: { $0.userHandle == Array(challenge.userId) && $0.discoverable }) {
+            throw .user(
+                VirtualUserError(
+                    .alreadyEnrolledHere,
+                    "this store already holds a passkey of the user for \(challenge.relyingPartyId)"))
+        }
+        let registration: RegistrationResponseJSON
+        do {
+            registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
+        } catch {
+            throw .device(error)
+        }
+        let method = try await forgettingRefused(
+            registration.rawId.bytes, in: device.store, as: PasskeyFlowError.myAccount
+        ) { () async throws(MyAccountError) in
+            try await account.authenticationMethods.enroll(passkey: registration, challenge: challenge).start()
+        }
+        return EnrollmentResult(method: method, registration: registration)
     }
 
     /// The user's authentication methods, through My Account (auth0-passkey-api.md §5.5).
@@ -48,10 +62,9 @@ extension VirtualUser {
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)``,
     ///   ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
     public func authenticationMethods(type: String? = nil) async throws(PasskeyFlowError) -> [AuthenticationMethod] {
-        try await PasskeyFlowError.lifting {
-            let account = try await myAccount(scope: Self.readMethodsScope)
-            return try await account.authenticationMethods.getAuthenticationMethods(type: type).start()
-        }
+        let account = try await myAccount(scope: Self.readMethodsScope)
+        return try await account.authenticationMethods.getAuthenticationMethods(type: type).start(
+            as: PasskeyFlowError.myAccount)
     }
 
     /// Names one of the user's authentication methods, through My Account
@@ -67,10 +80,8 @@ extension VirtualUser {
     public func renameAuthenticationMethod(id: String, name: String) async throws(PasskeyFlowError)
         -> AuthenticationMethod
     {
-        try await PasskeyFlowError.lifting {
-            let account = try await myAccount(scope: Self.updateMethodsScope)
-            return try await account.authenticationMethods.update(id: id, name: name).start()
-        }
+        let account = try await myAccount(scope: Self.updateMethodsScope)
+        return try await account.authenticationMethods.update(id: id, name: name).start(as: PasskeyFlowError.myAccount)
     }
 
     /// Deletes one of the user's authentication methods, through My Account
@@ -82,10 +93,8 @@ extension VirtualUser {
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)`` (404 for a method the
     ///   user does not have), ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
     public func deleteAuthenticationMethod(id: String) async throws(PasskeyFlowError) {
-        try await PasskeyFlowError.lifting {
-            let account = try await myAccount(scope: Self.deleteMethodsScope)
-            try await account.authenticationMethods.deleteAuthenticationMethod(by: id).start()
-        }
+        let account = try await myAccount(scope: Self.deleteMethodsScope)
+        try await account.authenticationMethods.deleteAuthenticationMethod(by: id).start(as: PasskeyFlowError.myAccount)
     }
 
     /// The factors the tenant lets the user enroll, through My Account (auth0-passkey-api.md
@@ -95,10 +104,8 @@ extension VirtualUser {
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/myAccount(_:)``,
     ///   ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
     public func factors() async throws(PasskeyFlowError) -> [Factor] {
-        try await PasskeyFlowError.lifting {
-            let account = try await myAccount(scope: Self.readFactorsScope)
-            return try await account.authenticationMethods.factors().start()
-        }
+        let account = try await myAccount(scope: Self.readFactorsScope)
+        return try await account.authenticationMethods.factors().start(as: PasskeyFlowError.myAccount)
     }
 
     /// A My Account client with a token for `scope`, from the session's refresh token
@@ -109,26 +116,38 @@ extension VirtualUser {
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/session(_:)``, or
     ///   ``PasskeyFlowError/user(_:)`` with `noDomain`.
     public func myAccount(scope: String) async throws(PasskeyFlowError) -> MyAccount {
-        try await PasskeyFlowError.lifting {
-            let audience = "https://\(try await domain())/me/"
-            let token = try await apiCredentials(audience: audience, scope: scope)
+        let audience = "https://\(try await domain())/me/"
+        let token: APICredentials
+        do {
+            token = try await apiCredentials(audience: audience, scope: scope)
+        } catch {
+            throw .session(error)
+        }
+        do {
             return try MyAccount(
                 token: token.accessToken, baseURL: tenant.baseURL, tokenType: token.tokenType,
                 transport: tenant.transport, logger: tenant.logger
             ).useDPoP(credentialsManager.dpop)
+        } catch {
+            throw .myAccount(error)
         }
     }
 
     /// The tenant's domain: the configured one, else the host of the session's ID-token issuer
     /// (`iss` is `https://DOMAIN/`, OpenID Connect Core §2).
-    func domain() async throws -> String {
+    func domain() async throws(PasskeyFlowError) -> String {
         if let domain = tenant.domain {
             return domain
         }
-        let user = try await storedUser()
+        let user: UserInfo
+        do {
+            user = try await storedUser()
+        } catch {
+            throw .session(error)
+        }
         guard let issuer = user.customClaims["iss"]?.stringValue, let url = URL(string: issuer), let host = url.host
         else {
-            throw VirtualUserError(.noDomain, "the session's ID token names no issuer")
+            throw .user(VirtualUserError(.noDomain, "the session's ID token names no issuer"))
         }
         return url.port.map { "\(host):\($0)" } ?? host
     }

@@ -17,27 +17,30 @@ extension VirtualUser {
         async throws(PasskeyFlowError)
         -> LogInResult
     {
-        try await PasskeyFlowError.lifting {
-            let device = try self.device(device)
-            let challenge = try await loginAuthentication.passkeyLoginChallenge(
-                connection: tenant.connection, organization: tenant.organization
-            ).start()
-            let rpID = challenge.relyingPartyId
-            let assertion = try await device.get(challenge.options, rpID: rpID, choosing: choice)
-            let passkey: LoginPasskeyResponse
-            do {
-                passkey = try LoginPasskeyResponse(assertion)
-            } catch {
-                throw VirtualUserError(.noUserHandle, "the passkey returned no user handle")
-            }
-            let credentials = try await loginAuthentication.login(
-                passkey: passkey, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
-                scope: tenant.scope, organization: tenant.organization
-            ).start()
-            let user = try await startSession(credentials)
-            let candidates = (try? await device.store?.summaries(rpID: rpID)) ?? []
-            return LogInResult(
-                user: user, credentials: credentials, assertion: assertion, rpID: rpID, candidates: candidates)
+        let device = try self.device(device)
+        let challenge = try await loginAuthentication.passkeyLoginChallenge(
+            connection: tenant.connection, organization: tenant.organization
+        ).start(as: PasskeyFlowError.authentication)
+        let rpID = challenge.relyingPartyId
+        let assertion: AuthenticationResponseJSON
+        do {
+            assertion = try await device.get(challenge.options, rpID: rpID, choosing: choice)
+        } catch {
+            throw .device(error)
         }
+        let passkey: LoginPasskeyResponse
+        do {
+            passkey = try LoginPasskeyResponse(assertion)
+        } catch {
+            throw .user(VirtualUserError(.noUserHandle, "the passkey returned no user handle"))
+        }
+        let credentials = try await loginAuthentication.login(
+            passkey: passkey, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
+            scope: tenant.scope, organization: tenant.organization
+        ).start(as: PasskeyFlowError.authentication)
+        let user = try await startSession(credentials)
+        let candidates = (try? await device.store?.summaries(rpID: rpID)) ?? []
+        return LogInResult(
+            user: user, credentials: credentials, assertion: assertion, rpID: rpID, candidates: candidates)
     }
 }

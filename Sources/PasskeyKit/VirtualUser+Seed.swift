@@ -48,42 +48,53 @@ extension VirtualUser {
         email: String, name: String? = nil, rpID: String? = nil, on device: VirtualDevice? = nil,
         using management: ManagementAPI
     ) async throws(PasskeyFlowError) -> SeedResult {
-        try await PasskeyFlowError.lifting {
-            let device = try self.device(device)
-            let rpID = try await relyingPartyID(rpID)
-            let connection = tenant.connection ?? Self.defaultConnection
-            let found = try await management.users.list(byEmail: email.lowercased()).start()
-            let existing = found.first { $0.identities.contains { $0.connection == connection } }
-            let user =
-                if let existing {
-                    existing
-                } else {
-                    try await management.users.create(
-                        NewManagementUser(connection: connection, email: email, emailVerified: true, name: name)
-                    ).start()
-                }
-            let passkeys =
-                existing == nil
-                ? []
-                : try await management.authenticationMethods.list(ofUser: user.userId).start()
-                    .filter { $0.type == "passkey" }
-            let userHandle =
-                passkeys.lazy.compactMap { $0.userHandle.flatMap { try? Base64URL.decode($0) } }.first
-                ?? SecureRandom.bytes(32)
-            let options = Self.seedOptions(
-                rpID: rpID, userHandle: userHandle, email: email, name: name,
-                exclude: passkeys.compactMap { $0.keyId.flatMap { try? Base64URL(string: $0) } })
-            let registration = try await device.create(options, rpID: rpID)
-            let passkey = try NewPasskeyMethod(
-                registration: registration, userHandle: userHandle, relyingPartyIdentifier: rpID)
-            let method = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
-                () async throws(ManagementAPIError) in
-                try await management.authenticationMethods.create(passkey, forUser: user.userId).start()
+        let device = try self.device(device)
+        let rpID = try await relyingPartyID(rpID)
+        let connection = tenant.connection ?? Self.defaultConnection
+        let found = try await management.users.list(byEmail: email.lowercased()).start(as: PasskeyFlowError.management)
+        let existing = found.first { $0.identities.contains { $0.connection == connection } }
+        let user =
+            if let existing {
+                existing
+            } else {
+                try await management.users.create(
+                    NewManagementUser(connection: connection, email: email, emailVerified: true, name: name)
+                ).start(as: PasskeyFlowError.management)
             }
-            return SeedResult(
-                user: user, created: existing == nil, method: method, registration: registration,
-                userHandle: userHandle, rpID: rpID)
+        let passkeys =
+            existing == nil
+            ? []
+            : try await management.authenticationMethods.list(ofUser: user.userId).start(
+                as: PasskeyFlowError.management
+            ).filter { $0.type == "passkey" }
+        let userHandle =
+            passkeys.lazy.compactMap { $0.userHandle.flatMap { try? Base64URL.decode($0) } }.first
+            ?? SecureRandom.bytes(32)
+        let options = Self.seedOptions(
+            rpID: rpID, userHandle: userHandle, email: email, name: name,
+            exclude: passkeys.compactMap { $0.keyId.flatMap { try? Base64URL(string: $0) } })
+        let registration: RegistrationResponseJSON
+        do {
+            registration = try await device.create(options, rpID: rpID)
+        } catch {
+            throw .device(error)
         }
+        let passkey: NewPasskeyMethod
+        do {
+            passkey = try NewPasskeyMethod(
+                registration: registration, userHandle: userHandle, relyingPartyIdentifier: rpID)
+        } catch {
+            // A registration whose attested data does not parse: no library's party to blame.
+            throw .user(VirtualUserError(.unexpected, "\(error)"))
+        }
+        let method = try await forgettingRefused(
+            registration.rawId.bytes, in: device.store, as: PasskeyFlowError.management
+        ) { () async throws(ManagementAPIError) in
+            try await management.authenticationMethods.create(passkey, forUser: user.userId).start()
+        }
+        return SeedResult(
+            user: user, created: existing == nil, method: method, registration: registration,
+            userHandle: userHandle, rpID: rpID)
     }
 
     /// Auth0's default database connection, which seeding creates users in when the tenant names
@@ -91,11 +102,11 @@ extension VirtualUser {
     static let defaultConnection = "Username-Password-Authentication"
 
     /// `given`, else the RP ID the tenant's login challenge names (auth0-passkey-api.md §2).
-    private func relyingPartyID(_ given: String?) async throws -> String {
+    private func relyingPartyID(_ given: String?) async throws(PasskeyFlowError) -> String {
         if let given { return given }
         return try await tenant.authentication.passkeyLoginChallenge(
             connection: tenant.connection, organization: tenant.organization
-        ).start().relyingPartyId
+        ).start(as: PasskeyFlowError.authentication).relyingPartyId
     }
 
     /// Creation options for a seeded passkey (WebAuthn L3 §5.4): a random challenge (no relying

@@ -39,12 +39,15 @@ extension VirtualUser {
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/session(_:)`` (no session) or
     ///   ``PasskeyFlowError/authentication(_:)``.
     public func userInfo() async throws(PasskeyFlowError) -> UserInfo {
-        try await PasskeyFlowError.lifting {
-            let credentials = try await credentials()
-            return try await sessionAuthentication.userInfo(
-                withAccessToken: credentials.accessToken, tokenType: credentials.tokenType
-            ).start()
+        let credentials: Credentials
+        do {
+            credentials = try await self.credentials()
+        } catch {
+            throw .session(error)
         }
+        return try await sessionAuthentication.userInfo(
+            withAccessToken: credentials.accessToken, tokenType: credentials.tokenType
+        ).start(as: PasskeyFlowError.authentication)
     }
 
     /// Ends the session: with `revoke`, the refresh token is revoked first (auth0-passkey-api.md

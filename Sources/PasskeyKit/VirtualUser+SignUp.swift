@@ -24,24 +24,27 @@ extension VirtualUser {
         email: String? = nil, name: String? = nil, phone: String? = nil, username: String? = nil,
         on device: VirtualDevice? = nil
     ) async throws(PasskeyFlowError) -> SignUpResult {
-        try await PasskeyFlowError.lifting {
-            let device = try self.device(device)
-            let challenge = try await loginAuthentication.passkeySignupChallenge(
-                email: email, phoneNumber: phone, username: username, name: name, connection: tenant.connection,
-                organization: tenant.organization
-            ).start()
-            let registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
-            let credentials = try await forgettingRefused(registration.rawId.bytes, in: device.store) {
-                () async throws(AuthenticationError) in
-                try await loginAuthentication.login(
-                    passkey: registration, challenge: challenge, connection: tenant.connection,
-                    audience: tenant.audience,
-                    scope: tenant.scope, organization: tenant.organization
-                ).start()
-            }
-            return SignUpResult(
-                user: try await startSession(credentials), credentials: credentials, registration: registration,
-                rpID: challenge.relyingPartyId)
+        let device = try self.device(device)
+        let challenge = try await loginAuthentication.passkeySignupChallenge(
+            email: email, phoneNumber: phone, username: username, name: name, connection: tenant.connection,
+            organization: tenant.organization
+        ).start(as: PasskeyFlowError.authentication)
+        let registration: RegistrationResponseJSON
+        do {
+            registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
+        } catch {
+            throw .device(error)
         }
+        let credentials = try await forgettingRefused(
+            registration.rawId.bytes, in: device.store, as: PasskeyFlowError.authentication
+        ) { () async throws(AuthenticationError) in
+            try await loginAuthentication.login(
+                passkey: registration, challenge: challenge, connection: tenant.connection, audience: tenant.audience,
+                scope: tenant.scope, organization: tenant.organization
+            ).start()
+        }
+        return SignUpResult(
+            user: try await startSession(credentials), credentials: credentials, registration: registration,
+            rpID: challenge.relyingPartyId)
     }
 }

@@ -31,22 +31,25 @@ extension VirtualUser {
         redirectURL: String, signUp: Bool = false, loginHint: String? = nil, maxAge: Int? = nil,
         parameters: [String: String] = [:], using userAgent: some WebAuthUserAgent
     ) async throws(PasskeyFlowError) -> WebLogInResult {
-        try await PasskeyFlowError.lifting {
-            var webAuth = WebAuth(authentication: loginAuthentication).redirectURL(redirectURL).scope(tenant.scope)
-            if let domain = tenant.domain { webAuth = webAuth.issuer("https://\(domain)/") }
-            if let audience = tenant.audience { webAuth = webAuth.audience(audience) }
-            if let connection = tenant.connection { webAuth = webAuth.connection(connection) }
-            if let organization = tenant.organization { webAuth = webAuth.organization(organization) }
-            if let maxAge { webAuth = webAuth.maxAge(maxAge) }
-            var extra = parameters
-            if signUp {
-                extra["screen_hint"] = "signup"
-                extra["prompt"] = extra["prompt"] ?? "login"
-            }
-            if let loginHint { extra["login_hint"] = loginHint }
-            let credentials = try await webAuth.parameters(extra).start(using: userAgent)
-            let user = try await startSession(credentials)
-            return WebLogInResult(user: user, credentials: credentials)
+        var webAuth = WebAuth(authentication: loginAuthentication).redirectURL(redirectURL).scope(tenant.scope)
+        if let domain = tenant.domain { webAuth = webAuth.issuer("https://\(domain)/") }
+        if let audience = tenant.audience { webAuth = webAuth.audience(audience) }
+        if let connection = tenant.connection { webAuth = webAuth.connection(connection) }
+        if let organization = tenant.organization { webAuth = webAuth.organization(organization) }
+        if let maxAge { webAuth = webAuth.maxAge(maxAge) }
+        var extra = parameters
+        if signUp {
+            extra["screen_hint"] = "signup"
+            extra["prompt"] = extra["prompt"] ?? "login"
         }
+        if let loginHint { extra["login_hint"] = loginHint }
+        let credentials: Credentials
+        do {
+            credentials = try await webAuth.parameters(extra).start(using: userAgent)
+        } catch {
+            throw .webAuth(error)
+        }
+        let user = try await startSession(credentials)
+        return WebLogInResult(user: user, credentials: credentials)
     }
 }

@@ -70,9 +70,9 @@ public struct VirtualUser: Sendable {
     }
 
     /// The device for a flow: `device` when given, else the user's own.
-    func device(_ device: VirtualDevice?) throws(VirtualUserError) -> VirtualDevice {
+    func device(_ device: VirtualDevice?) throws(PasskeyFlowError) -> VirtualDevice {
         guard let device = device ?? self.device else {
-            throw VirtualUserError(.noDevice, "the user has no device to make or use a passkey with")
+            throw .user(VirtualUserError(.noDevice, "the user has no device to make or use a passkey with"))
         }
         return device
     }
@@ -82,13 +82,17 @@ public struct VirtualUser: Sendable {
     /// user must not survive a change of user. The new session is stored before the old API
     /// credentials are pruned, so a write that fails leaves the previous session usable, never
     /// none; a passphrase requirement of the storage stays.
-    func startSession(_ credentials: Credentials) async throws -> UserInfo {
-        try await credentialsManager.store(credentials: credentials)
-        for stale in try await credentialsManager.storedAPICredentials() {
-            try await credentialsManager.clear(forAudience: stale.audience, scope: stale.scope)
+    func startSession(_ credentials: Credentials) async throws(PasskeyFlowError) -> UserInfo {
+        do {
+            try await credentialsManager.store(credentials: credentials)
+            for stale in try await credentialsManager.storedAPICredentials() {
+                try await credentialsManager.clear(forAudience: stale.audience, scope: stale.scope)
+            }
+        } catch {
+            throw .session(error)
         }
         guard let user = await credentialsManager.user else {
-            throw VirtualUserError(.badIDToken, "the tenant's ID token does not decode")
+            throw .user(VirtualUserError(.badIDToken, "the tenant's ID token does not decode"))
         }
         return user
     }
@@ -98,14 +102,19 @@ public struct VirtualUser: Sendable {
     /// can read, and rethrows: the relying party does not know it, as WebAuthn L3 §5.1.10
     /// `signalUnknownCredential` would tell the authenticator. With no answer at all it is kept,
     /// since the tenant may have accepted it.
+    ///
+    /// - Parameter party: the case for the API `body` calls (`PasskeyFlowError.authentication`, …).
     func forgettingRefused<Value, Failure: Auth0APIError>(
-        _ credentialID: [UInt8], in store: (any CredentialStore)?, _ body: () async throws(Failure) -> Value
-    ) async throws -> Value {
+        _ credentialID: [UInt8], in store: (any CredentialStore)?, as party: (Failure) -> PasskeyFlowError,
+        _ body: () async throws(Failure) -> Value
+    ) async throws(PasskeyFlowError) -> Value {
         do {
             return try await body()
-        } catch  where (400..<500).contains(error.statusCode) {
-            try? await store?.delete(id: credentialID)
-            throw error
+        } catch {
+            if (400..<500).contains(error.statusCode) {
+                try? await store?.delete(id: credentialID)
+            }
+            throw party(error)
         }
     }
 }

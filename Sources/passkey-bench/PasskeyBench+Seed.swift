@@ -82,26 +82,27 @@ extension PasskeyBench {
             let concurrency: Int
             let signups: UserPhase
             let seeds: UserPhase
+            /// Seeds per second over signups per second.
+            let ratio: Double
 
             enum CodingKeys: String, CodingKey {
                 case users, concurrency, signups, seeds
                 case ratio = "seed_to_signup_ratio"
             }
 
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(users, forKey: .users)
-                try container.encode(concurrency, forKey: .concurrency)
-                try container.encode(signups, forKey: .signups)
-                try container.encode(seeds, forKey: .seeds)
-                try container.encode(seeds.perSecond / signups.perSecond, forKey: .ratio)
+            init(users: Int, concurrency: Int, signups: UserPhase, seeds: UserPhase) {
+                self.users = users
+                self.concurrency = concurrency
+                self.signups = signups
+                self.seeds = seeds
+                self.ratio = seeds.perSecond / signups.perSecond
             }
 
             var text: String {
                 """
                 users \(users) per phase, concurrency \(concurrency)
                 signups/s                 \(signups.text)
-                seeds/s (Management API)  \(seeds.text)  ratio \(String(format: "%.2f", seeds.perSecond / signups.perSecond)) × signups
+                seeds/s (Management API)  \(seeds.text)  ratio \(String(format: "%.2f", ratio)) × signups
                 """
             }
         }

@@ -3,6 +3,11 @@ import ArgumentParser
 /// `passkey-bench`: SoftPasskey's benchmarks, each figure beside the baseline it is judged against,
 /// measured in the same run. Not a product: nothing of it ships in `passkey`, and nothing in the
 /// libraries exists only for it (DESIGN.md).
+///
+/// Why one type over ~800 lines: `PasskeyBench` is a namespace of ArgumentParser subcommands,
+/// each nested in it and in a file of its own (`PasskeyBench+Tenant.swift`, STYLE §6). They share
+/// no stored state and no method; what they share is in `Bench/` and `Support/`, as types of
+/// their own. `PasskeyBench` itself is only the command table below.
 @main
 struct PasskeyBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -20,10 +20,7 @@ extension Passkey {
                 logout use it.
                 """)
 
-        @OptionGroup var auth0: Auth0Options
-        @OptionGroup var device: DeviceOptions
-        @OptionGroup var protection: SessionProtectionOptions
-        @OptionGroup var webLogin: WebLoginOptions
+        @OptionGroup var session: SessionFlowOptions
 
         @Option(help: "Use the passkey of this user (its account name) when several match.")
         var user: String?
@@ -31,14 +28,7 @@ extension Passkey {
         @Option(help: "Use this passkey (credential ID, base64url).")
         var credential: String?
 
-        @Flag(name: .customLong("show-tokens"), help: "Print the tokens.")
-        var showTokens = false
-
-        @Flag(
-            help:
-                "Ask for DPoP-bound tokens (RFC 9449): the session keeps a P-256 key, and later commands sign with it."
-        )
-        var dpop = false
+        @OptionGroup var tokens: TokenOptions
 
         func validate() throws {
             if user != nil, credential != nil {
@@ -53,22 +43,9 @@ extension Passkey {
             // validate() checked the credential ID.
             let choice: AccountChoice =
                 user.map { .user($0) } ?? credential.map { .credential(try! Base64URL.decode($0)) } ?? .mostRecent
-            if webLogin.web {
-                try await runningFlow("login", auth0, dpop: dpop) { user in
-                    let result = try await webLogin.logIn(
-                        user, signUp: false, loginHint: self.user, choosing: choice, store: auth0.store,
-                        profile: device.profile)
-                    try await protection.apply(to: user)
-                    return WebLoginOutcome(
-                        result, signUp: false, browser: webLogin.browser, showTokens: showTokens || auth0.json)
-                }
-                return
-            }
-            try await runningFlow("login", auth0, dpop: dpop) { user in
-                let result = try await user.logIn(
-                    choosing: choice, on: try await device.device(store: auth0.store.open()))
-                try await protection.apply(to: user)
-                return LoginOutcome(result, choice: choice, showTokens: showTokens || auth0.json)
+            try await session.run("login", tokens: tokens, signUp: false, loginHint: user, choosing: choice) {
+                user, device, showTokens in
+                LoginOutcome(try await user.logIn(choosing: choice, on: device), choice: choice, showTokens: showTokens)
             }
         }
     }

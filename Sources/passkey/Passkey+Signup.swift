@@ -17,10 +17,7 @@ extension Passkey {
                 are DPoP-bound, as for login.
                 """)
 
-        @OptionGroup var auth0: Auth0Options
-        @OptionGroup var device: DeviceOptions
-        @OptionGroup var protection: SessionProtectionOptions
-        @OptionGroup var webLogin: WebLoginOptions
+        @OptionGroup var session: SessionFlowOptions
 
         @Option(help: "The new user's email.")
         var email: String?
@@ -34,17 +31,10 @@ extension Passkey {
         @Option(help: "The new user's username.")
         var username: String?
 
-        @Flag(name: .customLong("show-tokens"), help: "Print the tokens.")
-        var showTokens = false
-
-        @Flag(
-            help:
-                "Ask for DPoP-bound tokens (RFC 9449): the session keeps a P-256 key, and later commands sign with it."
-        )
-        var dpop = false
+        @OptionGroup var tokens: TokenOptions
 
         func validate() throws {
-            if webLogin.web, phone != nil || username != nil || name != nil {
+            if session.webLogin.web, phone != nil || username != nil || name != nil {
                 throw ValidationError("with --web the tenant's page asks for the email only: give --email")
             }
             guard email != nil || phone != nil || username != nil else {
@@ -53,23 +43,11 @@ extension Passkey {
         }
 
         func run() async throws {
-            if webLogin.web {
-                try await runningFlow("signup", auth0, dpop: dpop) { user in
-                    let result = try await webLogin.logIn(
-                        user, signUp: true, loginHint: email, choosing: .mostRecent, store: auth0.store,
-                        profile: device.profile)
-                    try await protection.apply(to: user)
-                    return WebLoginOutcome(
-                        result, signUp: true, browser: webLogin.browser, showTokens: showTokens || auth0.json)
-                }
-                return
-            }
-            try await runningFlow("signup", auth0, dpop: dpop) { user in
-                let result = try await user.signUp(
-                    email: email, name: name, phone: phone, username: username,
-                    on: try await device.device(store: auth0.store.open()))
-                try await protection.apply(to: user)
-                return SignupOutcome(result, showTokens: showTokens || auth0.json)
+            try await session.run("signup", tokens: tokens, signUp: true, loginHint: email, choosing: .mostRecent) {
+                user, device, showTokens in
+                SignupOutcome(
+                    try await user.signUp(email: email, name: name, phone: phone, username: username, on: device),
+                    showTokens: showTokens)
             }
         }
     }

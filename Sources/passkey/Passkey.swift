@@ -1,6 +1,14 @@
 import ArgumentParser
 
 /// `passkey`: a software passkey authenticator and WebAuthn ceremony engine.
+///
+/// Why one type over ~2,400 lines: `Passkey` is a namespace, not an object. ArgumentParser makes
+/// each subcommand a type nested where its parent lists it (STYLE §6: one file per subcommand,
+/// `Passkey+Signup.swift`, as apple/swift-argument-parser's `Examples/math/Math.swift` does), so
+/// the lines counted under `Passkey` are some thirty independent subcommand types that share no
+/// stored state and no method: `Passkey` itself is the command table below. Shared behaviour
+/// lives in its own types (`Auth0Options`, `FlowFailure`, `DeviceOptions`, `Support/`), never as
+/// members of `Passkey`.
 @main
 struct Passkey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -37,42 +37,40 @@ import WebAuthn
         #expect(legacy?.isPasswordAlreadyUsed == false)
     }
 
-    static let predicates: [String: @Sendable (AuthenticationError) -> Bool] = [
-        "isMultifactorRequired": { $0.isMultifactorRequired },
-        "isMultifactorEnrollRequired": { $0.isMultifactorEnrollRequired },
-        "isMultifactorCodeInvalid": { $0.isMultifactorCodeInvalid },
-        "isMultifactorTokenInvalid": { $0.isMultifactorTokenInvalid },
-        "isInvalidCredentials": { $0.isInvalidCredentials },
-        "isRefreshTokenDeleted": { $0.isRefreshTokenDeleted },
-        "isAccessDenied": { $0.isAccessDenied },
-        "isTooManyAttempts": { $0.isTooManyAttempts },
-        "isVerificationRequired": { $0.isVerificationRequired },
-        "isPasswordLeaked": { $0.isPasswordLeaked },
-        "isRuleError": { $0.isRuleError },
-        "isLoginRequired": { $0.isLoginRequired },
-        "isDPoPNonceRequired": { $0.isDPoPNonceRequired },
-    ]
-
-    @Test(arguments: [
-        (#"{"error":"mfa_required"}"#, "isMultifactorRequired"),
-        (#"{"error":"a0.mfa_registration_required"}"#, "isMultifactorEnrollRequired"),
-        (#"{"error":"invalid_grant","error_description":"Invalid otp_code."}"#, "isMultifactorCodeInvalid"),
-        (#"{"error":"expired_token","error_description":"mfa_token is expired"}"#, "isMultifactorTokenInvalid"),
-        (#"{"error":"invalid_grant","error_description":"Wrong email or password."}"#, "isInvalidCredentials"),
+    /// Each predicate of spec §7.2 with an answer that sets it, and its name for the report.
+    static let predicateCases: [(json: String, name: String, holds: @Sendable (AuthenticationError) -> Bool)] = [
+        (#"{"error":"mfa_required"}"#, "isMultifactorRequired", { $0.isMultifactorRequired }),
+        (
+            #"{"error":"a0.mfa_registration_required"}"#, "isMultifactorEnrollRequired",
+            { $0.isMultifactorEnrollRequired }
+        ),
+        (
+            #"{"error":"invalid_grant","error_description":"Invalid otp_code."}"#, "isMultifactorCodeInvalid",
+            { $0.isMultifactorCodeInvalid }
+        ),
+        (
+            #"{"error":"expired_token","error_description":"mfa_token is expired"}"#, "isMultifactorTokenInvalid",
+            { $0.isMultifactorTokenInvalid }
+        ),
+        (
+            #"{"error":"invalid_grant","error_description":"Wrong email or password."}"#, "isInvalidCredentials",
+            { $0.isInvalidCredentials }
+        ),
         (
             #"{"error":"invalid_grant","error_description":"The refresh_token was generated for a user who doesn't exist anymore."}"#,
-            "isRefreshTokenDeleted"
+            "isRefreshTokenDeleted", { $0.isRefreshTokenDeleted }
         ),
-        (#"{"error":"access_denied"}"#, "isAccessDenied"),
-        (#"{"error":"too_many_attempts"}"#, "isTooManyAttempts"),
-        (#"{"error":"requires_verification"}"#, "isVerificationRequired"),
-        (#"{"error":"password_leaked"}"#, "isPasswordLeaked"),
-        (#"{"error":"unauthorized"}"#, "isRuleError"),
-        (#"{"error":"login_required"}"#, "isLoginRequired"),
-        (#"{"error":"use_dpop_nonce"}"#, "isDPoPNonceRequired"),
-    ])
-    func predicates(json: String, name: String) async throws {
-        let predicate = try #require(Self.predicates[name])
+        (#"{"error":"access_denied"}"#, "isAccessDenied", { $0.isAccessDenied }),
+        (#"{"error":"too_many_attempts"}"#, "isTooManyAttempts", { $0.isTooManyAttempts }),
+        (#"{"error":"requires_verification"}"#, "isVerificationRequired", { $0.isVerificationRequired }),
+        (#"{"error":"password_leaked"}"#, "isPasswordLeaked", { $0.isPasswordLeaked }),
+        (#"{"error":"unauthorized"}"#, "isRuleError", { $0.isRuleError }),
+        (#"{"error":"login_required"}"#, "isLoginRequired", { $0.isLoginRequired }),
+        (#"{"error":"use_dpop_nonce"}"#, "isDPoPNonceRequired", { $0.isDPoPNonceRequired }),
+    ]
+
+    @Test(arguments: predicateCases)
+    func predicates(json: String, name: String, holds predicate: @Sendable (AuthenticationError) -> Bool) async {
         let error = await authError(json)
         #expect(error.map(predicate) == true)
         let other = await authError(#"{"error":"something_else","error_description":"Invalid otp_code."}"#)

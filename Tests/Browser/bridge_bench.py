@@ -32,6 +32,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from html_page import send_html
+
 HERE = Path(__file__).resolve().parent
 PAGE = HERE / "bench" / "bench.html"
 CHROMIUM = "/usr/bin/chromium"
@@ -67,11 +69,7 @@ class PageServer:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(page)))
-                self.end_headers()
-                self.wfile.write(page)
+                send_html(self, page)
 
             def log_message(self, *arguments):
                 pass

@@ -41,21 +41,27 @@ def passkey():
     return lambda *args: subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
 
 
+def until_stopped(running, name=None):
+    """Yields a server (for a fixture), then stops it. A process, named `name`, must exit 0 on
+    SIGTERM, else the failure shows the end of what it wrote; a server in a thread just stops."""
+    yield running
+    if name is None:
+        running.stop()
+        return
+    log = running.log_text()
+    assert running.stop() == 0, f"{name} exits 0 on SIGTERM; it wrote: {log[-3000:]}"
+
+
 @pytest.fixture(scope="session")
 def server():
     """One `passkey serve --json` for the run."""
-    running = PasskeyServer(passkey_binary())
-    yield running
-    log = running.log_text()
-    assert running.stop() == 0, f"passkey serve exits 0 on SIGTERM; it wrote: {log[-3000:]}"
+    yield from until_stopped(PasskeyServer(passkey_binary()), "passkey serve")
 
 
 @pytest.fixture(scope="session")
 def relying_party():
     """The test RP, served in a thread at http://localhost:PORT (and reachable as 127.0.0.1:PORT)."""
-    running = RelyingPartyServer()
-    yield running
-    running.stop()
+    yield from until_stopped(RelyingPartyServer())
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from collections import namedtuple
 
 import pytest
 
-from conftest import passkey_binary
+from conftest import passkey_binary, until_stopped
 from web_auth_app import AuthorizationRequest, CallbackListener, TenantServer
 
 CHROMIUM = pytest.mark.parametrize("engine", ["chromium"], indirect=True)
@@ -52,17 +52,13 @@ Login = namedtuple("Login", "request code tokens claims")
 @pytest.fixture(scope="module")
 def tenant():
     """One local tenant for the module, its page allowing fetches to a control server on 127.0.0.1."""
-    running = TenantServer(passkey_binary(), "--page-connect-src", "http://127.0.0.1:*")
-    yield running
-    log = running.log_text()
-    assert running.stop() == 0, f"passkey tenant serve exits 0 on SIGTERM; it wrote: {log[-3000:]}"
+    yield from until_stopped(
+        TenantServer(passkey_binary(), "--page-connect-src", "http://127.0.0.1:*"), "passkey tenant serve")
 
 
 @pytest.fixture(scope="module")
 def listener():
-    running = CallbackListener()
-    yield running
-    running.stop()
+    yield from until_stopped(CallbackListener())
 
 
 @pytest.fixture

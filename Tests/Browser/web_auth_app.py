@@ -28,6 +28,8 @@ import urllib.parse
 import jwt
 import requests
 
+from html_page import send_html
+
 HTTP_TIMEOUT = 15
 
 
@@ -121,12 +123,7 @@ class CallbackListener:
                     self.send_error(404)
                     return
                 received.put((split.path, single_values(split.query)))
-                body = b"<!doctype html><title>Signed in</title><p>You can close this window."
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                send_html(self, b"<!doctype html><title>Signed in</title><p>You can close this window.")
 
             def log_message(self, *_):
                 pass

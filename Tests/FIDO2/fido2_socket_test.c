@@ -75,6 +75,17 @@ static void socket_close(void *handle) {
     free(handle);
 }
 
+/* One recv (receive != 0) or send of up to length bytes, tried again when a signal interrupts it:
+ * the bytes moved, or -1 when the socket failed or the peer closed it. */
+static ssize_t transfer(int descriptor, unsigned char *buffer, size_t length, int receive) {
+    for (;;) {
+        ssize_t count = receive ? recv(descriptor, buffer, length, 0) : send(descriptor, buffer, length, MSG_NOSIGNAL);
+        if (count < 0 && errno == EINTR)
+            continue;
+        return count <= 0 ? -1 : count;
+    }
+}
+
 /* One 64-byte report, within ms milliseconds (-1: no limit); libfido2 asks for exactly 64. */
 static int socket_read(void *handle, unsigned char *buffer, size_t length, int ms) {
     int descriptor = *(int *)handle;
@@ -86,10 +97,8 @@ static int socket_read(void *handle, unsigned char *buffer, size_t length, int m
             continue;
         if (polled <= 0)
             return -1;
-        ssize_t count = recv(descriptor, buffer + filled, length - filled, 0);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count <= 0)
+        ssize_t count = transfer(descriptor, buffer + filled, length - filled, 1);
+        if (count < 0)
             return -1;
         filled += (size_t)count;
     }
@@ -104,10 +113,8 @@ static int socket_write(void *handle, const unsigned char *buffer, size_t length
         return -1;
     size_t sent = 0;
     while (sent < REPORT) {
-        ssize_t count = send(descriptor, buffer + 1 + sent, REPORT - sent, MSG_NOSIGNAL);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count <= 0)
+        ssize_t count = transfer(descriptor, (unsigned char *)buffer + 1 + sent, REPORT - sent, 0);
+        if (count < 0)
             return -1;
         sent += (size_t)count;
     }

@@ -2,10 +2,10 @@
 
 import http.client
 import json
+import select
 import signal
 import socket
 import subprocess
-import time
 
 import pytest
 
@@ -84,12 +84,17 @@ def test_a_waiting_conditional_get_and_an_open_event_stream_do_not_hold_the_serv
         events = call("GET", f"/session/{session}/webauthn/events")
         assert events.getresponse().status == 200
         page = {"Authorization": f"Bearer {capability}", "Origin": "http://localhost:5000"}
-        waiting = call("POST", "/bridge/get", {
-            "options": {"rpId": "localhost", "challenge": "Y2hhbGxlbmdlY2hhbGxlbmdl"}, "requestId": "c1",
-            "mediation": "conditional"}, headers=page)
-        # Nothing shows a request waiting without taking it (a pick would): give the server a moment to queue it;
-        # a signal before that only ends the test early with a reset, never a false pass.
-        time.sleep(0.5)
+        conditional = {"options": {"rpId": "localhost", "challenge": "Y2hhbGxlbmdlY2hhbGxlbmdl"}, "requestId": "c1",
+                       "mediation": "conditional"}
+        # Nothing shows a request waiting without taking it (a pick would), but a second request with its ID is
+        # refused at once while it waits: of two alike, the one answered first was refused, so the other is queued.
+        twins = [call("POST", "/bridge/get", conditional, headers=page) for _ in range(2)]
+        answered, _, _ = select.select([twin.sock for twin in twins], [], [], 10)
+        assert len(answered) == 1, "exactly one of two requests with one ID is refused at once"
+        refused = next(twin for twin in twins if twin.sock is answered[0])
+        waiting = next(twin for twin in twins if twin is not refused)
+        duplicate = refused.getresponse()
+        assert (duplicate.status, json.loads(duplicate.read())["value"]["error"]) == (400, "invalid argument")
         server.send_signal(stop)
         assert server.wait(timeout=10) == 0
         answer = waiting.getresponse()

@@ -13,11 +13,36 @@ struct BenchFigure: Encodable {
     /// Its unit (`ops/s`, `ms`, `MB`).
     let unit: String
     /// The baseline figure's name, for a ratio.
-    var baseline: String?
+    let baseline: String?
     /// `value / baseline`.
-    var ratio: Double?
+    let ratio: Double?
     /// The least acceptable ratio (or, for `ms` and `MB`, the greatest acceptable value).
-    var target: Double?
+    let target: Double?
+    /// Whether the target is met; `nil` without a target, or for a rate whose baseline gave no
+    /// ratio. Decided once, when the figure is made, and printed and encoded as it is.
+    let meetsTarget: Bool?
+
+    init(
+        name: String, label: String, value: Double, unit: String, baseline: String? = nil, ratio: Double? = nil,
+        target: Double? = nil
+    ) {
+        self.name = name
+        self.label = label
+        self.value = value
+        self.unit = unit
+        self.baseline = baseline
+        self.ratio = ratio
+        self.target = target
+        self.meetsTarget = Self.meets(target, value: value, ratio: ratio, baseline: baseline)
+    }
+
+    /// A ratio meets its target from above, a latency or a size from below.
+    private static func meets(_ target: Double?, value: Double, ratio: Double?, baseline: String?) -> Bool? {
+        guard let target else { return nil }
+        if let ratio { return ratio >= target }
+        if baseline != nil { return nil }
+        return value < target
+    }
 
     /// Measures `body` and its baseline alternately (``Throughput/paired(rounds:seconds:_:baseline:)``)
     /// and returns the baseline's figure, then `body`'s with its ratio to the baseline.
@@ -52,31 +77,6 @@ struct BenchFigure: Encodable {
                 name: name, label: label, value: value, unit: "ops/s", baseline: baseline, ratio: ratio,
                 target: target),
         ]
-    }
-
-    /// Whether the target is met; `nil` without a target, or for a rate whose baseline gave no
-    /// ratio.
-    var meetsTarget: Bool? {
-        guard let target else { return nil }
-        if let ratio { return ratio >= target }
-        if baseline != nil { return nil }
-        return value < target
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case name, label, value, unit, baseline, ratio, target, meetsTarget
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(label, forKey: .label)
-        try container.encode(value, forKey: .value)
-        try container.encode(unit, forKey: .unit)
-        try container.encodeIfPresent(baseline, forKey: .baseline)
-        try container.encodeIfPresent(ratio, forKey: .ratio)
-        try container.encodeIfPresent(target, forKey: .target)
-        try container.encodeIfPresent(meetsTarget, forKey: .meetsTarget)
     }
 
     /// The text line.

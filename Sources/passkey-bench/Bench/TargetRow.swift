@@ -12,11 +12,17 @@ struct TargetRow: Encodable {
     /// How many of the runs must meet the target ("≥ 0.8 in 4 of 5 runs"); every run by default.
     let required: Int
     /// Each run's figure, with its ratio and target.
-    var runs: [BenchFigure] = []
+    private(set) var runs: [BenchFigure] = [] {
+        didSet { verdict = judged() }
+    }
     /// Each run's baseline figure.
-    var baselines: [BenchFigure] = []
+    private(set) var baselines: [BenchFigure] = []
     /// Why the row has no figure (a peer or browser that is not installed, a failed measurement).
-    var notMeasured: String?
+    var notMeasured: String? {
+        didSet { verdict = judged() }
+    }
+    /// The verdict a reader looks for, kept as the runs come in.
+    private(set) var verdict = Verdict.notMeasured
 
     init(_ name: String, _ title: String, runs planned: Int = 1, required: Int? = nil) {
         self.name = name
@@ -34,7 +40,7 @@ struct TargetRow: Encodable {
 
     /// PASS when at least ``required`` runs meet the target, MISS when fewer do, NOT MEASURED when
     /// a run could not be taken.
-    var verdict: Verdict {
+    private func judged() -> Verdict {
         if notMeasured != nil || runs.count < planned { return .notMeasured }
         return runsMeetingTarget >= required ? .pass : .miss
     }
@@ -51,22 +57,6 @@ struct TargetRow: Encodable {
         if let baseline = figures.first(where: { $0.name == figure.baseline }) {
             baselines.append(baseline)
         }
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case name, title, planned, required, runs, baselines, notMeasured, verdict
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(title, forKey: .title)
-        try container.encode(planned, forKey: .planned)
-        try container.encode(required, forKey: .required)
-        try container.encode(runs, forKey: .runs)
-        try container.encode(baselines, forKey: .baselines)
-        try container.encodeIfPresent(notMeasured, forKey: .notMeasured)
-        try container.encode(verdict, forKey: .verdict)
     }
 
     /// The row as text: the figure, its baseline, the ratio of every run, the target and the verdict.

@@ -36,35 +36,42 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
         return "\(step) failed: \(code)\(status): \(description) — \(hint)"
     }
 
-    /// A failure from any error a flow throws.
+    /// A failure from any error a flow throws: the party that failed as PasskeyKit tells it
+    /// (``PasskeyFlowError/init(classifying:)``), with this tool's hint.
     init(step: String, _ error: any Error) {
-        switch error {
-        case let failure as FlowFailure:
+        if let failure = error as? FlowFailure {
             self = failure
             self.step = step
-        case let error as PasskeyFlowError:
-            self.init(step: step, error.underlying)
-        case let error as any Auth0APIError:
-            self.init(step: step, api: error)
-        case let error as CredentialsManagerError:
-            self.init(step: step, session: error)
-        case let error as WebAuthnClientError:
-            self.init(step: step, device: error)
-        case let error as StoreError:
-            self.init(step: step, store: error)
-        case let error as VirtualUserError:
-            self.init(step: step, user: error)
-        case let error as TransportError:
+            return
+        }
+        switch PasskeyFlowError(classifying: error) {
+        case .authentication(let error): self.init(step: step, api: error)
+        case .myAccount(let error): self.init(step: step, api: error)
+        case .management(let error): self.init(step: step, api: error)
+        case .session(let error): self.init(step: step, session: error)
+        case .device(let error): self.init(step: step, device: error)
+        case .store(let error): self.init(step: step, store: error)
+        case .user(let error): self.init(step: step, user: error)
+        case .transport(let error):
             self.init(
                 step: step, code: error.codeName, description: "no answer: \(error.reason)",
                 hint: "is the server running, and the URL right?")
-        case let error as any CodedError:
-            self.init(
-                step: step, code: error.codeName, description: error.reason,
-                hint: "run again with -v for the HTTP trace")
-        default:
-            self.init(step: step, code: "error", description: "\(error)", hint: "run again with -v for the HTTP trace")
+        case .webAuth(let error): self.init(step: step, coded: error)
+        case nil:
+            if let error = error as? any CodedError {
+                self.init(step: step, coded: error)
+            } else {
+                self.init(step: step, code: "error", description: "\(error)", hint: Self.traceHint)
+            }
         }
+    }
+
+    /// What to do when nothing more specific is known.
+    private static let traceHint = "run again with -v for the HTTP trace"
+
+    /// Any other coded error: its code name and reason.
+    private init(step: String, coded error: some CodedError) {
+        self.init(step: step, code: error.codeName, description: error.reason, hint: Self.traceHint)
     }
 
     /// An answer (or no answer) from the Authentication or My Account API (spec §7).
@@ -105,7 +112,7 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
         case (_, 500...599):
             hint = "the tenant failed; try again later"
         default:
-            hint = "run again with -v for the HTTP trace"
+            hint = Self.traceHint
         }
         self.init(
             step: step, code: code.rawValue, description: reason,
@@ -177,7 +184,7 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             case .alreadyEnrolledHere: "enroll from another device: --store DIR of another store"
             case .noDomain: "pass --domain"
             case .refusedURL: "a bearer token goes only over https (or http to a loopback address)"
-            default: "run again with -v for the HTTP trace"
+            default: Self.traceHint
             }
         self.init(step: step, code: error.code.rawValue, description: error.reason, hint: hint)
     }

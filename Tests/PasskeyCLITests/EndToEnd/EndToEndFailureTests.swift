@@ -9,10 +9,8 @@ import WebAuthn
     /// A terminal with Ada signed up against a fresh tenant.
     static func signedUp(_ arguments: [String] = []) async throws -> (Terminal, CLITenant) {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database, arguments: arguments)
-        terminal.use(tenant)
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com")
-        #expect(signup.status == 0, "\(signup)")
+        let tenant = try await terminal.startTenant(arguments: arguments)
+        try await terminal.signUp("ada@example.com")
         return (terminal, tenant)
     }
 

@@ -9,16 +9,13 @@ import WebAuthn
 @Suite(.serialized) struct EndToEndTests {
     @Test func theLifeOfTwoUsersInOneStore() async throws {
         let terminal = try Terminal()
-        var tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
+        var tenant = try await terminal.startTenant()
 
-        let ada = try await terminal.passkey("signup", "--email", "ada@example.com", "--name", "Ada Lovelace")
-        #expect(ada.status == 0, "\(ada)")
+        let ada = try await terminal.signUp("ada@example.com", "--name", "Ada Lovelace")
         #expect(ada.stdout.hasPrefix("Signed up ada@example.com (auth0|"))
         #expect(ada.stdout.contains("for localhost") && ada.stdout.contains("access token valid until"))
         #expect(!ada.stdout.contains("eyJ"), "no token without --show-tokens")
-        let bob = try await terminal.passkey("signup", "--email", "bob@example.com", "--json")
-        #expect(bob.status == 0, "\(bob)")
+        let bob = try await terminal.signUp("bob@example.com", "--json")
         let bobSession = try #require(try bob.json()["session"]?.objectValue)
         let bobTokens = try #require(bobSession["tokens"]?.objectValue)
         #expect((bobTokens["access_token"]?.stringValue)?.hasPrefix("eyJ") == true)
@@ -85,10 +82,8 @@ import WebAuthn
     /// `passkey demo` (`make demo`): every step, exit 0, nothing left behind.
     @Test func aPasskeyExportedFromThePhoneLogsInFromTheLaptop() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com")
-        #expect(signup.status == 0, "\(signup)")
+        let tenant = try await terminal.startTenant()
+        try await terminal.signUp("ada@example.com")
         terminal.environment["PASSKEY_EXPORT_PASSPHRASE"] = "correct horse battery staple"
         let file = terminal.home + "/passkeys.cxf.json"
         let export = try await terminal.passkey("export", "-o", file)
@@ -113,10 +108,8 @@ import WebAuthn
     @Test func signupLoginAndEnrollWithKeysInAPKCS11Token() async throws {
         let terminal = try Terminal()
         terminal.environment.merge(try await SoftHSMToken.prepare()) { $1 }
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com")
-        #expect(signup.status == 0, "\(signup)")
+        let tenant = try await terminal.startTenant()
+        try await terminal.signUp("ada@example.com")
         let login = try await terminal.passkey("login")
         #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as ada@example.com"), "\(login)")
         let enroll = try await terminal.passkey("enroll", "--store", terminal.home + "/second-token-store")
@@ -188,8 +181,7 @@ import WebAuthn
         #expect(fromFile.stderr.contains("--client-id"))
 
         terminal.environment["AUTH0_CLIENT_ID"] = tenant.clientID
-        let fromEnvironment = try await terminal.passkey("signup", "--email", "ada@example.com")
-        #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
+        try await terminal.signUp("ada@example.com")
 
         let fromFlag = try await terminal.passkey("login", "--client-id", "wrong")
         #expect(fromFlag.status == 1 && fromFlag.stderr.contains("invalid_client"), "\(fromFlag)")
@@ -204,10 +196,8 @@ import WebAuthn
     /// `-v` shows the HTTP exchanges, with every secret redacted.
     @Test func verboseTraceRedactsSecrets() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com", "-v", "--show-tokens")
-        #expect(signup.status == 0, "\(signup)")
+        let tenant = try await terminal.startTenant()
+        let signup = try await terminal.signUp("ada@example.com", "-v", "--show-tokens")
         #expect(signup.stderr.contains("/passkey/register") && signup.stderr.contains("/oauth/token"))
         #expect(signup.stderr.contains("<redacted>"))
         let tokens = signup.stdout.split(separator: "\n").filter {

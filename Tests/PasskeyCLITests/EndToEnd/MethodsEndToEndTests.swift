@@ -8,10 +8,8 @@ import WebAuthn
 @Suite(.serialized) struct MethodsEndToEndTests {
     @Test func renameThenDeleteAPasskey() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com")
-        #expect(signup.status == 0, "\(signup)")
+        let tenant = try await terminal.startTenant()
+        try await terminal.signUp("ada@example.com")
         let listed = try await terminal.passkey("methods", "--type", "passkey", "--json")
         #expect(listed.status == 0, "\(listed)")
         let method = try #require(try listed.json()["methods"]?.arrayValue?.first)

@@ -7,19 +7,20 @@ import WebAuthn
 /// hold a passkey of the store, then `passkey login` with it; the m2m secret only from the
 /// environment or a file, never printed.
 @Suite(.serialized) struct SeedEndToEndTests {
-    /// The m2m client ID and secret of the tenant's `--json` start line.
-    private func m2m(_ tenant: CLITenant) throws -> (id: String, secret: String) {
+    /// A terminal pointed at a new tenant, and the m2m client ID and secret of the tenant's
+    /// `--json` start line.
+    private func seeding() async throws -> (Terminal, CLITenant, m2mID: String, secret: String) {
+        let terminal = try Terminal()
+        let tenant = try await terminal.startTenant()
         let line = try JSONValue(json: Array(tenant.process.startOutput.utf8))
         return (
-            try #require(line["m2m_client_id"]?.stringValue), try #require(line["m2m_client_secret"]?.stringValue)
+            terminal, tenant, try #require(line["m2m_client_id"]?.stringValue),
+            try #require(line["m2m_client_secret"]?.stringValue)
         )
     }
 
     @Test func seedThenLogIn() async throws {
-        let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let (m2mID, secret) = try m2m(tenant)
+        let (terminal, tenant, m2mID, secret) = try await seeding()
         terminal.environment["AUTH0_CLIENT_SECRET"] = secret
         let seeded = try await terminal.passkey(
             "seed", "--email", "ada@example.com", "--name", "Ada Lovelace", "--m2m-client-id", m2mID, "--json")
@@ -43,10 +44,7 @@ import WebAuthn
 
     /// `--count N` seeds ada+1 … ada+N; each logs in with `--user`. The secret comes from a file.
     @Test func seedSeveralFromASecretFile() async throws {
-        let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let (m2mID, secret) = try m2m(tenant)
+        let (terminal, tenant, m2mID, secret) = try await seeding()
         let file = terminal.home + "/m2m-secret"
         try Data((secret + "\n").utf8).write(to: URL(fileURLWithPath: file))
         terminal.environment["AUTH0_M2M_CLIENT_ID"] = m2mID
@@ -72,10 +70,7 @@ import WebAuthn
     /// The secret is never a flag's value, and `-v` shows the trace with the secret and the
     /// tokens redacted.
     @Test func theSecretIsNeitherAFlagNorPrinted() async throws {
-        let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let (m2mID, secret) = try m2m(tenant)
+        let (terminal, tenant, m2mID, secret) = try await seeding()
         let asFlag = try await terminal.passkey(
             "seed", "--email", "ada@example.com", "--m2m-client-id", m2mID, "--client-secret", secret)
         #expect(asFlag.status == 64 && asFlag.stderr.contains("--client-secret"), "\(asFlag)")

@@ -16,10 +16,8 @@ import WebAuthn
 
     @Test func noSessionFileHoldsATokenAndTheKeyFileIsApart() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com", "--json")
-        #expect(signup.status == 0, "\(signup)")
+        let tenant = try await terminal.startTenant()
+        let signup = try await terminal.signUp("ada@example.com", "--json")
         let login = try await terminal.passkey("login", "--json")
         var secrets = try tokens(signup) + (try tokens(login))
         let api = try await terminal.passkey("token", "--audience", "https://localhost/api/", "--scope", "read:events")
@@ -43,8 +41,7 @@ import WebAuthn
 
     @Test func twoProcessesRenewingAtOnceLeaveOneValidSession() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
+        let tenant = try await terminal.startTenant()
         #expect(try await terminal.passkey("signup", "--email", "ada@example.com").status == 0)
         // A scope other than the session's makes each process renew, with the one refresh token:
         // spent twice, the tenant would revoke its family (rotation with reuse detection).
@@ -65,11 +62,9 @@ import WebAuthn
 
     @Test func aPassphraseSessionOpensOnlyWithItsPassphrase() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
+        let tenant = try await terminal.startTenant()
         terminal.environment["PASSKEY_PASSPHRASE"] = "a passphrase for the store and the session"
-        let signup = try await terminal.passkey("signup", "--email", "ada@example.com", "--require-passphrase")
-        #expect(signup.status == 0, "\(signup)")
+        try await terminal.signUp("ada@example.com", "--require-passphrase")
         let sessions = terminal.sessionFiles()
         #expect(sessions.keys.contains { $0.hasSuffix("/.sealing") }, "\(sessions.keys.sorted())")
         #expect(!FileManager.default.fileExists(atPath: terminal.home + "/.config/auth0-passkeys/storage.key"))

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// A user's terminal: a home directory of its own under the system's temporary directory, the
 /// environment the CLI reads (`AUTH0_*`, `PASSKEY_STORE`, XDG directories), and the tenant it is
@@ -33,6 +34,29 @@ final class Terminal {
     @discardableResult
     func passkey(_ arguments: String...) async throws -> ProcessResult {
         try await ChildProcess.run(CLIProcess.executable, arguments, environment: .exactly(environment))
+    }
+
+    /// Starts `passkey tenant serve` on this terminal's database and points the CLI at it.
+    ///
+    /// - Parameter arguments: more `tenant serve` options.
+    /// - Returns: the running tenant.
+    func startTenant(arguments: [String] = []) async throws -> CLITenant {
+        let tenant = try await CLITenant(database: database, arguments: arguments)
+        use(tenant)
+        return tenant
+    }
+
+    /// Runs `passkey signup --email EMAIL more…` and expects it to succeed.
+    ///
+    /// - Returns: what it printed.
+    @discardableResult
+    func signUp(_ email: String, _ more: String..., sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> ProcessResult
+    {
+        let signup = try await ChildProcess.run(
+            CLIProcess.executable, ["signup", "--email", email] + more, environment: .exactly(environment))
+        #expect(signup.status == 0, "\(signup)", sourceLocation: sourceLocation)
+        return signup
     }
 
     /// The tenant database's path for this terminal.

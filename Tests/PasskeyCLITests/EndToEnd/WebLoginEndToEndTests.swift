@@ -15,8 +15,7 @@ import WebAuthn
 struct WebLoginEndToEndTests {
     @Test func signUpAndLogInOnTheTenantsPageThenUseTheSession() async throws {
         let terminal = try Terminal()
-        let tenant = try await CLITenant(database: terminal.database)
-        terminal.use(tenant)
+        let tenant = try await terminal.startTenant()
 
         // The start line's URL is on 127.0.0.1; the tenant sends the browser to localhost, the RP ID.
         let signup = try await terminal.passkey(
