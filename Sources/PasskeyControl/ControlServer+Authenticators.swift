@@ -71,7 +71,7 @@ extension ControlServer {
         }
         group.post(":authenticator/create") { request, context in
             let (session, id) = try Self.ids(context)
-            let body = try await Self.ceremony(
+            let body = try await Self.ceremonyBody(
                 CeremonyRequest<PublicKeyCredentialCreationOptionsJSON>.self, request, context)
             let (origin, topOrigin) = try body.origins()
             return ControlValue(
@@ -80,15 +80,13 @@ extension ControlServer {
         }
         group.post(":authenticator/get") { request, context in
             let (session, id) = try Self.ids(context)
-            let body = try await Self.ceremony(
+            let body = try await Self.ceremonyBody(
                 CeremonyRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
             let (origin, topOrigin) = try body.origins()
-            return ControlValue(
-                JSONText(
-                    try await service.get(
-                        session: session, authenticator: id, options: body.optionsJSON, origin: origin,
-                        topOrigin: topOrigin, choosing: try body.choice()
-                    ).json))
+            let assertion = try await service.get(
+                session: session, authenticator: id, options: body.optionsJSON, origin: origin, topOrigin: topOrigin,
+                choosing: try body.choice())
+            return ControlValue(JSONText(assertion.json))
         }
     }
 
@@ -141,18 +139,6 @@ extension ControlServer {
                     choosing: accountChoice(
                         user: body["user"]?.stringValue, credentialID: credentialID, refusal: "invalid argument"),
                     timeout: .milliseconds(Int(timeout))))
-        }
-    }
-
-    /// A ceremony's body; a malformed one is the `SyntaxError` a browser throws for options it
-    /// cannot read (WebAuthn L3 §5.1.3, §5.1.4), not `invalid argument`.
-    static func ceremony<Options>(
-        _ type: CeremonyRequest<Options>.Type, _ request: Request, _ context: ControlRequestContext
-    ) async throws -> CeremonyRequest<Options> {
-        do {
-            return try await request.decode(as: type, context: context)
-        } catch let error as ControlError where error.status == 400 {
-            throw ControlError("SyntaxError", status: 400, error.message)
         }
     }
 

@@ -34,7 +34,7 @@ extension ControlService {
     }
 
     /// `navigator.credentials.get()` on a virtual authenticator (WebAuthn L3 §5.1.4), through the
-    /// client's one JSON path (``WebAuthnClient/get(json:origin:topOrigin:)``); the credential
+    /// client's one JSON path (`WebAuthnClient.get(json:origin:topOrigin:)`); the credential
     /// used is reported as `credentialAsserted`.
     ///
     /// - Parameters:

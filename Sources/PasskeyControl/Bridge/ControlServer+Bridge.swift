@@ -15,7 +15,7 @@ extension ControlServer {
         }
         group.post("create") { request, context in
             let (grant, origin) = try await bridgeCaller(request)
-            let body = try await Self.bridgeBody(
+            let body = try await Self.ceremonyBody(
                 BridgeRequest<PublicKeyCredentialCreationOptionsJSON>.self, request, context)
             _ = try body.id()
             return ControlValue(
@@ -25,7 +25,7 @@ extension ControlServer {
         }
         group.post("get") { request, context in
             let (grant, origin) = try await bridgeCaller(request)
-            let body = try await Self.bridgeBody(
+            let body = try await Self.ceremonyBody(
                 BridgeRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
             let requestID = try body.id()
             let topOrigin = try body.topLevelOrigin(besides: origin)
@@ -81,9 +81,10 @@ extension ControlServer {
         return (try await service.bridgeGrant(capability: capability, origin: origin), origin)
     }
 
-    /// A bridge body; a malformed one is the `SyntaxError` a browser throws for options it
-    /// cannot read, as for the ceremonies of the control API.
-    static func bridgeBody<Body: Decodable & Sendable>(
+    /// A ceremony's body, from the control API or a page bridge; a malformed one is the
+    /// `SyntaxError` a browser throws for options it cannot read (WebAuthn L3 §5.1.3, §5.1.4),
+    /// not `invalid argument`.
+    static func ceremonyBody<Body: Decodable & Sendable>(
         _ type: Body.Type, _ request: Request, _ context: ControlRequestContext
     ) async throws -> Body {
         do {

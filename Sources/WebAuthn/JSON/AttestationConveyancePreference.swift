@@ -1,6 +1,3 @@
-/// The tag of ``AttestationConveyancePreference``.
-public enum AttestationConveyancePreferenceValues {}
-
 /// What attestation a relying party wants to receive (WebAuthn L3 §5.4.7).
 ///
 /// ```

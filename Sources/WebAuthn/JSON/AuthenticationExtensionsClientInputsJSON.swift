@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticationExtensionsClientInputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("credProps", \.credProps), .member("prf", \.prf),
+        ], others: \.otherExtensions)
+
+    package static var unread: Self { Self() }
+}
+
 /// The client extension inputs of a ceremony's options, in JSON form (WebAuthn L3 §5.1.8, §9).
 ///
 /// ```
@@ -35,13 +45,4 @@ public struct AuthenticationExtensionsClientInputsJSON: Sendable, Hashable, Coda
         self.prf = prf
         self.otherExtensions = otherExtensions
     }
-}
-
-extension AuthenticationExtensionsClientInputsJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("credProps", \.credProps), .member("prf", \.prf),
-        ], others: \.otherExtensions)
-
-    package static var unread: Self { Self() }
 }

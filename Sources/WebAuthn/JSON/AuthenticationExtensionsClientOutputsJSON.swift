@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticationExtensionsClientOutputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("credProps", \.credProps), .member("prf", \.prf),
+        ], others: \.otherExtensions)
+
+    package static var unread: Self { Self() }
+}
+
 /// The client extension outputs of a ceremony's response, in JSON form (WebAuthn L3 §5.1, §9).
 ///
 /// ```
@@ -34,13 +44,4 @@ public struct AuthenticationExtensionsClientOutputsJSON: Sendable, Hashable, Cod
         self.prf = prf
         self.otherExtensions = otherExtensions
     }
-}
-
-extension AuthenticationExtensionsClientOutputsJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("credProps", \.credProps), .member("prf", \.prf),
-        ], others: \.otherExtensions)
-
-    package static var unread: Self { Self() }
 }

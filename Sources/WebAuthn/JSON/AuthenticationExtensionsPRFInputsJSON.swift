@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticationExtensionsPRFInputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("eval", \.eval), .member("evalByCredential", \.evalByCredential),
+        ])
+
+    package static var unread: Self { Self() }
+}
+
 /// The client input of the `prf` extension, in JSON form (WebAuthn L3 §10.1.4).
 ///
 /// ```
@@ -25,13 +35,4 @@ public struct AuthenticationExtensionsPRFInputsJSON: Sendable, Hashable, Codable
         self.eval = eval
         self.evalByCredential = evalByCredential
     }
-}
-
-extension AuthenticationExtensionsPRFInputsJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("eval", \.eval), .member("evalByCredential", \.evalByCredential),
-        ])
-
-    package static var unread: Self { Self() }
 }

@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticationExtensionsPRFOutputsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("enabled", \.enabled), .member("results", \.results),
+        ])
+
+    package static var unread: Self { Self() }
+}
+
 /// The client output of the `prf` extension, in JSON form (WebAuthn L3 §10.1.4).
 ///
 /// ```
@@ -21,13 +31,4 @@ public struct AuthenticationExtensionsPRFOutputsJSON: Sendable, Hashable, Codabl
         self.enabled = enabled
         self.results = results
     }
-}
-
-extension AuthenticationExtensionsPRFOutputsJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("enabled", \.enabled), .member("results", \.results),
-        ])
-
-    package static var unread: Self { Self() }
 }

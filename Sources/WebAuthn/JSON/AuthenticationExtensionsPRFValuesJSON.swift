@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticationExtensionsPRFValuesJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("first", \.first), .member("second", \.second),
+        ])
+
+    package static var unread: Self { Self(first: Base64URL([])) }
+}
+
 /// One or two PRF inputs or outputs of the `prf` extension, in JSON form (WebAuthn L3 §10.1.4).
 ///
 /// ```
@@ -21,13 +31,4 @@ public struct AuthenticationExtensionsPRFValuesJSON: Sendable, Hashable, Codable
         self.first = first
         self.second = second
     }
-}
-
-extension AuthenticationExtensionsPRFValuesJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("first", \.first), .member("second", \.second),
-        ])
-
-    package static var unread: Self { Self(first: Base64URL([])) }
 }

@@ -1,3 +1,16 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticatorAssertionResponseJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("clientDataJSON", \.clientDataJSON), .member("authenticatorData", \.authenticatorData),
+            .member("signature", \.signature), .member("userHandle", \.userHandle),
+        ])
+
+    package static var unread: Self {
+        Self(clientDataJSON: Base64URL([]), authenticatorData: Base64URL([]), signature: Base64URL([]))
+    }
+}
+
 /// The authenticator's part of an authentication response, in JSON form (WebAuthn L3 §5.1,
 /// §5.2.2).
 ///
@@ -37,17 +50,5 @@ public struct AuthenticatorAssertionResponseJSON: Sendable, Hashable, Codable {
         self.authenticatorData = authenticatorData
         self.signature = signature
         self.userHandle = userHandle
-    }
-}
-
-extension AuthenticatorAssertionResponseJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("clientDataJSON", \.clientDataJSON), .member("authenticatorData", \.authenticatorData),
-            .member("signature", \.signature), .member("userHandle", \.userHandle),
-        ])
-
-    package static var unread: Self {
-        Self(clientDataJSON: Base64URL([]), authenticatorData: Base64URL([]), signature: Base64URL([]))
     }
 }

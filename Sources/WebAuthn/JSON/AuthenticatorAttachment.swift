@@ -1,6 +1,3 @@
-/// The tag of ``AuthenticatorAttachment``.
-public enum AuthenticatorAttachmentValues {}
-
 /// How an authenticator is attached to the client (WebAuthn L3 §5.4.5).
 ///
 /// ```

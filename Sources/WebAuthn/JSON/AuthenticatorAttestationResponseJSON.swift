@@ -1,3 +1,15 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticatorAttestationResponseJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("clientDataJSON", \.clientDataJSON), .member("authenticatorData", \.authenticatorData),
+            .member("transports", \.transports), .member("publicKey", \.publicKey),
+            .member("publicKeyAlgorithm", \.publicKeyAlgorithm), .member("attestationObject", \.attestationObject),
+        ])
+
+    package static var unread: Self { Self(clientDataJSON: Base64URL([]), attestationObject: Base64URL([])) }
+}
+
 /// The authenticator's part of a registration response, in JSON form (WebAuthn L3 §5.1, §5.2.1).
 ///
 /// ```
@@ -53,15 +65,4 @@ public struct AuthenticatorAttestationResponseJSON: Sendable, Hashable, Codable 
         self.publicKeyAlgorithm = publicKeyAlgorithm
         self.attestationObject = attestationObject
     }
-}
-
-extension AuthenticatorAttestationResponseJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("clientDataJSON", \.clientDataJSON), .member("authenticatorData", \.authenticatorData),
-            .member("transports", \.transports), .member("publicKey", \.publicKey),
-            .member("publicKeyAlgorithm", \.publicKeyAlgorithm), .member("attestationObject", \.attestationObject),
-        ])
-
-    package static var unread: Self { Self(clientDataJSON: Base64URL([]), attestationObject: Base64URL([])) }
 }

@@ -1,3 +1,14 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension AuthenticatorSelectionCriteria: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("authenticatorAttachment", \.authenticatorAttachment), .member("residentKey", \.residentKey),
+            .member("requireResidentKey", \.requireResidentKey), .member("userVerification", \.userVerification),
+        ])
+
+    package static var unread: Self { Self() }
+}
+
 /// A relying party's requirements on the authenticator that creates a credential
 /// (WebAuthn L3 §5.4.4).
 ///
@@ -40,14 +51,4 @@ public struct AuthenticatorSelectionCriteria: Sendable, Hashable, Codable {
         self.requireResidentKey = requireResidentKey
         self.userVerification = userVerification
     }
-}
-
-extension AuthenticatorSelectionCriteria: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("authenticatorAttachment", \.authenticatorAttachment), .member("residentKey", \.residentKey),
-            .member("requireResidentKey", \.requireResidentKey), .member("userVerification", \.userVerification),
-        ])
-
-    package static var unread: Self { Self() }
 }

@@ -1,6 +1,3 @@
-/// The tag of ``AuthenticatorTransport``.
-public enum AuthenticatorTransportValues {}
-
 /// How a client may reach an authenticator (WebAuthn L3 §5.8.4).
 ///
 /// ```

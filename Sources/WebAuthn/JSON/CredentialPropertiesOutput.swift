@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension CredentialPropertiesOutput: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("rk", \.rk)
+        ])
+
+    package static var unread: Self { Self() }
+}
+
 /// The client output of the `credProps` extension (WebAuthn L3 §10.1.3).
 ///
 /// ```
@@ -15,13 +25,4 @@ public struct CredentialPropertiesOutput: Sendable, Hashable, Codable {
     public init(rk: Bool? = nil) {
         self.rk = rk
     }
-}
-
-extension CredentialPropertiesOutput: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("rk", \.rk)
-        ])
-
-    package static var unread: Self { Self() }
 }

@@ -7,7 +7,7 @@
 /// static members of an extension of that alias.
 ///
 /// ```swift
-/// public enum AuthenticatorTransportValues {}
+/// public enum AuthenticatorTransportValues {}  // below, with the other tags
 /// public typealias AuthenticatorTransport = OpenStringEnumeration<AuthenticatorTransportValues>
 /// extension AuthenticatorTransport {
 ///     public static var usb: Self { "usb" }
@@ -40,3 +40,35 @@ public struct OpenStringEnumeration<Tag>: RawRepresentable, Sendable, Hashable, 
     /// The wire string.
     public var description: String { rawValue }
 }
+
+// The tags, one per enumeration, each named after its enumeration.
+
+/// The tag of ``AttestationConveyancePreference``.
+public enum AttestationConveyancePreferenceValues {}
+
+/// The tag of ``AttestationFormat``.
+public enum AttestationFormatValues {}
+
+/// The tag of ``AuthenticatorAttachment``.
+public enum AuthenticatorAttachmentValues {}
+
+/// The tag of ``AuthenticatorStatus``.
+public enum AuthenticatorStatusValues {}
+
+/// The tag of ``AuthenticatorTransport``.
+public enum AuthenticatorTransportValues {}
+
+/// The tag of ``CollectedClientData/CeremonyType``.
+public enum CeremonyTypeValues {}
+
+/// The tag of ``PublicKeyCredentialHint``.
+public enum PublicKeyCredentialHintValues {}
+
+/// The tag of ``PublicKeyCredentialType``.
+public enum PublicKeyCredentialTypeValues {}
+
+/// The tag of ``ResidentKeyRequirement``.
+public enum ResidentKeyRequirementValues {}
+
+/// The tag of ``UserVerificationRequirement``.
+public enum UserVerificationRequirementValues {}

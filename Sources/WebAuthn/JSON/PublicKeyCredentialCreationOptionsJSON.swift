@@ -1,3 +1,18 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension PublicKeyCredentialCreationOptionsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("rp", \.rp), .member("user", \.user), .member("challenge", \.challenge),
+            .member("pubKeyCredParams", \.pubKeyCredParams), .member("timeout", \.timeout),
+            .member("excludeCredentials", \.excludeCredentials),
+            .member("authenticatorSelection", \.authenticatorSelection), .member("hints", \.hints),
+            .member("attestation", \.attestation), .member("attestationFormats", \.attestationFormats),
+            .member("extensions", \.extensions),
+        ])
+
+    package static var unread: Self { Self(rp: .unread, user: .unread, challenge: Base64URL([]), pubKeyCredParams: []) }
+}
+
 /// The options of a registration ceremony, as a relying party sends them in JSON
 /// (WebAuthn L3 §5.1.8, the JSON form of §5.4).
 ///
@@ -82,18 +97,4 @@ public struct PublicKeyCredentialCreationOptionsJSON: Sendable, Hashable, Codabl
         self.attestationFormats = attestationFormats
         self.extensions = extensions
     }
-}
-
-extension PublicKeyCredentialCreationOptionsJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("rp", \.rp), .member("user", \.user), .member("challenge", \.challenge),
-            .member("pubKeyCredParams", \.pubKeyCredParams), .member("timeout", \.timeout),
-            .member("excludeCredentials", \.excludeCredentials),
-            .member("authenticatorSelection", \.authenticatorSelection), .member("hints", \.hints),
-            .member("attestation", \.attestation), .member("attestationFormats", \.attestationFormats),
-            .member("extensions", \.extensions),
-        ])
-
-    package static var unread: Self { Self(rp: .unread, user: .unread, challenge: Base64URL([]), pubKeyCredParams: []) }
 }

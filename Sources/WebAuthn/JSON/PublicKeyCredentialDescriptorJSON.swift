@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension PublicKeyCredentialDescriptorJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("type", \.type), .member("id", \.id), .member("transports", \.transports),
+        ])
+
+    package static var unread: Self { Self(id: Base64URL([])) }
+}
+
 /// A credential named in `excludeCredentials` or `allowCredentials`, in JSON form
 /// (WebAuthn L3 §5.1.8, §5.8.3).
 ///
@@ -31,13 +41,4 @@ public struct PublicKeyCredentialDescriptorJSON: Sendable, Hashable, Codable {
         self.id = id
         self.transports = transports
     }
-}
-
-extension PublicKeyCredentialDescriptorJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("type", \.type), .member("id", \.id), .member("transports", \.transports),
-        ])
-
-    package static var unread: Self { Self(id: Base64URL([])) }
 }

@@ -1,6 +1,3 @@
-/// The tag of ``PublicKeyCredentialHint``.
-public enum PublicKeyCredentialHintValues {}
-
 /// A relying party's hint about which authenticator to suggest (WebAuthn L3 §5.8.8).
 ///
 /// ```

@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension PublicKeyCredentialParameters: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("type", \.type), .member("alg", \.alg),
+        ])
+
+    package static var unread: Self { Self(alg: 0) }
+}
+
 /// One credential type and algorithm a relying party accepts (WebAuthn L3 §5.3).
 ///
 /// ```
@@ -24,13 +34,4 @@ public struct PublicKeyCredentialParameters: Sendable, Hashable, Codable {
         self.type = type
         self.alg = alg
     }
-}
-
-extension PublicKeyCredentialParameters: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("type", \.type), .member("alg", \.alg),
-        ])
-
-    package static var unread: Self { Self(alg: 0) }
 }

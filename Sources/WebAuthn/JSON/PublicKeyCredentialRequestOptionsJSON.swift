@@ -1,3 +1,15 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension PublicKeyCredentialRequestOptionsJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("challenge", \.challenge), .member("timeout", \.timeout), .member("rpId", \.rpId),
+            .member("allowCredentials", \.allowCredentials), .member("userVerification", \.userVerification),
+            .member("hints", \.hints), .member("extensions", \.extensions),
+        ])
+
+    package static var unread: Self { Self(challenge: Base64URL([])) }
+}
+
 /// The options of an authentication ceremony, as a relying party sends them in JSON
 /// (WebAuthn L3 §5.1.9, the JSON form of §5.5).
 ///
@@ -59,15 +71,4 @@ public struct PublicKeyCredentialRequestOptionsJSON: Sendable, Hashable, Codable
         self.hints = hints
         self.extensions = extensions
     }
-}
-
-extension PublicKeyCredentialRequestOptionsJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("challenge", \.challenge), .member("timeout", \.timeout), .member("rpId", \.rpId),
-            .member("allowCredentials", \.allowCredentials), .member("userVerification", \.userVerification),
-            .member("hints", \.hints), .member("extensions", \.extensions),
-        ])
-
-    package static var unread: Self { Self(challenge: Base64URL([])) }
 }

@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension PublicKeyCredentialRpEntity: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("name", \.name), .member("id", \.id),
+        ])
+
+    package static var unread: Self { Self(name: "") }
+}
+
 /// The relying party a credential is created for (WebAuthn L3 §5.4.2, with `name` from §5.4.1).
 ///
 /// ```
@@ -23,13 +33,4 @@ public struct PublicKeyCredentialRpEntity: Sendable, Hashable, Codable {
         self.name = name
         self.id = id
     }
-}
-
-extension PublicKeyCredentialRpEntity: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("name", \.name), .member("id", \.id),
-        ])
-
-    package static var unread: Self { Self(name: "") }
 }

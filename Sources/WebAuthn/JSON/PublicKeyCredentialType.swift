@@ -1,6 +1,3 @@
-/// The tag of ``PublicKeyCredentialType``.
-public enum PublicKeyCredentialTypeValues {}
-
 /// The type of a credential (WebAuthn L3 §5.8.2).
 ///
 /// ```

@@ -1,3 +1,13 @@
+// The members on the wire, declared once (``JSONObject``): what reading, writing and `Codable` use.
+extension PublicKeyCredentialUserEntityJSON: JSONObject {
+    package static let jsonMembers = JSONMembers<Self>(
+        [
+            .member("id", \.id), .member("name", \.name), .member("displayName", \.displayName),
+        ])
+
+    package static var unread: Self { Self(id: Base64URL([]), name: "", displayName: "") }
+}
+
 /// The user account a credential is created for, in JSON form (WebAuthn L3 §5.1.8, §5.4.3).
 ///
 /// ```
@@ -26,13 +36,4 @@ public struct PublicKeyCredentialUserEntityJSON: Sendable, Hashable, Codable {
         self.name = name
         self.displayName = displayName
     }
-}
-
-extension PublicKeyCredentialUserEntityJSON: JSONObject {
-    package static let jsonMembers = JSONMembers<Self>(
-        [
-            .member("id", \.id), .member("name", \.name), .member("displayName", \.displayName),
-        ])
-
-    package static var unread: Self { Self(id: Base64URL([]), name: "", displayName: "") }
 }

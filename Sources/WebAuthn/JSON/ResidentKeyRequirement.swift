@@ -1,6 +1,3 @@
-/// The tag of ``ResidentKeyRequirement``.
-public enum ResidentKeyRequirementValues {}
-
 /// Whether a relying party wants a discoverable credential (WebAuthn L3 §5.4.6).
 ///
 /// ```

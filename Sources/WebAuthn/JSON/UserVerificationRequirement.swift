@@ -1,6 +1,3 @@
-/// The tag of ``UserVerificationRequirement``.
-public enum UserVerificationRequirementValues {}
-
 /// How strongly a relying party wants the user verified (WebAuthn L3 §5.8.6).
 ///
 /// ```

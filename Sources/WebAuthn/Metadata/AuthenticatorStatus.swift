@@ -1,6 +1,3 @@
-/// The tag of ``AuthenticatorStatus``.
-public enum AuthenticatorStatusValues {}
-
 /// An authenticator's status in FIDO metadata (FIDO MDS 3.0 §3.1.4 `AuthenticatorStatus`): an
 /// open set of strings (see ``OpenStringEnumeration``).
 public typealias AuthenticatorStatus = OpenStringEnumeration<AuthenticatorStatusValues>

@@ -74,9 +74,6 @@ public struct AttestationObject: Sendable, Hashable {
     }
 }
 
-/// The tag of ``AttestationFormat``.
-public enum AttestationFormatValues {}
-
 /// An attestation statement format identifier (WebAuthn L3 §8, IANA "WebAuthn Attestation
 /// Statement Format Identifiers"): an open set of strings (see ``OpenStringEnumeration``).
 public typealias AttestationFormat = OpenStringEnumeration<AttestationFormatValues>

@@ -183,9 +183,6 @@ public struct CollectedClientData: Sendable, Hashable {
     }
 }
 
-/// The tag of ``CollectedClientData/CeremonyType``.
-public enum CeremonyTypeValues {}
-
 extension CollectedClientData.CeremonyType {
     /// Registration: `navigator.credentials.create()`.
     public static var create: Self { "webauthn.create" }
