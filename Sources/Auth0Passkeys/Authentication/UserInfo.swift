@@ -63,7 +63,8 @@ public struct UserInfo: Sendable, Hashable, Decodable {
     public init(claims: [String: JSONValue]) throws {
         guard let sub = claims["sub"]?.stringValue else {
             throw DecodingError.keyNotFound(
-                AnyCodingKey(stringValue: "sub"), .init(codingPath: [], debugDescription: "the claims have no string `sub`"))
+                AnyCodingKey(stringValue: "sub"),
+                .init(codingPath: [], debugDescription: "the claims have no string `sub`"))
         }
         func string(_ name: String) -> String? { claims[name]?.stringValue }
         func url(_ name: String) -> URL? { string(name).flatMap { URL(string: $0) } }

@@ -69,12 +69,11 @@ public struct DPoPProof: Sendable, CustomStringConvertible {
 /// A proof's claims (RFC 9449 §4.2), written in Auth0.swift's member order: `htm`, `htu`, `jti`,
 /// `iat`, then `nonce` and `ath` when there are.
 struct DPoPProofClaims: JWTPayload {
-    let htm: String
-    let htu: String
-    let jti: String
+    let htm, htu, jti: String
+    /// NumericDate seconds (RFC 7519 §2).
     let iat: Int
-    let nonce: String?
-    let ath: String?
+    /// `nil` members are left out.
+    let nonce, ath: String?
 
     /// The payload's JSON, byte for byte the same each time.
     var json: [UInt8] {

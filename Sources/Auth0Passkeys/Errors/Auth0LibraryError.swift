@@ -1,8 +1,8 @@
 public import WebAuthn
 
 /// What the errors this library makes itself share (``CredentialsManagerError``, ``DPoPError``,
-/// ``WebAuthError``, ``IDTokenValidationError``): a code from the type's own vocabulary, a reason
-/// in words and the error behind it, kept in one ``ErrorDetails`` value. ``Auth0APIError`` is the
+/// ``WebAuthError``, ``IDTokenValidationError``, ``TransportError``): a code from the type's own
+/// vocabulary, a reason in words and the error behind it, kept in one ``ErrorDetails`` value. ``Auth0APIError`` is the
 /// same skeleton for the errors an API answers, over an ``Auth0ErrorReport``.
 ///
 /// A conforming type declares its `Code` registry and stores its details; the initialiser, the

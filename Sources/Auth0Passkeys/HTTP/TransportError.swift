@@ -13,8 +13,9 @@ public import WebAuthn
 /// ``Code/connectionLost``) are the ones Auth0's SDK counts as network errors; only those are
 /// retried.
 ///
-/// Two errors are equal when their codes are equal.
-public struct TransportError: CodedError, Hashable {
+/// It has no ``cause``: the transport's own words are its ``reason``. Two errors are equal when
+/// their codes are equal.
+public struct TransportError: Auth0LibraryError, Hashable {
     /// What went wrong.
     public struct Code: ErrorCode {
         public let rawValue: String
@@ -44,23 +45,12 @@ public struct TransportError: CodedError, Hashable {
         public static let other = Code(rawValue: "other")
     }
 
-    /// What went wrong.
-    public let code: Code
-    /// The HTTP library's own words, such as libcurl's error buffer text.
-    public let reason: String
-
-    /// Creates a transport error.
-    ///
-    /// - Parameters:
-    ///   - code: what went wrong.
-    ///   - reason: the HTTP library's own words.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
     /// Whether the network failed, as Auth0's SDK counts it (spec §7.3 `isNetworkError`).
     public var isNetworkError: Bool {
         [.timedOut, .cannotConnect, .cannotResolveHost, .connectionLost].contains(code)
     }
+
+    public let details: ErrorDetails<Code>
+
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }
