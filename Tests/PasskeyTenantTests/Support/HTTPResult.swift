@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Testing
 import WebAuthn
 
 /// One answer of the tenant, read whole.
