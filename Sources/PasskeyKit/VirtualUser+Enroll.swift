@@ -41,12 +41,7 @@ extension VirtualUser {
                     .alreadyEnrolledHere,
                     "this store already holds a passkey of the user for \(challenge.relyingPartyId)"))
         }
-        let registration: RegistrationResponseJSON
-        do {
-            registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
-        } catch {
-            throw .device(error)
-        }
+        let registration = try await register(challenge.options, rpID: challenge.relyingPartyId, on: device)
         let method = try await forgettingRefused(
             registration.rawId.bytes, in: device.store, as: PasskeyFlowError.myAccount
         ) { () async throws(MyAccountError) in

@@ -73,12 +73,7 @@ extension VirtualUser {
         let options = Self.seedOptions(
             rpID: rpID, userHandle: userHandle, email: email, name: name,
             exclude: passkeys.compactMap { $0.keyId.flatMap { try? Base64URL(string: $0) } })
-        let registration: RegistrationResponseJSON
-        do {
-            registration = try await device.create(options, rpID: rpID)
-        } catch {
-            throw .device(error)
-        }
+        let registration = try await register(options, rpID: rpID, on: device)
         let passkey: NewPasskeyMethod
         do {
             passkey = try NewPasskeyMethod(

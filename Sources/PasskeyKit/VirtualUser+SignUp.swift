@@ -29,12 +29,7 @@ extension VirtualUser {
             email: email, phoneNumber: phone, username: username, name: name, connection: tenant.connection,
             organization: tenant.organization
         ).start(as: PasskeyFlowError.authentication)
-        let registration: RegistrationResponseJSON
-        do {
-            registration = try await device.create(challenge.options, rpID: challenge.relyingPartyId)
-        } catch {
-            throw .device(error)
-        }
+        let registration = try await register(challenge.options, rpID: challenge.relyingPartyId, on: device)
         let credentials = try await forgettingRefused(
             registration.rawId.bytes, in: device.store, as: PasskeyFlowError.authentication
         ) { () async throws(AuthenticationError) in

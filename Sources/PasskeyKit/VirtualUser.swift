@@ -1,6 +1,7 @@
 public import Auth0Passkeys
 import FoundationEssentials
 import PasskeyAuthenticator
+import WebAuthn
 
 /// A user of an Auth0 tenant who signs up, logs in and enrolls passkeys as an iPhone app's user
 /// does, with a ``VirtualDevice`` for the phone: Auth0's native passkey flows (the challenge, the
@@ -75,6 +76,17 @@ public struct VirtualUser: Sendable {
             throw .user(VirtualUserError(.noDevice, "the user has no device to make or use a passkey with"))
         }
         return device
+    }
+
+    /// Makes a passkey on `device` as one step of a flow: a refusal is the device's case.
+    func register(_ options: PublicKeyCredentialCreationOptionsJSON, rpID: String, on device: VirtualDevice)
+        async throws(PasskeyFlowError) -> RegistrationResponseJSON
+    {
+        do {
+            return try await device.create(options, rpID: rpID)
+        } catch {
+            throw .device(error)
+        }
     }
 
     /// Keeps the credentials of a new login as the only session, once their ID token passes the
