@@ -21,8 +21,6 @@ public struct AttestationCertificateAuthority: Sendable, CustomStringConvertible
     /// The OID of the `id-fido-gen-ce-aaguid` extension (FIDO Metadata Statement §3, WebAuthn L3
     /// §8.2.1).
     static let aaguidExtension: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4]
-    /// The same OID in dotted form.
-    static let aaguidExtensionDotted = "1.3.6.1.4.1.45724.1.1.4"
     /// How long certificates made here are valid: twenty years from an hour ago.
     static let validity: TimeInterval = 20 * 365 * 24 * 3600
 

@@ -76,9 +76,7 @@ struct AttestationKeys: Codable, Equatable {
         let leaf = try Self.checked { () throws(WebAuthnError) in
             try X509Certificate(derEncoded: attestation.certificates[0])
         }
-        if let (_, value) = leaf.extensionValue(oid: AttestationCertificateAuthority.aaguidExtensionDotted),
-            value != [0x04, 0x10] + aaguid.bytes
-        {
+        if leaf.aaguidExtension(naming: aaguid)?.names == false {
             throw StoreError(.invalidCredential, "the attestation certificate names another AAGUID than \(aaguid)")
         }
         batches[aaguid.description] = try SealedChain(

@@ -107,6 +107,20 @@ public struct X509Certificate: Sendable, Hashable {
         extensions.first(where: { $0.oid == oid }).map { ($0.critical, $0.value) }
     }
 
+    /// `id-fido-gen-ce-aaguid` (WebAuthn L3 §8.2.1) in dotted form: the extension in which an
+    /// attestation certificate names the authenticator model it vouches for.
+    static let aaguidExtensionOID = "1.3.6.1.4.1.45724.1.1.4"
+
+    /// Whether the certificate's `id-fido-gen-ce-aaguid` extension (WebAuthn L3 §8.2.1) names
+    /// `aaguid`: "the value of this extension MUST be an OCTET STRING" of the AAGUID's 16 bytes.
+    ///
+    /// - Parameter aaguid: the AAGUID of the attested credential.
+    /// - Returns: the extension's critical flag and whether it names `aaguid`, or `nil` when the
+    ///   certificate lacks the extension (it then vouches for no particular model).
+    public func aaguidExtension(naming aaguid: AAGUID) -> (critical: Bool, names: Bool)? {
+        extensionValue(oid: Self.aaguidExtensionOID).map { ($0.critical, $0.value == [0x04, 0x10] + aaguid.bytes) }
+    }
+
     /// The subject public key as a COSE_Key.
     ///
     /// - Parameter algorithm: the algorithm to record in the key, if known.

@@ -2,9 +2,6 @@
 struct PackedAttestationVerifier: AttestationStatementVerifier {
     static let format = AttestationFormat.packed
 
-    /// `id-fido-gen-ce-aaguid` (WebAuthn L3 §8.2.1): the AAGUID an attestation certificate vouches for.
-    static let aaguidExtension = "1.3.6.1.4.1.45724.1.1.4"
-
     let statement: PackedAttestationStatement
     let authenticatorData: AuthenticatorData
     let clientDataHash: [UInt8]
@@ -75,10 +72,10 @@ struct PackedAttestationVerifier: AttestationStatementVerifier {
             leaf.subjectAttribute("OU") == "Authenticator Attestation",
             "the attestation certificate subject OU is not \"Authenticator Attestation\"")
         try require(leaf.isCertificateAuthority != true, "the attestation certificate is a CA certificate")
-        if let (critical, value) = leaf.extensionValue(oid: Self.aaguidExtension) {
+        let aaguid = authenticatorData.attestedCredentialData?.aaguid ?? .zero  // the caller checked it is there
+        if let (critical, names) = leaf.aaguidExtension(naming: aaguid) {
             try require(!critical, "the id-fido-gen-ce-aaguid extension is marked critical")
-            let aaguid = authenticatorData.attestedCredentialData?.aaguid.bytes ?? []
-            guard value == [0x04, 0x10] + aaguid else {
+            guard names else {
                 throw WebAuthnError(
                     .attestationCertAAGUIDMismatch, "the attestation certificate vouches for another AAGUID")
             }

@@ -57,9 +57,9 @@ struct TPMAttestationCertificate {
         case .isCertificateAuthority: try require(false, "is a CA")
         case nil: try require(false, "has no basic constraints (CA false is required)")
         }
-        if let (critical, value) = certificate.extensionValue(oid: PackedAttestationVerifier.aaguidExtension) {
+        if let (critical, names) = certificate.aaguidExtension(naming: aaguid) {
             try require(!critical, "marks id-fido-gen-ce-aaguid critical")
-            guard value == [0x04, 0x10] + aaguid.bytes else {
+            guard names else {
                 throw WebAuthnError(.attestationCertAAGUIDMismatch, "the AIK certificate vouches for another AAGUID")
             }
         }
