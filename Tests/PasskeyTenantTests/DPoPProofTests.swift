@@ -168,7 +168,9 @@ import WebAuthn
             return (asked, wrong, answered)
         }
         for result in [asked, wrong] {
-            expectRefused(result, "use_dpop_nonce", status: .badRequest, description: "Authorization server requires nonce in DPoP proof")
+            expectRefused(
+                result, "use_dpop_nonce", status: .badRequest,
+                description: "Authorization server requires nonce in DPoP proof")
             #expect(result.headers[.dpopNonce]?.isEmpty == false)
         }
         #expect(answered.status == .ok, "\(answered.text)")

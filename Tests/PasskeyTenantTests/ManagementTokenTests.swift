@@ -42,7 +42,9 @@ import WebAuthn
         }
         #expect(narrow.status == .ok)
         #expect(narrow.json["scope"] == .string("read:users"))
-        expectRefused(refused, "access_denied", status: .forbidden, description: "Client has not been granted scopes: update:users")
+        expectRefused(
+            refused, "access_denied", status: .forbidden,
+            description: "Client has not been granted scopes: update:users")
     }
 
     @Test(arguments: [

@@ -37,7 +37,8 @@ import WebAuthn
         let registration = try await device.create(options.options, origin: TenantHarness.origin)
         return try await http.send(
             .post, path,
-            json: EnrollmentVerifyRequest(authSession: options.authSession, authnResponse: PasskeyResponse(registration)),
+            json: EnrollmentVerifyRequest(
+                authSession: options.authSession, authnResponse: PasskeyResponse(registration)),
             bearer: verifier ?? token)
     }
 

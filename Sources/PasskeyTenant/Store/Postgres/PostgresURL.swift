@@ -50,6 +50,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     ///   hold a password).
     public init(_ text: String) throws(TenantError) {
         guard Self.isPostgres(text) else { throw Self.malformed("the scheme is not postgres:// or postgresql://") }
+        // `URLComponents` takes a `%` that starts no escape as a literal one; libpq refuses it.
+        guard Self.hasWellFormedEscapes(text) else { throw Self.malformed("it has a malformed percent-encoding") }
         guard let components = URLComponents(string: text) else {
             throw Self.malformed("it is not a URL (a malformed percent-encoding, or a character to encode)")
         }
@@ -71,6 +73,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         var requiresTLS = false
         var maximumConnections = 16
         var timeout = 10
+        _ = try Self.decoded(components.percentEncodedQuery, components.query, "the query")
         for item in components.queryItems ?? [] {
             let name = item.name
             let value = item.value ?? ""
@@ -163,6 +166,19 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         guard encoded != nil else { return nil }
         guard let decoded else { throw malformed("\(what) is not UTF-8 once decoded") }
         return decoded
+    }
+
+    /// Whether every `%` of `text` starts an escape of two hex digits (RFC 3986 §2.1).
+    private static func hasWellFormedEscapes(_ text: String) -> Bool {
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else { continue }
+            guard rest.count >= 2, rest.prefix(2).allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else {
+                return false
+            }
+            rest = rest.dropFirst(2)
+        }
+        return true
     }
 
     /// Percent-encodes what is not unreserved (RFC 3986 §2.3), for ``description``.
