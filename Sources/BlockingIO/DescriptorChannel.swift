@@ -172,7 +172,9 @@ package final class DescriptorChannel: Sendable {
                 let start = buffer.baseAddress! + written
                 let count = buffer.count - written
                 return SystemCall.retrying {
-                    isSocket ? Glibc.send(descriptor, start, count, Int32(MSG_NOSIGNAL)) : Glibc.write(descriptor, start, count)
+                    isSocket
+                        ? Glibc.send(descriptor, start, count, Int32(MSG_NOSIGNAL))
+                        : Glibc.write(descriptor, start, count)
                 }
             }
             let failure: SystemCallError
@@ -183,7 +185,8 @@ package final class DescriptorChannel: Sendable {
                 failure = SystemCallError(
                     "write", path, .ioError, detail: "\(path) took \(written) of \(message.count) bytes")
             case .success:
-                failure = SystemCallError("write", path, .ioError, detail: "\(path) took none of \(message.count) bytes")
+                failure = SystemCallError(
+                    "write", path, .ioError, detail: "\(path) took none of \(message.count) bytes")
             case .failure(let errno):
                 failure = SystemCallError(isSocket ? "send" : "write", path, errno)
             }
@@ -215,7 +218,9 @@ package final class DescriptorChannel: Sendable {
                 break
             }
             let wanted = capacity - pending.count
-            let result = SystemCall.retrying { buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) } }
+            let result = SystemCall.retrying {
+                buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+            }
             switch (result, framing) {
             case (.failure(let errno), _) where errno == .resourceTemporarilyUnavailable:
                 continue
