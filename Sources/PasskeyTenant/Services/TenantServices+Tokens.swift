@@ -113,9 +113,11 @@ extension TenantServices {
             jti: identifiers.accessTokenID, orgID: organization?.id, orgName: organization?.name,
             cnf: dpopKey.map(Confirmation.init(jkt:)))
         let id = IDTokenClaims(
-            iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
-            exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
-            authTime: authTime.map { Int($0.timeIntervalSince1970) }, nonce: nonce, organization: organization,
+            token: .init(
+                iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
+                exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
+                authTime: authTime.map { Int($0.timeIntervalSince1970) }, nonce: nonce, orgID: organization?.id,
+                orgName: organization?.name),
             claims: UserClaims(user: user, scopes: scopeSet, includeSubject: false))
         var refreshToken: Secret?
         if let (secret, _) = refresh {

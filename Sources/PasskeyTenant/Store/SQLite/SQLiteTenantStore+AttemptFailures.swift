@@ -51,7 +51,7 @@ extension SQLiteTenantStore {
         do {
             return try await writer.unsafeRead(body)
         } catch {
-            throw TenantError(.serverError, status: 500, "database: \(error)")
+            throw Self.failure(error)
         }
     }
 }

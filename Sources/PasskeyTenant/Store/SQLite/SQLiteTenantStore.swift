@@ -50,10 +50,8 @@ struct SQLiteTenantStore: TenantStore {
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
         do {
             return try await writer.read(body)
-        } catch let error as TenantError {
-            throw error
         } catch {
-            throw TenantError(.serverError, status: 500, "database: \(error)")
+            throw Self.failure(error)
         }
     }
 
@@ -61,11 +59,15 @@ struct SQLiteTenantStore: TenantStore {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TenantError) -> T {
         do {
             return try await writer.write(body)
-        } catch let error as TenantError {
-            throw error
         } catch {
-            throw TenantError(.serverError, status: 500, "database: \(error)")
+            throw Self.failure(error)
         }
+    }
+
+    /// What a store call answers for `error`: a `TenantError` thrown by the statements as is,
+    /// any database fault as `server_error`.
+    static func failure(_ error: any Error) -> TenantError {
+        error as? TenantError ?? TenantError(.serverError, status: 500, "database: \(error)")
     }
 
     // MARK: Settings
