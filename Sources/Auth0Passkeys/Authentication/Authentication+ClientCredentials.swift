@@ -26,24 +26,10 @@ extension Authentication {
     public func clientCredentials(
         clientSecret: ClientSecret, audience: String
     ) -> Request<APICredentials, AuthenticationError> {
-        let body = ClientCredentialsBody(clientId: clientId, clientSecret: clientSecret.text, audience: audience)
+        let body = TokenGrantBody(
+            grantType: .clientCredentials, clientId: clientId, clientSecret: clientSecret.text, audience: audience)
         return post("oauth/token", body, retryable: true) { response throws(AuthenticationError) in
             APICredentials(try Self.credentials(response))
         }
-    }
-}
-
-/// `POST /oauth/token` with `grant_type=client_credentials` (spec §15.1).
-struct ClientCredentialsBody: Encodable {
-    let grantType = "client_credentials"
-    let clientId: String
-    let clientSecret: String
-    let audience: String
-
-    enum CodingKeys: String, CodingKey {
-        case grantType = "grant_type"
-        case clientId = "client_id"
-        case clientSecret = "client_secret"
-        case audience
     }
 }

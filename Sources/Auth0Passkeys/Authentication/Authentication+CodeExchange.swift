@@ -17,24 +17,9 @@ extension Authentication {
     > {
         post(
             "oauth/token",
-            CodeExchangeBody(clientId: clientId, code: code, codeVerifier: codeVerifier, redirectURI: redirectURI),
+            TokenGrantBody(
+                grantType: .authorizationCode, clientId: clientId, code: code, codeVerifier: codeVerifier,
+                redirectURI: redirectURI),
             retryable: false, Self.credentials)
-    }
-}
-
-/// `POST /oauth/token` with `grant_type=authorization_code` (spec §14.3).
-struct CodeExchangeBody: Encodable {
-    let clientId: String
-    let grantType = "authorization_code"
-    let code: String
-    let codeVerifier: String
-    let redirectURI: String
-
-    enum CodingKeys: String, CodingKey {
-        case clientId = "client_id"
-        case grantType = "grant_type"
-        case code
-        case codeVerifier = "code_verifier"
-        case redirectURI = "redirect_uri"
     }
 }

@@ -105,9 +105,9 @@ extension Authentication {
         _ response: AuthnResponseBody, session: String, connection: String?, audience: String?, scope: String,
         organization: String?
     ) -> Request<Credentials, AuthenticationError> {
-        let body = WebAuthnGrantBody(
-            clientId: clientId, authSession: session, authnResponse: response, scope: Scope.includingOpenID(scope),
-            realm: connection, audience: audience, organization: organization)
+        let body = TokenGrantBody(
+            grantType: .webAuthn, clientId: clientId, authSession: session, authnResponse: response,
+            scope: Scope.includingOpenID(scope), realm: connection, audience: audience, organization: organization)
         return post("oauth/token", body, retryable: false, Self.credentials)
     }
 }
@@ -155,25 +155,5 @@ struct LoginChallengeBody: Encodable {
     enum CodingKeys: String, CodingKey {
         case clientId = "client_id"
         case realm, organization
-    }
-}
-
-/// `POST /oauth/token` with the webauthn grant (spec §3.1).
-struct WebAuthnGrantBody: Encodable {
-    let clientId: String
-    let grantType = "urn:okta:params:oauth:grant-type:webauthn"
-    let authSession: String
-    let authnResponse: AuthnResponseBody
-    let scope: String
-    let realm: String?
-    let audience: String?
-    let organization: String?
-
-    enum CodingKeys: String, CodingKey {
-        case clientId = "client_id"
-        case grantType = "grant_type"
-        case authSession = "auth_session"
-        case authnResponse = "authn_response"
-        case scope, realm, audience, organization
     }
 }

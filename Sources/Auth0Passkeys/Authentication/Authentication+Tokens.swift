@@ -23,9 +23,9 @@ extension Authentication {
     public func renew(
         withRefreshToken refreshToken: String, audience: String? = nil, scope: String? = nil
     ) -> Request<Credentials, AuthenticationError> {
-        let body = RefreshBody(
-            refreshToken: refreshToken, clientId: clientId, audience: audience,
-            scope: audience == nil ? scope : scope.map(Scope.includingOpenID))
+        let body = TokenGrantBody(
+            grantType: .refreshToken, clientId: clientId, refreshToken: refreshToken,
+            scope: audience == nil ? scope : scope.map(Scope.includingOpenID), audience: audience)
         return post("oauth/token", body, retryable: true, Self.credentials)
     }
 
@@ -63,22 +63,6 @@ extension Authentication {
     public func jwks() -> Request<JWKS, AuthenticationError> {
         endpoint.request(
             .get, ".well-known/jwks.json", retryable: true, ResponseHandling.json(JWKS.self, AuthenticationError.self))
-    }
-}
-
-/// `POST /oauth/token` with `grant_type=refresh_token` (spec §6.1).
-struct RefreshBody: Encodable {
-    let refreshToken: String
-    let grantType = "refresh_token"
-    let clientId: String
-    let audience: String?
-    let scope: String?
-
-    enum CodingKeys: String, CodingKey {
-        case refreshToken = "refresh_token"
-        case grantType = "grant_type"
-        case clientId = "client_id"
-        case audience, scope
     }
 }
 

@@ -23,32 +23,34 @@ struct AuthnResponseBody: Encodable {
         case id, rawId, type, authenticatorAttachment, response
     }
 
-    /// `platform` or `cross-platform`; any other attachment is unknown to Auth0 and omitted.
-    private static func wireName(_ attachment: AuthenticatorAttachment?) -> String? {
-        guard let attachment, attachment == .platform || attachment == .crossPlatform else { return nil }
-        return attachment.rawValue
-    }
-
     /// A new passkey: `response` has `clientDataJSON` and `attestationObject`.
     init(_ passkey: some NewPasskey) {
-        id = Base64URL(Array(passkey.credentialID))
-        rawId = id
-        authenticatorAttachment = Self.wireName(passkey.attachment)
-        response = Response(
-            clientDataJSON: Base64URL(Array(passkey.rawClientDataJSON)),
-            attestationObject: Base64URL(Array(passkey.rawAttestationObject)))
+        self.init(
+            credentialID: passkey.credentialID, attachment: passkey.attachment,
+            response: Response(
+                clientDataJSON: Base64URL(Array(passkey.rawClientDataJSON)),
+                attestationObject: Base64URL(Array(passkey.rawAttestationObject))))
     }
 
     /// An assertion: `response` has `clientDataJSON`, `authenticatorData`, `signature` and
     /// `userHandle`.
     init(_ passkey: some LoginPasskey) {
-        id = Base64URL(Array(passkey.credentialID))
+        self.init(
+            credentialID: passkey.credentialID, attachment: passkey.attachment,
+            response: Response(
+                clientDataJSON: Base64URL(Array(passkey.rawClientDataJSON)),
+                authenticatorData: Base64URL(Array(passkey.rawAuthenticatorData)),
+                signature: Base64URL(Array(passkey.signature)),
+                userHandle: Base64URL(Array(passkey.userID))))
+    }
+
+    /// `id` and `rawId` both carry the credential ID; an attachment other than `platform` or
+    /// `cross-platform` is unknown to Auth0 and omitted.
+    private init(credentialID: some Sequence<UInt8>, attachment: AuthenticatorAttachment?, response: Response) {
+        id = Base64URL(Array(credentialID))
         rawId = id
-        authenticatorAttachment = Self.wireName(passkey.attachment)
-        response = Response(
-            clientDataJSON: Base64URL(Array(passkey.rawClientDataJSON)),
-            authenticatorData: Base64URL(Array(passkey.rawAuthenticatorData)),
-            signature: Base64URL(Array(passkey.signature)),
-            userHandle: Base64URL(Array(passkey.userID)))
+        authenticatorAttachment =
+            attachment.flatMap { $0 == .platform || $0 == .crossPlatform ? $0.rawValue : nil }
+        self.response = response
     }
 }

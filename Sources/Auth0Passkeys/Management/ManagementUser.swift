@@ -44,7 +44,7 @@ public struct ManagementUser: Sendable, Hashable, Decodable {
     /// `picture`.
     public let picture: String?
     /// `identities`; empty when absent.
-    public let identities: [Identity]
+    @MissingIsEmpty public private(set) var identities: [Identity]
     /// `created_at`, as sent (ISO 8601).
     public let createdAt: String?
     /// `updated_at`, as sent (ISO 8601).
@@ -57,20 +57,5 @@ public struct ManagementUser: Sendable, Hashable, Decodable {
         case phoneNumber = "phone_number"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        userId = try container.decode(String.self, forKey: .userId)
-        email = try container.decodeIfPresent(String.self, forKey: .email)
-        emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
-        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
-        username = try container.decodeIfPresent(String.self, forKey: .username)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
-        picture = try container.decodeIfPresent(String.self, forKey: .picture)
-        identities = try container.decodeIfPresent([Identity].self, forKey: .identities) ?? []
-        createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
-        updatedAt = try container.decodeIfPresent(String.self, forKey: .updatedAt)
     }
 }

@@ -1,0 +1,45 @@
+/// The body of `POST /oauth/token`, one struct for every grant the client sends: `grant_type`
+/// and `client_id`, then the members of that grant; `nil` members are left out.
+///
+/// | grant | members | rule |
+/// |---|---|---|
+/// | `refresh_token` | `refresh_token`, `audience`?, `scope`? | spec §6.1, RFC 6749 §6 |
+/// | `client_credentials` | `client_secret`, `audience` | spec §15.1, RFC 6749 §4.4.2 |
+/// | `authorization_code` | `code`, `code_verifier`, `redirect_uri` | spec §14.3, RFC 6749 §4.1.3, RFC 7636 §4.5 |
+/// | webauthn | `auth_session`, `authn_response`, `scope`, `realm`?, `audience`?, `organization`? | spec §3.1 |
+struct TokenGrantBody: Encodable {
+    /// `grant_type`.
+    enum Grant: String, Encodable {
+        case refreshToken = "refresh_token"
+        case clientCredentials = "client_credentials"
+        case authorizationCode = "authorization_code"
+        case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+    }
+
+    let grantType: Grant
+    let clientId: String
+    var refreshToken: String? = nil
+    var clientSecret: String? = nil
+    var code: String? = nil
+    var codeVerifier: String? = nil
+    var redirectURI: String? = nil
+    var authSession: String? = nil
+    var authnResponse: AuthnResponseBody? = nil
+    var scope: String? = nil
+    var realm: String? = nil
+    var audience: String? = nil
+    var organization: String? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case grantType = "grant_type"
+        case clientId = "client_id"
+        case refreshToken = "refresh_token"
+        case clientSecret = "client_secret"
+        case code
+        case codeVerifier = "code_verifier"
+        case redirectURI = "redirect_uri"
+        case authSession = "auth_session"
+        case authnResponse = "authn_response"
+        case scope, realm, audience, organization
+    }
+}
