@@ -18,7 +18,7 @@ public struct ControlRequestContext: RequestContext {
     /// The largest body read: ``ControlServer/maxBodySize``.
     public var maxUploadSize: Int { ControlServer.maxBodySize }
 
-    /// JSON bodies, refused as `invalid argument` (``JSONBodies/JSONRequestDecoder``, the package's
+    /// JSON bodies, refused as `invalid argument` (`JSONRequestDecoder`, the package's
     /// one body decoder, with the control API's refusals).
     public var requestDecoder: JSONRequestDecoder { .control }
 
