@@ -25,6 +25,14 @@ extension Passkey {
                 throw ExitCode(1)
             }
         }
+
+        /// Writes `value` for `setting` (`nil` removes it) and saves the file.
+        static func store(_ value: String?, for setting: TenantSetting) throws {
+            try editing { (file) throws(FlowFailure) in
+                file[setting] = value
+                try file.save()
+            }
+        }
     }
 }
 
@@ -39,10 +47,7 @@ extension Passkey.Config {
         var value: String
 
         func run() throws {
-            try Passkey.Config.editing { (file) throws(FlowFailure) in
-                file[setting] = value
-                try file.save()
-            }
+            try Passkey.Config.store(value, for: setting)
         }
     }
 
@@ -78,10 +83,7 @@ extension Passkey.Config {
         var setting: TenantSetting
 
         func run() throws {
-            try Passkey.Config.editing { (file) throws(FlowFailure) in
-                file[setting] = nil
-                try file.save()
-            }
+            try Passkey.Config.store(nil, for: setting)
         }
     }
 
