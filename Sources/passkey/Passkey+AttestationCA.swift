@@ -82,10 +82,16 @@ extension Passkey {
             guard let certificate, let key else {
                 return nil
             }
-            return try asSyntaxError(certificate) {
+            do {
                 let pem = String(decoding: try Input.read(certificate), as: UTF8.self)
                 let chain = try X509Certificate.certificates(pem: pem).map(\.derBytes)
                 return try BatchAttestation(certificates: chain, key: PrivateKeyFile.read(key))
+            } catch let error as WebAuthnClientError {
+                throw error
+            } catch let error as WebAuthnError {
+                throw WebAuthnClientError(.syntax, "\(certificate): \(error.reason)")
+            } catch {
+                throw WebAuthnClientError(.syntax, "\(certificate): \(error)")
             }
         }
     }

@@ -25,14 +25,6 @@ extension Passkey {
                 throw ExitCode(1)
             }
         }
-
-        /// Writes `value` for `setting` (`nil` removes it) and saves the file.
-        static func store(_ value: String?, for setting: TenantSetting) throws {
-            try editing { (file) throws(FlowFailure) in
-                file[setting] = value
-                try file.save()
-            }
-        }
     }
 }
 
@@ -47,7 +39,10 @@ extension Passkey.Config {
         var value: String
 
         func run() throws {
-            try Passkey.Config.store(value, for: setting)
+            try Passkey.Config.editing { (file) throws(FlowFailure) in
+                file[setting] = value
+                try file.save()
+            }
         }
     }
 
@@ -83,7 +78,10 @@ extension Passkey.Config {
         var setting: TenantSetting
 
         func run() throws {
-            try Passkey.Config.store(nil, for: setting)
+            try Passkey.Config.editing { (file) throws(FlowFailure) in
+                file[setting] = nil
+                try file.save()
+            }
         }
     }
 

@@ -109,7 +109,7 @@ extension Passkey {
 
         private func template() throws(WebAuthnClientError) -> CredentialTemplate {
             let profile = profile ?? .securityKey
-            return try asSyntaxError {
+            do {
                 let handle = try userHandle.map { text throws(WebAuthnError) in try decodeOption("--user-handle", text)
                 }
                 guard !resident || handle != nil else {
@@ -121,6 +121,12 @@ extension Passkey {
                     rpID: rpID ?? "", userHandle: handle ?? [], userName: userName, userDisplayName: userName,
                     profile: profile.name, backupEligible: profile.backupEligible, backupState: profile.backupState,
                     discoverable: resident, signCount: signCount)
+            } catch let error as WebAuthnClientError {
+                throw error
+            } catch let error as WebAuthnError {
+                throw WebAuthnClientError(.syntax, error.reason)
+            } catch {
+                throw WebAuthnClientError(.syntax, "\(error)")
             }
         }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import PasskeyAuthenticator
 import WebAuthn
 
 /// A failure of the command line itself (as opposed to a WebAuthn check).
@@ -37,22 +36,6 @@ extension CLIError {
         case .unreadable: "unreadable-input"
         case .unrecognized: "unrecognized-input"
         }
-    }
-}
-
-/// Runs `body`, turning what it throws into a `.syntax` `WebAuthnClientError` whose message
-/// starts with `subject` (the file or option at fault), when given; a `WebAuthnClientError` passes
-/// through as it is.
-func asSyntaxError<T>(_ subject: String? = nil, _ body: () throws -> T) throws(WebAuthnClientError) -> T {
-    let prefix = subject.map { "\($0): " } ?? ""
-    do {
-        return try body()
-    } catch let error as WebAuthnClientError {
-        throw error
-    } catch let error as WebAuthnError {
-        throw WebAuthnClientError(.syntax, prefix + error.reason)
-    } catch {
-        throw WebAuthnClientError(.syntax, prefix + "\(error)")
     }
 }
 

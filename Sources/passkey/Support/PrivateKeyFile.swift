@@ -12,9 +12,9 @@ enum PrivateKeyFile {
     ///   - rsaAlgorithm: the algorithm an RSA key signs with.
     /// - Throws: `SyntaxError` naming the file when it cannot be read or is not a key.
     static func read(_ path: String, rsaAlgorithm: COSEAlgorithm = .rs256) throws(WebAuthnClientError) -> SigningKey {
-        try asSyntaxError(path) {
+        do {
             var bytes = try Input.read(path)
-            defer { bytes.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             let text = String(decoding: bytes, as: UTF8.self)
             if text.contains("-----BEGIN PRIVATE KEY-----") {
                 let body = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
@@ -24,6 +24,12 @@ enum PrivateKeyFile {
                 return try SigningKey(pkcs8: der, rsaAlgorithm: rsaAlgorithm)
             }
             return try SigningKey(pkcs8: bytes, rsaAlgorithm: rsaAlgorithm)
+        } catch let error as WebAuthnClientError {
+            throw error
+        } catch let error as WebAuthnError {
+            throw WebAuthnClientError(.syntax, "\(path): \(error.reason)")
+        } catch {
+            throw WebAuthnClientError(.syntax, "\(path): \(error)")
         }
     }
 }
