@@ -77,7 +77,7 @@ extension PasskeyBench {
                     custody: custody, seconds: seconds, rounds: rounds, scratch: scratch
                 )
                 .figures(progress: progress)
-                try print(figures: figures)
+                try BenchOutput.write(figures, json: json, lines: figures.map(\.line))
                 return
             }
             // A group runs when any of its figures may be wanted: its names all start with `group`.
@@ -107,17 +107,7 @@ extension PasskeyBench {
                 let directory = largeStore ?? scratch + "/large"
                 figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
             }
-            try print(figures: figures)
-        }
-
-        private func print(figures: [BenchFigure]) throws {
-            if json {
-                try BenchOutput.json(figures)
-            } else {
-                for figure in figures {
-                    Swift.print(figure.line)
-                }
-            }
+            try BenchOutput.write(figures, json: json, lines: figures.map(\.line))
         }
     }
 }

@@ -41,11 +41,7 @@ extension PasskeyBench {
 
         func run() async throws {
             let result = try await Self.measure(users: users, concurrency: concurrency, seconds: seconds)
-            if json {
-                try BenchOutput.json(result)
-            } else {
-                print(result.text)
-            }
+            try BenchOutput.write(result, json: json, lines: [result.text])
         }
 
         /// The figures of one run: `e2e-ceiling` (the tenant's RS256 ceiling, logins/s),

@@ -57,11 +57,7 @@ extension PasskeyBench {
                 }
                 return Result(users: users, concurrency: concurrency, signups: signups, seeds: seeds)
             }
-            if json {
-                try BenchOutput.json(result)
-            } else {
-                print(result.text)
-            }
+            try BenchOutput.write(result, json: json, lines: [result.text])
         }
 
         /// `users` virtual users of `connection`, each with a file store of its own.

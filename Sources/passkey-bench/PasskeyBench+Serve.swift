@@ -56,12 +56,8 @@ extension PasskeyBench {
                 }
                 return (figures, targets)
             }
-            if json {
-                try BenchOutput.json(Output(ceremonies: figures, figures: targets))
-            } else {
-                for figure in figures { print(figure.line) }
-                for figure in targets { print(figure.line) }
-            }
+            try BenchOutput.write(
+                Output(ceremonies: figures, figures: targets), json: json, lines: figures.map(\.line) + targets.map(\.line))
         }
 
         /// A get over HTTP against the empty authenticated route's round trip on the same server

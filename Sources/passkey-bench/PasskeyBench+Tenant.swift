@@ -103,11 +103,7 @@ extension PasskeyBench {
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
                 loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP,
                 overPostgres: overPostgres)
-            if json {
-                try BenchOutput.json(result)
-            } else {
-                print(result.text)
-            }
+            try BenchOutput.write(result, json: json, lines: [result.text])
         }
 
         /// Logins per second over HTTP at `endpoints`, one figure per `clients` value, each measured

@@ -144,11 +144,7 @@ extension PasskeyBench {
         func run() async throws {
             let figures = try await BridgeBench(seconds: seconds, rounds: rounds, python: python)
                 .figures(progress: BenchOutput.progress)
-            if json {
-                try BenchOutput.json(figures)
-            } else {
-                for figure in figures { print(figure.line) }
-            }
+            try BenchOutput.write(figures, json: json, lines: figures.map(\.line))
         }
     }
 }

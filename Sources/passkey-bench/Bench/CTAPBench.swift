@@ -62,11 +62,7 @@ extension PasskeyBench {
             serving.cancel()
             try await serving.value
             let figures = try measured.get()
-            if json {
-                try BenchOutput.json(figures)
-            } else {
-                for figure in figures { print(figure.line) }
-            }
+            try BenchOutput.write(figures, json: json, lines: figures.map(\.line))
         }
 
         private func measure(_ device: CTAPDevice, socketPath: String) async throws -> [BenchFigure] {

@@ -7,6 +7,15 @@ enum BenchOutput {
         FileHandle.standardError.write(Data(("bench: " + line + "\n").utf8))
     }
 
+    /// Writes `value` as JSON with `--json`, else `lines`, one a line, to standard output.
+    static func write(_ value: some Encodable, json: Bool, lines: @autoclosure () -> [String]) throws {
+        if json {
+            try self.json(value)
+        } else {
+            for line in lines() { print(line) }
+        }
+    }
+
     /// Writes figures to standard output as pretty JSON with sorted keys.
     static func json(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
