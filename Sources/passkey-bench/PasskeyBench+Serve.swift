@@ -57,7 +57,8 @@ extension PasskeyBench {
                 return (figures, targets)
             }
             try BenchOutput.write(
-                Output(ceremonies: figures, figures: targets), json: json, lines: figures.map(\.line) + targets.map(\.line))
+                Output(ceremonies: figures, figures: targets), json: json,
+                lines: figures.map(\.line) + targets.map(\.line))
         }
 
         /// A get over HTTP against the empty authenticated route's round trip on the same server
