@@ -5,14 +5,11 @@ extension AuthenticationAPI {
     /// `POST /passkey/challenge`: opens a login with a discoverable credential
     /// (auth0-passkey-api.md §2): no `allowCredentials`, the user handle comes back in the assertion.
     func loginChallenge(_ request: LoginChallengeRequest) async throws(TenantError) -> RequestChallengeResponse {
-        try services.checkClient(request.clientID)
-        let connection = try services.checkRealm(request.realm)
-        let organization = try services.checkOrganization(request.organization)
-        let generated = configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime)
-        let secret = try await services.openSession(
-            .login, clientID: request.clientID, connection: connection, organization: organization?.id,
-            user: nil, challenge: generated.challenge)
-        return RequestChallengeResponse(authSession: secret, options: generated.options)
+        try await challenge(
+            .login, clientID: request.clientID, realm: request.realm, organization: request.organization
+        ) { _, _ throws(TenantError) in
+            (nil, configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime))
+        }
     }
 
     /// The webauthn grant for a login session: verifies the assertion (``TenantServices/verifiedLogin(_:challenge:relyingParty:)``)

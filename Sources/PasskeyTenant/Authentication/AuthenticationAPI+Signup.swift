@@ -7,17 +7,14 @@ extension AuthenticationAPI {
     func signupChallenge(_ request: SignupChallengeRequest) async throws(TenantError)
         -> CreationChallengeResponse
     {
-        try services.checkClient(request.clientID)
-        let connection = try services.checkRealm(request.realm)
-        let organization = try services.checkOrganization(request.organization)
-        try services.checkSignup(into: organization)
-        let user = try await services.newUser(
-            profile: request.userProfile, metadata: request.userMetadata ?? [:], connection: connection)
-        let generated = services.registrationOptions(for: user)
-        let secret = try await services.openSession(
-            .signup, clientID: request.clientID, connection: connection, organization: organization?.id,
-            user: user, challenge: generated.challenge)
-        return CreationChallengeResponse(authSession: secret, options: generated.options)
+        try await challenge(
+            .signup, clientID: request.clientID, realm: request.realm, organization: request.organization
+        ) { connection, organization throws(TenantError) in
+            try services.checkSignup(into: organization)
+            let user = try await services.newUser(
+                profile: request.userProfile, metadata: request.userMetadata ?? [:], connection: connection)
+            return (user, services.registrationOptions(for: user))
+        }
     }
 
     /// The webauthn grant for a signup session: verifies the registration, stores the user with

@@ -46,6 +46,32 @@ struct AuthenticationAPI: TenantRoutes {
 }
 
 extension AuthenticationAPI {
+    /// Answers a signup or login challenge request (auth0-passkey-api.md §1.2, §2.2): checks the
+    /// client, the connection and the organization in that order, lets `ceremony` check what is its
+    /// own and generate the options, and opens the session that keeps their challenge.
+    ///
+    /// - Parameters:
+    ///   - kind: the session to open.
+    ///   - clientID, realm, organization: the request's members of those names.
+    ///   - ceremony: given the connection and the organization, the user the session is for (a
+    ///     signup's new one, nil for a login) and the options to send.
+    /// - Returns: the `auth_session` and the options.
+    func challenge<Options>(
+        _ kind: PendingSession.Kind, clientID: String, realm: String?, organization: String?,
+        ceremony: (_ connection: String, _ organization: TenantOrganization?) async throws(TenantError) -> (
+            user: TenantUser?, generated: GeneratedOptions<Options>
+        )
+    ) async throws(TenantError) -> ChallengeResponse<Options> {
+        try services.checkClient(clientID)
+        let connection = try services.checkRealm(realm)
+        let organization = try services.checkOrganization(organization)
+        let (user, generated) = try await ceremony(connection, organization)
+        let secret = try await services.openSession(
+            kind, clientID: clientID, connection: connection, organization: organization?.id, user: user,
+            challenge: generated.challenge)
+        return ChallengeResponse(authSession: secret, options: generated.options)
+    }
+
     /// `GET /userinfo` (auth0-passkey-api.md §6.3; OpenID Connect Core 1.0 §5.3): the claims of
     /// the token's user that its scopes release, `sub` always.
     func userInfo(accessToken: Secret?) async throws(TenantError) -> UserClaims {
