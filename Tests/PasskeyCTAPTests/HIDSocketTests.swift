@@ -119,7 +119,7 @@ private final class SocketClient: Sendable {
     @Test func aPathInUseIsRefused() async throws {
         let path = try TemporaryDirectory.current.write("taken", "")
         let server = CTAPHIDSocketServer(device: Self.device(), path: path)
-        let error = await #expect(throws: CTAPHIDSocketError.self) { try await server.run() }
+        let error = await #expect(throws: CTAPHIDTransportError.self) { try await server.run() }
         #expect(error?.operation == "bind")
         #expect(access(path, F_OK) == 0, "the file that was there stays")
     }
@@ -127,7 +127,7 @@ private final class SocketClient: Sendable {
     @Test func aPathTooLongForASocketIsRefused() async throws {
         let path = try TemporaryDirectory.current.appending(String(repeating: "d", count: 120))
         let server = CTAPHIDSocketServer(device: Self.device(), path: path)
-        let error = await #expect(throws: CTAPHIDSocketError.self) { try await server.run() }
+        let error = await #expect(throws: CTAPHIDTransportError.self) { try await server.run() }
         #expect(error?.reason.hasPrefix("a socket path has 1 to 107 bytes") == true)
     }
 }

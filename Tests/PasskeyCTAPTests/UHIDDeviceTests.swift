@@ -126,14 +126,14 @@ private final class FakeKernel: Sendable {
         try #require(pipe(&ends) == 0)
         defer { ends.forEach { close($0) } }
         let uhid = CTAPHIDUHIDDevice(device: CTAPHIDDevice(handler: EchoHandler()))
-        let error = await #expect(throws: CTAPHIDUHIDError.self) { try await uhid.serve(ends[0]) }
+        let error = await #expect(throws: CTAPHIDTransportError.self) { try await uhid.serve(ends[0]) }
         #expect(error?.operation == "write")
     }
 
     @Test func aMissingNodeSaysHowToGetOne() async throws {
         let path = try TemporaryDirectory.current.appending("uhid")
         let uhid = CTAPHIDUHIDDevice(device: CTAPHIDDevice(handler: EchoHandler()), path: path)
-        let error = await #expect(throws: CTAPHIDUHIDError.self) { try await uhid.run() }
+        let error = await #expect(throws: CTAPHIDTransportError.self) { try await uhid.run() }
         #expect(error?.operation == "open")
         #expect(error?.description.contains("modprobe uhid") == true)
     }
@@ -142,7 +142,7 @@ private final class FakeKernel: Sendable {
         // A directory opens for reading only: the same path through open(2) as a node that refuses.
         let path = try TemporaryDirectory.current.path
         let uhid = CTAPHIDUHIDDevice(device: CTAPHIDDevice(handler: EchoHandler()), path: path)
-        let error = await #expect(throws: CTAPHIDUHIDError.self) { try await uhid.run() }
+        let error = await #expect(throws: CTAPHIDTransportError.self) { try await uhid.run() }
         #expect(error?.description.hasPrefix("open: \(path): ") == true)
     }
 }

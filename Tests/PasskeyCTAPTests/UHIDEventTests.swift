@@ -89,14 +89,16 @@ import Testing
 
     @Test func aTruncatedEventThrows() {
         for length in [0, 3] {
-            #expect(throws: CTAPHIDUHIDError.self) { try UHIDEvent(bytes: Array(UHIDEvent.open.bytes.prefix(length))) }
+            #expect(throws: CTAPHIDTransportError.self) {
+                try UHIDEvent(bytes: Array(UHIDEvent.open.bytes.prefix(length)))
+            }
         }
         let output = UHIDEvent.output(data: [0] + Self.report, reportType: 1).bytes
-        #expect(throws: CTAPHIDUHIDError.self) { try UHIDEvent(bytes: Array(output.prefix(4102))) }
+        #expect(throws: CTAPHIDTransportError.self) { try UHIDEvent(bytes: Array(output.prefix(4102))) }
         #expect(throws: Never.self) { try UHIDEvent(bytes: Array(output.prefix(4103))) }
         var oversized = UHIDEvent.input2(data: Self.report).bytes
         oversized.replaceSubrange(4..<6, with: [0x01, 0x10])  // 4097
-        #expect(throws: CTAPHIDUHIDError.self) { try UHIDEvent(bytes: oversized) }
+        #expect(throws: CTAPHIDTransportError.self) { try UHIDEvent(bytes: oversized) }
     }
 
     /// Reads the descriptor's short items as a host's HID parser does (libfido2's `is_fido`, the

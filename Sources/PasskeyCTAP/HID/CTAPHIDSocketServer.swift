@@ -34,14 +34,14 @@ public struct CTAPHIDSocketServer: Sendable {
     /// the socket file.
     ///
     /// - Parameter onStart: called once the socket accepts connections.
-    /// - Throws: ``CTAPHIDSocketError`` when the socket cannot be made (a path too long, a file
+    /// - Throws: ``CTAPHIDTransportError`` when the socket cannot be made (a path too long, a file
     ///   already there, a directory not writable).
-    public func run(onStart: @Sendable () async -> Void = {}) async throws(CTAPHIDSocketError) {
+    public func run(onStart: @Sendable () async -> Void = {}) async throws(CTAPHIDTransportError) {
         let listener: UnixSocketListener
         do throws(SystemCallError) {
             listener = try UnixSocketListener(path: path)
         } catch {
-            throw CTAPHIDSocketError(error)
+            throw CTAPHIDTransportError(error)
         }
         await onStart()
         let open = OpenConnections()

@@ -1,8 +1,8 @@
 public import WebAuthn
 
 /// The system call that failed under a CTAPHID transport (`socket`, `bind`, `listen`, `open`,
-/// `read`, `write`, …): the code of ``CTAPHIDSocketError`` and ``CTAPHIDUHIDError``, named as
-/// the system names the call, so `strace` and the manual pages find it.
+/// `read`, `write`, …): the code of ``CTAPHIDTransportError``, named as the system names the call,
+/// so `strace` and the manual pages find it.
 public struct CTAPHIDSystemCall: ErrorCode {
     public let rawValue: String
 

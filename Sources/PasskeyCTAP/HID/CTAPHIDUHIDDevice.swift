@@ -77,14 +77,14 @@ public struct CTAPHIDUHIDDevice: Sendable {
     /// destroys it.
     ///
     /// - Parameter onStart: called once the device exists (hosts may not have bound it yet).
-    /// - Throws: ``CTAPHIDUHIDError`` when the node is missing or not writable, or a read or write
+    /// - Throws: ``CTAPHIDTransportError`` when the node is missing or not writable, or a read or write
     ///   on it fails.
-    public func run(onStart: @Sendable () async -> Void = {}) async throws(CTAPHIDUHIDError) {
+    public func run(onStart: @Sendable () async -> Void = {}) async throws(CTAPHIDTransportError) {
         let node: OpenFile<SystemCallError>
         do throws(SystemCallError) {
             node = try OpenFile(opening: path, .readWrite)
         } catch {
-            throw CTAPHIDUHIDError.opening(error)
+            throw CTAPHIDTransportError.opening(error)
         }
         // The node stays open while it is served, and closes when serving ends.
         defer { withExtendedLifetime(node) {} }
@@ -93,23 +93,25 @@ public struct CTAPHIDUHIDDevice: Sendable {
 
     /// Serves on an open UHID descriptor, which stays open (a test gives one end of a
     /// `SOCK_SEQPACKET` pair and plays the kernel on the other).
-    package func serve(_ descriptor: Int32, onStart: @Sendable () async -> Void = {}) async throws(CTAPHIDUHIDError) {
+    package func serve(_ descriptor: Int32, onStart: @Sendable () async -> Void = {})
+        async throws(CTAPHIDTransportError)
+    {
         let events: DescriptorChannel
         do throws(SystemCallError) {
             events = try DescriptorChannel(
                 descriptor, path: path, framing: .packets(maximum: UHIDEvent.size), closing: false)
             try await events.write(UHIDEvent.create2(description).bytes)
         } catch {
-            throw CTAPHIDUHIDError(error)
+            throw .serving(error)
         }
         await onStart()
         let device = device
         let reply: CTAPHIDDevice.Reply = { report in events.send(UHIDEvent.input2(data: report).bytes) }
         // An event that does not parse stops serving, as a failed read does.
-        let malformed = await withTaskCancellationHandler { () async -> CTAPHIDUHIDError? in
+        let malformed = await withTaskCancellationHandler { () async -> CTAPHIDTransportError? in
             for await bytes in events.messages() {
                 let event: UHIDEvent
-                do throws(CTAPHIDUHIDError) {
+                do throws(CTAPHIDTransportError) {
                     event = try UHIDEvent(bytes: bytes)
                 } catch {
                     events.stop()
@@ -136,6 +138,6 @@ public struct CTAPHIDUHIDDevice: Sendable {
         }
         // UHID_DESTROY after every answer queued: the key is unplugged.
         let ended = await events.finish(writing: UHIDEvent.destroy.bytes)
-        if let failure = malformed ?? ended.map(CTAPHIDUHIDError.init) { throw failure }
+        if let failure = malformed ?? ended.map(CTAPHIDTransportError.serving) { throw failure }
     }
 }

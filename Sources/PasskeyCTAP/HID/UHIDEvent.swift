@@ -123,9 +123,9 @@ package enum UHIDEvent: Sendable, Hashable {
     /// Reads an event as far as its type's fields reach.
     ///
     /// - Parameter bytes: what one `read` of `/dev/uhid` returned.
-    /// - Throws: ``CTAPHIDUHIDError`` when the bytes end before the type's fields do, or a size
+    /// - Throws: ``CTAPHIDTransportError`` when the bytes end before the type's fields do, or a size
     ///   field exceeds its data field.
-    package init(bytes: [UInt8]) throws(CTAPHIDUHIDError) {
+    package init(bytes: [UInt8]) throws(CTAPHIDTransportError) {
         var reader = NativeReader(bytes[...])
         let type: UInt32 = try reader.integer("type")
         switch type {
@@ -230,16 +230,16 @@ private struct NativeReader {
         total = bytes.count
     }
 
-    mutating func read(_ count: Int, _ what: String) throws(CTAPHIDUHIDError) -> ArraySlice<UInt8> {
+    mutating func read(_ count: Int, _ what: String) throws(CTAPHIDTransportError) -> ArraySlice<UInt8> {
         guard remaining.count >= count else {
-            throw CTAPHIDUHIDError(
+            throw CTAPHIDTransportError(
                 "read", reason: "a UHID event of \(total) bytes ends before its \(what) (\(count) bytes)")
         }
         defer { remaining = remaining.dropFirst(count) }
         return remaining.prefix(count)
     }
 
-    mutating func integer<T: FixedWidthInteger>(_ what: String) throws(CTAPHIDUHIDError) -> T {
+    mutating func integer<T: FixedWidthInteger>(_ what: String) throws(CTAPHIDTransportError) -> T {
         let field = try read(MemoryLayout<T>.size, what)
         var value = T.zero
         withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: field) }
@@ -247,19 +247,19 @@ private struct NativeReader {
     }
 
     /// A NUL-terminated string in a field of `count` bytes.
-    mutating func string(_ count: Int, _ what: String) throws(CTAPHIDUHIDError) -> String {
+    mutating func string(_ count: Int, _ what: String) throws(CTAPHIDTransportError) -> String {
         String(decoding: try read(count, what).prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// `size u16 ‖ data[4096]`.
-    mutating func sized() throws(CTAPHIDUHIDError) -> [UInt8] {
+    mutating func sized() throws(CTAPHIDTransportError) -> [UInt8] {
         let size: UInt16 = try integer("size")
         let data = try read(UHIDEvent.dataMax, "data")
         guard Int(size) <= UHIDEvent.dataMax else { throw oversized("the event") }
         return Array(data.prefix(Int(size)))
     }
 
-    func oversized(_ what: String) -> CTAPHIDUHIDError {
-        CTAPHIDUHIDError("read", reason: "\(what) gives a size above \(UHIDEvent.dataMax) bytes")
+    func oversized(_ what: String) -> CTAPHIDTransportError {
+        CTAPHIDTransportError("read", reason: "\(what) gives a size above \(UHIDEvent.dataMax) bytes")
     }
 }
