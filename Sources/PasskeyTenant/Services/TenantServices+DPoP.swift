@@ -72,11 +72,10 @@ extension TenantServices {
         }
         // The proofs seen lately, keyed by their key and `jti` (RFC 9449 §11.1): older records go.
         let now = clock.now()
-        try await store.expire(SeenProof.self, at: now)
         guard
             try await store.insert(
                 SeenProof(expiresAt: now.addingTimeInterval(PasskeyTenant.proofMemory)),
-                key: SeenProof.key(thumbprint: proof.key.thumbprint, jti: proof.claims.jti))
+                key: SeenProof.key(thumbprint: proof.key.thumbprint, jti: proof.claims.jti), expiring: now)
         else {
             throw TenantError(.invalidDPoPProof, status: place.status, "The DPoP proof's jti was used before.")
         }

@@ -96,18 +96,21 @@ protocol TenantStore: Sendable {
 
     // MARK: Expiring records (``ExpiringRecord``: sessions, transactions, codes, refresh tokens, proofs)
 
-    /// Stores `record` under `key`, unless a record is stored under it already.
+    /// Stores `record` under `key`, unless a record is stored under it already; with `time`, the
+    /// table's records that expired at or before it go first, in the same transaction.
     ///
     /// - Returns: whether it was stored: false when `key` was taken (a DPoP proof seen before).
     @discardableResult
-    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue) async throws(TenantError) -> Bool
+    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue, expiring time: Date?)
+        async throws(TenantError) -> Bool
     /// Removes and returns the live record under `key`, in one statement (`DELETE … RETURNING`):
     /// of two callers at any instances, one gets it. The table's expired records go too.
     func take<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
         -> Record?
-    /// The live record under `key`, read only.
-    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
-        -> Record?
+    /// The live record under `key`; with `expiring`, the table's records that expired at or before
+    /// `time` go first, in the same transaction (a write), else read only.
+    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date, expiring: Bool)
+        async throws(TenantError) -> Record?
     /// Changes the live record under `key` with `change`, in one transaction holding its row
     /// (`SELECT … FOR UPDATE`), so that two callers at any instances change it one after the other.
     ///
@@ -117,8 +120,6 @@ protocol TenantStore: Sendable {
     ) async throws(TenantError) -> Record?
     /// Removes the record under `key`, live or not.
     func delete<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue) async throws(TenantError)
-    /// Removes the records of `type` that expired at or before `time`.
-    func expire<Record: ExpiringRecord>(_ type: Record.Type, at time: Date) async throws(TenantError)
 
     // MARK: Refresh tokens (RFC 6749 §6, OAuth 2.0 Security BCP §4.14)
 
@@ -151,4 +152,19 @@ protocol TenantStore: Sendable {
     /// Counts one failure of each of `keys` at `time`, in one transaction; failures before
     /// `forgetBefore` (of any key) are deleted on the way.
     func recordFailure(of keys: [String], at time: Date, forgetBefore: Date) async throws(TenantError)
+}
+
+extension TenantStore {
+    /// ``insert(_:key:expiring:)`` that leaves the table's expired records alone.
+    @discardableResult
+    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue) async throws(TenantError) -> Bool {
+        try await insert(record, key: key, expiring: nil)
+    }
+
+    /// ``peek(_:key:at:expiring:)`` read only.
+    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
+        -> Record?
+    {
+        try await peek(type, key: key, at: time, expiring: false)
+    }
 }

@@ -120,9 +120,9 @@ extension WebAuthAPI {
     /// ceremony is recent enough for `maxAge` (OpenID Connect Core 1.0 §3.1.2.1).
     private func usableSession(_ cookie: String?, maxAge: Int?) async throws(TenantError) -> LoginSession? {
         guard let cookie else { return nil }
-        try await store.expire(LoginSession.self, at: clock.now())
         guard
-            let session = try await store.peek(LoginSession.self, key: .digest(Secret(cookie).digest), at: clock.now()),
+            let session = try await store.peek(
+                LoginSession.self, key: .digest(Secret(cookie).digest), at: clock.now(), expiring: true),
             try await store.user(id: session.userID) != nil
         else { return nil }
         // `max_age=0` asks for a new ceremony every time, as `prompt=login` does (OpenID Connect Core 1.0 §3.1.2.1).

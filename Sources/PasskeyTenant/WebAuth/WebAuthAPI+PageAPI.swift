@@ -23,8 +23,9 @@ extension WebAuthAPI {
         -> PageOptionsResponse
     {
         let digest = try checkPageCaller(request.transaction, caller)
-        try await store.expire(LoginTransaction.self, at: clock.now())
-        guard var transaction = try await store.peek(LoginTransaction.self, key: .digest(digest), at: clock.now())
+        guard
+            var transaction = try await store.peek(
+                LoginTransaction.self, key: .digest(digest), at: clock.now(), expiring: true)
         else {
             throw Self.unknownTransaction
         }
@@ -49,7 +50,11 @@ extension WebAuthAPI {
             throw .invalidRequest("mode: login or signup")
         }
         let next = transaction
-        try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now()) { $0 = next }
+        // Gone since it was read (verified, or expired): the options would have no challenge to meet.
+        guard try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now(), { $0 = next }) != nil
+        else {
+            throw Self.unknownTransaction
+        }
         return response
     }
 

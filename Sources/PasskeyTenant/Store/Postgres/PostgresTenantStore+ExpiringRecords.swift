@@ -7,8 +7,13 @@ import PostgresNIO
 /// `SELECT … FOR UPDATE` in one transaction, and inserted with `ON CONFLICT DO NOTHING`.
 extension PostgresTenantStore {
     @discardableResult
-    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue) async throws(TenantError) -> Bool {
-        try await withConnection { connection in try await Self.insert(record, key: key, on: connection) }
+    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue, expiring time: Date?)
+        async throws(TenantError) -> Bool
+    {
+        try await withConnection { connection in
+            if let time { try await Self.expire(Record.table, at: time, on: connection) }
+            return try await Self.insert(record, key: key, on: connection)
+        }
     }
 
     func take<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
@@ -29,12 +34,13 @@ extension PostgresTenantStore {
         return try Record(storedValues: values, expiresAt: Date(timeIntervalSince1970: expiry))
     }
 
-    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
-        -> Record?
+    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date, expiring: Bool)
+        async throws(TenantError) -> Record?
     {
         let table = Record.table
         let values = try await withConnection { connection in
-            try await Self.live(table, key: key, at: time, lock: false, on: connection)
+            if expiring { try await Self.expire(table, at: time, on: connection) }
+            return try await Self.live(table, key: key, at: time, lock: false, on: connection)
         }
         guard let (values, expiry) = values else { return nil }
         return try Record(storedValues: values, expiresAt: Date(timeIntervalSince1970: expiry))
@@ -65,11 +71,6 @@ extension PostgresTenantStore {
         try await withConnection { connection in
             try await connection.run(Self.query("DELETE FROM \(table.name) WHERE \(table.key) = $1", [key]))
         }
-    }
-
-    func expire<Record: ExpiringRecord>(_ type: Record.Type, at time: Date) async throws(TenantError) {
-        let table = Record.table
-        try await withConnection { connection in try await Self.expire(table, at: time, on: connection) }
     }
 
     // MARK: On a connection

@@ -5,8 +5,13 @@ import GRDB
 /// write transaction (SQLite serialises writers, so a read-then-write in one holds the table).
 extension SQLiteTenantStore {
     @discardableResult
-    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue) async throws(TenantError) -> Bool {
-        try await write { db in try Self.insert(record, key: key, in: db) }
+    func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue, expiring time: Date?)
+        async throws(TenantError) -> Bool
+    {
+        try await write { db in
+            if let time { try Self.expire(Record.table, at: time, in: db) }
+            return try Self.insert(record, key: key, in: db)
+        }
     }
 
     func take<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
@@ -22,11 +27,17 @@ extension SQLiteTenantStore {
         }
     }
 
-    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
-        -> Record?
+    func peek<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date, expiring: Bool)
+        async throws(TenantError) -> Record?
     {
-        try await read { db in
-            try Self.live(Record.table, key: key, at: time, in: db).map { try Self.record(Record.self, from: $0) }
+        let table = Record.table
+        let live: @Sendable (Database) throws -> Record? = { db in
+            try Self.live(table, key: key, at: time, in: db).map { try Self.record(Record.self, from: $0) }
+        }
+        guard expiring else { return try await read(live) }
+        return try await write { db in
+            try Self.expire(table, at: time, in: db)
+            return try live(db)
         }
     }
 
@@ -53,10 +64,6 @@ extension SQLiteTenantStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM \(table.name) WHERE \(table.key) = ?", arguments: [key.databaseValue])
         }
-    }
-
-    func expire<Record: ExpiringRecord>(_ type: Record.Type, at time: Date) async throws(TenantError) {
-        try await write { db in try Self.expire(Record.table, at: time, in: db) }
     }
 
     // MARK: Within a transaction
