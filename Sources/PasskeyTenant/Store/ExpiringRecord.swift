@@ -43,6 +43,14 @@ struct ExpiringTable: Sendable {
 
     /// Every column a record is read from: the value columns, then `expires_at`.
     var readColumns: String { (columns.map(\.name) + ["expires_at"]).joined(separator: ", ") }
+
+    /// An insert's conflict clause, the same in both dialects: keep the record stored under the
+    /// key, or replace its values with the new record's (an upsert).
+    func onConflict(replacing: Bool) -> String {
+        guard replacing else { return "ON CONFLICT DO NOTHING" }
+        let assignments = (columns.map(\.name) + ["expires_at"]).map { "\($0) = excluded.\($0)" }
+        return "ON CONFLICT (\(key)) DO UPDATE SET \(assignments.joined(separator: ", "))"
+    }
 }
 
 /// One column's value, as both databases store it.

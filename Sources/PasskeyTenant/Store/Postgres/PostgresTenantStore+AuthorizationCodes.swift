@@ -32,8 +32,8 @@ extension PostgresTenantStore {
                     "DELETE FROM refresh_tokens WHERE family = \(issued.identifiers.refreshFamily)")
                 let jti = issued.identifiers.accessTokenID
                 try await Self.expire(RevokedToken.table, at: time, on: connection)
-                try await connection.run("DELETE FROM revoked_tokens WHERE jti = \(jti)")
-                try await Self.insert(RevokedToken(expiresAt: revokedUntil), key: .text(jti), on: connection)
+                try await Self.insert(
+                    RevokedToken(expiresAt: revokedUntil), key: .text(jti), replacing: true, on: connection)
                 return .replayed
             }
             guard issued.expiresAt > time else { return .unknown }

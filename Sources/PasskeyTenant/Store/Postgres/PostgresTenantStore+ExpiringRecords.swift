@@ -75,10 +75,11 @@ extension PostgresTenantStore {
 
     // MARK: On a connection
 
-    /// Inserts `record` under `key` unless the key is taken; whether it was stored.
+    /// Inserts `record` under `key` unless the key is taken, or over the record there when
+    /// `replacing`; whether it was stored.
     @discardableResult
     static func insert<Record: ExpiringRecord>(
-        _ record: Record, key: StoredValue, on connection: PostgresConnection
+        _ record: Record, key: StoredValue, replacing: Bool = false, on connection: PostgresConnection
     ) async throws -> Bool {
         let table = Record.table
         let values = [key] + record.storedValues + [.real(record.expiresAt.storedValue)]
@@ -87,7 +88,7 @@ extension PostgresTenantStore {
             query(
                 """
                 INSERT INTO \(table.name) (\(table.key), \(table.readColumns)) VALUES (\(placeholders))
-                ON CONFLICT DO NOTHING RETURNING 1
+                \(table.onConflict(replacing: replacing)) RETURNING 1
                 """, values)
         ).isEmpty
     }

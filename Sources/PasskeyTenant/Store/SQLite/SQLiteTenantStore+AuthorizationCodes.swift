@@ -28,8 +28,7 @@ extension SQLiteTenantStore {
                     sql: "DELETE FROM refresh_tokens WHERE family = ?", arguments: [issued.identifiers.refreshFamily])
                 let jti = StoredValue.text(issued.identifiers.accessTokenID)
                 try Self.expire(RevokedToken.table, at: time, in: db)
-                try db.execute(sql: "DELETE FROM revoked_tokens WHERE jti = ?", arguments: [jti.databaseValue])
-                try Self.insert(RevokedToken(expiresAt: revokedUntil), key: jti, in: db)
+                try Self.insert(RevokedToken(expiresAt: revokedUntil), key: jti, replacing: true, in: db)
                 return .replayed
             }
             guard issued.expiresAt > time else { return .unknown }

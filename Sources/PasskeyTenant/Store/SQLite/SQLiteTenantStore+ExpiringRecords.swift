@@ -68,16 +68,19 @@ extension SQLiteTenantStore {
 
     // MARK: Within a transaction
 
-    /// Inserts `record` under `key` unless the key is taken; whether it was stored.
+    /// Inserts `record` under `key` unless the key is taken, or over the record there when
+    /// `replacing`; whether it was stored.
     @discardableResult
-    static func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue, in db: Database) throws -> Bool {
+    static func insert<Record: ExpiringRecord>(
+        _ record: Record, key: StoredValue, replacing: Bool = false, in db: Database
+    ) throws -> Bool {
         let table = Record.table
         let values = [key] + record.storedValues + [.real(record.expiresAt.storedValue)]
         try db.execute(
             sql: """
                 INSERT INTO \(table.name) (\(table.key), \(table.readColumns))
                 VALUES (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))
-                ON CONFLICT DO NOTHING
+                \(table.onConflict(replacing: replacing))
                 """,
             arguments: StatementArguments(values.map(\.databaseValue)))
         return db.changesCount == 1
