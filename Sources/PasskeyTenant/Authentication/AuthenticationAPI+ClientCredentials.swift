@@ -43,10 +43,12 @@ extension AuthenticationAPI {
         let issuedAt = Int(clock.now().timeIntervalSince1970)
         let lifetime = Int(configuration.accessTokenLifetime.seconds)
         let claims = AccessTokenClaims(
-            iss: configuration.issuer, sub: services.managementClientID + "@clients", aud: Audience([audience]),
-            azp: services.managementClientID, scope: scopes.joined(separator: " "), iat: issuedAt,
-            exp: issuedAt + lifetime,
-            jti: TokenIdentifiers.random().accessTokenID, orgID: nil, gty: TenantServices.clientCredentialsGty)
+            RegisteredClaims(
+                iss: configuration.issuer, sub: services.managementClientID + "@clients", aud: Audience([audience]),
+                azp: services.managementClientID, iat: issuedAt, exp: issuedAt + lifetime),
+            AccessTokenGrant(
+                scope: scopes.joined(separator: " "), jti: TokenIdentifiers.random().accessTokenID, orgID: nil,
+                gty: TenantServices.clientCredentialsGty))
         return TokenResponse(
             accessToken: Secret(try await services.signer.sign(claims)), expiresIn: lifetime,
             scope: scopes.joined(separator: " "), idToken: nil, refreshToken: nil)

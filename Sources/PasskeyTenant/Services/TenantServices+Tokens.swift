@@ -108,17 +108,21 @@ extension TenantServices {
         let scopeSet = Set(scopes)
         let audiences = audience.map { [$0, configuration.userInfoAudience] } ?? [configuration.userInfoAudience]
         let access = AccessTokenClaims(
-            iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID,
-            scope: scopes.joined(separator: " "), iat: issuedAt, exp: issuedAt + accessLifetime,
-            jti: identifiers.accessTokenID, orgID: organization?.id, orgName: organization?.name,
-            cnf: dpopKey.map(Confirmation.init(jkt:)))
+            RegisteredClaims(
+                iss: configuration.issuer, sub: user.id, aud: Audience(audiences), azp: clientID, iat: issuedAt,
+                exp: issuedAt + accessLifetime),
+            AccessTokenGrant(
+                scope: scopes.joined(separator: " "), jti: identifiers.accessTokenID, orgID: organization?.id,
+                orgName: organization?.name, cnf: dpopKey.map(Confirmation.init(jkt:))))
         let id = IDTokenClaims(
-            token: .init(
-                iss: configuration.issuer, sub: user.id, aud: clientID, azp: clientID, iat: issuedAt,
-                exp: issuedAt + Int(configuration.idTokenLifetime.seconds),
-                authTime: authTime.map { Int($0.timeIntervalSince1970) }, nonce: nonce, orgID: organization?.id,
-                orgName: organization?.name),
-            claims: UserClaims(user: user, scopes: scopeSet, includeSubject: false))
+            RegisteredClaims(
+                iss: configuration.issuer, sub: user.id, aud: Audience([clientID]), azp: clientID, iat: issuedAt,
+                exp: issuedAt + Int(configuration.idTokenLifetime.seconds)),
+            JoinedClaims(
+                IDTokenLogin(
+                    authTime: authTime.map { Int($0.timeIntervalSince1970) }, nonce: nonce, orgID: organization?.id,
+                    orgName: organization?.name),
+                UserClaims(user: user, scopes: scopeSet, includeSubject: false)))
         var refreshToken: Secret?
         if let (secret, _) = refresh {
             refreshToken = secret
