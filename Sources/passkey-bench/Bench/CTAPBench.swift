@@ -1,7 +1,6 @@
 import ArgumentParser
 import BlockingIO
 import Foundation
-import Glibc
 import PasskeyAuthenticator
 import PasskeyCTAP
 import WebAuthn
@@ -66,12 +65,19 @@ extension PasskeyBench {
         }
 
         private func measure(_ device: CTAPDevice, socketPath: String) async throws -> [BenchFigure] {
-            let socket = try SocketHIDClient(path: socketPath)
-            defer { socket.close() }
+            let socket = try CTAPHIDSocketClient(path: socketPath)
+            let channel = try await socket.allocate()
             let inProcess = { (message: [UInt8]) async throws in
                 _ = try Self.check(await device.handle(message, context: CTAPTransaction(channel: 1)))
             }
-            let overSocket = { (message: [UInt8]) async throws in _ = try Self.check(try await socket.cbor(message)) }
+            let overSocket = { (message: [UInt8]) async throws in
+                let answer = try await socket.transact(
+                    CTAPHIDMessage(channel: channel, command: .cbor, payload: message))
+                guard answer.command == CTAPHIDCommand.cbor.rawValue else {
+                    throw BenchError("CTAPHID answered command \(answer.command)")
+                }
+                _ = try Self.check(answer.payload)
+            }
             let makeCredential = Self.makeCredentialMessage(userID: [1])
             // Another user's credential, which the measured makeCredential calls do not replace.
             let created = try Self.check(
@@ -126,92 +132,5 @@ extension PasskeyBench {
             }
             return answer
         }
-    }
-}
-
-/// A CTAPHID host on a Unix socket (CTAP 2.1 §11.2.4): one channel taken with `CTAPHID_INIT`, then
-/// messages cut into 64-byte reports, and answers put back together, keep-alives skipped. The
-/// calls block, so they run on a queue of their own (``BlockingExecutor``).
-private struct SocketHIDClient: Sendable {
-    private let descriptor: Int32
-    private let channel: UInt32
-    private let executor = BlockingExecutor(label: "passkey-bench-ctaphid")
-
-    init(path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchError("socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            Glibc.close(descriptor)
-            throw BenchError("connect \(path): errno \(errno)")
-        }
-        self.descriptor = descriptor
-        let nonce: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
-        let answer = try Self.transact(descriptor, channel: 0xFFFF_FFFF, command: 0x86, payload: nonce)
-        guard answer.count == 17, Array(answer.prefix(8)) == nonce else { throw BenchError("no CTAPHID_INIT answer") }
-        channel = answer[8..<12].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    /// Sends a `CTAPHID_CBOR` message and returns the answer's payload: status byte, then CBOR.
-    func cbor(_ message: [UInt8]) async throws -> [UInt8] {
-        let descriptor = descriptor
-        let channel = channel
-        return try await executor.run { () throws(BenchError) in
-            try Self.transact(descriptor, channel: channel, command: 0x90, payload: message)
-        }
-    }
-
-    func close() {
-        Glibc.close(descriptor)
-    }
-
-    private static func transact(_ descriptor: Int32, channel: UInt32, command: UInt8, payload: [UInt8])
-        throws(BenchError) -> [UInt8]
-    {
-        let cid = (0..<4).reversed().map { UInt8(channel >> (8 * $0) & 0xFF) }
-        var packets = [cid + [command, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload.prefix(57)]
-        var sequence: UInt8 = 0
-        var offset = 57
-        while offset < payload.count {
-            packets.append(cid + [sequence] + payload[offset..<min(offset + 59, payload.count)])
-            sequence += 1
-            offset += 59
-        }
-        for packet in packets { try write(descriptor, packet + [UInt8](repeating: 0, count: 64 - packet.count)) }
-        while true {
-            let first = try read(descriptor)
-            guard Array(first.prefix(4)) == cid else { continue }
-            if first[4] == 0xBB { continue }  // CTAPHID_KEEPALIVE
-            guard first[4] == command else { throw BenchError("CTAPHID answered command \(first[4])") }
-            let length = Int(first[5]) << 8 | Int(first[6])
-            var answer = Array(first[7..<64].prefix(length))
-            while answer.count < length { answer += try read(descriptor)[5..<64].prefix(length - answer.count) }
-            return answer
-        }
-    }
-
-    private static func write(_ descriptor: Int32, _ report: [UInt8]) throws(BenchError) {
-        let sent = report.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == report.count else { throw BenchError("send: errno \(errno)") }
-    }
-
-    private static func read(_ descriptor: Int32) throws(BenchError) -> [UInt8] {
-        var report = [UInt8](repeating: 0, count: 64)
-        var filled = 0
-        while filled < 64 {
-            let count = report.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + filled, 64 - filled, 0) }
-            guard count > 0 else { throw BenchError("the device closed the socket") }
-            filled += count
-        }
-        return report
     }
 }

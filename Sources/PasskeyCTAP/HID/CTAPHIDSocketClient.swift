@@ -1,0 +1,134 @@
+package import BlockingIO
+import Glibc
+import SystemPackage
+
+/// A CTAPHID host on a Unix socket: the other end of ``CTAPHIDSocketServer`` (CTAP 2.1 §11.2.4),
+/// for the tests and `passkey-bench ctap` (libfido2 is the real host).
+///
+/// Messages go out cut into 64-byte reports and come back put together, keep-alives skipped. The
+/// socket calls block, so they run on a queue of their own (``BlockingExecutor``), a whole
+/// exchange in one hop (``transact(_:)``); reads give up after the timeout, so that a device that
+/// never answers fails its caller instead of holding it.
+package final class CTAPHIDSocketClient: Sendable {
+    private let descriptor: Int32
+    private let path: String
+    private let executor = BlockingExecutor(label: "ctaphid-socket-client")
+
+    /// Connects to the socket at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the socket's path.
+    ///   - timeout: how long a read waits for a report.
+    /// - Throws: ``CTAPHIDTransportError`` `socket` or `connect`.
+    package init(path: String, timeout: Duration = .seconds(60)) throws(CTAPHIDTransportError) {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Self.failure("socket", path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let error = Self.failure("connect", path)
+            close(descriptor)
+            throw error
+        }
+        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// Takes a channel of its own with `CTAPHID_INIT` on the broadcast channel (§11.2.9.1.3).
+    ///
+    /// - Returns: the channel the device allocated.
+    package func allocate() async throws(CTAPHIDTransportError) -> UInt32 {
+        let nonce: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+        let answer = try await transact(
+            CTAPHIDMessage(channel: CTAPHIDDevice.broadcastChannel, command: .initialize, payload: nonce))
+        guard answer.command == CTAPHIDCommand.initialize.rawValue, answer.payload.count >= 17,
+            Array(answer.payload.prefix(8)) == nonce
+        else {
+            throw CTAPHIDTransportError("read", reason: "\(path): no CTAPHID_INIT answer")
+        }
+        return answer.payload[8..<12].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Sends `message` and returns the next message that is not a keep-alive, in one hop.
+    package func transact(_ message: CTAPHIDMessage) async throws(CTAPHIDTransportError) -> CTAPHIDMessage {
+        let (descriptor, path) = (descriptor, path)
+        return try await executor.run { () throws(CTAPHIDTransportError) in
+            try Self.write(message, to: descriptor, path: path)
+            return try Self.readMessage(from: descriptor, path: path)
+        }
+    }
+
+    /// The next report, or nil at the end of the stream, after the timeout, or on a failure.
+    package func receiveReport() async -> [UInt8]? {
+        let descriptor = descriptor
+        return await executor.run { Self.readReport(from: descriptor) }
+    }
+
+    private static func write(_ message: CTAPHIDMessage, to descriptor: Int32, path: String)
+        throws(CTAPHIDTransportError)
+    {
+        for packet in message.packets {
+            let report = packet.bytes
+            let sent = report.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent == report.count else { throw failure("send", path) }
+        }
+    }
+
+    private static func readMessage(from descriptor: Int32, path: String) throws(CTAPHIDTransportError)
+        -> CTAPHIDMessage
+    {
+        while true {
+            let first = try packet(from: descriptor, path: path)
+            guard case .initialization(let command, let length) = first.kind else { continue }
+            var payload = Array(first.data.prefix(length))
+            while payload.count < length {
+                payload += try packet(from: descriptor, path: path).data.prefix(length - payload.count)
+            }
+            if command != CTAPHIDCommand.keepAlive.rawValue {
+                return CTAPHIDMessage(channel: first.channel, command: command, payload: payload)
+            }
+        }
+    }
+
+    private static func packet(from descriptor: Int32, path: String) throws(CTAPHIDTransportError) -> CTAPHIDPacket {
+        guard let report = readReport(from: descriptor) else {
+            throw CTAPHIDTransportError("recv", reason: "\(path): the device closed the socket or did not answer")
+        }
+        do {
+            return try CTAPHIDPacket(bytes: report)
+        } catch {
+            throw CTAPHIDTransportError("recv", reason: "\(path): not a CTAPHID report")
+        }
+    }
+
+    private static func readReport(from descriptor: Int32) -> [UInt8]? {
+        var report = [UInt8](repeating: 0, count: CTAPHIDPacket.size)
+        var filled = 0
+        while filled < report.count {
+            let count = report.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress! + filled, $0.count - filled, 0)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            filled += count
+        }
+        return report
+    }
+
+    /// The failed call `operation` on `path`, with `errno`.
+    private static func failure(_ operation: String, _ path: String) -> CTAPHIDTransportError {
+        CTAPHIDTransportError(SystemCallError(operation, path, Errno(rawValue: errno)))
+    }
+}
