@@ -1,4 +1,4 @@
-package import BlockingIO
+import BlockingIO
 import Glibc
 import SystemPackage
 
@@ -38,7 +38,8 @@ package final class CTAPHIDSocketClient: Sendable {
             close(descriptor)
             throw error
         }
-        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        let (seconds, attoseconds) = timeout.components
+        var wait = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         self.descriptor = descriptor
         self.path = path
