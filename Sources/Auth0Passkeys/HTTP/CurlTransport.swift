@@ -12,7 +12,7 @@ import Synchronization
 ///   handshakes.
 /// - Redirects are never followed (an Auth0 answer such as `202` with `Location` is read as is),
 ///   only `http` and `https` URLs are accepted, certificates are always verified (against the
-///   system store or ``caBundlePath``: ``Configuration/caBundlePath``, else `$CURL_CA_BUNDLE`, else
+///   system store or the CA bundle: ``Configuration/caBundlePath``, else `$CURL_CA_BUNDLE`, else
 ///   `$SSL_CERT_FILE`, as the `curl` tool takes them), and every transfer has a total and a connect
 ///   time limit. A CA bundle that is missing or unreadable fails an `https` request with
 ///   ``TransportError/Code/caBundleUnreadable``, naming the path, before any connection.

@@ -72,7 +72,8 @@ extension ManagementAPI {
         for user in page { shaped.append(try request.shaped(user)) }
         guard request.includeTotals else { return TenantResponseEncoder.json(shaped) }
         return TenantResponseEncoder.json(
-            ManagedUserPage(start: start, limit: request.perPage, length: shaped.count, total: users.count, users: shaped))
+            ManagedUserPage(
+                start: start, limit: request.perPage, length: shaped.count, total: users.count, users: shaped))
     }
 
     /// `DELETE /api/v2/users/{id}`: deletes the user with their passkeys, refresh tokens and login

@@ -56,9 +56,10 @@ struct UserListRequest: Sendable, Hashable {
             throw UserSearchQuery.invalid("only the first \(Self.maxResults) users can be paged through")
         }
         includeTotals = try ManagementAPI.flag(parameters["include_totals"], "include_totals")
-        includeFields = try parameters["include_fields"].map { text throws(TenantError) in
-            try ManagementAPI.flag(text, "include_fields")
-        } ?? true
+        includeFields =
+            try parameters["include_fields"].map { text throws(TenantError) in
+                try ManagementAPI.flag(text, "include_fields")
+            } ?? true
         fields = parameters["fields"].map { Set($0.split(separator: ",").map(String.init)) }
         connection = parameters["connection"]
         sort = try parameters["sort"].map(Self.sort)
