@@ -1,6 +1,8 @@
 """Shared helpers for the interop suite: the built `passkey` binary and the project's vectors."""
 
 import base64
+import datetime
+import ipaddress
 import json
 import os
 import pty
@@ -10,6 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "Vectors"
@@ -129,3 +135,44 @@ def listed(passkey, store) -> list:
     listing = json.loads(result.stdout)
     assert listing["problems"] == []
     return listing["credentials"]
+
+
+def make_ca(name: str):
+    """A self-signed P-256 root valid for a year: (key, certificate)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "SE"), x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
+        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=365))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    return key, certificate
+
+
+def tls_files(directory: Path) -> dict:
+    """A test root (make_ca) and a server certificate it issued for localhost and 127.0.0.1, as the PEM files
+    `passkey tenant serve --tls-cert --tls-key` and a client's CA bundle take: {"ca", "cert", "key"}."""
+    ca_key, ca_certificate = make_ca("SoftPasskey Interop Test Root CA")
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = datetime.datetime.now(datetime.timezone.utc)
+    names = x509.SubjectAlternativeName([
+        x509.DNSName("localhost"), x509.IPAddress(ipaddress.IPv4Address("127.0.0.1")),
+    ])
+    certificate = (
+        x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+        .issuer_name(ca_certificate.subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=30))
+        .add_extension(names, critical=False)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    files = {"ca": directory / "ca.pem", "cert": directory / "server-chain.pem", "key": directory / "server-key.pem"}
+    ca_pem = ca_certificate.public_bytes(serialization.Encoding.PEM)
+    files["ca"].write_bytes(ca_pem)
+    files["cert"].write_bytes(certificate.public_bytes(serialization.Encoding.PEM) + ca_pem)
+    files["key"].write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return files

@@ -19,7 +19,7 @@ from fido2.webauthn import AttestationObject
 from webauthn.helpers.exceptions import InvalidRegistrationResponse
 from webauthn.helpers.structs import AttestationFormat
 
-from conftest import b64url, ceremony, creation_options, refused, succeeded
+from conftest import b64url, ceremony, creation_options, make_ca, refused, succeeded
 
 CDP_AAGUID = "01020304-0506-0708-0102-030405060708"
 AAGUID_OID = x509.ObjectIdentifier("1.3.6.1.4.1.45724.1.1.4")
@@ -51,20 +51,6 @@ def fido2_trust_path(response, challenge_response_client_data: bytes):
     )
     assert result.attestation_type == AttestationType.BASIC
     return result.trust_path
-
-
-def make_ca(name: str):
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "SE"), x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (
-        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
-        .not_valid_after(now + datetime.timedelta(days=365))
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    return key, certificate
 
 
 def issue_batch(ca_key, ca_certificate, aaguid: str):

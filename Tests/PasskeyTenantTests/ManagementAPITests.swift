@@ -12,20 +12,6 @@ import WebAuthn
 @Suite struct ManagementAPITests {
     static let connection = "Username-Password-Authentication"
 
-    /// `{statusCode, error, message, errorCode}` and nothing else, with `status`'s reason phrase.
-    private func expectManagementError(
-        _ result: HTTPResult, _ status: HTTPResponse.Status, _ errorCode: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        #expect(result.status == status, "\(result.text)", sourceLocation: sourceLocation)
-        #expect(result.json["statusCode"] == .number(Double(status.code)), sourceLocation: sourceLocation)
-        #expect(result.json["error"] == .string(status.reasonPhrase), sourceLocation: sourceLocation)
-        #expect(result.json["errorCode"] == .string(errorCode), "\(result.text)", sourceLocation: sourceLocation)
-        #expect(result.json["message"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
-        #expect(
-            Set(result.json.keys) == ["statusCode", "error", "message", "errorCode"], sourceLocation: sourceLocation)
-    }
-
     // MARK: Users
 
     @Test func aCreatedUserIsFoundByIDAndEmail() async throws {
@@ -164,6 +150,7 @@ import WebAuthn
             (.post, "/api/v2/users", #"{"connection":"x"}"#, "create:users"),
             (.get, "/api/v2/users/auth0%7Cx", nil, "read:users"),
             (.get, "/api/v2/users-by-email?email=a%40b.c", nil, "read:users"),
+            (.get, "/api/v2/users?q=email%3A%22a%40b.c%22&search_engine=v3", nil, "read:users"),
             (.delete, "/api/v2/users/auth0%7Cx", nil, "delete:users"),
             (.get, "/api/v2/users/auth0%7Cx/authentication-methods", nil, "read:authentication_methods"),
             (.post, "/api/v2/users/auth0%7Cx/authentication-methods", "{}", "create:authentication_methods"),

@@ -1,5 +1,6 @@
 private import CCurl
 import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// HTTP/1.1 and HTTPS over libcurl: the ``HTTPTransport`` every Auth0 client in this library
@@ -11,8 +12,10 @@ import Synchronization
 ///   handshakes.
 /// - Redirects are never followed (an Auth0 answer such as `202` with `Location` is read as is),
 ///   only `http` and `https` URLs are accepted, certificates are always verified (against the
-///   system store or ``Configuration/caBundlePath``), and every transfer has a total and a connect
-///   time limit.
+///   system store or the CA bundle: ``Configuration/caBundlePath``, else `$CURL_CA_BUNDLE`, else
+///   `$SSL_CERT_FILE`, as the `curl` tool takes them), and every transfer has a total and a connect
+///   time limit. A CA bundle that is missing or unreadable fails an `https` request with
+///   ``TransportError/Code/caBundleUnreadable``, naming the path, before any connection.
 /// - `curl_easy_perform` blocks, so it runs on a Dispatch thread of its handle, never on Swift's
 ///   cooperative pool; cancelling the awaiting task aborts the transfer from libcurl's progress
 ///   callback, which libcurl calls at least once a second.
@@ -31,7 +34,8 @@ public final class CurlTransport: HTTPTransport {
         public var timeout: Duration
         /// The longest the TCP and TLS handshakes may take.
         public var connectTimeout: Duration
-        /// A PEM file of CA certificates to trust instead of the system's, or `nil` for the system's.
+        /// A PEM file of CA certificates to trust instead of the system's, or `nil` for the
+        /// environment's (`$CURL_CA_BUNDLE`, `$SSL_CERT_FILE`) or else the system's.
         public var caBundlePath: String?
         /// The largest response body accepted, in bytes; a larger one fails with
         /// ``TransportError/Code/responseTooLarge``.
@@ -44,7 +48,8 @@ public final class CurlTransport: HTTPTransport {
         /// - Parameters:
         ///   - timeout: the longest a whole exchange may take; 30 seconds by default.
         ///   - connectTimeout: the longest the handshakes may take; 10 seconds by default.
-        ///   - caBundlePath: a PEM file of CA certificates to trust, or `nil` for the system store.
+        ///   - caBundlePath: a PEM file of CA certificates to trust, or `nil` for the environment's or the
+        ///     system's.
         ///   - maxResponseSize: the largest response body accepted; 8 MiB by default.
         ///   - maxIdleHandles: how many idle handles to keep for reuse; 4 by default.
         public init(
@@ -65,6 +70,11 @@ public final class CurlTransport: HTTPTransport {
     /// The transport's limits and trust settings.
     public let configuration: Configuration
 
+    /// The PEM file of CA certificates this transport trusts, or `nil` for the system store:
+    /// ``Configuration/caBundlePath``, else `$CURL_CA_BUNDLE`, else `$SSL_CERT_FILE`
+    /// (``caBundlePath(explicit:environment:)``).
+    public let caBundlePath: String?
+
     private let idleHandles = Mutex<[EasyHandle]>([])
 
     /// `curl_global_init`, once per process, before the first handle (libcurl's rule).
@@ -78,9 +88,14 @@ public final class CurlTransport: HTTPTransport {
 
     /// Creates a transport.
     ///
-    /// - Parameter configuration: limits and trust settings.
-    public init(configuration: Configuration = .init()) {
+    /// - Parameters:
+    ///   - configuration: limits and trust settings.
+    ///   - environment: where `CURL_CA_BUNDLE` and `SSL_CERT_FILE` are read when the configuration
+    ///     names no CA bundle; `nil` (the default) for the process's environment.
+    public init(configuration: Configuration = .init(), environment: [String: String]? = nil) {
         self.configuration = configuration
+        caBundlePath = Self.caBundlePath(
+            explicit: configuration.caBundlePath, environment: environment ?? ProcessInfo.processInfo.environment)
     }
 
     /// Performs one exchange on a pooled handle, on that handle's Dispatch thread.
@@ -97,7 +112,9 @@ public final class CurlTransport: HTTPTransport {
         let handle: EasyHandle
         if let pooled { handle = pooled } else { handle = try EasyHandle() }
         let cancellation = CancellationFlag()
-        let configuration = configuration
+        var trusting = configuration
+        trusting.caBundlePath = caBundlePath
+        let configuration = trusting
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 handle.queue.async {
@@ -214,6 +231,7 @@ private final class Transfer {
                 try set(raw, CURLOPT_TIMEOUT_MS, milliseconds(configuration.timeout))
                 try set(raw, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout))
                 if let caBundlePath = configuration.caBundlePath {
+                    if request.url.lowercased().hasPrefix("https:") { try CurlTransport.checkCABundle(caBundlePath) }
                     try set(raw, CURLOPT_CAINFO, caBundlePath)
                 }
                 try set(raw, CURLOPT_USERAGENT, CurlTransport.userAgent)

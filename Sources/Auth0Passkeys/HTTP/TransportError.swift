@@ -35,6 +35,9 @@ public struct TransportError: Auth0LibraryError, Hashable {
         public static let connectionLost = Code(rawValue: "connection-lost")
         /// TLS failed: handshake, certificate verification, or the CA bundle.
         public static let tls = Code(rawValue: "tls")
+        /// The CA bundle to trust (``CurlTransport/Configuration/caBundlePath``, `$CURL_CA_BUNDLE`,
+        /// `$SSL_CERT_FILE`) is missing or not a readable file; the reason names its path.
+        public static let caBundleUnreadable = Code(rawValue: "ca-bundle-unreadable")
         /// The URL's scheme is not `http` or `https`.
         public static let unsupportedProtocol = Code(rawValue: "unsupported-protocol")
         /// The response body was larger than the transport accepts.

@@ -93,17 +93,19 @@ extension PasskeyTenant {
     /// - Parameters:
     ///   - host: the address to bind; loopback by default.
     ///   - port: the port; 0 picks a free one.
+    ///   - tls: certificate and key for HTTPS; plain HTTP when nil.
     ///   - body: what to do while the tenant listens, given where.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, or the server's error when it stops before it listens.
     public func serving<Value: Sendable>(
-        host: String = "127.0.0.1", port: Int = 0, _ body: @Sendable (TenantEndpoint) async throws -> Value
+        host: String = "127.0.0.1", port: Int = 0, tls: TenantTLS? = nil,
+        _ body: @Sendable (TenantEndpoint) async throws -> Value
     ) async throws -> Value {
         let (started, continuation) = AsyncStream.makeStream(of: TenantEndpoint.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { continuation.finish() }
-                try await self.run(host: host, port: port) { continuation.yield($0) }
+                try await self.run(host: host, port: port, tls: tls) { continuation.yield($0) }
             }
             var endpoints = started.makeAsyncIterator()
             guard let endpoint = await endpoints.next() else {

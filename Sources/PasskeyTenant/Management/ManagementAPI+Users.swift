@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Hummingbird
 import WebAuthn
 
 /// The Management API's operations (auth0-passkey-api.md §15.2, §15.3), for a caller already
@@ -47,6 +48,32 @@ extension ManagementAPI {
         return try await store.users(email: email.lowercased()).map {
             ManagedUser($0, connection: configuration.connection)
         }
+    }
+
+    /// `GET /api/v2/users`: the users that match `request.query`, sorted, one page of them, each
+    /// with the members `fields` asks for; with `include_totals`, the page with where it sits.
+    ///
+    /// **[local]** The search runs over the users the store lists (``UserSearchQuery`` never
+    /// reaches SQL), which suits a local tenant's thousands of users.
+    ///
+    /// - Returns: an array of users, or a ``ManagedUserPage``.
+    /// - Throws: `server_error` (500) for a database fault only; the request was checked already.
+    func listManagedUsers(_ request: UserListRequest) async throws(TenantError) -> Response {
+        let users: [ManagedUser]
+        if let connection = request.connection, connection != configuration.connection {
+            users = []
+        } else {
+            users = try await store.allUsers().lazy.map { ManagedUser($0, connection: self.configuration.connection) }
+                .filter(request.query.matches)
+        }
+        let start = request.page * request.perPage
+        let page = request.sorted(users).dropFirst(start).prefix(request.perPage)
+        var shaped: [JSONValue] = []
+        for user in page { shaped.append(try request.shaped(user)) }
+        guard request.includeTotals else { return TenantResponseEncoder.json(shaped) }
+        return TenantResponseEncoder.json(
+            ManagedUserPage(
+                start: start, limit: request.perPage, length: shaped.count, total: users.count, users: shaped))
     }
 
     /// `DELETE /api/v2/users/{id}`: deletes the user with their passkeys, refresh tokens and login

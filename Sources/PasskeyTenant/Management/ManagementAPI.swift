@@ -44,6 +44,7 @@ extension ManagementAPI {
     /// | route | scope | success |
     /// |---|---|---|
     /// | `POST users` | `create:users` | 201, the user |
+    /// | `GET users?q=&search_engine=v3&page=&per_page=&include_totals=&sort=&fields=` | `read:users` | 200, an array, or a page with `include_totals=true` |
     /// | `GET users/{id}` | `read:users` | 200, the user |
     /// | `GET users-by-email?email=` | `read:users` | 200, an array |
     /// | `DELETE users/{id}` | `delete:users` | 204 |
@@ -57,6 +58,10 @@ extension ManagementAPI {
             try await self.managementClaims(TenantServices.bearer(request), scope: "create:users")
             let body = try await request.decode(as: NewManagedUser.self, context: context)
             return TenantResponseEncoder.json(try await self.createManagedUser(body), status: .created)
+        }
+        group.get("users") { request, _ in
+            try await self.managementClaims(TenantServices.bearer(request), scope: "read:users")
+            return try await self.listManagedUsers(UserListRequest(FormParameters(request.uri.query)))
         }
         group.get("users/:id") { request, context in
             try await self.managementClaims(TenantServices.bearer(request), scope: "read:users")
@@ -106,7 +111,7 @@ extension ManagementAPI {
     /// A non-negative integer query parameter, or `default` when absent.
     ///
     /// - Throws: `invalid_query_string` (400).
-    private static func integer(_ text: String?, _ name: String, default value: Int) throws(TenantError) -> Int {
+    static func integer(_ text: String?, _ name: String, default value: Int) throws(TenantError) -> Int {
         guard let text else { return value }
         guard let number = Int(text), number >= 0 else {
             throw TenantError(.invalidQueryString, "Query validation error: \(name) must be a non-negative integer.")
@@ -117,7 +122,7 @@ extension ManagementAPI {
     /// A boolean query parameter (`true` or `false`); false when absent.
     ///
     /// - Throws: `invalid_query_string` (400).
-    private static func flag(_ text: String?, _ name: String) throws(TenantError) -> Bool {
+    static func flag(_ text: String?, _ name: String) throws(TenantError) -> Bool {
         switch text {
         case nil, "false": return false
         case "true": return true

@@ -77,6 +77,8 @@ protocol TenantStore: Sendable {
     func insertUser(_ user: TenantUser) async throws(TenantError)
     /// The users whose email is `email`, compared without regard to case, oldest first.
     func users(email: String) async throws(TenantError) -> [TenantUser]
+    /// Every user, oldest first (then by ID): what `GET /api/v2/users` searches.
+    func allUsers() async throws(TenantError) -> [TenantUser]
     /// Deletes a user with their passkeys, refresh tokens, login sessions and memberships.
     ///
     /// - Returns: whether there was such a user.

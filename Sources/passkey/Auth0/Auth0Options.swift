@@ -3,8 +3,9 @@ import Auth0Passkeys
 import Foundation
 import Logging
 
-/// What every Auth0 command takes: the tenant (flags, else `AUTH0_*`, else the config file), the
-/// authenticator store (as `create` / `get`), where sessions are kept, and the output form.
+/// What every Auth0 command takes: the tenant (flags, else `AUTH0_*`, else the config file), the CA
+/// bundle to trust (`--cacert`, else `CURL_CA_BUNDLE`, else `SSL_CERT_FILE`), the authenticator store
+/// (as `create` / `get`), where sessions are kept, and the output form.
 struct Auth0Options: ParsableArguments {
     @Option(help: "The tenant's domain (default: $AUTH0_DOMAIN, then the config file).")
     var domain: String?
@@ -16,6 +17,13 @@ struct Auth0Options: ParsableArguments {
         name: .customLong("base-url"),
         help: "Talk to this base URL instead of https://DOMAIN/, e.g. a local tenant's http://127.0.0.1:8080.")
     var baseURL: String?
+
+    @Option(
+        name: .customLong("cacert"),
+        help: ArgumentHelp(
+            "A PEM file of CA certificates to trust instead of the system's ($CURL_CA_BUNDLE, then $SSL_CERT_FILE).",
+            valueName: "file"))
+    var caBundlePath: String?
 
     @Option(help: "The database connection ($AUTH0_CONNECTION).")
     var connection: String?
@@ -66,8 +74,10 @@ struct Auth0Options: ParsableArguments {
         let sessionsDirectory =
             sessions ?? environment["PASSKEY_SESSIONS"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileCredentialsStorage.defaultDirectory
-        return try TenantSettings(
+        var settings = try TenantSettings(
             values, sessionsDirectory: sessionsDirectory, sealing: SessionPassphrase.sealing(environment: environment))
+        settings.transport = CurlTransport(configuration: .init(caBundlePath: caBundlePath), environment: environment)
+        return settings
     }
 
     /// A logger that writes the redacted HTTP trace to standard error with `-v`, else nothing.

@@ -80,7 +80,9 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             self.init(
                 step: step, code: transport.code.rawValue,
                 description: "no answer from the tenant: \(transport.reason)",
-                hint: "is the tenant running, and are --domain / --base-url (AUTH0_DOMAIN, AUTH0_BASE_URL) right?")
+                hint: [.tls, .caBundleUnreadable].contains(transport.code)
+                    ? "to trust the tenant's CA, pass --cacert FILE (or set CURL_CA_BUNDLE or SSL_CERT_FILE)"
+                    : "is the tenant running, and are --domain / --base-url (AUTH0_DOMAIN, AUTH0_BASE_URL) right?")
             return
         }
         let code = error.code

@@ -19,6 +19,8 @@ struct TenantSettings: Sendable {
     let sessionDirectory: String
     /// What the session's files are sealed under.
     let sealing: CredentialsSealing
+    /// How requests go: libcurl, trusting `--cacert` (else `$CURL_CA_BUNDLE`, else `$SSL_CERT_FILE`).
+    var transport: any HTTPTransport = CurlTransport()
 
     /// - Throws: ``FlowFailure`` when the client ID, or both the domain and the base URL, are missing.
     init(_ values: [TenantSetting: String], sessionsDirectory: String, sealing: CredentialsSealing)
@@ -46,14 +48,15 @@ struct TenantSettings: Sendable {
         self.sealing = sealing
     }
 
-    /// The tenant these settings name, its requests going through `transport`.
+    /// The tenant these settings name, its requests going through `transport` (by default ``transport``).
     ///
     /// - Throws: ``FlowFailure`` when the base URL is not one a client may use.
-    func tenant(transport: any HTTPTransport = CurlTransport(), logger: Logger?) throws(FlowFailure) -> Tenant {
+    func tenant(transport: (any HTTPTransport)? = nil, logger: Logger?) throws(FlowFailure) -> Tenant {
         var tenant: Tenant
         do {
             tenant = try Tenant(
-                clientID: clientID, baseURL: baseURL, domain: domain, transport: transport, logger: logger)
+                clientID: clientID, baseURL: baseURL, domain: domain, transport: transport ?? self.transport,
+                logger: logger)
         } catch {
             throw FlowFailure(step: "config", error)
         }
@@ -69,7 +72,7 @@ struct TenantSettings: Sendable {
     ///
     /// With `usesDPoP` (`login --dpop`, `signup --dpop`) a new login asks for DPoP-bound tokens;
     /// the key is sealed with the session, so every later command uses it without being told.
-    func user(transport: any HTTPTransport = CurlTransport(), logger: Logger?, usesDPoP: Bool = false)
+    func user(transport: (any HTTPTransport)? = nil, logger: Logger?, usesDPoP: Bool = false)
         throws(FlowFailure) -> VirtualUser
     {
         var tenant = try tenant(transport: transport, logger: logger)

@@ -96,3 +96,17 @@ struct MadePasskey: Sendable {
         ]
     }
 }
+
+/// `{statusCode, error, message, errorCode}` and nothing else, with `status`'s reason phrase.
+func expectManagementError(
+    _ result: HTTPResult, _ status: HTTPResponse.Status, _ errorCode: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(result.status == status, "\(result.text)", sourceLocation: sourceLocation)
+    #expect(result.json["statusCode"] == .number(Double(status.code)), sourceLocation: sourceLocation)
+    #expect(result.json["error"] == .string(status.reasonPhrase), sourceLocation: sourceLocation)
+    #expect(result.json["errorCode"] == .string(errorCode), "\(result.text)", sourceLocation: sourceLocation)
+    #expect(result.json["message"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
+    #expect(
+        Set(result.json.keys) == ["statusCode", "error", "message", "errorCode"], sourceLocation: sourceLocation)
+}

@@ -32,6 +32,13 @@ extension PostgresTenantStore {
         }
     }
 
+    /// Every user, oldest first.
+    func allUsers() async throws(TenantError) -> [TenantUser] {
+        try await withConnection { connection in
+            try await connection.rows("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
+        }
+    }
+
     /// Deletes a user with their passkeys, refresh tokens, login sessions and memberships (the
     /// foreign keys cascade).
     ///

@@ -27,6 +27,13 @@ extension SQLiteTenantStore {
         }
     }
 
+    /// Every user, oldest first.
+    func allUsers() async throws(TenantError) -> [TenantUser] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
+        }
+    }
+
     /// Deletes a user with their passkeys, refresh tokens and login sessions (the foreign keys
     /// cascade).
     ///
