@@ -259,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyAuthenticatorTests",
             dependencies: [
-                "PasskeyAuthenticator", "PasskeyPKCS11", "WebAuthn", "TestSupport", "store-stress",
+                "PasskeyAuthenticator", "PasskeyPKCS11", "WebAuthn", "BlockingIO", "TestSupport", "store-stress",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

@@ -1,0 +1,92 @@
+import BlockingIO
+import Foundation
+import TestSupport
+import Testing
+import WebAuthn
+
+@testable import PasskeyAuthenticator
+
+/// A file store's credentials at hand (`credentialsNow`, what a plain `get` signs with without a
+/// hop to the store's executor): served while no change to their files was reported, never
+/// after one, whoever made it. The inotify events are queued by the changing call itself, so
+/// none of these waits.
+@Suite(.temporaryDirectory) struct FileCredentialStoreImmediateReadsTests {
+    @Test func aCredentialReadIsAtHandUntilItsFileChanges() async throws {
+        let (_, store, credential) = try await fileStoreWithACredential()
+        #expect(store.credentialsNow(ids: [credential.id]) == nil, "not read yet")
+        #expect(try await store.credential(id: credential.id) == credential)
+        #expect(store.credentialsNow(ids: [credential.id]) == [credential])
+        #expect(store.credentialsNow(ids: [credential.id]) == [credential])
+
+        // Another credential's file changing leaves this one at hand.
+        try await store.add(try await makeCredential(in: store))
+        #expect(store.credentialsNow(ids: [credential.id]) == [credential])
+        #expect(store.credentialsNow(ids: [[0x01], credential.id]) == nil, "one not at hand")
+    }
+
+    @Test func aHandEditInPlaceIsSeen() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
+        #expect(try await store.credential(id: credential.id) == credential)
+        // The same bytes written over themselves: same inode, same size, same content.
+        let file = credentialFile(credential.id, store: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        #expect(store.credentialsNow(ids: [credential.id]) == nil)
+
+        #expect(try await store.credential(id: credential.id) == credential)
+        #expect(store.credentialsNow(ids: [credential.id]) == [credential])
+    }
+
+    @Test func aFileRemovedByHandIsSeen() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
+        #expect(try await store.credential(id: credential.id) == credential)
+        try FileManager.default.removeItem(atPath: credentialFile(credential.id, store: path))
+        #expect(store.credentialsNow(ids: [credential.id]) == nil)
+        #expect(try await store.credential(id: credential.id) == nil)
+    }
+
+    @Test func aChangeByAnotherInstanceIsSeen() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
+        #expect(try await store.credential(id: credential.id) == credential)
+        let other = try await FileCredentialStore(directory: path)
+        #expect(try await other.incrementCounter(id: credential.id) == 1)
+        #expect(store.credentialsNow(ids: [credential.id]) == nil)
+
+        #expect(try await store.credential(id: credential.id)?.signCount == 1)
+        #expect(store.credentialsNow(ids: [credential.id])?.first?.signCount == 1)
+        try await other.delete(id: credential.id)
+        #expect(store.credentialsNow(ids: [credential.id]) == nil)
+    }
+
+    /// The system's limits refusing a watch (`EMFILE`, `ENOSPC`): nothing is at hand, and the
+    /// store's executor still answers.
+    @Test func withoutAWatchNothingIsAtHand() async throws {
+        let (path, _, credential) = try await fileStoreWithACredential()
+        let store = try await FileCredentialStore(directory: path, watchingChanges: false)
+        #expect(try await store.credential(id: credential.id) == credential)
+        #expect(try await store.credential(id: credential.id) == credential)
+        #expect(store.credentialsNow(ids: [credential.id]) == nil)
+    }
+
+    /// A read on the executor takes a mark before its `fstatat`; a change reported after the
+    /// mark, even one drained by another caller before the read is kept, keeps it from being
+    /// kept.
+    @Test func aReadRacedByAChangeIsNotKept() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
+        let name = try #require(FileCredentialStore.fileName(credential.id))
+        let reads = store.recentReads
+        let identity = RecentReads.FileIdentity(try #require(try store.files.credentials.status(of: name)))
+
+        let before = reads.mark()
+        let file = credentialFile(credential.id, store: path)
+        try Data(contentsOf: URL(fileURLWithPath: file)).write(to: URL(fileURLWithPath: file))
+        #expect(reads.credentialsNow([]) == [], "drains the change")
+        reads.remember(credential, readFrom: name, file: identity, since: before)
+        #expect(reads.credentialsNow([name]) == nil)
+
+        reads.remember(credential, readFrom: name, file: identity, since: reads.mark())
+        #expect(reads.credentialsNow([name]) == [credential])
+    }
+}
