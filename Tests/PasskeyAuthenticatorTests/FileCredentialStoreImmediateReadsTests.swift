@@ -60,6 +60,34 @@ import WebAuthn
         #expect(store.credentialsNow(ids: [credential.id]) == nil)
     }
 
+    /// One inotify instance serves every store of the process (an instance counts against the
+    /// user's `max_user_instances`, 128 by default): more stores than that all watch, two on one
+    /// directory share its watch, and one released leaves the others watching.
+    @Test func storesShareTheProcesssInotifyInstance() async throws {
+        let (path, store, credential) = try await fileStoreWithACredential()
+        var others: [FileCredentialStore] = []
+        for _ in 0..<130 {
+            let other = try await FileCredentialStore(directory: path)
+            #expect(try await other.credential(id: credential.id) == credential)
+            others.append(other)
+        }
+        #expect(others.allSatisfy { $0.credentialsNow(ids: [credential.id]) == [credential] })
+        #expect(try await store.credential(id: credential.id) == credential)
+        others.removeAll()
+
+        let elsewhere = try TemporaryDirectory.current.appending("elsewhere")
+        let another = try await FileCredentialStore(directory: elsewhere)
+        let itsCredential = try await makeCredential(in: another)
+        try await another.add(itsCredential)
+        #expect(try await another.credential(id: itsCredential.id) == itsCredential)
+        _ = try await another.incrementCounter(id: itsCredential.id)
+        #expect(another.credentialsNow(ids: [itsCredential.id]) == nil)
+        #expect(store.credentialsNow(ids: [credential.id]) == [credential], "another directory's change")
+
+        try FileManager.default.removeItem(atPath: credentialFile(credential.id, store: path))
+        #expect(store.credentialsNow(ids: [credential.id]) == nil)
+    }
+
     /// The system's limits refusing a watch (`EMFILE`, `ENOSPC`): nothing is at hand, and the
     /// store's executor still answers.
     @Test func withoutAWatchNothingIsAtHand() async throws {

@@ -67,7 +67,7 @@ final class RecentReads: Sendable {
     /// - Parameters:
     ///   - watch: the watch on `credentials/`; `nil` when the system gave none.
     ///   - capacity: how many credentials, and how many changed names, are kept.
-    init(watching watch: sending DirectoryWatch<StoreError>?, capacity: Int = 1024) {
+    init(watching watch: DirectoryWatch<StoreError>?, capacity: Int = 1024) {
         self.capacity = capacity
         state = Mutex(State(watch: watch))
     }
