@@ -34,11 +34,13 @@ final class InotifyQueue: Sendable {
     private static let pendingLimit = 1024
 
     private struct State {
+        /// The instance, or -1 while no watch is open.
         var descriptor: Int32 = -1
         /// The watches of each watch descriptor.
         var watches: [Int32: [UInt64]] = [:]
-        /// Each watch's descriptor (`nil` once the kernel ended it) and the changes not yet taken.
-        var pending: [UInt64: (descriptor: Int32?, changes: [DirectoryChange])] = [:]
+        /// Each watch's watch descriptor (`nil` once the kernel ended it) and the changes not yet
+        /// taken.
+        var pending: [UInt64: (watch: Int32?, changes: [DirectoryChange])] = [:]
         var lastID: UInt64 = 0
     }
 
@@ -78,7 +80,7 @@ final class InotifyQueue: Sendable {
     /// last watch).
     func remove(_ id: UInt64) {
         state.withLock { state in
-            guard let watch = state.pending.removeValue(forKey: id)?.descriptor else {
+            guard let watch = state.pending.removeValue(forKey: id)?.watch else {
                 Self.closeIfUnused(&state)
                 return
             }
@@ -103,7 +105,7 @@ final class InotifyQueue: Sendable {
             }
             state.pending[id]?.changes = []
             // A watch the kernel ended says so at every drain, whatever was lost since.
-            return (pending.descriptor == nil ? pending.changes + [.ended] : pending.changes, failure)
+            return (pending.watch == nil ? pending.changes + [.ended] : pending.changes, failure)
         }
     }
 
@@ -164,7 +166,7 @@ final class InotifyQueue: Sendable {
         }
         for id in watches {
             if change == .ended {
-                state.pending[id]?.descriptor = nil
+                state.pending[id]?.watch = nil
             } else if state.pending[id]?.changes.count ?? 0 >= pendingLimit {
                 state.pending[id]?.changes = [.any]
                 continue
