@@ -17,9 +17,9 @@ import Synchronization
 ///   Without a watch (the system refused one: `EMFILE`, `ENOSPC`; or it ended) nothing is
 ///   served off the executor, and the store's ordinary path answers.
 ///
-/// A read on the executor races with changes: its `fstatat`, its read and ``remember(_:readFrom:file:since:)``
-/// are three steps, and an event for the file may be drained by another thread between them
-/// (when there was nothing yet to forget). So every event drained takes the next number of a
+/// A read on the executor races with changes: its `fstatat`, its read and
+/// ``remember(_:readFrom:file:since:)`` are three steps, and an event for the file may be drained
+/// by another thread between them (when there was nothing yet to forget). So every event drained takes the next number of a
 /// sequence, recorded against its name (an `IN_Q_OVERFLOW`, or the directory itself moved or
 /// removed, against every name); a read takes a ``mark()`` before its `fstatat`, and its
 /// credential is kept only if no event for its name came after that mark.
