@@ -16,7 +16,8 @@ import SystemPackage
 ///
 /// What inotify(7) does not report, this does not either: writes through `mmap`, changes to a
 /// file made through a hard link in another directory, changes made by another host to a network
-/// filesystem.
+/// filesystem or behind FUSE: ask ``OpenFile/filesystem()`` first whether the directory's
+/// filesystem ``Filesystem/reportsEveryChange``.
 ///
 /// The watch ends when it is released (`inotify_rm_watch`; the instance is closed with the
 /// process's last watch: STYLE §2). `Sendable`: the shared queue is behind its mutex; apply the
