@@ -31,7 +31,8 @@ public import WebAuthn
 ///   `credentials/`, drained without waiting: inotify(7) queues the event of every change, by any
 ///   process, before the changing call returns); on the executor, while its file's identity
 ///   (inode, change time and size: one `fstatat`) is the one read, since the store replaces a
-///   file only whole, by rename. Without a watch (the system's limits refused one) only the
+///   file only whole, by rename. Without a watch (on a network filesystem or FUSE, where inotify
+///   misses another host's changes: statfs(2); or the system's limits refused one) only the
 ///   executor's way serves.
 /// - Speed: ``credential(id:)`` opens one file by name. ``summaries(rpID:)`` answers from an
 ///   index kept in `index.log`: after committing a credential file, a change appends a record
@@ -109,8 +110,8 @@ public actor FileCredentialStore: KeyExportingStore {
     }
 
     /// Opens the store, as ``init(directory:passphrase:lockTimeout:custody:)`` does; with
-    /// `watchingChanges` `false`, without the inotify watch, as when the system refuses one: the
-    /// test seam for that case.
+    /// `watchingChanges` `false`, without the inotify watch, as on a network filesystem or when
+    /// the system refuses one: the test seam for that case.
     package init(
         directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10),
         custody: (any CredentialKeyCustody)? = nil, watchingChanges: Bool
@@ -163,9 +164,12 @@ public actor FileCredentialStore: KeyExportingStore {
             }
             try root.makeDirectory("credentials")
             let credentialsDirectory = try StoreFile(opening: "credentials", in: root, .directory)
-            // No watch (the system's limits: `EMFILE`, `ENOSPC`) only means no reads off the executor.
+            // No watch only means no reads off the executor: none where inotify(7) misses another
+            // host's changes (a network filesystem, FUSE: statfs(2)'s `f_type`), or where the
+            // system's limits refuse one (`EMFILE`, `ENOSPC`).
+            let watchable = watchingChanges && (try? credentialsDirectory.filesystem().reportsEveryChange) == true
             recentReads = RecentReads(
-                watching: watchingChanges ? try? DirectoryWatch<StoreError>(credentialsDirectory) : nil)
+                watching: watchable ? try? DirectoryWatch<StoreError>(credentialsDirectory) : nil)
             try FileCredentialStore.removeTemporaryFiles(in: root)
             let keys = SealedKeys(
                 storeKey: try FileCredentialStore.storeKey(

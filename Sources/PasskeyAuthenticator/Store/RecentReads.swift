@@ -14,7 +14,8 @@ import Synchronization
 ///   inotify(7)) is drained instead, never waiting. The kernel queues an event inside every call
 ///   that changes an entry, by any process, before it returns; each event drained forgets its
 ///   entry's credential, so after a drain what is left was read after the last finished change.
-///   Without a watch (the system refused one: `EMFILE`, `ENOSPC`; or it ended) nothing is
+///   Without a watch (none on a network filesystem or FUSE, where inotify misses other hosts'
+///   changes: statfs(2); the system refused one: `EMFILE`, `ENOSPC`; or it ended) nothing is
 ///   served off the executor, and the store's ordinary path answers.
 ///
 /// A read on the executor races with changes: its `fstatat`, its read and
