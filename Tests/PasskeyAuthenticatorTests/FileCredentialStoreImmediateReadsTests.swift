@@ -98,6 +98,36 @@ import WebAuthn
         #expect(store.credentialsNow(ids: [credential.id]) == nil)
     }
 
+    /// On a local filesystem (the test's temporary directory) the store watches: a drain with
+    /// nothing asked answers, where a store without a watch answers `nil`.
+    @Test func aStoreOnALocalFilesystemWatches() async throws {
+        let (path, store, _) = try await fileStoreWithACredential()
+        #expect(try store.files.credentials.filesystem().reportsEveryChange)
+        #expect(store.recentReads.credentialsNow([]) == [])
+        let unwatched = try await FileCredentialStore(directory: path, watchingChanges: false)
+        #expect(unwatched.recentReads.credentialsNow([]) == nil)
+    }
+
+    /// statfs(2)'s `f_type` (linux/magic.h) of the network and cluster filesystems and of FUSE,
+    /// where inotify(7) misses a change made elsewhere, so the store opens no watch; and of local
+    /// ones, which keep it.
+    static let filesystems: [(magic: UInt32, reportsEveryChange: Bool, name: String)] = [
+        (0x6969, false, "NFS"), (0x517B, false, "SMB"), (0xFF53_4D42, false, "CIFS"), (0xFE53_4D42, false, "SMB2"),
+        (0x6573_5546, false, "FUSE"), (0x00C3_6400, false, "Ceph"), (0x5346_414F, false, "AFS"),
+        (0x6B41_4653, false, "kAFS"), (0x0102_1997, false, "9p"), (0x0116_1970, false, "GFS2"),
+        (0x7461_636F, false, "OCFS2"), (0x0BD0_0BD0, false, "Lustre"), (0x4750_4653, false, "GPFS"),
+        (0xEF53, true, "ext4"), (0x5846_5342, true, "XFS"), (0x9123_683E, true, "Btrfs"),
+        (0x0102_1994, true, "tmpfs"), (0x794C_7630, true, "overlayfs"), (0x2FC1_2FC1, true, "ZFS"),
+        (0xF2F5_2010, true, "F2FS"),
+    ]
+
+    @Test(arguments: filesystems)
+    func whetherInotifyReportsEveryChange(on filesystem: (magic: UInt32, reportsEveryChange: Bool, name: String)) {
+        #expect(
+            Filesystem(magic: filesystem.magic).reportsEveryChange == filesystem.reportsEveryChange,
+            "\(filesystem.name)")
+    }
+
     /// A read on the executor takes a mark before its `fstatat`; a change reported after the
     /// mark, even one drained by another caller before the read is kept, keeps it from being
     /// kept.
