@@ -5,6 +5,7 @@ package struct Filesystem: Equatable, Sendable {
     /// fits, and where `f_type` is wider it may come sign-extended.
     package let magic: UInt32
 
+    /// The filesystem with this `f_type`.
     package init(magic: UInt32) {
         self.magic = magic
     }
