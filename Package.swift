@@ -76,11 +76,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        /// fstatfs(2), for the filesystem type (Glibc's module lacks sys/statfs.h).
+        .systemLibrary(name: "CStatfs"),
         /// Blocking system work kept off the concurrency pool: the durable file commit and the
         /// executor on a thread of its own (not a product; `package` API only).
         .target(
             name: "BlockingIO",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CStatfs", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -259,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyAuthenticatorTests",
             dependencies: [
-                "PasskeyAuthenticator", "PasskeyPKCS11", "WebAuthn", "TestSupport", "store-stress",
+                "PasskeyAuthenticator", "PasskeyPKCS11", "WebAuthn", "BlockingIO", "TestSupport", "store-stress",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

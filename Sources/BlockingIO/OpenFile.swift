@@ -1,3 +1,4 @@
+import CStatfs
 import Glibc
 import SystemPackage
 
@@ -9,7 +10,7 @@ import SystemPackage
 /// full (`writeAll`), plus only what that lacks: the `…at` calls, which name a file inside an
 /// open directory so the directory cannot be swapped between calls (`openat`, `fstatat`,
 /// `mkdirat`, `unlinkat`, `renameat`, `linkat`), `fsync` of a file or of a directory (so that a
-/// rename or an unlink in it survives a crash), `flock`, `fchmod` and listing a directory.
+/// rename or an unlink in it survives a crash), `flock`, `fchmod`, `fstatfs` and listing a directory.
 ///
 /// Each failure is a ``SystemCallError`` naming the call and the path, made into `Failure`, the
 /// calling library's own error, in that library's one ``SystemCallFailure`` initializer: the
@@ -219,6 +220,18 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
         case .failure(let errno) where errno == .noSuchFileOrDirectory: return nil
         case .failure(let errno): throw Failure(SystemCallError("stat", path + "/" + name, errno))
         }
+    }
+
+    /// The filesystem the file is on (`fstatfs`, statfs(2)): whether a ``DirectoryWatch`` on it
+    /// reports every change.
+    ///
+    /// - Throws: `Failure`, from the system's error.
+    package func filesystem() throws(Failure) -> Filesystem {
+        var info = statfs()
+        if case .failure(let errno) = Self.retrying({ CStatfs.fstatfs(descriptor.rawValue, &info) }) {
+            throw Failure(SystemCallError("statfs", path, errno))
+        }
+        return Filesystem(magic: UInt32(truncatingIfNeeded: info.f_type))
     }
 
     /// Whether a name exists in this directory (`fstatat` without following a link).

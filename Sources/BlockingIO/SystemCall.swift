@@ -2,8 +2,8 @@ import Glibc
 import SystemPackage
 
 /// The package's one loop around a C call that returns -1 and sets `errno`: again while the call
-/// is interrupted (`EINTR`), as swift-system does for its own calls. ``OpenFile`` and
-/// ``DescriptorChannel`` make their calls through it.
+/// is interrupted (`EINTR`), as swift-system does for its own calls. ``OpenFile``,
+/// ``DescriptorChannel`` and `InotifyQueue` make their calls through it.
 enum SystemCall {
     /// Makes `call` until it is not interrupted.
     ///

@@ -1,29 +1,13 @@
 import BlockingIO
 import WebAuthn
 
-/// The credentials at hand: those whose files are unchanged since this instance read them.
+/// The credentials at hand: those this instance read whose files no event has reported changed
+/// since (``RecentReads``: an inotify watch on `credentials/`, drained without waiting, so the
+/// caller's thread makes no call that can block, as BlockingIO's contract asks of the pool).
 extension FileCredentialStore: ImmediateCredentialReads {
-    /// The credential read last from the file `name`, if that file is unchanged since (same inode,
-    /// change time and size: one `fstatat`, no lock, since a file is only ever replaced whole).
-    nonisolated func recentCredential(_ name: String) -> StoredCredential? {
-        guard let status = try? files.credentials.status(of: name) else {
-            return nil
-        }
-        return recentReads.credential(name, ifStill: RecentReads.FileIdentity(status))
-    }
-
     nonisolated func credentialsNow(ids: [[UInt8]]) -> [StoredCredential]? {
-        var found: [StoredCredential] = []
-        for id in ids {
-            guard let name = Self.fileName(id) else {
-                continue  // no credential can have this ID
-            }
-            guard let credential = recentCredential(name) else {
-                return nil
-            }
-            found.append(credential)
-        }
-        return found
+        // An ID that has no file name belongs to no credential.
+        recentReads.credentialsNow(ids.compactMap(Self.fileName))
     }
 
     /// Listing needs the index, which lives on the store's executor.

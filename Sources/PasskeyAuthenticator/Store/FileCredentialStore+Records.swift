@@ -20,14 +20,16 @@ extension FileCredentialStore {
         }
     }
 
-    /// Reads a credential: from ``RecentReads`` without leaving the caller's executor when its file
-    /// is the one read last (one `fstatat`, no lock: a file is only ever replaced whole, by
-    /// rename), else from its file under the shared lock, on the store's executor.
+    /// Reads a credential: from ``RecentReads`` without leaving the caller's executor when no
+    /// change to its file was reported since it was read (the inotify watch, drained without
+    /// waiting), else on the store's executor: from memory when the file's identity is the one
+    /// read last (one `fstatat`: a file is only ever replaced whole, by rename), else from the
+    /// file under the shared lock.
     public nonisolated func credential(id: [UInt8]) async throws(StoreError) -> StoredCredential? {
         guard let name = Self.fileName(id) else {
             return nil
         }
-        if let credential = recentCredential(name) {
+        if let credential = recentReads.credentialsNow([name])?.first {
             return credential
         }
         return try await readCredential(name)
@@ -35,6 +37,7 @@ extension FileCredentialStore {
 
     private func readCredential(_ name: String) throws(StoreError) -> StoredCredential? {
         try reading { () throws(StoreError) in
+            let mark = recentReads.mark()
             guard let status = try files.credentials.status(of: name) else {
                 recentReads.forget(name)
                 return nil
@@ -46,7 +49,7 @@ extension FileCredentialStore {
             guard let credential = try files.read(name) else {
                 return nil
             }
-            recentReads.remember(credential, readFrom: name, file: file)
+            recentReads.remember(credential, readFrom: name, file: file, since: mark)
             return credential
         }
     }

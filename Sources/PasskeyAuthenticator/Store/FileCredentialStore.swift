@@ -25,10 +25,15 @@ public import WebAuthn
 ///   time the store is opened.
 /// - Concurrency: changes hold an exclusive `flock` on `.lock`, reads a shared one, so processes
 ///   (and several instances in one process) lose no update. The actor serialises callers within
-///   one instance, and no operation awaits while it holds the lock. A credential read again while
-///   its file is unchanged (same inode, change time and size) is served from memory with one
-///   `fstatat`, without the lock or a hop to the store's executor: the store replaces a file
-///   only whole, by rename.
+///   one instance, and no operation awaits while it holds the lock. A credential read again is
+///   served from memory (`RecentReads`): without the lock or a hop to the store's executor while
+///   no change to its file has been reported since it was read (an inotify watch on
+///   `credentials/`, drained without waiting: inotify(7) queues the event of every change, by any
+///   process, before the changing call returns); on the executor, while its file's identity
+///   (inode, change time and size: one `fstatat`) is the one read, since the store replaces a
+///   file only whole, by rename. Without a watch (on a network filesystem or FUSE, where inotify
+///   misses another host's changes: statfs(2); or the system's limits refused one) only the
+///   executor's way serves.
 /// - Speed: ``credential(id:)`` opens one file by name. ``summaries(rpID:)`` answers from an
 ///   index kept in `index.log`: after committing a credential file, a change appends a record
 ///   for it to the journal, then records in `.lock` that the journal is complete. An
@@ -72,8 +77,9 @@ public actor FileCredentialStore: KeyExportingStore {
     var observed: Observation?
     /// Whether ``summariesWithoutIndex(rpID:)`` has answered once.
     var answeredWithoutIndex = false
-    /// Credentials read lately, with the identity of the file each was read from.
-    nonisolated let recentReads = RecentReads()
+    /// Credentials read lately, with the identity of the file each was read from, and the watch
+    /// that tells when one changes.
+    nonisolated let recentReads: RecentReads
 
     /// Opens the store in `directory`, making it if it does not exist.
     ///
@@ -98,9 +104,23 @@ public actor FileCredentialStore: KeyExportingStore {
         directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10),
         custody: (any CredentialKeyCustody)? = nil
     ) async throws(StoreError) {
+        try await self.init(
+            directory: directory, passphrase: passphrase, lockTimeout: lockTimeout, custody: custody,
+            watchingChanges: true)
+    }
+
+    /// Opens the store, as ``init(directory:passphrase:lockTimeout:custody:)`` does; with
+    /// `watchingChanges` `false`, without the inotify watch, as on a network filesystem or when
+    /// the system refuses one: the test seam for that case.
+    package init(
+        directory: String, passphrase: Passphrase? = nil, lockTimeout: Duration = .seconds(10),
+        custody: (any CredentialKeyCustody)? = nil, watchingChanges: Bool
+    ) async throws(StoreError) {
         let executor = BlockingExecutor(label: "FileCredentialStore \(directory)")
         let opened = try await executor.run { () throws(StoreError) in
-            try Opened(directory: directory, passphrase: passphrase, lockTimeout: lockTimeout, custody: custody)
+            try Opened(
+                directory: directory, passphrase: passphrase, lockTimeout: lockTimeout, custody: custody,
+                watchingChanges: watchingChanges)
         }
         self.custody = custody
         self.directory = directory
@@ -110,6 +130,7 @@ public actor FileCredentialStore: KeyExportingStore {
         self.lockTimeout = lockTimeout
         self.index = opened.index
         self.observed = opened.observed
+        self.recentReads = opened.recentReads
     }
 
     /// What opening a store finds: its files, and the index when opening had to rebuild it.
@@ -117,11 +138,13 @@ public actor FileCredentialStore: KeyExportingStore {
         let files: Files
         let index: Index?
         let observed: Observation?
+        let recentReads: RecentReads
 
         /// Opens, checks and, when needed, repairs the store, under the exclusive lock.
-        init(directory: String, passphrase: Passphrase?, lockTimeout: Duration, custody: (any CredentialKeyCustody)?)
-            throws(StoreError)
-        {
+        init(
+            directory: String, passphrase: Passphrase?, lockTimeout: Duration, custody: (any CredentialKeyCustody)?,
+            watchingChanges: Bool
+        ) throws(StoreError) {
             try StoreFile.makeDirectories(directory)
             let root = try StoreFile(opening: directory, .directory)
             let status = try root.status()
@@ -141,6 +164,12 @@ public actor FileCredentialStore: KeyExportingStore {
             }
             try root.makeDirectory("credentials")
             let credentialsDirectory = try StoreFile(opening: "credentials", in: root, .directory)
+            // No watch only means no reads off the executor: none where inotify(7) misses another
+            // host's changes (a network filesystem, FUSE: statfs(2)'s `f_type`), or where the
+            // system's limits refuse one (`EMFILE`, `ENOSPC`).
+            let watchable = watchingChanges && (try? credentialsDirectory.filesystem().reportsEveryChange) == true
+            recentReads = RecentReads(
+                watching: watchable ? try? DirectoryWatch<StoreError>(credentialsDirectory) : nil)
             try FileCredentialStore.removeTemporaryFiles(in: root)
             let keys = SealedKeys(
                 storeKey: try FileCredentialStore.storeKey(

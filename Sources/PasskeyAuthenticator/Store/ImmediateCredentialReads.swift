@@ -5,10 +5,11 @@
 /// Every requirement may answer `nil`, "not at hand": the ceremony then takes the ordinary
 /// `async` path, which gives the answer or its error, so what is at hand can only agree with it.
 /// ``InMemoryCredentialStore`` always has its records at hand; ``FileCredentialStore`` has the
-/// credentials whose files are unchanged since it last read them (one `fstatat` each).
+/// credentials it read whose files no inotify event has reported changed since (drained without
+/// waiting: a requirement here makes no call that can block).
 protocol ImmediateCredentialReads: CredentialStore {
     /// The stored credentials with these IDs (those the store has, in any order); `nil` when one
-    /// of them cannot be read without I/O beyond a file status.
+    /// of them is not at hand without a call that can block.
     func credentialsNow(ids: [[UInt8]]) -> [StoredCredential]?
 
     /// The discoverable credentials of `rpID`, newest first as ``CredentialStore/summaries(rpID:)``
