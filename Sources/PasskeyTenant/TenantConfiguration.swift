@@ -71,6 +71,13 @@ public struct TenantConfiguration: Sendable {
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
 
+    // MARK: - Applications
+
+    /// The tenant's applications besides its default native one (``clientID``): regular web
+    /// apps, single-page apps, more native or machine-to-machine apps, as Auth0 has them. None by
+    /// default.
+    public var applications: [TenantApplication]
+
     // MARK: - Management API
 
     /// The scopes the machine-to-machine client is granted on the Management API
@@ -142,6 +149,7 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.applications = []
         self.managementScopes = PasskeyTenant.managementScopes
         self.organizations = []
         self.organizationUsage = .deny

@@ -31,10 +31,12 @@ struct AuthenticationAPI: TenantRoutes {
             let proof = try await self.services.dpopProof(request, secure: secure, at: .tokenEndpoint)
             return try await self.token(
                 JSONRequestDecoder.tenant.decode(TokenRequest.self, jsonOrFormFrom: request, context: context),
-                proof: proof)
+                proof: proof, authorization: TenantServices.authorization(request))
         }
         limited.post("oauth/revoke") { request, context in
-            try await self.revoke(request.decode(as: RevokeRequest.self, context: context))
+            try await self.revoke(
+                request.decode(as: RevokeRequest.self, context: context),
+                authorization: TenantServices.authorization(request))
             return TenantResponseEncoder.empty(status: .ok)
         }
         router.get("userinfo") { request, _ in
