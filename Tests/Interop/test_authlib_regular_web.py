@@ -38,7 +38,7 @@ def tenant(tmp_path):
         for method in ("basic", "post")
     ]
     process = subprocess.Popen(
-        [passkey_binary(), "tenant", "serve", "--json", "--db", str(tmp_path / "tenant.sqlite"),
+        [passkey_binary(), "tenant", "serve", "--json", "-v", "--db", str(tmp_path / "tenant.sqlite"),
          *sum((["--app", app] for app in apps), [])],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -51,6 +51,7 @@ def tenant(tmp_path):
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=10)
+        assert "POST /oauth/token 200" in errors, "requests are logged"
         for app in start["applications"]:
             assert app["client_secret"] not in errors, "a secret reached the log"
 

@@ -1,6 +1,8 @@
 import Auth0Passkeys
 import Foundation
 import HTTPTypes
+import InMemoryLogging
+import Logging
 import PasskeyTenant
 import TestSupport
 import Testing
@@ -238,6 +240,30 @@ import WebAuthn
                 form: apps.codeForm(code, [("client_id", apps.post.clientID), ("client_secret", secret)]))
             #expect(other.status == 403, "\(other.text)")
             #expect(other.json["error"] == .string("invalid_grant"))
+        }
+    }
+
+    @Test func aTracedClientAuthenticationLogsNoSecret() async throws {
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "tenant-test", factory: { _ in logs })
+        logger.logLevel = .trace
+        let secrets = try await ClientApplications.run(logger: logger) { apps in
+            let secret = try #require(apps.basic.clientSecret).text
+            let code = try await apps.code(for: apps.basic)
+            _ = try await apps.post(
+                "/oauth/token", form: apps.codeForm(code), authorization: ClientApplications.basic("x", secret))
+            _ = try await apps.post(
+                "/oauth/token", form: apps.codeForm(code, [("client_secret", secret)]),
+                authorization: ClientApplications.basic(apps.basic.clientID, secret))
+            let tokens = try await apps.post(
+                "/oauth/token", form: apps.codeForm(code),
+                authorization: ClientApplications.basic(apps.basic.clientID, secret))
+            return [secret, code, try #require(tokens.json["refresh_token"]?.stringValue)]
+        }
+        let text = logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(text.contains("/oauth/token 401"))
+        for secret in secrets {
+            #expect(!text.contains(secret))
         }
     }
 
