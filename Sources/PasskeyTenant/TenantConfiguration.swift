@@ -1,7 +1,7 @@
 import FoundationEssentials
 public import WebAuthn
 
-/// What a local tenant is: its domain, its one application, its database connection and its APIs.
+/// What a local tenant is: its domain, its applications, its database connection and its APIs.
 ///
 /// The defaults describe a tenant on `localhost`: the issuer is `https://localhost/`, the RP ID
 /// `localhost`, the accepted origin `https://localhost` (the origin a native app's passkey carries,
@@ -80,8 +80,9 @@ public struct TenantConfiguration: Sendable {
 
     // MARK: - Management API
 
-    /// The scopes the machine-to-machine client is granted on the Management API
-    /// (auth0-passkey-api.md §15.1): by default all six of ``PasskeyTenant/managementScopes``.
+    /// The scopes the machine-to-machine client, and every application with the
+    /// `client_credentials` grant, is granted on the Management API (auth0-passkey-api.md §15.1):
+    /// by default all six of ``PasskeyTenant/managementScopes``.
     public var managementScopes: [String]
 
     // MARK: - Organizations and identifiers
