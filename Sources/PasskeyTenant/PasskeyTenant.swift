@@ -89,6 +89,11 @@ public final class PasskeyTenant: Sendable {
     /// database and kept in it, so a restarted tenant keeps its client. Never printed.
     public var managementClientSecret: Secret { services.managementClientSecret }
 
+    /// The configured applications (``TenantConfiguration/applications``), in their order, with
+    /// their client IDs and the secrets of the confidential ones resolved: given, or generated
+    /// with the database and kept in it.
+    public var applications: [RegisteredApplication] { services.applications }
+
     /// The signing key's ID, as token headers and the JWKS carry it.
     public var signingKeyID: String { services.signer.keyID }
 

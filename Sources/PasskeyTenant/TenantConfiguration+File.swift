@@ -2,8 +2,9 @@ import FoundationEssentials
 
 extension TenantConfiguration {
     /// Applies a tenant configuration file: organizations, the application's organization usage and
-    /// require behaviour, and the connection's identifier attributes and precedence, in Auth0's own
-    /// key names (auth0-passkey-api.md §17, §18). What the file does not name keeps its value.
+    /// require behaviour, the connection's identifier attributes and precedence, and more
+    /// applications (`clients`, ``TenantApplication``), in Auth0's own key names
+    /// (auth0-passkey-api.md §17, §18). What the file does not name keeps its value.
     ///
     /// ```json
     /// {"organizations": [{"name": "acme", "display_name": "Acme", "members": ["ada@example.com"],
@@ -13,7 +14,9 @@ extension TenantConfiguration {
     ///  "attributes": {"email": {"signup": {"status": "optional"}},
     ///                 "username": {"identifier": {"active": true}, "signup": {"status": "required"},
     ///                              "validation": {"min_length": 3, "max_length": 15}},
-    ///                 "phone_number": {"signup": {"status": "inactive"}}}}
+    ///                 "phone_number": {"signup": {"status": "inactive"}}},
+    ///  "clients": [{"name": "web", "app_type": "regular_web", "callbacks": ["http://127.0.0.1:3000/callback"],
+    ///               "token_endpoint_auth_method": "client_secret_basic"}]}
     /// ```
     ///
     /// Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
@@ -46,10 +49,19 @@ extension TenantConfiguration {
         for (identifier, attribute) in file.attributes?.values ?? [:] {
             attribute.apply(to: &identifiers[identifier])
         }
+        if let clients = file.clients {
+            for (index, client) in clients.enumerated() {
+                try client.validate(at: "clients[\(index)]")
+                if clients[..<index].contains(where: { $0.name == client.name }) {
+                    throw TenantError(.invalidConfiguration, "clients[\(index)].name: \(client.name) is given twice")
+                }
+            }
+            applications = clients
+        }
     }
 
-    /// A decoding failure as the key path it happened at and why.
-    private static func configurationError(_ error: DecodingError) -> TenantError {
+    /// A decoding failure as the key path it happened at and why, after `prefix` when given.
+    static func configurationError(_ error: DecodingError, in prefix: String? = nil) -> TenantError {
         let (path, why): ([any CodingKey], String) =
             switch error {
             case .keyNotFound(let key, let context): (context.codingPath + [key], "missing")
@@ -61,7 +73,8 @@ extension TenantConfiguration {
             }
         let key = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         let name = key.hasPrefix(".") ? String(key.dropFirst()) : key
-        return TenantError(.invalidConfiguration, name.isEmpty ? "configuration file: \(why)" : "\(name): \(why)")
+        let place = prefix.map { name.isEmpty ? $0 : "\($0) \(name)" } ?? (name.isEmpty ? "configuration file" : name)
+        return TenantError(.invalidConfiguration, "\(place): \(why)")
     }
 }
 
@@ -72,9 +85,10 @@ private struct ConfigurationFile: Decodable {
     var organizationRequireBehavior: OrganizationRequireBehavior?
     var precedence: [ConnectionAttributes.Identifier]?
     var attributes: AttributesFile?
+    var clients: [TenantApplication]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case organizations, precedence, attributes
+        case organizations, precedence, attributes, clients
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
     }
@@ -88,6 +102,7 @@ private struct ConfigurationFile: Decodable {
             OrganizationRequireBehavior.self, forKey: .organizationRequireBehavior)
         precedence = try container.decodeIfPresent([ConnectionAttributes.Identifier].self, forKey: .precedence)
         attributes = try container.decodeIfPresent(AttributesFile.self, forKey: .attributes)
+        clients = try container.decodeIfPresent([TenantApplication].self, forKey: .clients)
     }
 }
 

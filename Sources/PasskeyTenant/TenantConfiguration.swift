@@ -1,7 +1,7 @@
 import FoundationEssentials
 public import WebAuthn
 
-/// What a local tenant is: its domain, its one application, its database connection and its APIs.
+/// What a local tenant is: its domain, its applications, its database connection and its APIs.
 ///
 /// The defaults describe a tenant on `localhost`: the issuer is `https://localhost/`, the RP ID
 /// `localhost`, the accepted origin `https://localhost` (the origin a native app's passkey carries,
@@ -71,10 +71,18 @@ public struct TenantConfiguration: Sendable {
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
 
+    // MARK: - Applications
+
+    /// The tenant's applications besides its default native one (``clientID``): regular web
+    /// apps, single-page apps, more native or machine-to-machine apps, as Auth0 has them. None by
+    /// default.
+    public var applications: [TenantApplication]
+
     // MARK: - Management API
 
-    /// The scopes the machine-to-machine client is granted on the Management API
-    /// (auth0-passkey-api.md §15.1): by default all six of ``PasskeyTenant/managementScopes``.
+    /// The scopes the machine-to-machine client, and every application with the
+    /// `client_credentials` grant, is granted on the Management API (auth0-passkey-api.md §15.1):
+    /// by default all six of ``PasskeyTenant/managementScopes``.
     public var managementScopes: [String]
 
     // MARK: - Organizations and identifiers
@@ -142,6 +150,7 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.applications = []
         self.managementScopes = PasskeyTenant.managementScopes
         self.organizations = []
         self.organizationUsage = .deny

@@ -25,6 +25,15 @@ extension Passkey {
                 throw ExitCode(1)
             }
         }
+
+        /// Writes `value` for `setting` (removes it, for `nil`) and saves the file: `config set` and
+        /// `config unset`.
+        static func saving(_ setting: TenantSetting, _ value: String?) throws {
+            try editing { (file) throws(FlowFailure) in
+                file[setting] = value
+                try file.save()
+            }
+        }
     }
 }
 
@@ -39,10 +48,7 @@ extension Passkey.Config {
         var value: String
 
         func run() throws {
-            try Passkey.Config.editing { (file) throws(FlowFailure) in
-                file[setting] = value
-                try file.save()
-            }
+            try Passkey.Config.saving(setting, value)
         }
     }
 
@@ -78,10 +84,7 @@ extension Passkey.Config {
         var setting: TenantSetting
 
         func run() throws {
-            try Passkey.Config.editing { (file) throws(FlowFailure) in
-                file[setting] = nil
-                try file.save()
-            }
+            try Passkey.Config.saving(setting, nil)
         }
     }
 

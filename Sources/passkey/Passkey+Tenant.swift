@@ -31,6 +31,9 @@ extension Passkey.Tenant {
 
                 Organizations and the connection's identifiers come from --config FILE (JSON, Auth0's key
                 names), overridden by --organization, --member, --organization-usage and --identifier.
+                More applications (regular web apps with a secret, single-page apps, native or
+                machine-to-machine apps) come from the file's "clients" list or from --app, in Auth0's key
+                names; --json lists each with its client ID, and its secret if it has one.
                 """
         )
 
@@ -107,6 +110,19 @@ extension Passkey.Tenant {
                 """)
         var m2mScopes: [String] = []
 
+        @Option(
+            name: .customLong("app"),
+            help: ArgumentHelp(
+                """
+                An application besides the default native one (repeatable), as comma-separated KEY=VALUE \
+                pairs in Auth0's key names: name, app_type (native, spa, regular_web, non_interactive), \
+                client_id, client_secret, token_endpoint_auth_method (none, client_secret_post, \
+                client_secret_basic), and callbacks, allowed_logout_urls, web_origins, allowed_origins, \
+                grant_types (repeat the key for each element). Replaces the --config application of that name.
+                """,
+                valueName: "KEY=VALUE,..."))
+        var apps: [String] = []
+
         @Flag(help: "Print the start line as JSON.")
         var json = false
 
@@ -141,6 +157,13 @@ extension Passkey.Tenant {
             for url in callbacks + logoutURLs where !url.contains("://") || url.contains("#") {
                 throw ValidationError("\(url) is not an absolute URL without a fragment.")
             }
+            for app in apps {
+                do {
+                    _ = try TenantApplication(option: app)
+                } catch {
+                    throw ValidationError(error.detail)
+                }
+            }
             for scope in m2mScopes where !PasskeyTenant.managementScopes.contains(scope) {
                 let known = PasskeyTenant.managementScopes.joined(separator: " ")
                 throw ValidationError("--m2m-scope \(scope) is not one of \(known).")
@@ -159,6 +182,11 @@ extension Passkey.Tenant {
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)
+            for app in apps {
+                let application = try TenantApplication(option: app)
+                configuration.applications.removeAll { $0.name == application.name }
+                configuration.applications.append(application)
+            }
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = verbose ? .info : .warning
             let tenant: PasskeyTenant
@@ -194,8 +222,8 @@ extension Passkey.Tenant {
     }
 
     /// What `tenant serve` prints once it listens. The JSON line carries the machine-to-machine
-    /// client's secret, for a test harness that reads the process's standard output; the text
-    /// line, meant for a terminal, never does.
+    /// client's secret and the configured applications' secrets, for a test harness that reads the
+    /// process's standard output; the text line, meant for a terminal, never does.
     struct StartLine: Encodable {
         let url: String
         let domain: String
@@ -208,11 +236,30 @@ extension Passkey.Tenant {
         let m2mClientSecret: String
         let managementAudience: String
         let organizations: [Organization]
+        let applications: [Application]
 
         /// An organization as the start line names it.
         struct Organization: Encodable {
             let id: String
             let name: String
+        }
+
+        /// A configured application as the start line names it, in Auth0's key names; the secret
+        /// only for a confidential client.
+        struct Application: Encodable {
+            let name: String
+            let appType: String
+            let clientID: String
+            let clientSecret: String?
+            let tokenEndpointAuthMethod: String
+
+            enum CodingKeys: String, CodingKey {
+                case name
+                case appType = "app_type"
+                case clientID = "client_id"
+                case clientSecret = "client_secret"
+                case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+            }
         }
 
         init(tenant: PasskeyTenant, endpoint: TenantEndpoint) {
@@ -227,10 +274,16 @@ extension Passkey.Tenant {
             m2mClientSecret = tenant.managementClientSecret.text
             managementAudience = tenant.configuration.managementAudience
             organizations = tenant.configuration.organizations.map { Organization(id: $0.id, name: $0.name) }
+            applications = tenant.applications.map {
+                Application(
+                    name: $0.name, appType: $0.appType.rawValue, clientID: $0.clientID,
+                    clientSecret: $0.clientSecret?.text,
+                    tokenEndpointAuthMethod: $0.tokenEndpointAuthMethod.rawValue)
+            }
         }
 
         enum CodingKeys: String, CodingKey {
-            case url, domain, issuer, connection, audience, organizations
+            case url, domain, issuer, connection, audience, organizations, applications
             case clientID = "client_id"
             case rpID = "rp_id"
             case m2mClientID = "m2m_client_id"

@@ -34,8 +34,9 @@ import WebAuthn
 
     @Test(arguments: postEndpoints, [nil, "text/plain", "application/x-www-form-urlencoded"])
     func anotherContentTypeIsRefused(path: String, contentType: String?) async throws {
-        // The token endpoint also reads OAuth's form encoding (RFC 6749 §4.1.3): WebAuthFormBodyTests.
-        guard !(path == "/oauth/token" && contentType == "application/x-www-form-urlencoded") else { return }
+        // The token and revocation endpoints also read OAuth's form encoding (RFC 6749 §4.1.3, RFC 7009 §2.1):
+        // WebAuthFormBodyTests, ClientAuthenticationTests.
+        guard !(path.hasPrefix("/oauth/") && contentType == "application/x-www-form-urlencoded") else { return }
         let harness = try await TenantHarness()
         let result = try await harness.router { http in
             try await http.send(.post, path, raw: #"{"client_id":"\#(harness.clientID)"}"#, contentType: contentType)

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// API credentials as a ``CredentialsManager`` keeps them: with the audience and the scope they
 /// were asked for, which ``CredentialsManager/storedAPICredentials()`` lists and
 /// ``CredentialsManager/clear(forAudience:scope:)`` takes.

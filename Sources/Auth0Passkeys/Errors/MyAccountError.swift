@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 /// An error from Auth0's My Account API (`/me/v1/…`), or one this library made when there was no
 /// usable answer (spec §7.2, §7.3).

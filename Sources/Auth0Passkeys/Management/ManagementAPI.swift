@@ -25,7 +25,10 @@ import WebAuthn
 /// ``Authentication`` and ``MyAccount``. User and method IDs are percent-encoded as one path
 /// segment each (`auth0|65f0…` is sent as `auth0%7C65f0…`). The description and mirror show no
 /// token.
-public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectable {
+public struct ManagementAPI: TokenAuthorizedAPI, CustomStringConvertible, CustomReflectable {
+    package typealias Failure = ManagementAPIError
+    package static let path = "api/v2"
+
     /// The API's base URL, `https://DOMAIN/api/v2`, without a final `/`.
     public var url: String { endpoint.url }
     /// The access token sent as `Authorization: <tokenType> <token>`.
@@ -53,7 +56,7 @@ public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectabl
         logger: Logger? = nil
     ) {
         self.init(
-            token: token, tokenType: tokenType, tenantURL: BaseURL.fromDomain(domain),
+            token: token, tokenType: tokenType, domain: domain,
             client: HTTPClient(
                 transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
@@ -83,19 +86,11 @@ public struct ManagementAPI: Sendable, CustomStringConvertible, CustomReflectabl
                 transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
 
-    /// Creates a client over a prepared ``HTTPClient`` (its retry waits and jitter injected): the
-    /// seam of the tests.
-    package init(token: String, tokenType: String = "Bearer", baseURL: String, client: HTTPClient)
-        throws(ManagementAPIError)
-    {
-        let url = try ManagementAPIError.validated(baseURL: baseURL)
-        self.init(token: token, tokenType: tokenType, tenantURL: url, client: client)
-    }
-
-    private init(token: String, tokenType: String, tenantURL: String, client: HTTPClient) {
+    /// Keeps what ``TokenAuthorizedAPI`` built.
+    package init(token: String, tokenType: String, endpoint: APIEndpoint) {
         self.token = token
         self.tokenType = tokenType
-        endpoint = APIEndpoint(url: tenantURL + "api/v2", authorization: "\(tokenType) \(token)", client: client)
+        self.endpoint = endpoint
     }
 
     /// The user calls (spec §15.2).

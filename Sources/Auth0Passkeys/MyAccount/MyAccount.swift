@@ -19,7 +19,10 @@ import WebAuthn
 /// ```
 ///
 /// The description and mirror show no token.
-public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
+public struct MyAccount: TokenAuthorizedAPI, CustomStringConvertible, CustomReflectable {
+    package typealias Failure = MyAccountError
+    package static let path = "me/v1"
+
     /// The API's base URL, `https://DOMAIN/me/v1`, without a final `/`.
     public var url: String { endpoint.url }
     /// The access token sent as `Authorization: <tokenType> <token>`.
@@ -48,7 +51,7 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
         logger: Logger? = nil
     ) {
         self.init(
-            token: token, tokenType: tokenType, tenantURL: BaseURL.fromDomain(domain),
+            token: token, tokenType: tokenType, domain: domain,
             client: HTTPClient(
                 transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
@@ -78,19 +81,11 @@ public struct MyAccount: Sendable, CustomStringConvertible, CustomReflectable {
                 transport: transport, retryPolicy: retryPolicy, clientInfo: clientInfo, logger: logger))
     }
 
-    /// Creates a client over a prepared ``HTTPClient`` (its retry waits and jitter injected): the
-    /// seam of the tests.
-    package init(token: String, tokenType: String = "Bearer", baseURL: String, client: HTTPClient)
-        throws(MyAccountError)
-    {
-        let url = try MyAccountError.validated(baseURL: baseURL)
-        self.init(token: token, tokenType: tokenType, tenantURL: url, client: client)
-    }
-
-    private init(token: String, tokenType: String, tenantURL: String, client: HTTPClient) {
+    /// Keeps what ``TokenAuthorizedAPI`` built.
+    package init(token: String, tokenType: String, endpoint: APIEndpoint) {
         self.token = token
         self.tokenType = tokenType
-        endpoint = APIEndpoint(url: tenantURL + "me/v1", authorization: "\(tokenType) \(token)", client: client)
+        self.endpoint = endpoint
     }
 
     /// This client with DPoP (RFC 9449 §7; spec §16.1): with a `DPoP` ``tokenType``, each call

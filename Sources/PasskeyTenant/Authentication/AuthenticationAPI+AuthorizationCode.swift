@@ -3,7 +3,8 @@ import WebAuthn
 
 extension AuthenticationAPI {
     /// The authorization code grant (RFC 6749 §4.1.3, RFC 7636 §4.5, §4.6; auth0-passkey-api.md
-    /// §14.3): redeems a code of the login page once, checks that it was issued to this client for
+    /// §14.3): redeems a code of the login page once, checks that it was issued to the
+    /// authenticated client (OpenID Connect Core 1.0 §3.1.3.2) for
     /// this redirect URI and that the verifier hashes to its challenge, and issues the tokens the
     /// `/authorize` request asked for, with its `nonce` and the ceremony's `auth_time`.
     ///
@@ -46,6 +47,6 @@ extension AuthenticationAPI {
             for: user, scopes: scopes, audience: audience,
             organization: try services.issuedOrganization(authorized.organization),
             authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil,
-            boundTo: request.dpopThumbprint)
+            boundTo: request.dpopThumbprint, client: authorized.clientID)
     }
 }

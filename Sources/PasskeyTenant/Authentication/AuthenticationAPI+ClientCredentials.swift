@@ -3,30 +3,19 @@ import WebAuthn
 
 extension AuthenticationAPI {
     /// `POST /oauth/token` with `grant_type=client_credentials` (RFC 6749 §4.4; auth0-passkey-api.md
-    /// §15.1): a Management API access token for the machine-to-machine client.
+    /// §15.1): a Management API access token for a machine-to-machine client: the built-in one, or
+    /// a configured application whose `grant_types` has `client_credentials`.
     ///
-    /// The secret is compared in constant time (as digests, so its length leaks nothing either).
-    /// The token is RS256 with `sub` `<client id>@clients`, `gty` `client-credentials`, `aud` the
-    /// management audience and `scope` the client's scopes, or the subset asked for; there is no
-    /// ID token and no refresh token (RFC 6749 §4.4.3).
+    /// The client is authenticated already (``token(_:proof:authorization:)``: the native
+    /// application, a public client, gets `unauthorized_client`; a missing or wrong secret
+    /// `invalid_client`). The token is RS256 with `sub` `<client id>@clients`, `gty`
+    /// `client-credentials`, `aud` the management audience and `scope` the client's scopes, or
+    /// the subset asked for; there is no ID token and no refresh token (RFC 6749 §4.4.3).
     ///
-    /// - Throws: `unauthorized_client` (403) for the native application, which has no client
-    ///   grant; `invalid_client` (401) for an unknown client or a missing or wrong secret;
-    ///   `access_denied` (403), as Auth0 says it, for a missing audience, another audience, or a
-    ///   scope the client was not granted.
+    /// - Parameter request: the request, its `client_id` the authenticated client's.
+    /// - Throws: `access_denied` (403), as Auth0 says it, for a missing audience, another audience,
+    ///   or a scope the client was not granted.
     func clientCredentials(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
-        guard request.clientID != clientID else {
-            throw TenantError(
-                .unauthorizedClient, status: 403, "Grant type 'client_credentials' not allowed for the client.")
-        }
-        guard request.clientID == services.managementClientID else {
-            throw TenantError(.invalidClient, status: 401, "Unknown client: \(request.clientID.prefix(64))")
-        }
-        guard let secret = request.clientSecret,
-            constantTimeEquals(secret.digest, services.managementClientSecret.digest)
-        else {
-            throw TenantError(.invalidClient, status: 401, "The client secret is missing or wrong.")
-        }
         let audience = configuration.managementAudience
         guard let asked = request.audience else {
             throw TenantError(
@@ -44,8 +33,8 @@ extension AuthenticationAPI {
         let lifetime = Int(configuration.accessTokenLifetime.seconds)
         let claims = AccessTokenClaims(
             RegisteredClaims(
-                iss: configuration.issuer, sub: services.managementClientID + "@clients", aud: Audience([audience]),
-                azp: services.managementClientID, iat: issuedAt, exp: issuedAt + lifetime),
+                iss: configuration.issuer, sub: request.clientID + "@clients", aud: Audience([audience]),
+                azp: request.clientID, iat: issuedAt, exp: issuedAt + lifetime),
             AccessTokenGrant(
                 scope: scopes.joined(separator: " "), jti: TokenIdentifiers.random().accessTokenID, orgID: nil,
                 gty: TenantServices.clientCredentialsGty))

@@ -10,7 +10,9 @@ extension AuthenticationAPI {
     func refresh(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
         guard let presented = request.refreshToken else { throw .invalidRequest("refresh_token: missing") }
         let invalid = TenantError.invalidGrant("Unknown or invalid refresh token.")
-        guard let grant = try await store.refreshGrant(digest: presented.digest, clientID: clientID, at: clock.now())
+        guard
+            let grant = try await store.refreshGrant(
+                digest: presented.digest, clientID: request.clientID, at: clock.now())
         else { throw invalid }
         try await services.checkAttempts([.user(grant.userID)])
         return try await services.counting([.user(grant.userID)]) { () async throws(TenantError) -> TokenResponse in
@@ -33,21 +35,36 @@ extension AuthenticationAPI {
             let successor = Secret.random()
             guard
                 let rotated = try await store.rotateRefreshToken(
-                    digest: presented.digest, clientID: clientID, successor: successor.digest,
+                    digest: presented.digest, clientID: request.clientID, successor: successor.digest,
                     expiresAt: clock.now().addingTimeInterval(configuration.refreshTokenLifetime.seconds),
                     at: clock.now())
             else { throw invalid }
             return try await services.issueTokens(
                 for: user, scopes: scopes, audience: audience,
                 organization: try services.issuedOrganization(rotated.organization),
-                authTime: rotated.authTime, refresh: (successor, rotated), boundTo: request.dpopThumbprint)
+                authTime: rotated.authTime, refresh: (successor, rotated), boundTo: request.dpopThumbprint,
+                client: request.clientID)
         }
     }
 
     /// `POST /oauth/revoke` (auth0-passkey-api.md §6.2; RFC 7009): revokes a refresh token and the
-    /// tokens rotated from the same login. An unknown token is not an error (RFC 7009 §2.2).
-    func revoke(_ request: RevokeRequest) async throws(TenantError) {
-        try services.checkClient(request.clientID)
-        try await store.revokeRefreshToken(digest: request.token.digest, clientID: request.clientID)
+    /// tokens rotated from the same login. The client authenticates as at the token endpoint
+    /// (RFC 7009 §2.1; ``TenantServices/authenticateClient(_:grant:)``), and only its own tokens
+    /// are revoked. An unknown token, or another client's, is not an error (RFC 7009 §2.2).
+    ///
+    /// - Parameters:
+    ///   - request: the body.
+    ///   - authorization: the request's `Authorization` header, for `client_secret_basic`.
+    /// - Throws: `invalid_client` (401) as client authentication says; `invalid_request` for a
+    ///   missing `token`.
+    func revoke(_ request: RevokeRequest, authorization: (scheme: String, token: Secret)? = nil)
+        async throws(TenantError)
+    {
+        let client = try services.authenticateClient(
+            ClientCredentials(
+                authorization: authorization, bodyClientID: request.clientID, bodySecret: request.clientSecret),
+            grant: nil)
+        guard !request.token.text.isEmpty else { throw .invalidRequest("token: missing") }
+        try await store.revokeRefreshToken(digest: request.token.digest, clientID: client.clientID)
     }
 }

@@ -11,23 +11,34 @@ extension AuthenticationAPI {
     }
 
     /// ``token(_:)`` with the request's checked DPoP proof, if it had one (RFC 9449 §5;
-    /// auth0-passkey-api.md §16.4): the tokens it issues are bound to the proof's key, and
-    /// ``TenantConfiguration/requireProofOfPossession`` refuses a request without one. The
-    /// machine-to-machine client's grant is not the application's: it takes Bearer tokens only.
+    /// auth0-passkey-api.md §16.4), and its `Authorization` header: the client is authenticated
+    /// first (``TenantServices/authenticateClient(_:grant:)``: Basic, the body's secret, or none
+    /// for a public client), then the grant is the authenticated client's. The tokens it issues
+    /// are bound to the proof's key, and ``TenantConfiguration/requireProofOfPossession`` refuses
+    /// a request without one. The client credentials grant is not the application's: it takes
+    /// Bearer tokens only.
     ///
-    /// - Throws: as ``token(_:)``; `invalid_dpop_proof` for a missing proof when one is required
+    /// - Throws: as ``token(_:)``; `invalid_client` (401) and `unauthorized_client` (403) as client
+    ///   authentication says; `invalid_dpop_proof` for a missing proof when one is required
     ///   or the grant (refresh token, authorization code) is bound to a key; `invalid_grant` when
     ///   it is bound to another key.
-    func token(_ request: TokenRequest, proof: DPoPProof?) async throws(TenantError) -> TokenResponse {
+    func token(
+        _ request: TokenRequest, proof: DPoPProof?, authorization: (scheme: String, token: Secret)? = nil
+    ) async throws(TenantError) -> TokenResponse {
+        let client = try services.authenticateClient(
+            ClientCredentials(
+                authorization: authorization, bodyClientID: request.clientID, bodySecret: request.clientSecret),
+            grant: request.grantType.isEmpty ? nil : request.grantType)
+        guard !request.grantType.isEmpty else { throw .invalidRequest("grant_type: missing") }
+        var request = request
+        request.clientID = client.clientID
         if request.grantType == TokenRequest.clientCredentialsGrant {
             return try await clientCredentials(request)
         }
-        try services.checkClient(request.clientID)
         if configuration.requireProofOfPossession, proof == nil {
             throw TenantError(
                 .invalidDPoPProof, "This application requires a DPoP proof (RFC 9449) at the token endpoint.")
         }
-        var request = request
         request.dpopThumbprint = proof?.key.thumbprint
         switch request.grantType {
         case TokenRequest.webAuthnGrant:

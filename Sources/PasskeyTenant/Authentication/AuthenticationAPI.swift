@@ -11,7 +11,7 @@ import WebAuthn
 /// POST /passkey/register                 a signup challenge          (under the address lockout)
 /// POST /passkey/challenge                a login challenge           (under the address lockout)
 /// POST /oauth/token                      a grant (JSON or form, DPoP) (under the address lockout)
-/// POST /oauth/revoke                     revokes a refresh token     (under the address lockout)
+/// POST /oauth/revoke                     revokes a refresh token (JSON or form) (under the address lockout)
 /// GET  /userinfo                         the token's user's claims
 /// GET  /.well-known/jwks.json            the signing key
 /// GET  /.well-known/openid-configuration discovery
@@ -31,10 +31,12 @@ struct AuthenticationAPI: TenantRoutes {
             let proof = try await self.services.dpopProof(request, secure: secure, at: .tokenEndpoint)
             return try await self.token(
                 JSONRequestDecoder.tenant.decode(TokenRequest.self, jsonOrFormFrom: request, context: context),
-                proof: proof)
+                proof: proof, authorization: TenantServices.authorization(request))
         }
         limited.post("oauth/revoke") { request, context in
-            try await self.revoke(request.decode(as: RevokeRequest.self, context: context))
+            try await self.revoke(
+                JSONRequestDecoder.tenant.decode(RevokeRequest.self, jsonOrFormFrom: request, context: context),
+                authorization: TenantServices.authorization(request))
             return TenantResponseEncoder.empty(status: .ok)
         }
         router.get("userinfo") { request, _ in

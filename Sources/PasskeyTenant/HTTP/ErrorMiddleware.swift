@@ -13,7 +13,8 @@ import WebAuthn
 /// middleware renders every failure under `/api/v2/` so, unknown routes included. A refused bearer
 /// token also gets `WWW-Authenticate` (RFC 6750 §3): a `DPoP` challenge with `algs` for a
 /// refused DPoP proof or nonce at a resource server and for any refusal of a request that used
-/// `Authorization: DPoP` (RFC 9449 §7.1), else a `Bearer` one; a lockout gets `Retry-After`.
+/// `Authorization: DPoP` (RFC 9449 §7.1), else a `Bearer` one; a refused client authentication
+/// that used `Authorization: Basic` gets a `Basic` one (RFC 6749 §5.2); a lockout gets `Retry-After`.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = TenantRequestContext
 
@@ -35,11 +36,12 @@ struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let response: Response
         let shape = self.shape == .authentication && request.uri.path.hasPrefix("/api/v2/") ? .management : self.shape
-        let dpop = TenantServices.authorization(request)?.scheme == "dpop"
+        let scheme = TenantServices.authorization(request)?.scheme
+        let dpop = scheme == "dpop"
         do {
             response = try await next(request, context)
         } catch let error as TenantError {
-            response = render(error, as: shape, dpop: dpop)
+            response = render(error, as: shape, dpop: dpop, basic: scheme == "basic")
         } catch let error as any HTTPResponseError {
             response = render(Self.tenantError(for: error.status), as: shape)
         } catch {
@@ -76,8 +78,10 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// The response for `error`, in `shape`; `dpop` when the request sent `Authorization: DPoP`.
-    func render(_ error: TenantError, as shape: Shape, dpop: Bool = false) -> Response {
+    /// The response for `error`, in `shape`; `dpop` when the request sent `Authorization: DPoP`,
+    /// `basic` when it sent `Authorization: Basic` (a client authentication refused then gets a
+    /// Basic challenge, RFC 6749 §5.2).
+    func render(_ error: TenantError, as shape: Shape, dpop: Bool = false, basic: Bool = false) -> Response {
         let status = HTTPResponse.Status(code: error.status, reasonPhrase: Self.title(error.status))
         var headers = HTTPFields()
         if let wait = error.retryAfter {
@@ -91,6 +95,8 @@ struct ErrorMiddleware: RouterMiddleware {
             headers[.wwwAuthenticate] = #"DPoP \#(parameters), algs="\#(DPoPKey.algorithms.joined(separator: " "))""#
         } else if isTokenError {
             headers[.wwwAuthenticate] = "Bearer " + parameters
+        } else if error.code == .invalidClient, error.status == 401, basic {
+            headers[.wwwAuthenticate] = #"Basic realm="\#(realm)""#
         }
         switch shape {
         case .authentication:

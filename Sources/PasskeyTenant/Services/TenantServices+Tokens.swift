@@ -97,11 +97,14 @@ extension TenantServices {
     ///   - refresh: the rotated refresh token and its grant, for the refresh grant.
     ///   - dpopKey: the thumbprint of the request's DPoP proof's key: the access token carries it as
     ///     `cnf.jkt` and is a `DPoP` token, and a new refresh token is bound to it (RFC 9449 §5).
+    ///   - client: the application the tokens are for (the ID token's `aud`, `azp`); by default the
+    ///     default native one.
     func issueTokens(
         for user: TenantUser, scopes: [String], audience: String?, organization: TenantOrganization?, authTime: Date?,
         nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?,
-        boundTo dpopKey: String?
+        boundTo dpopKey: String?, client: String? = nil
     ) async throws(TenantError) -> TokenResponse {
+        let clientID = client ?? self.clientID
         let now = clock.now()
         let issuedAt = Int(now.timeIntervalSince1970)
         let accessLifetime = Int(configuration.accessTokenLifetime.seconds)

@@ -26,6 +26,9 @@ struct TenantServices: Sendable {
     /// The `DPoP-Nonce` values handed out and accepted (RFC 9449 §8), under a key every
     /// instance on the database shares.
     let dpopNonces: DPoPNonces
+    /// The configured applications (``TenantConfiguration/applications``), their IDs and secrets
+    /// resolved; ``application(_:)`` adds the two built-in ones.
+    let applications: [RegisteredApplication]
 
     /// Opens the services on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use (``PasskeyTenant/init(configuration:database:clock:logger:)``
@@ -43,6 +46,11 @@ struct TenantServices: Sendable {
         if configuration.clientID == nil {
             configuration.clientID = try await store.setting("client_id") { Self.newClientID() }
         }
+        var applications: [RegisteredApplication] = []
+        for application in configuration.applications {
+            applications.append(
+                try await RegisteredApplication.resolve(application, in: store, newClientID: newClientID))
+        }
         return TenantServices(
             configuration: configuration, store: store,
             signer: try await TokenSigner.load(from: store, given: configuration.signingKeyPEM),
@@ -50,7 +58,7 @@ struct TenantServices: Sendable {
             logger: logger, managementClientID: try await store.setting("m2m_client_id") { Self.newClientID() },
             managementClientSecret: Secret(
                 try await store.setting("m2m_client_secret") { Secret.random(byteCount: 48).text }),
-            dpopNonces: DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock))
+            dpopNonces: DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock), applications: applications)
     }
 
     /// The application's client ID.

@@ -71,15 +71,3 @@ struct RegisteredURL: Sendable, Hashable {
         }
     }
 }
-
-extension TenantConfiguration {
-    /// Whether `uri` is one of the client's Allowed Callback URLs (``callbackURLs``).
-    func allowsCallback(_ uri: String) -> Bool {
-        callbackURLs.contains { RegisteredURL($0).admits(uri) }
-    }
-
-    /// Whether `uri` is one of the client's Allowed Logout URLs (``logoutURLs``).
-    func allowsLogout(_ uri: String) -> Bool {
-        logoutURLs.contains { RegisteredURL($0).admits(uri) }
-    }
-}

@@ -28,7 +28,7 @@ extension WebAuthAPI {
     /// - Throws: `server_error` only, for a database fault.
     func authorize(query: String?, sessionCookie: String?, secure: Bool) async throws(TenantError) -> BrowserResponse {
         let parameters = FormParameters(query)
-        guard let clientID = parameters["client_id"], clientID == self.clientID,
+        guard let clientID = parameters["client_id"], let client = services.application(clientID),
             !parameters.repeated.contains("client_id")
         else {
             return .page(
@@ -37,7 +37,7 @@ extension WebAuthAPI {
                     title: "Unknown application",
                     text: "The client_id is missing or names no application of this tenant."))
         }
-        guard let redirectURI = parameters["redirect_uri"], configuration.allowsCallback(redirectURI),
+        guard let redirectURI = parameters["redirect_uri"], client.allowsCallback(redirectURI),
             !parameters.repeated.contains("redirect_uri")
         else {
             return .page(

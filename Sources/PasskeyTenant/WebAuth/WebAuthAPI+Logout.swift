@@ -4,7 +4,8 @@ import WebAuthn
 extension WebAuthAPI {
     /// `GET /v2/logout` (auth0-passkey-api.md §14.4; OpenID Connect RP-Initiated Logout 1.0 §2,
     /// §3): ends the login session (its row deleted, its cookie cleared with `Max-Age=0`), then
-    /// sends the browser to `returnTo` when it is an Allowed Logout URL, to the first allowed one
+    /// sends the browser to `returnTo` when it is an Allowed Logout URL (of the `client_id`'s
+    /// application, else the default one's), to the first allowed one
     /// when only `client_id` is given, or shows "You are logged out". `federated` is ignored (the
     /// tenant has no upstream identity provider).
     ///
@@ -18,15 +19,16 @@ extension WebAuthAPI {
     func logout(query: String?, sessionCookie: String?, secure: Bool) async throws(TenantError) -> BrowserResponse {
         let parameters = FormParameters(query)
         let returnTo = parameters["returnTo"]
-        let client = parameters["client_id"]
-        if let returnTo, !configuration.allowsLogout(returnTo) {
+        let clientID = parameters["client_id"]
+        let client = clientID.flatMap(services.application)
+        if let returnTo, !(client ?? services.defaultApplication).allowsLogout(returnTo) {
             return .page(
                 .badRequest,
                 HTMLPage.message(
                     title: "Logout URL mismatch",
                     text: "The returnTo URL is not one of the application's Allowed Logout URLs."))
         }
-        if let client, client != clientID {
+        if clientID != nil, client == nil {
             return .page(
                 .badRequest,
                 HTMLPage.message(
@@ -39,7 +41,7 @@ extension WebAuthAPI {
         if let returnTo {
             return .redirect(returnTo, cookies: cleared)
         }
-        if client != nil, let first = configuration.logoutURLs.first {
+        if let first = client?.logoutURLs.first {
             return .redirect(first, cookies: cleared)
         }
         return .page(.ok, HTMLPage.message(title: "Logged out", text: "You are logged out."), cookies: cleared)

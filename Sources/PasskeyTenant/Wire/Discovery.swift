@@ -16,7 +16,9 @@ struct OpenIDConfiguration: Sendable, Hashable, Codable {
     var scopesSupported: [String]
     var subjectTypesSupported = ["public"]
     var idTokenSigningAlgValuesSupported = ["RS256"]
-    var tokenEndpointAuthMethodsSupported = ["none", "client_secret_post"]
+    /// Every method of ``TenantApplication/TokenEndpointAuthMethod``: what the token and
+    /// revocation endpoints take (OpenID Connect Discovery 1.0 §3).
+    var tokenEndpointAuthMethodsSupported = TenantApplication.TokenEndpointAuthMethod.allCases.map(\.rawValue)
     var claimsSupported: [String]
     /// The `alg` values accepted in DPoP proofs (RFC 9449 §5.1).
     var dpopSigningAlgValuesSupported = DPoPKey.algorithms

@@ -22,7 +22,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public var codeVerifier: Secret?
     /// The code grant's `redirect_uri`, as `/authorize` had it (RFC 6749 §4.1.3).
     public var redirectURI: String?
-    /// The client secret of the client credentials grant (RFC 6749 §2.3.1, `client_secret_post`).
+    /// The client secret of a confidential client that authenticates with `client_secret_post`
+    /// (RFC 6749 §2.3.1).
     public var clientSecret: Secret?
     /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
     /// the proof is checked (RFC 9449 §5); never read from the body.
@@ -84,5 +85,25 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         case codeVerifier = "code_verifier"
         case redirectURI = "redirect_uri"
         case clientSecret = "client_secret"
+    }
+
+    /// Reads a body whose `client_id` may be absent (the client authenticates with
+    /// `Authorization: Basic`, RFC 6749 §2.3.1) and whose `grant_type` is checked once the client
+    /// is: both read as empty when absent; every other member as its type says.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try container.decodeIfPresent(String.self, forKey: .clientID) ?? ""
+        grantType = try container.decodeIfPresent(String.self, forKey: .grantType) ?? ""
+        authSession = try container.decodeIfPresent(Secret.self, forKey: .authSession)
+        authnResponse = try container.decodeIfPresent(PasskeyResponse.self, forKey: .authnResponse)
+        refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        audience = try container.decodeIfPresent(String.self, forKey: .audience)
+        realm = try container.decodeIfPresent(String.self, forKey: .realm)
+        organization = try container.decodeIfPresent(String.self, forKey: .organization)
+        code = try container.decodeIfPresent(Secret.self, forKey: .code)
+        codeVerifier = try container.decodeIfPresent(Secret.self, forKey: .codeVerifier)
+        redirectURI = try container.decodeIfPresent(String.self, forKey: .redirectURI)
+        clientSecret = try container.decodeIfPresent(Secret.self, forKey: .clientSecret)
     }
 }
