@@ -1,5 +1,5 @@
 public import PasskeyAuthenticator
-public import WebAuthn
+import WebAuthn
 
 /// Credential keys kept in a PKCS#11 token, for a `FileCredentialStore` that keeps the records:
 /// `FileCredentialStore(directory:custody: PKCS11KeyCustody(token:))`.

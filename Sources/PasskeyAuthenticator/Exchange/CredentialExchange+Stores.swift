@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import WebAuthn
+import WebAuthn
 
 extension KeyExportingStore {
     /// Exports the passkeys of this store (of one relying party, or all) in the Credential

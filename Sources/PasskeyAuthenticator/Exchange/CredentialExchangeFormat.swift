@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import WebAuthn
 
 /// The FIDO Alliance Credential Exchange Format 1.0 (CXF, Proposed Standard 2025-08-14), the

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import WebAuthn
 
 /// A Credential Exchange Format export sealed under a passphrase, as `passkey export` writes it

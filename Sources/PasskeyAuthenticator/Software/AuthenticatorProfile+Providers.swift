@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 extension AuthenticatorProfile {
     /// Apple's iCloud Keychain (Apple Passwords) as a relying party sees it: synced passkeys with

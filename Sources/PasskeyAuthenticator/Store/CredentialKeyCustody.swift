@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 /// Who keeps the secrets of a ``FileCredentialStore``'s credentials, when not the store itself:
 /// an HSM, a TPM or a token. The store keeps the records (their files, lock, index and counters)

@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 extension CredentialStore {
     /// Signs with ``sign(_:with:)``: the store's signatures are as reproducible as its keys make

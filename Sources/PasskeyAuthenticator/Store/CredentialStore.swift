@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 /// Where an authenticator keeps its credentials and their keys (DESIGN.md: The file-backed store).
 ///

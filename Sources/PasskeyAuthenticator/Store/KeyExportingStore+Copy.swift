@@ -1,4 +1,4 @@
-public import WebAuthn
+import WebAuthn
 
 extension KeyExportingStore {
     /// Copies a credential into another store with its key, counter and flags: a cloned
