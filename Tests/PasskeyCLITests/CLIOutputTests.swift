@@ -64,7 +64,11 @@ import WebAuthn
     /// Standard output as a JSON object, or a recorded issue.
     static func object(_ result: ProcessResult) throws -> [String: JSONValue] {
         #expect(result.status == 0, "\(result)")
-        return try #require(try WebAuthnJSON.decode(JSONValue.self, from: Array(result.standardOutput)).objectValue)
+        let output = Array(result.standardOutput)
+        let value = try #require(
+            try? WebAuthnJSON.decode(JSONValue.self, from: output),
+            "standard output is not JSON: \(result.stdout) (standard error: \(result.stderr))")
+        return try #require(value.objectValue)
     }
 
     @Test func everyStoreCommandPrintsJSON() async throws {
