@@ -25,12 +25,13 @@ extension TenantServices {
             acceptsEitherSecretMethod: true)
     }
 
-    /// Every application: the default native one, the machine-to-machine one, the configured ones.
-    var allApplications: [RegisteredApplication] { [defaultApplication, managementApplication] + applications }
-
-    /// The application whose client ID is `clientID`, if any.
+    /// The application whose client ID is `clientID`, if any: the default native one, the
+    /// machine-to-machine one, then the configured ones (the first that has it), built only when it
+    /// is the one asked for, since every token request asks.
     func application(_ clientID: String) -> RegisteredApplication? {
-        allApplications.first { $0.clientID == clientID }
+        if clientID == self.clientID { return defaultApplication }
+        if clientID == managementClientID { return managementApplication }
+        return applications.first { $0.clientID == clientID }
     }
 
     /// Authenticates the client of a token or revocation request, before its grant is looked at.
