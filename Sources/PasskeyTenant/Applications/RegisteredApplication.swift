@@ -25,6 +25,11 @@ public struct RegisteredApplication: Sendable {
     let callbacks: [String]
     /// Allowed Logout URLs.
     let logoutURLs: [String]
+    /// Allowed Web Origins: the origins that may receive a `web_message` authorization response,
+    /// and call the tenant's browser routes (CORS).
+    var webOrigins: [AllowedOrigin] = []
+    /// Allowed Origins (CORS): the origins that may call the tenant's browser routes.
+    var allowedOrigins: [AllowedOrigin] = []
     /// Whether the client also authenticates with the other secret method than its registered
     /// one: only the built-in machine-to-machine client, whose callers (auth0-python, node-auth0,
     /// go-auth0) differ.
@@ -59,7 +64,8 @@ public struct RegisteredApplication: Sendable {
             name: application.name, appType: application.appType, clientID: clientID, clientSecret: secret,
             tokenEndpointAuthMethod: application.tokenEndpointAuthMethod, grantTypes: application.grantTypes,
             callbacks: application.callbacks, logoutURLs: application.allowedLogoutURLs,
-            acceptsEitherSecretMethod: false)
+            webOrigins: application.webOrigins.compactMap(AllowedOrigin.init),
+            allowedOrigins: application.allowedOrigins.compactMap(AllowedOrigin.init), acceptsEitherSecretMethod: false)
     }
 
     /// Whether the client holds a secret (RFC 6749 §2.1).
@@ -76,6 +82,11 @@ public struct RegisteredApplication: Sendable {
     /// Whether `uri` is one of the client's Allowed Callback URLs.
     func allowsCallback(_ uri: String) -> Bool {
         callbacks.contains { RegisteredURL($0).admits(uri) }
+    }
+
+    /// Whether `origin` (a serialized origin) is one of the client's Allowed Web Origins.
+    func allowsWebOrigin(_ origin: String) -> Bool {
+        webOrigins.contains { $0.admits(origin) }
     }
 
     /// Whether `uri` is one of the client's Allowed Logout URLs.

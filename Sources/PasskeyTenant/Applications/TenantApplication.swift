@@ -74,9 +74,12 @@ public struct TenantApplication: Sendable, Hashable {
     public var callbacks: [String]
     /// Allowed Logout URLs (`allowed_logout_urls`).
     public var allowedLogoutURLs: [String]
-    /// Allowed Web Origins (`web_origins`).
+    /// Allowed Web Origins (`web_origins`): `scheme://host[:port]`, or `https://*.example.com` for
+    /// any subdomain. They may receive a `response_mode=web_message` answer, and call the tenant's
+    /// browser routes with CORS (Fetch §3.2).
     public var webOrigins: [String]
-    /// Allowed Origins (CORS) (`allowed_origins`).
+    /// Allowed Origins (CORS) (`allowed_origins`): origins that may call the tenant's browser
+    /// routes with CORS, written as ``webOrigins``.
     public var allowedOrigins: [String]
     /// How the client authenticates at `/oauth/token` and `/oauth/revoke`.
     public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
@@ -120,7 +123,8 @@ public struct TenantApplication: Sendable, Hashable {
     /// Refuses an application that contradicts itself.
     ///
     /// - Throws: `invalid_configuration` for an empty name, a public client with a secret or the
-    ///   client credentials grant, a confidential native or single-page app, or an unknown grant.
+    ///   client credentials grant, a confidential native or single-page app, an unknown grant, or a
+    ///   web origin or allowed origin that is not an origin.
     func validate(at path: String) throws(TenantError) {
         guard !name.isEmpty else { throw TenantError(.invalidConfiguration, "\(path).name: missing") }
         if let unknown = grantTypes.first(where: { !Self.knownGrants.contains($0) }) {
@@ -144,6 +148,11 @@ public struct TenantApplication: Sendable, Hashable {
         if !isConfidential, grantTypes.contains(TokenRequest.clientCredentialsGrant) {
             throw TenantError(
                 .invalidConfiguration, "\(path).grant_types: a public client may not use client_credentials")
+        }
+        for origin in webOrigins + allowedOrigins where AllowedOrigin(origin) == nil {
+            throw TenantError(
+                .invalidConfiguration,
+                "\(path): \(origin.prefix(200)) is not an origin (scheme://host[:port], a leading *. allowed)")
         }
         for url in callbacks + allowedLogoutURLs where !url.contains("://") || url.contains("#") {
             throw TenantError(

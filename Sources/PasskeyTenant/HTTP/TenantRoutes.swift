@@ -39,7 +39,7 @@ extension TenantRoutes {
 
 /// The tenant's router: its middleware, then the routes of each API.
 enum TenantRouter {
-    /// A router with the tenant's middleware (DPoP nonces, errors in the Authentication API's
+    /// A router with the tenant's middleware (CORS, DPoP nonces, errors in the Authentication API's
     /// shape, the body limit) and the routes of `routes`.
     ///
     /// - Parameters:
@@ -51,6 +51,7 @@ enum TenantRouter {
         _ services: TenantServices, servesTLS: Bool, routes: [any TenantRoutes]
     ) -> Router<TenantRequestContext> {
         let router = Router(context: TenantRequestContext.self)
+        router.add(middleware: CORSMiddleware(applications: services.applications))
         router.add(
             middleware: DPoPNonceMiddleware(
                 services: services, paths: ["/oauth/token", "/userinfo", "/api/events", "/me/v1/"]))
