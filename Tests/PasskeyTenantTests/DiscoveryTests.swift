@@ -59,7 +59,9 @@ import WebAuthn
         #expect(result.json["authorization_endpoint"] == .string("https://localhost/authorize"))
         #expect(result.json["end_session_endpoint"] == .string("https://localhost/v2/logout"))
         #expect(result.json["response_types_supported"] == .array([.string("code")]))
-        #expect(result.json["response_modes_supported"] == .array([.string("query")]))
+        #expect(
+            result.json["response_modes_supported"]
+                == .array([.string("query"), .string("fragment"), .string("form_post"), .string("web_message")]))
         #expect(result.json["code_challenge_methods_supported"] == .array([.string("S256")]))
         let grants = result.json["grant_types_supported"]?.arrayValue ?? []
         #expect(grants.contains(.string("authorization_code")))

@@ -33,6 +33,14 @@ struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code is bound to; the code
     /// exchange then needs a proof of that key.
     var dpopJKT: String?
+    /// `response_mode`, when not the default `query` (OAuth 2.0 Multiple Response Type Encoding
+    /// Practices §2.1): how the code goes back (``AuthorizationResponse``).
+    var responseMode: AuthorizationResponse.Mode?
+
+    /// An authorization response to this request with `parameters`, `state` last.
+    func response(_ parameters: [(String, String?)]) -> AuthorizationResponse {
+        AuthorizationResponse(redirectURI: redirectURI, mode: responseMode ?? .query, parameters + [("state", state)])
+    }
 
     /// Whether the page opens on signup.
     var wantsSignup: Bool { screenHint == "signup" }

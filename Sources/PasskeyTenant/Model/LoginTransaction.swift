@@ -22,4 +22,7 @@ struct LoginTransaction: Sendable, Hashable, Codable {
     var user: TenantUser?
     /// When the page stops working.
     var expiresAt: Date
+    /// The authorization response of a verified ceremony whose `response_mode` answers with a
+    /// page (`form_post`, `web_message`): kept until `GET /u/passkey/response` renders it.
+    var response: AuthorizationResponse?
 }

@@ -9,7 +9,10 @@ import NIOCore
 /// Fetch §3.7): `Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self';
 /// img-src 'self'; connect-src 'self' <pageConnectSources>; form-action 'self'; base-uri 'none';
 /// frame-ancestors 'none'`, `X-Frame-Options: DENY`, `Cache-Control: no-store`,
-/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`.
+/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`. Two answers of
+/// ``AuthorizationResponse`` change one directive: a `form_post` page's `form-action` is the
+/// redirect URI's origin, and a `web_message` page's `frame-ancestors` is the redirect URI's origin,
+/// without `X-Frame-Options` (which cannot name an origin), so that origin's hidden iframe can load it.
 struct BrowserResponse: Sendable {
     /// The answer's kind.
     enum Body: Sendable {
@@ -22,6 +25,10 @@ struct BrowserResponse: Sendable {
     var body: Body
     /// `Set-Cookie` values.
     var cookies: [String] = []
+    /// The one origin a form on the page may submit to, instead of `'self'`.
+    var formAction: String?
+    /// The one origin that may frame the page, instead of none.
+    var frameAncestor: String?
 
     /// An HTML page.
     static func page(_ status: HTTPResponse.Status, _ html: String, cookies: [String] = []) -> BrowserResponse {
@@ -33,20 +40,29 @@ struct BrowserResponse: Sendable {
         BrowserResponse(body: .redirect(location: location), cookies: cookies)
     }
 
-    /// The page's `Content-Security-Policy`, with `connectSources` added to `connect-src`.
-    static func contentSecurityPolicy(connectSources: [String]) -> String {
+    /// The page's `Content-Security-Policy`, with `connectSources` added to `connect-src`, and
+    /// `formAction` and `frameAncestor` instead of `'self'` and `'none'` when given.
+    static func contentSecurityPolicy(
+        connectSources: [String], formAction: String? = nil, frameAncestor: String? = nil
+    ) -> String {
         let connect = (["'self'"] + connectSources).joined(separator: " ")
         return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src \(connect); "
-            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+            + "form-action \(formAction ?? "'self'"); base-uri 'none'; frame-ancestors \(frameAncestor ?? "'none'")"
     }
 
-    /// The security headers of every page, redirect and page asset.
-    static func securityHeaders(connectSources: [String]) -> HTTPFields {
-        [
-            .contentSecurityPolicy: contentSecurityPolicy(connectSources: connectSources),
-            .xFrameOptions: "DENY", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
-            .xContentTypeOptions: "nosniff",
+    /// The security headers of every page, redirect and page asset; `formAction` and
+    /// `frameAncestor` as ``contentSecurityPolicy(connectSources:formAction:frameAncestor:)`` takes
+    /// them (no `X-Frame-Options` with a `frameAncestor`).
+    static func securityHeaders(
+        connectSources: [String], formAction: String? = nil, frameAncestor: String? = nil
+    ) -> HTTPFields {
+        var headers: HTTPFields = [
+            .contentSecurityPolicy: contentSecurityPolicy(
+                connectSources: connectSources, formAction: formAction, frameAncestor: frameAncestor),
+            .cacheControl: "no-store", .referrerPolicy: "no-referrer", .xContentTypeOptions: "nosniff",
         ]
+        if frameAncestor == nil { headers[.xFrameOptions] = "DENY" }
+        return headers
     }
 
     /// A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure when the tenant serves TLS (RFC 6265bis
@@ -60,7 +76,8 @@ struct BrowserResponse: Sendable {
 
     /// The Hummingbird response.
     func response(connectSources: [String]) -> Response {
-        var headers = Self.securityHeaders(connectSources: connectSources)
+        var headers = Self.securityHeaders(
+            connectSources: connectSources, formAction: formAction, frameAncestor: frameAncestor)
         for cookie in cookies {
             headers.append(HTTPField(name: .setCookie, value: cookie))
         }

@@ -51,6 +51,38 @@ enum HTMLPage {
         document(title: title, body: "<h1>\(escape(title))</h1>\n<p id=\"message\">\(escape(text))</p>")
     }
 
+    /// A `response_mode=form_post` page (OAuth 2.0 Form Post Response Mode §2): a form POSTing
+    /// `parameters` as hidden fields to `action`, which the tenant's script submits on load; with
+    /// script off, its button does.
+    static func formPost(action: String, parameters: [(String, String)]) -> String {
+        let fields = parameters.map { name, value in
+            "<input type=\"hidden\" name=\"\(escape(name))\" value=\"\(escape(value))\">"
+        }
+        let body = """
+            <h1>Continue</h1>
+            <form id="authorization-response" method="post" action="\(escape(action))">
+            \(fields.joined(separator: "\n"))
+            <button type="submit">Continue</button>
+            </form>
+            """
+        return document(title: "Continue", body: body)
+    }
+
+    /// A `response_mode=web_message` page (Auth0's): the tenant's script posts
+    /// `{type: "authorization_response", response: <response>}` to `window.opener || window.parent`
+    /// with `targetOrigin` as the target, so no other origin can read it.
+    ///
+    /// - Parameters:
+    ///   - targetOrigin: the redirect URI's origin, one of the client's Allowed Web Origins.
+    ///   - response: the response's members as a JSON object.
+    static func webMessage(targetOrigin: String, response: String) -> String {
+        let body = """
+            <h1>Returning to the application</h1>
+            <p id="web-message" data-origin="\(escape(targetOrigin))" data-response="\(escape(response))"></p>
+            """
+        return document(title: "Returning to the application", body: body)
+    }
+
     /// The login and signup page (auth0-passkey-api.md §14.1; **[local]**): the transaction in
     /// `#passkey-form[data-transaction]`, the identifier field conditional mediation runs on,
     /// the two ceremony buttons, and the `#error` line the script writes to.

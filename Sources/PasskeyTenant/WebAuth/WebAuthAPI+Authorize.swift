@@ -9,8 +9,11 @@ extension WebAuthAPI {
     ///
     /// The checks, in order: an unknown or missing `client_id`, or a `redirect_uri` that is missing
     /// or not an Allowed Callback URL, get a 400 page, never a redirect (RFC 6749 §4.1.2.1: the
-    /// redirect URI is not trusted). Every later refusal is a 302 to the redirect URI with
-    /// `error`, `error_description` and `state`: `unsupported_response_type` for a
+    /// redirect URI is not trusted); so does `response_mode=web_message` when the redirect URI's
+    /// origin is not one of the client's Allowed Web Origins (the message would go to an origin the
+    /// client does not own). Every later refusal goes to the redirect URI with `error`,
+    /// `error_description` and `state`, in the request's `response_mode` (``AuthorizationResponse``;
+    /// `query` when the mode is repeated or unknown, both `invalid_request`): `unsupported_response_type` for a
     /// `response_type` other than `code`; `invalid_request` for a repeated parameter, a missing
     /// `code_challenge` (PKCE is required of this public client, RFC 7636 §4.4.1), a method
     /// other than `S256` (`plain` included), a challenge that is not 43 base64url characters,
@@ -47,10 +50,30 @@ extension WebAuthAPI {
                     text: "The redirect_uri is missing or is not one of the application's Allowed Callback URLs."))
         }
         let state = parameters["state"]
+        let responseMode =
+            parameters.repeated.contains("response_mode")
+            ? nil : AuthorizationResponse.Mode(rawValue: parameters["response_mode"] ?? "query")
+        if responseMode == .webMessage,
+            !(AllowedOrigin.of(redirectURI).map(client.allowsWebOrigin) ?? false)
+        {
+            return .page(
+                .badRequest,
+                HTMLPage.message(
+                    title: "Web origin not allowed",
+                    text: "response_mode=web_message answers only an origin of the application's Allowed Web Origins."
+                ))
+        }
         func refuse(_ error: String, _ description: String) -> BrowserResponse {
-            .redirect(
-                Self.redirect(
-                    redirectURI, [("error", error), ("error_description", description), ("state", state)]))
+            AuthorizationResponse.error(
+                error, description, state: state, redirectURI: redirectURI, mode: responseMode ?? .query
+            ).browserResponse
+        }
+        guard let mode = responseMode else {
+            return refuse(
+                "invalid_request",
+                parameters.repeated.contains("response_mode")
+                    ? "Parameter response_mode is given more than once."
+                    : "Unsupported response_mode: \(parameters["response_mode"]?.prefix(64) ?? "")")
         }
         if let name = parameters.repeated.first {
             return refuse("invalid_request", "Parameter \(name.prefix(64)) is given more than once.")
@@ -98,7 +121,8 @@ extension WebAuthAPI {
             scope: parameters["scope"], audience: parameters["audience"], organization: organization?.id,
             codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
             screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
-            autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"])
+            autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"],
+            responseMode: mode == .query ? nil : mode)
         let session = try await usableSession(sessionCookie, maxAge: maxAge)
         if let session, !prompts.contains("login"), !request.wantsSignup,
             let user = try await store.user(id: session.userID)
@@ -108,7 +132,7 @@ extension WebAuthAPI {
             } catch  where error.code == .accessDenied {
                 return refuse("access_denied", error.detail)
             }
-            return .redirect(try await issueCode(for: request, userID: session.userID, authTime: session.authTime))
+            return try await issueCode(for: request, userID: session.userID, authTime: session.authTime).browserResponse
         }
         if prompts.contains("none") {
             return refuse("login_required", "The user is not logged in.")
@@ -154,9 +178,9 @@ extension WebAuthAPI {
     /// Issues an authorization code for `request` and `userID` (RFC 6749 §4.1.2): 32 random
     /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``.
     ///
-    /// - Returns: the redirect URI with `code` and `state`.
+    /// - Returns: the response with `code` and `state`.
     func issueCode(for request: AuthorizationRequest, userID: String, authTime: Date) async throws(TenantError)
-        -> String
+        -> AuthorizationResponse
     {
         let code = Secret.random()
         try await store.insert(
@@ -166,15 +190,7 @@ extension WebAuthAPI {
                     expiresAt: clock.now().addingTimeInterval(configuration.authorizationCodeLifetime.seconds)),
                 identifiers: .random()),
             key: .digest(code.digest))
-        return Self.redirect(request.redirectURI, [("code", code.text), ("state", request.state)])
-    }
-
-    /// `uri` with `parameters` added to its query, percent-encoded; nil values left out.
-    static func redirect(_ uri: String, _ parameters: [(String, String?)]) -> String {
-        let query = parameters.compactMap { name, value in
-            value.map { "\(name)=\(PercentEncoding.encode($0))" }
-        }
-        return uri + (uri.contains("?") ? "&" : "?") + query.joined(separator: "&")
+        return request.response([("code", code.text)])
     }
 
     /// Whether `value` is a PKCE value: `length` ASCII letters, digits and `symbols`. A verifier

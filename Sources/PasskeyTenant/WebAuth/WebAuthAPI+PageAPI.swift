@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTTPTypes
 import WebAuthn
 
 extension WebAuthAPI {
@@ -66,7 +67,9 @@ extension WebAuthAPI {
     /// - Parameters:
     ///   - request: the transaction and the credential.
     ///   - caller: the cookies and headers.
-    /// - Returns: the redirect URI with `code` and `state`, and the `passkey_session` cookie.
+    /// - Returns: where the page sends the browser — the redirect URI with `code` and `state` in the
+    ///   `query` and `fragment` modes, else `/u/passkey/response`, which renders the response page
+    ///   (``pageResponse(transactionCookie:)``) — and the `passkey_session` cookie.
     /// With an organization, a signup makes the user a member, and a login lets a member in; a
     /// non-member is sent back to the application with `access_denied` (auth0-passkey-api.md §17).
     ///
@@ -116,22 +119,46 @@ extension WebAuthAPI {
                 userID: user.id, authTime: now,
                 expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds)),
             key: .digest(session.digest))
-        let redirect =
+        let response =
             if let refusal {
-                Self.redirect(
-                    transaction.request.redirectURI,
-                    [
-                        ("error", "access_denied"), ("error_description", refusal.detail),
-                        ("state", transaction.request.state),
-                    ])
+                transaction.request.response([("error", "access_denied"), ("error_description", refusal.detail)])
             } else {
                 try await issueCode(for: transaction.request, userID: user.id, authTime: now)
             }
-        try await store.delete(LoginTransaction.self, key: .digest(digest))
+        let redirect: String
+        if let location = response.location {
+            redirect = location
+            try await store.delete(LoginTransaction.self, key: .digest(digest))
+        } else {
+            // A form_post or web_message page: the browser fetches it from the tenant with the page's cookie.
+            redirect = "/u/passkey/response"
+            _ = try await store.update(LoginTransaction.self, key: .digest(digest), at: now) { $0.response = response }
+        }
         let cookie = BrowserResponse.cookie(
             Self.sessionCookie, session.text, path: "/", secure: caller.secure,
             maxAge: Int(configuration.loginSessionLifetime.seconds))
         return (PageVerifyResponse(redirect: Secret(redirect)), cookie)
+    }
+
+    /// `GET /u/passkey/response`: the `form_post` or `web_message` page of the login page's
+    /// verified ceremony (``AuthorizationResponse``), once; the transaction goes with it. **[local]**
+    /// A transaction with no response yet is left alone.
+    ///
+    /// - Parameter transactionCookie: the `passkey_tx` cookie.
+    /// - Returns: the response page, or a 400 page when there is none.
+    func pageResponse(transactionCookie: String?) async throws(TenantError) -> BrowserResponse {
+        let key = StoredValue.digest(Secret(transactionCookie ?? "").digest)
+        guard transactionCookie != nil,
+            let response = try await store.peek(LoginTransaction.self, key: key, at: clock.now())?.response
+        else {
+            return .page(
+                .badRequest,
+                HTMLPage.message(
+                    title: "Nothing to return",
+                    text: "No finished login is waiting on this browser; start again from the application."))
+        }
+        try await store.delete(LoginTransaction.self, key: key)
+        return response.browserResponse
     }
 
     /// The CSRF checks of the page API: the `passkey_tx` cookie equals the body's transaction

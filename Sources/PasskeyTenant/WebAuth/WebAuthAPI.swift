@@ -18,6 +18,7 @@ extension WebAuthAPI {
     /// GET  /u/passkey.css        the page's stylesheet
     /// POST /u/passkey/options    the next ceremony's options       (under the address lockout)
     /// POST /u/passkey/verify     the ceremony's answer → code      (under the address lockout)
+    /// GET  /u/passkey/response   the form_post / web_message page of the verified ceremony
     /// ```
     func addRoutes(to router: Router<TenantRequestContext>, secure: Bool) {
         let limited = limited(router)
@@ -34,6 +35,10 @@ extension WebAuthAPI {
             try await self.logout(
                 query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
             ).response(connectSources: sources)
+        }
+        router.get("u/passkey/response") { request, _ in
+            try await self.pageResponse(transactionCookie: request.cookies[Self.transactionCookie]?.value)
+                .response(connectSources: sources)
         }
         router.get("u/passkey.js") { _, _ in
             Self.asset(PackageResources.passkey_js, type: "text/javascript; charset=utf-8", sources: sources)

@@ -10,7 +10,8 @@ struct OpenIDConfiguration: Sendable, Hashable, Codable {
     var endSessionEndpoint: String
     var jwksURI: String
     var responseTypesSupported = ["code"]
-    var responseModesSupported = ["query"]
+    /// What ``AuthorizationResponse/Mode`` takes.
+    var responseModesSupported = ["query", "fragment", "form_post", "web_message"]
     var codeChallengeMethodsSupported = ["S256"]
     var grantTypesSupported: [String]
     var scopesSupported: [String]

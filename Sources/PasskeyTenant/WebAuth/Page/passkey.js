@@ -6,9 +6,26 @@
 // (or the same encoding made by hand where toJSON is missing) to POST /u/passkey/verify, and
 // follows the redirect it answers with. Conditional mediation runs on #identifier when the
 // browser offers it; a button's modal ceremony aborts it first. Errors go to #error.
+// On an authorization response page it does only that page's part: it submits a form_post form,
+// or posts a web_message to the opener or parent, targeted at the page's data-origin only.
 "use strict";
 
 (() => {
+  // An authorization response page (response_mode form_post or web_message): no login form.
+  const responseForm = document.getElementById("authorization-response");
+  if (responseForm) {
+    responseForm.submit();
+    return;
+  }
+  const webMessage = document.getElementById("web-message");
+  if (webMessage) {
+    const target = window.opener || (window.parent !== window ? window.parent : null);
+    if (target) {
+      const response = JSON.parse(webMessage.dataset.response);
+      target.postMessage({ type: "authorization_response", response }, webMessage.dataset.origin);
+    }
+    return;
+  }
   const form = document.getElementById("passkey-form");
   if (!form) {
     return;
