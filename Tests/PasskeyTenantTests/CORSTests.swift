@@ -79,8 +79,10 @@ import WebAuthn
         #expect(result.headers[.accessControlExposeHeaders]?.contains("WWW-Authenticate") == true)
     }
 
-    @Test(arguments: ["/oauth/token", "/oauth/revoke", "/userinfo", "/.well-known/jwks.json", "/passkey/challenge",
-        "/me/v1/authentication-methods"])
+    @Test(arguments: [
+        "/oauth/token", "/oauth/revoke", "/userinfo", "/.well-known/jwks.json", "/passkey/challenge",
+        "/me/v1/authentication-methods",
+    ])
     func aPreflightFromAnAllowedOriginIsAnswered(path: String) async throws {
         let app = try await SinglePageApp()
         let result = try await app.harness.router { http in
@@ -104,7 +106,9 @@ import WebAuthn
     @Test(arguments: ["https://evil.example", "null", "http://localhost:3001"])
     func aPreflightFromAForeignOriginIsRefused(origin: String) async throws {
         let app = try await SinglePageApp()
-        let result = try await app.harness.router { http in try await Self.preflight(http, "/oauth/token", origin: origin) }
+        let result = try await app.harness.router { http in
+            try await Self.preflight(http, "/oauth/token", origin: origin)
+        }
         #expect((400..<500).contains(result.status.code))
         #expect(Self.corsHeaders(result).isEmpty)
     }

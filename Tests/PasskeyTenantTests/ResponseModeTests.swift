@@ -70,7 +70,8 @@ import WebAuthn
         let app = try await SinglePageApp()
         let result = try await app.harness.router { http in
             let session = try await app.session(http)
-            let page = try await app.authorize(http, ["response_mode": "web_message", "prompt": "none"], session: session)
+            let page = try await app.authorize(
+                http, ["response_mode": "web_message", "prompt": "none"], session: session)
             return try await app.exchange(http, code: try #require(try SinglePageApp.webMessage(page).response["code"]))
         }
         #expect(result.status == .ok, "\(result.text)")
@@ -130,7 +131,8 @@ import WebAuthn
         let app = try await SinglePageApp()
         let result = try await app.harness.router { http in
             try await app.authorize(
-                http, ["redirect_uri": "https://evil.example/callback", "response_mode": "web_message", "prompt": "none"])
+                http,
+                ["redirect_uri": "https://evil.example/callback", "response_mode": "web_message", "prompt": "none"])
         }
         #expect(result.status == .badRequest)
         #expect(result.location == nil)
@@ -196,7 +198,8 @@ import WebAuthn
             let second = try await http.send(.get, "/u/passkey/response", contentType: nil, headers: cookie)
             let code =
                 mode == "form_post"
-                ? try SinglePageApp.formPost(first).fields["code"] : try SinglePageApp.webMessage(first).response["code"]
+                ? try SinglePageApp.formPost(first).fields["code"]
+                : try SinglePageApp.webMessage(first).response["code"]
             return (verified, first, second, try await app.exchange(http, code: try #require(code)))
         }
         #expect(try verified.decode(PageVerifyResponse.self).redirect.text == "/u/passkey/response")

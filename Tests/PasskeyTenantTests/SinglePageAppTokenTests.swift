@@ -89,7 +89,8 @@ import WebAuthn
         let (revoked, refreshed) = try await app.harness.router { http in
             let tokens = try await Self.tokens(app, http)
             let token = try #require(tokens.json["refresh_token"]?.stringValue)
-            let revoked = try await app.post(http, "/oauth/revoke", [("client_id", app.spa.clientID), ("token", token)])
+            let revoked = try await app.post(
+                http, "/oauth/revoke", [("client_id", app.spa.clientID), ("token", token)])
             return (revoked, try await app.refresh(http, token))
         }
         #expect(revoked.status == .ok)

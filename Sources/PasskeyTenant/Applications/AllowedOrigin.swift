@@ -66,7 +66,8 @@ struct AllowedOrigin: Sendable, Hashable {
 
     private static func components(_ parts: RegisteredURL.Parts) -> (String, String, String)? {
         let hostCharacters = "abcdefghijklmnopqrstuvwxyz0123456789-._*[]:"
-        guard !parts.host.isEmpty, parts.scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+        guard !parts.host.isEmpty,
+            parts.scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
             parts.host.allSatisfy({ hostCharacters.contains($0) })
         else { return nil }
         let defaultPort = ["http": 80, "https": 443][parts.scheme]
