@@ -67,6 +67,14 @@ struct BrowserResponse: Sendable {
 
     /// A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure when the tenant serves TLS (RFC 6265bis
     /// §4.1), and `Max-Age` when given (0 deletes the cookie).
+    ///
+    /// `Lax` keeps the login session out of every cross-site subrequest. Silent authentication in a
+    /// hidden iframe (`prompt=none&response_mode=web_message`) therefore finds the session only when
+    /// the application's page is on the same site as the tenant (`http://localhost:3000` beside a
+    /// tenant on `http://localhost:PORT`: the port is not part of the site); from another site the
+    /// iframe's request carries no cookie and is answered `login_required`. Auth0 sets its session
+    /// cookie `SameSite=None; Secure` for that case, which browsers that block third-party cookies
+    /// refuse anyway; auth0-spa-js's refresh tokens (`useRefreshTokens`) need no cookie at all.
     static func cookie(_ name: String, _ value: String, path: String, secure: Bool, maxAge: Int? = nil) -> String {
         var parts = ["\(name)=\(value)", "HttpOnly", "SameSite=Lax", "Path=\(path)"]
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
