@@ -1,6 +1,7 @@
 """The single-page app's static server: static/spa.html (at every path but the two below, so the
 redirect back to /callback loads the app again), static/spa.js, and /config.json (the tenant's
-origin, the app's client ID and its redirect URI), on 127.0.0.1 and a free port, in a thread.
+origin, the app's client ID and its redirect URI), on 127.0.0.1 and a free port, in a thread. A
+POST (a `form_post` response) is queued as `(path, fields)` in `posted` and answered with the page.
 
 The app's origin is `http://localhost:PORT`, the same site as the tenant's page (`http://localhost:T`):
 the tenant's `SameSite=Lax` session cookie goes with the hidden iframe's request. The same server
@@ -13,6 +14,7 @@ foreign page of the refusal tests.
 
 import http.server
 import json
+import queue
 import threading
 import urllib.parse
 from pathlib import Path
@@ -23,6 +25,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 class SinglePageAppServer:
     def __init__(self):
         self.config = {}
+        self.posted = queue.Queue()
         app = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -37,6 +40,12 @@ class SinglePageAppServer:
                     self.answer((STATIC / "spa.js").read_bytes(), "text/javascript; charset=utf-8")
                 else:
                     self.answer((STATIC / "spa.html").read_bytes(), "text/html; charset=utf-8")
+
+            def do_POST(self):  # a form_post response (OAuth 2.0 Form Post Response Mode)
+                length = int(self.headers.get("Content-Length") or 0)
+                fields = urllib.parse.parse_qs(self.rfile.read(length).decode(), keep_blank_values=True)
+                app.posted.put((urllib.parse.urlsplit(self.path).path, {name: value[0] for name, value in fields.items()}))
+                self.answer((STATIC / "spa.html").read_bytes(), "text/html; charset=utf-8")
 
             def answer(self, body, content_type):
                 self.send_response(200)

@@ -176,3 +176,36 @@ def test_a_foreign_origin_reads_nothing_and_gets_no_web_message(engine, user, sp
         "response_mode": "web_message", "prompt": "none", "code_challenge": "a" * 43,
         "code_challenge_method": "S256", "state": "s"}, allow_redirects=False, timeout=HTTP_TIMEOUT)
     assert refused.status_code == 400 and "data-response" not in refused.text
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_form_post_and_fragment_reach_the_app_under_the_pages_policy(engine, chromium_user_factory, spa, spa_tenant):
+    """Over a login session, `response_mode=form_post` answers a page whose script submits the form
+    to the redirect URI (its CSP's `form-action` is that origin, its script `'self'`), and
+    `fragment` puts the code after `#`; Chromium reports no policy violation on the way."""
+    user = chromium_user_factory()
+    user.goto(spa.origin + "/")
+    run(user, 'spa.login({screen_hint: "signup"})')
+    user.arrive(spa_tenant.origin + "/authorize?")
+    user.press("#signup", email("form-post"))
+    user.arrive(spa.origin + "/callback?")
+    expect_tokens(run(user, "spa.handleRedirectCallback()"))
+
+    user.goto(spa.origin + "/")
+    run(user, 'spa.login({response_mode: "form_post"})')
+    path, fields = spa.posted.get(timeout=10)
+    assert path == "/callback" and fields["code"] and fields["state"], fields
+    assert set(fields) == {"code", "state"}
+    user.arrive(spa.origin + "/callback")
+    without_verifier = {"method": "POST", "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+                        "body": f"grant_type=authorization_code&client_id={SPA_CLIENT_ID}&code={fields['code']}"}
+    token = json.dumps(spa_tenant.origin + "/oauth/token")
+    tokens = run(user, f"spa.call({token}, {json.dumps(without_verifier)})")
+    assert tokens["status"] == 403 and tokens["body"]["error"] == "invalid_grant", "PKCE: no verifier, no tokens"
+
+    user.goto(spa.origin + "/")
+    run(user, 'spa.login({response_mode: "fragment"})')
+    user.arrive(spa.origin + "/callback#")
+    fragment = run(user, "location.hash")
+    assert fragment.startswith("#code=") and "&state=" in fragment, fragment
+    assert user.problems == [], "no Content-Security-Policy violation"
