@@ -44,7 +44,8 @@ class SinglePageAppServer:
             def do_POST(self):  # a form_post response (OAuth 2.0 Form Post Response Mode)
                 length = int(self.headers.get("Content-Length") or 0)
                 fields = urllib.parse.parse_qs(self.rfile.read(length).decode(), keep_blank_values=True)
-                app.posted.put((urllib.parse.urlsplit(self.path).path, {name: value[0] for name, value in fields.items()}))
+                path = urllib.parse.urlsplit(self.path).path
+                app.posted.put((path, {name: value[0] for name, value in fields.items()}))
                 self.answer((STATIC / "spa.html").read_bytes(), "text/html; charset=utf-8")
 
             def answer(self, body, content_type):
