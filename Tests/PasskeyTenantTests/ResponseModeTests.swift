@@ -127,16 +127,35 @@ import WebAuthn
         }
     }
 
-    @Test func webMessageWithAForeignRedirectURIGetsThePageOfAnUnknownCallback() async throws {
+    @Test(arguments: ["https://evil.example/callback", "https://evil.example", "http://localhost:3001/callback"])
+    func webMessageWithAForeignRedirectURIGetsAPage(redirectURI: String) async throws {
         let app = try await SinglePageApp()
         let result = try await app.harness.router { http in
-            try await app.authorize(
-                http,
-                ["redirect_uri": "https://evil.example/callback", "response_mode": "web_message", "prompt": "none"])
+            let session = try await app.session(http)
+            return try await app.authorize(
+                http, ["redirect_uri": redirectURI, "response_mode": "web_message", "prompt": "none"],
+                session: session)
         }
         #expect(result.status == .badRequest)
         #expect(result.location == nil)
-        #expect(result.text.contains("redirect_uri"))
+        #expect(result.text.contains("Allowed Web Origins"))
+        #expect(!result.text.contains("data-response"))
+    }
+
+    @Test func webMessageTakesThePagesOriginAsRedirectURIAsAuth0SPAJSSendsIt() async throws {
+        let app = try await SinglePageApp()
+        let (page, query, tokens) = try await app.harness.router { http in
+            let session = try await app.session(http)
+            let changes = ["redirect_uri": SinglePageApp.origin, "prompt": "none"]
+            let page = try await app.authorize(
+                http, changes.merging(["response_mode": "web_message"]) { $1 }, session: session)
+            let query = try await app.authorize(http, changes, session: session)
+            let code = try #require(try SinglePageApp.webMessage(page).response["code"])
+            return (page, query, try await app.exchange(http, code: code, redirectURI: SinglePageApp.origin))
+        }
+        #expect(try SinglePageApp.webMessage(page).origin == SinglePageApp.origin)
+        #expect(query.status == .badRequest, "not a callback: no other mode answers it")
+        #expect(tokens.status == .ok, "\(tokens.text)")
     }
 
     @Test(arguments: ["token", "WEB_MESSAGE", "form_post ", "query.jwt"])

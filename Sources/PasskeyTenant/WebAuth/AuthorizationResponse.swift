@@ -5,12 +5,15 @@ import WebAuthn
 /// (RFC 6749 §4.1.2, §4.1.2.1) — and how it goes back to the client's trusted redirect URI: the
 /// request's `response_mode`.
 ///
-/// | `response_mode` | the answer |
-/// |---|---|
-/// | `query` (the default for `code`) | 302 to `redirect_uri?code=…&state=…` (OAuth 2.0 Multiple Response Type Encoding Practices §2.1) |
-/// | `fragment` | 302 to `redirect_uri#code=…&state=…` (same, §2.1) |
-/// | `form_post` | a page whose form POSTs the parameters to the redirect URI, submitted by the tenant's script (OAuth 2.0 Form Post Response Mode §2); its CSP `form-action` is the redirect URI's origin |
-/// | `web_message` | a page that posts `{type: "authorization_response", response: {…}}` to `window.opener \|\| window.parent` with the redirect URI's origin as `targetOrigin` (Auth0's mode, as auth0-spa-js reads it); framable by that origin only |
+/// - `query`, the default for `code`: a 302 to `redirect_uri?code=…&state=…` (OAuth 2.0 Multiple
+///   Response Type Encoding Practices §2.1).
+/// - `fragment`: a 302 to `redirect_uri#code=…&state=…` (same, §2.1).
+/// - `form_post`: a page whose form POSTs the parameters to the redirect URI, submitted by the
+///   tenant's script (OAuth 2.0 Form Post Response Mode §2); its CSP's `form-action` is the
+///   redirect URI's origin.
+/// - `web_message` (Auth0's, as auth0-spa-js reads it): a page whose script posts
+///   `{type: "authorization_response", response: {…}}` to `window.opener || window.parent` with
+///   the redirect URI's origin as `targetOrigin`; only that origin may frame it.
 ///
 /// `web_message` is used only when the redirect URI's origin is one of the client's Allowed Web
 /// Origins (``WebAuthAPI/authorize(query:sessionCookie:secure:)`` checks it).

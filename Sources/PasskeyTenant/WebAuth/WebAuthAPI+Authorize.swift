@@ -11,10 +11,12 @@ extension WebAuthAPI {
     /// or not an Allowed Callback URL, get a 400 page, never a redirect (RFC 6749 §4.1.2.1: the
     /// redirect URI is not trusted); so does `response_mode=web_message` when the redirect URI's
     /// origin is not one of the client's Allowed Web Origins (the message would go to an origin the
-    /// client does not own). Every later refusal goes to the redirect URI with `error`,
-    /// `error_description` and `state`, in the request's `response_mode` (``AuthorizationResponse``;
-    /// `query` when the mode is repeated or unknown, both `invalid_request`): `unsupported_response_type` for a
-    /// `response_type` other than `code`; `invalid_request` for a repeated parameter, a missing
+    /// client does not own). With `web_message` that origin is what is checked and the redirect URI
+    /// need not be a callback: auth0-spa-js renews with `redirect_uri` set to the page's origin, and
+    /// the message goes to that origin whatever the path. Every later refusal goes to the redirect
+    /// URI with `error`, `error_description` and `state`, in the request's `response_mode`
+    /// (``AuthorizationResponse``; `query` when the mode is repeated or unknown, both
+    /// `invalid_request`): `unsupported_response_type` for a `response_type` other than `code`; `invalid_request` for a repeated parameter, a missing
     /// `code_challenge` (PKCE is required of this public client, RFC 7636 §4.4.1), a method
     /// other than `S256` (`plain` included), a challenge that is not 43 base64url characters,
     /// an unknown `connection`, a `max_age` that is not a non-negative integer or a `dpop_jkt`
@@ -40,8 +42,11 @@ extension WebAuthAPI {
                     title: "Unknown application",
                     text: "The client_id is missing or names no application of this tenant."))
         }
-        guard let redirectURI = parameters["redirect_uri"], client.allowsCallback(redirectURI),
-            !parameters.repeated.contains("redirect_uri")
+        let responseMode =
+            parameters.repeated.contains("response_mode")
+            ? nil : AuthorizationResponse.Mode(rawValue: parameters["response_mode"] ?? "query")
+        guard let redirectURI = parameters["redirect_uri"], !parameters.repeated.contains("redirect_uri"),
+            responseMode == .webMessage || client.allowsCallback(redirectURI)
         else {
             return .page(
                 .badRequest,
@@ -49,20 +54,15 @@ extension WebAuthAPI {
                     title: "Callback URL mismatch",
                     text: "The redirect_uri is missing or is not one of the application's Allowed Callback URLs."))
         }
-        let state = parameters["state"]
-        let responseMode =
-            parameters.repeated.contains("response_mode")
-            ? nil : AuthorizationResponse.Mode(rawValue: parameters["response_mode"] ?? "query")
-        if responseMode == .webMessage,
-            !(AllowedOrigin.of(redirectURI).map(client.allowsWebOrigin) ?? false)
-        {
+        if responseMode == .webMessage, !(AllowedOrigin.of(redirectURI).map(client.allowsWebOrigin) ?? false) {
             return .page(
                 .badRequest,
                 HTMLPage.message(
                     title: "Web origin not allowed",
-                    text: "response_mode=web_message answers only an origin of the application's Allowed Web Origins."
-                ))
+                    text: "The redirect_uri's origin is not one of the application's Allowed Web Origins, "
+                        + "the only origins a response_mode=web_message answer is posted to."))
         }
+        let state = parameters["state"]
         func refuse(_ error: String, _ description: String) -> BrowserResponse {
             AuthorizationResponse.error(
                 error, description, state: state, redirectURI: redirectURI, mode: responseMode ?? .query

@@ -56,12 +56,12 @@ struct SinglePageApp: Sendable {
     }
 
     /// The code grant for the SPA, form-encoded from the page's origin, as auth0-spa-js sends it.
-    func exchange(_ http: any TestClientProtocol, code: String) async throws -> HTTPResult {
+    func exchange(_ http: any TestClientProtocol, code: String, redirectURI: String? = nil) async throws -> HTTPResult {
         try await post(
             http, "/oauth/token",
             [
                 ("grant_type", "authorization_code"), ("client_id", spa.clientID), ("code", code),
-                ("code_verifier", flow.verifier), ("redirect_uri", flow.redirectURI),
+                ("code_verifier", flow.verifier), ("redirect_uri", redirectURI ?? flow.redirectURI),
             ])
     }
 
