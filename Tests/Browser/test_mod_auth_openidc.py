@@ -141,30 +141,44 @@ class Apache:
 
 
 @pytest.fixture(scope="module")
-def apache_port():
-    return free_port()
+def apache_ports():
+    """The ports of the module's Apache servers: the right one, and one with a wrong secret."""
+    return free_port(), free_port()
 
 
 @pytest.fixture(scope="module")
-def tenant(tmp_path_factory, apache_port):
-    """A TLS tenant whose regular web application is Apache's."""
-    origin = f"http://localhost:{apache_port}"
-    app = (f"name=apache,app_type=regular_web,callbacks={origin}/protected/redirect_uri,"
-           f"allowed_logout_urls={origin}/signed-out.html,token_endpoint_auth_method=client_secret_basic")
+def tenant(tmp_path_factory, apache_ports):
+    """A TLS tenant whose regular web application is Apache's (both servers' redirect URIs)."""
+    origins = [f"http://localhost:{port}" for port in apache_ports]
+    app = ",".join(
+        ["name=apache,app_type=regular_web,token_endpoint_auth_method=client_secret_basic"]
+        + [f"callbacks={origin}/protected/redirect_uri" for origin in origins]
+        + [f"allowed_logout_urls={origin}/signed-out.html" for origin in origins])
     started, ca = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), "--app", app)
     started.ca = ca
     yield from until_stopped(started, "passkey tenant serve")
 
 
-@pytest.fixture(scope="module")
-def apache(tenant, apache_port):
+def apache_server(tenant, port, secret=None):
+    """Apache as the tenant's application (with `secret` instead of the application's, if given);
+    stopped, it must exit 0 and have logged no secret."""
     (app,) = [a for a in tenant.start["applications"] if a["name"] == "apache"]
-    started = Apache(apache_port, issuer=tenant.issuer, ca=tenant.ca, client_id=app["client_id"],
-                     client_secret=app["client_secret"])
+    started = Apache(port, issuer=tenant.issuer, ca=tenant.ca, client_id=app["client_id"],
+                     client_secret=secret or app["client_secret"])
     yield started
     log = started.log_text()
     assert started.stop() == 0, f"apache2 exits 0 on SIGTERM; it wrote: {log[-3000:]}"
-    assert app["client_secret"] not in log
+    assert app["client_secret"] not in log and (secret is None or secret not in log)
+
+
+@pytest.fixture(scope="module")
+def apache(tenant, apache_ports):
+    yield from apache_server(tenant, apache_ports[0])
+
+
+@pytest.fixture
+def impostor(tenant, apache_ports):
+    yield from apache_server(tenant, apache_ports[1], secret="not-the-" + secrets.token_hex(24))
 
 
 @pytest.fixture
@@ -212,3 +226,23 @@ def test_apache_protects_a_page_with_a_passkey_login(tenant, apache, person):
     person.goto(page)
     assert person.page.url.startswith(tenant.origin + "/authorize?"), "Apache asks the tenant again"
     assert person.page.is_visible("#login"), "and the tenant asks for a passkey again"
+
+
+@CHROMIUM
+def test_apache_with_a_wrong_secret_shows_no_page(tenant, impostor, person):
+    """The person logs in, but Apache's code exchange is refused `invalid_client` (RFC 6749 §5.2):
+    Apache answers an error, never the protected page, and says why in its log."""
+    page = impostor.origin + "/protected/index.shtml"
+    person.goto(page)
+    assert person.page.url.startswith(tenant.origin + "/authorize?")
+    with person.page.expect_response(lambda r: r.url.startswith(impostor.origin + "/protected/redirect_uri?")) as got:
+        person.press("#signup", f"impostor-{secrets.token_hex(4)}@example.com")
+    # mod_auth_openidc 2.4 answers its error page (with 200) in place of the protected page.
+    answer = got.value.text()
+    assert "<title>Error</title>" in answer and "Error in handling response type" in answer, answer
+    assert "invalid_client" in impostor.log_text()
+    # The tenant's login session skips its page now, and the next exchange is refused the same way.
+    again = person.goto(page)
+    assert again.url.startswith(impostor.origin + "/protected/redirect_uri?code=")
+    assert again.request.redirected_from.url.startswith(tenant.origin + "/authorize?")
+    assert "<title>Error</title>" in again.text() and person.page.locator("#sub").count() == 0

@@ -37,6 +37,7 @@ with warnings.catch_warnings():
         StartInteractiveLoginOptions,
         VerifyAuthenticationMethodRequest,
     )
+    from auth0_server_python.error import ApiError
     from auth0_server_python.store.abstract import StateStore
 
 from conftest import passkey_binary, until_stopped
@@ -100,29 +101,45 @@ def listener():
 @pytest.fixture(scope="module")
 def tenant(tmp_path_factory, listener):
     """A TLS tenant with one regular web application, its callback and logout URL the listener's."""
-    app = (f"name=web,app_type=regular_web,callbacks={listener.redirect_uri},"
-           f"allowed_logout_urls={listener.origin}/,token_endpoint_auth_method=client_secret_basic")
-    started, ca = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), "--app", app)
+    apps = [f"name={name},app_type=regular_web,callbacks={listener.redirect_uri},"
+            f"allowed_logout_urls={listener.origin}/,token_endpoint_auth_method=client_secret_basic"
+            for name in ("web", "other")]
+    apps.append(f"name=spa,app_type=spa,callbacks={listener.redirect_uri},web_origins={listener.origin}")
+    started, ca = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), *sum((["--app", a] for a in apps), []))
     started.ca = ca
     yield from until_stopped(started, "passkey tenant serve")
 
 
+def application(tenant, name):
+    (app,) = [a for a in tenant.start["applications"] if a["name"] == name]
+    return app
+
+
 @pytest.fixture
 def web_app(tenant):
-    (app,) = [a for a in tenant.start["applications"] if a["name"] == "web"]
+    app = application(tenant, "web")
     assert (app["app_type"], app["token_endpoint_auth_method"]) == ("regular_web", "client_secret_basic")
     return app
 
 
 @pytest.fixture
-def server_client(tenant, web_app, listener, monkeypatch):
-    """The SDK's ServerClient as an app would configure it, trusting the tenant's test root."""
+def make_server_client(tenant, listener, monkeypatch):
+    """make_server_client(client_id, client_secret): the SDK's ServerClient as an app would configure
+    it, trusting the tenant's test root."""
     monkeypatch.setenv("SSL_CERT_FILE", str(tenant.ca))
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tenant.ca))  # the test's own calls (tenant.userinfo)
-    return ServerClient(
-        domain=f"localhost:{tenant.port}", client_id=web_app["client_id"], client_secret=web_app["client_secret"],
-        redirect_uri=listener.redirect_uri, secret=secrets.token_hex(32), transaction_store=MemoryStore(),
-        state_store=MemoryStore(), authorization_params={"scope": SCOPE})
+
+    def make(client_id, client_secret):
+        return ServerClient(
+            domain=f"localhost:{tenant.port}", client_id=client_id, client_secret=client_secret,
+            redirect_uri=listener.redirect_uri, secret=secrets.token_hex(32), transaction_store=MemoryStore(),
+            state_store=MemoryStore(), authorization_params={"scope": SCOPE})
+    return make
+
+
+@pytest.fixture
+def server_client(make_server_client, web_app):
+    return make_server_client(web_app["client_id"], web_app["client_secret"])
 
 
 @pytest.fixture
@@ -212,3 +229,22 @@ def test_my_account_client_enrolls_a_softpasskey_passkey(loop, tenant, server_cl
     signed_up_with = b64url(base64.b64decode(browsers["credentialId"]))  # CDP gives standard base64
     assert sorted(m.key_id for m in listed) == sorted([credential["id"], signed_up_with]), \
         "the browser's passkey and the enrolled one"
+
+
+@CHROMIUM
+@pytest.mark.parametrize("impostor", ["a wrong secret", "another client's secret", "a public client with a secret"])
+def test_a_server_client_with_the_wrong_credentials_gets_no_session(
+        loop, tenant, make_server_client, web_app, person, listener, impostor):
+    """The person logs in on the page, but the app's code exchange is refused `invalid_client`
+    (RFC 6749 §5.2): the SDK raises, stores no session, and the secret is in no message."""
+    client_id, secret = {
+        "a wrong secret": (web_app["client_id"], "not-" + web_app["client_secret"]),
+        "another client's secret": (web_app["client_id"], application(tenant, "other")["client_secret"]),
+        "a public client with a secret": (application(tenant, "spa")["client_id"], web_app["client_secret"]),
+    }[impostor]
+    client = make_server_client(client_id, secret)
+    with pytest.raises(ApiError) as refused:
+        signed_up(loop, client, person, listener, tenant)
+    assert (refused.value.code, refused.value.cause.error) == ("token_error", "invalid_client")
+    assert secret not in str(refused.value) and secret not in str(refused.value.cause.description)
+    assert loop.run(client.get_user()) is None and client._state_store.values == {}
