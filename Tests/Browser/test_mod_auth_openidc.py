@@ -154,8 +154,7 @@ def tenant(tmp_path_factory, apache_ports):
         ["name=apache,app_type=regular_web,token_endpoint_auth_method=client_secret_basic"]
         + [f"callbacks={origin}/protected/redirect_uri" for origin in origins]
         + [f"allowed_logout_urls={origin}/signed-out.html" for origin in origins])
-    started, ca = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), "--app", app)
-    started.ca = ca
+    started = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), "--app", app)
     yield from until_stopped(started, "passkey tenant serve")
 
 

@@ -100,13 +100,14 @@ def listener():
 
 @pytest.fixture(scope="module")
 def tenant(tmp_path_factory, listener):
-    """A TLS tenant with one regular web application, its callback and logout URL the listener's."""
+    """A TLS tenant with two regular web applications and a single-page one, their callback (and
+    logout URL) the listener's."""
     apps = [f"name={name},app_type=regular_web,callbacks={listener.redirect_uri},"
             f"allowed_logout_urls={listener.origin}/,token_endpoint_auth_method=client_secret_basic"
             for name in ("web", "other")]
     apps.append(f"name=spa,app_type=spa,callbacks={listener.redirect_uri},web_origins={listener.origin}")
-    started, ca = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), *sum((["--app", a] for a in apps), []))
-    started.ca = ca
+    flags = [flag for app in apps for flag in ("--app", app)]
+    started = tls_tenant(passkey_binary(), tmp_path_factory.mktemp("tls"), *flags)
     yield from until_stopped(started, "passkey tenant serve")
 
 
@@ -123,18 +124,23 @@ def web_app(tenant):
 
 
 @pytest.fixture
-def make_server_client(tenant, listener, monkeypatch):
+def make_server_client(loop, tenant, listener, monkeypatch):
     """make_server_client(client_id, client_secret): the SDK's ServerClient as an app would configure
-    it, trusting the tenant's test root."""
+    it, trusting the tenant's test root. Its token client's kept connections are closed after the
+    test (the SDK has no close of its own), so that the tenant stops without waiting for them."""
     monkeypatch.setenv("SSL_CERT_FILE", str(tenant.ca))
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(tenant.ca))  # the test's own calls (tenant.userinfo)
+    made = []
 
     def make(client_id, client_secret):
-        return ServerClient(
+        made.append(ServerClient(
             domain=f"localhost:{tenant.port}", client_id=client_id, client_secret=client_secret,
             redirect_uri=listener.redirect_uri, secret=secrets.token_hex(32), transaction_store=MemoryStore(),
-            state_store=MemoryStore(), authorization_params={"scope": SCOPE})
-    return make
+            state_store=MemoryStore(), authorization_params={"scope": SCOPE}))
+        return made[-1]
+    yield make
+    for client in made:
+        loop.run(client._oauth.aclose())
 
 
 @pytest.fixture
@@ -169,7 +175,6 @@ def signed_up(loop, client, person, listener, tenant, **authorization_params):
 
 @CHROMIUM
 def test_server_client_logs_in_refreshes_and_logs_out(loop, tenant, server_client, person, listener):
-    started = time.monotonic()
     result, address = signed_up(loop, server_client, person, listener, tenant)
     session = result["state_data"]
     assert session["refresh_token"] and session["id_token"]
@@ -195,7 +200,6 @@ def test_server_client_logs_in_refreshes_and_logs_out(loop, tenant, server_clien
     person.goto(logout)
     assert listener.next(describe=person.describe) == ("/", {})
     assert "passkey_session" not in person.cookies(), "the tenant's login session ended too"
-    assert time.monotonic() - started < 60
 
 
 @CHROMIUM
@@ -210,8 +214,9 @@ def test_my_account_client_enrolls_a_softpasskey_passkey(loop, tenant, server_cl
     options = challenge.authn_params_public_key.model_dump(by_alias=True, exclude_none=True)
     # Made where the tenant's My Account API takes passkeys from: https://RP_ID (no page of the
     # tenant's own is involved, so the origin the page was reached at is not among them).
+    origin = "https://" + tenant.start["rp_id"]
     created = subprocess.run(
-        [passkey_binary(), "create", "--origin", "https://" + tenant.start["rp_id"], "--store", str(tmp_path / "store")],
+        [passkey_binary(), "create", "--origin", origin, "--store", str(tmp_path / "store")],
         input=json.dumps(options).encode(), capture_output=True, timeout=60)
     assert created.returncode == 0, created.stderr.decode()
     credential = json.loads(created.stdout)

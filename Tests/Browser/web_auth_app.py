@@ -125,7 +125,7 @@ def tls_tenant(binary, directory, *arguments):
     """A tenant served over TLS with a certificate of the interop suite's test root (its `tls_files`,
     written to `directory`): its domain is `localhost:PORT`, so that the discovery document's
     endpoints (https://DOMAIN/...) are where it listens, as a client that reads discovery needs.
-    Answers (tenant, the test root's PEM file)."""
+    Answers the tenant; its `ca` is the test root's PEM file."""
     spec = importlib.util.spec_from_file_location("interop_conftest", INTEROP_CONFTEST)
     interop = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(interop)
@@ -133,7 +133,8 @@ def tls_tenant(binary, directory, *arguments):
     port = free_port()
     tenant = TenantServer(binary, "--port", str(port), "--domain", f"localhost:{port}",
                           "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *arguments)
-    return tenant, files["ca"]
+    tenant.ca = files["ca"]
+    return tenant
 
 
 class CallbackListener:
