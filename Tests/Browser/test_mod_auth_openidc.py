@@ -64,7 +64,7 @@ OIDCClientID {client_id}
 OIDCClientSecret {client_secret}
 OIDCRedirectURI http://localhost:{port}/protected/redirect_uri
 OIDCCryptoPassphrase {passphrase}
-OIDCPKCEMethod S256
+{pkce}
 OIDCScope "openid profile email"
 OIDCRemoteUserClaim email
 OIDCPassClaimsAs environment
@@ -142,8 +142,8 @@ class Apache:
 
 @pytest.fixture(scope="module")
 def apache_ports():
-    """The ports of the module's Apache servers: the right one, and one with a wrong secret."""
-    return free_port(), free_port()
+    """The ports of the module's Apache servers: with PKCE, with a wrong secret, without PKCE."""
+    return free_port(), free_port(), free_port()
 
 
 @pytest.fixture(scope="module")
@@ -158,12 +158,13 @@ def tenant(tmp_path_factory, apache_ports):
     yield from until_stopped(started, "passkey tenant serve")
 
 
-def apache_server(tenant, port, secret=None):
-    """Apache as the tenant's application (with `secret` instead of the application's, if given);
-    stopped, it must exit 0 and have logged no secret."""
+def apache_server(tenant, port, secret=None, pkce=True):
+    """Apache as the tenant's application (with `secret` instead of the application's, if given;
+    PKCE S256 unless told otherwise, mod_auth_openidc's default being none); stopped, it must exit 0
+    and have logged no secret."""
     (app,) = [a for a in tenant.start["applications"] if a["name"] == "apache"]
     started = Apache(port, issuer=tenant.issuer, ca=tenant.ca, client_id=app["client_id"],
-                     client_secret=secret or app["client_secret"])
+                     client_secret=secret or app["client_secret"], pkce="OIDCPKCEMethod S256" if pkce else "")
     yield started
     log = started.log_text()
     assert started.stop() == 0, f"apache2 exits 0 on SIGTERM; it wrote: {log[-3000:]}"
@@ -181,6 +182,11 @@ def impostor(tenant, apache_ports):
 
 
 @pytest.fixture
+def without_pkce(tenant, apache_ports):
+    yield from apache_server(tenant, apache_ports[2], pkce=False)
+
+
+@pytest.fixture
 def person(engine):
     user = ChromiumUser(engine.browser, conditional=False, ignore_https_errors=True)
     yield user
@@ -191,21 +197,29 @@ def shown(person):
     return {name: person.page.text_content(f"#{name}") for name in ("user", "sub", "email", "amr")}
 
 
-@CHROMIUM
-def test_apache_protects_a_page_with_a_passkey_login(tenant, apache, person):
+def signed_up(tenant, apache, person):
+    """The person asks for Apache's protected page, is sent to the tenant's login page and signs up
+    there with a passkey, and lands on the page: the authorization request Apache made, and the
+    claims the page shows."""
     page = apache.origin + "/protected/index.shtml"
     answer = person.goto(page)
     assert person.page.url.startswith(tenant.origin + "/authorize?"), (person.page.url, apache.log_text()[-2000:])
-    request = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(person.page.url).query))
-    assert (request["code_challenge_method"], request["response_type"]) == ("S256", "code")
     assert answer.status == 200 and person.page.is_visible("#signup")
-
+    request = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(person.page.url).query))
     address = f"apache-{secrets.token_hex(4)}@example.com"
     person.press("#signup", address)
     person.arrive(page)
     claims = shown(person)
     assert (claims["user"], claims["email"]) == (address, address), (claims, apache.log_text()[-2000:])
     assert claims["sub"].startswith("auth0|") and claims["amr"] == "webauthn"
+    return request, claims
+
+
+@CHROMIUM
+def test_apache_protects_a_page_with_a_passkey_login(tenant, apache, person):
+    page = apache.origin + "/protected/index.shtml"
+    request, claims = signed_up(tenant, apache, person)
+    assert (request["code_challenge_method"], request["response_type"]) == ("S256", "code")
 
     # Apache's session cookie now lets the person in without the tenant.
     person.goto(page)
@@ -245,3 +259,11 @@ def test_apache_with_a_wrong_secret_shows_no_page(tenant, impostor, person):
     assert again.url.startswith(impostor.origin + "/protected/redirect_uri?code=")
     assert again.request.redirected_from.url.startswith(tenant.origin + "/authorize?")
     assert "<title>Error</title>" in again.text() and person.page.locator("#sub").count() == 0
+
+
+@CHROMIUM
+def test_apache_without_pkce_logs_in_as_on_auth0(tenant, without_pkce, person):
+    """mod_auth_openidc's default sends no PKCE; a confidential client may do without (as on
+    Auth0), its secret redeeming the code."""
+    request, _ = signed_up(tenant, without_pkce, person)
+    assert "code_challenge" not in request and "code_challenge_method" not in request
