@@ -114,7 +114,9 @@ extension WebAuthAPI {
             } catch  where error.code == .accessDenied {
                 return refuse("access_denied", error.detail)
             }
-            return .redirect(try await issueCode(for: request, userID: session.userID, authTime: session.authTime))
+            return .redirect(
+                try await issueCode(
+                    for: request, userID: session.userID, authTime: session.authTime, sessionID: session.sessionID))
         }
         if prompts.contains("none") {
             return refuse("login_required", "The user is not logged in.")
@@ -158,18 +160,20 @@ extension WebAuthAPI {
     }
 
     /// Issues an authorization code for `request` and `userID` (RFC 6749 §4.1.2): 32 random
-    /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``.
+    /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``,
+    /// with the login session's ID (`sessionID`, the ID token's `sid`).
     ///
     /// - Returns: the redirect URI with `code` and `state`.
-    func issueCode(for request: AuthorizationRequest, userID: String, authTime: Date) async throws(TenantError)
-        -> String
-    {
+    func issueCode(
+        for request: AuthorizationRequest, userID: String, authTime: Date, sessionID: String?
+    ) async throws(TenantError) -> String {
         let code = Secret.random()
         try await store.insert(
             IssuedCode(
                 code: AuthorizationCode(
                     request: request, userID: userID, authTime: authTime,
-                    expiresAt: clock.now().addingTimeInterval(configuration.authorizationCodeLifetime.seconds)),
+                    expiresAt: clock.now().addingTimeInterval(configuration.authorizationCodeLifetime.seconds),
+                    sessionID: sessionID),
                 identifiers: .random()),
             key: .digest(code.digest))
         return Self.redirect(request.redirectURI, [("code", code.text), ("state", request.state)])

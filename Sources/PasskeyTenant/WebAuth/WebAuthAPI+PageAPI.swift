@@ -111,11 +111,9 @@ extension WebAuthAPI {
         }
         let now = clock.now()
         let session = Secret.random()
-        try await store.insert(
-            LoginSession(
-                userID: user.id, authTime: now,
-                expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds)),
-            key: .digest(session.digest))
+        let loginSession = LoginSession(
+            userID: user.id, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+        try await store.insert(loginSession, key: .digest(session.digest))
         let redirect =
             if let refusal {
                 Self.redirect(
@@ -125,7 +123,8 @@ extension WebAuthAPI {
                         ("state", transaction.request.state),
                     ])
             } else {
-                try await issueCode(for: transaction.request, userID: user.id, authTime: now)
+                try await issueCode(
+                    for: transaction.request, userID: user.id, authTime: now, sessionID: loginSession.sessionID)
             }
         try await store.delete(LoginTransaction.self, key: .digest(digest))
         let cookie = BrowserResponse.cookie(
