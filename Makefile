@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 opensc libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
 	time chromium firefox-esr webkit2gtk-driver xvfb libfido2-dev fido2-tools golang-go golang-github-duo-labs-webauthn-dev \
-	postgresql nginx-light
+	postgresql nginx-light apache2 libapache2-mod-auth-openidc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
@@ -81,7 +81,8 @@ examples-test:
 	  TENANTS=2 LOCUST_SECONDS=5 bash Examples/locust/run-distributed.sh
 
 ## browser-test: the page bridge's scenario suite against the test RP, and Web Auth on the local tenant's login
-## page (Tests/Browser) in Chromium (Playwright, /usr/bin/chromium; also with its own virtual authenticator),
+## page (Tests/Browser; also for auth0-server-python and Apache's mod_auth_openidc as regular web applications)
+## in Chromium (Playwright, /usr/bin/chromium; also with its own virtual authenticator),
 ## Firefox ESR (WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser: no headless mode,
 ## so the whole run is under xvfb-run)
 browser-test:

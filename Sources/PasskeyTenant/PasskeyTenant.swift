@@ -4,7 +4,7 @@ import WebAuthn
 
 /// A local Auth0-compatible tenant: the passkey endpoints of the Authentication API, the token
 /// endpoint, My Account's passkey enrollment, JWKS and discovery, and Web Auth (`/authorize` with
-/// a server-rendered passkey login page, the authorization code grant with PKCE, `/v2/logout`),
+/// a server-rendered passkey login page, the authorization code grant with PKCE, `/v2/logout`, `/oidc/logout`),
 /// with every WebAuthn response verified by the core's ``RelyingParty`` (auth0-passkey-api.md;
 /// its §12 is the checklist, §14 Web Auth's).
 ///
@@ -29,7 +29,7 @@ public final class PasskeyTenant: Sendable {
     let services: TenantServices
     /// `/passkey/*`, `/oauth/*`, `/userinfo`, JWKS and discovery.
     let authentication: AuthenticationAPI
-    /// `/authorize`, the login page's API, `/v2/logout`.
+    /// `/authorize`, the login page's API, `/v2/logout`, `/oidc/logout`.
     let webAuth: WebAuthAPI
     /// `/me/v1/*`.
     let myAccount: MyAccountAPI

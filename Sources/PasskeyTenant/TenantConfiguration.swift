@@ -55,9 +55,9 @@ public struct TenantConfiguration: Sendable {
     /// loopback redirect listens on a port picked at run time (RFC 8252 §7.3, §8.3). By default
     /// `http://127.0.0.1/callback` and `http://localhost/callback`.
     public var callbackURLs: [String]
-    /// The application's Allowed Logout URLs: where `GET /v2/logout` may send the browser
-    /// (auth0-passkey-api.md §14.4), matched as ``callbackURLs`` are. The first one is where a
-    /// logout with a `client_id` and no `returnTo` goes.
+    /// The application's Allowed Logout URLs: where `GET /v2/logout` and `/oidc/logout` may send
+    /// the browser (auth0-passkey-api.md §14.4), matched as ``callbackURLs`` are. The first one is
+    /// where a logout with a `client_id` and no `returnTo` goes.
     public var logoutURLs: [String]
     /// Sources added to the login page's CSP `connect-src` besides `'self'`: a page bridge on a
     /// loopback control server needs `http://127.0.0.1:*` (CSP Level 3 §6.1.2). Empty by default.

@@ -15,15 +15,18 @@ PyJWT against the tenant's JWKS (auth0-passkey-api.md §6.5, §14.5).
 import base64
 import hashlib
 import http.server
+import importlib.util
 import json
 import queue
 import secrets
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
 import time
 import urllib.parse
+from pathlib import Path
 
 import jwt
 import requests
@@ -31,6 +34,7 @@ import requests
 from html_page import send_html
 
 HTTP_TIMEOUT = 15
+INTEROP_CONFTEST = Path(__file__).resolve().parents[1] / "Interop" / "conftest.py"
 
 
 def b64url(data: bytes) -> str:
@@ -39,8 +43,9 @@ def b64url(data: bytes) -> str:
 
 class TenantServer:
     """One `passkey tenant serve --json --db :memory:` on a free port. Its start line gives the URL
-    (127.0.0.1), client ID and issuer; a browser opens the page at `origin` (`http://localhost:PORT`),
-    since the RP ID is `localhost` (README, Local tenant: the page's origin)."""
+    (127.0.0.1), client ID and issuer (all of it is `start`: the applications too); a browser opens the
+    page at `origin` (`http://localhost:PORT`, `https://` with `--tls-cert`), since the RP ID is
+    `localhost` (README, Local tenant: the page's origin)."""
 
     def __init__(self, binary, *arguments, timeout=30):
         # The log goes to a file, never to a pipe nobody reads (a full pipe would stall the tenant).
@@ -62,10 +67,11 @@ class TenantServer:
         if not first:
             self.stop()
             raise RuntimeError(f"passkey tenant serve did not start: {self.log_text()[-2000:]}")
-        start = json.loads(first)
+        self.start = start = json.loads(first)
         self.url, self.client_id, self.issuer = start["url"].rstrip("/"), start["client_id"], start["issuer"]
-        self.port = urllib.parse.urlsplit(self.url).port
-        self.origin = f"http://localhost:{self.port}"
+        split = urllib.parse.urlsplit(self.url)
+        self.port = split.port
+        self.origin = f"{split.scheme}://localhost:{self.port}"
 
     def log_text(self):
         self.log.seek(0)
@@ -106,6 +112,29 @@ class TenantServer:
         assert claims.get("amr") == ["webauthn"], claims
         assert isinstance(claims["auth_time"], int) and abs(time.time() - claims["auth_time"]) < 300, claims
         return claims
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def tls_tenant(binary, directory, *arguments):
+    """A tenant served over TLS with a certificate of the interop suite's test root (its `tls_files`,
+    written to `directory`): its domain is `localhost:PORT`, so that the discovery document's
+    endpoints (https://DOMAIN/...) are where it listens, as a client that reads discovery needs.
+    Answers the tenant; its `ca` is the test root's PEM file."""
+    spec = importlib.util.spec_from_file_location("interop_conftest", INTEROP_CONFTEST)
+    interop = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(interop)
+    files = interop.tls_files(directory)
+    port = free_port()
+    tenant = TenantServer(binary, "--port", str(port), "--domain", f"localhost:{port}",
+                          "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *arguments)
+    tenant.ca = files["ca"]
+    return tenant
 
 
 class CallbackListener:

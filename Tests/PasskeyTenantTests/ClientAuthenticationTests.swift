@@ -87,6 +87,38 @@ import WebAuthn
         }
     }
 
+    /// PKCE is required of a public client only: a regular web app may leave it out, as on Auth0
+    /// (mod_auth_openidc and most server libraries send none by default), and then redeems the code
+    /// with its secret alone.
+    @Test func aConfidentialClientMayLeavePKCEOut() async throws {
+        try await ClientApplications.run { apps in
+            func without(_ client: RegisteredApplication) -> [String: String?] {
+                ["client_id": client.clientID, "code_challenge": nil, "code_challenge_method": nil]
+            }
+            for (changes, client) in [(without(apps.spa), "spa"), (["code_challenge": nil], "method alone")] {
+                let answer = try await apps.flow.authorize(apps.http, changes)
+                let query = try apps.flow.callbackQuery(try #require(answer.location))
+                #expect(query["error"] == "invalid_request" && query["code"] == nil, "\(client): \(query)")
+            }
+            let basic = ClientApplications.basic(apps.basic.clientID, try #require(apps.basic.clientSecret).text)
+            func form(_ code: String) -> [(String, String)] {
+                [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", apps.flow.redirectURI)]
+            }
+            let first = try await apps.flow.signUpForCode(apps.http, without(apps.basic)).code
+            let withVerifier = try await apps.post(
+                "/oauth/token", form: form(first) + [("code_verifier", apps.flow.verifier)], authorization: basic)
+            #expect(withVerifier.status == 403, "a verifier without a challenge (OAuth 2.1 §4.1.3)")
+            #expect(withVerifier.json["error"] == .string("invalid_grant"))
+
+            let second = try await apps.flow.logInForCode(apps.http, without(apps.basic)).code
+            let secretless = try await apps.post(
+                "/oauth/token", form: form(second) + [("client_id", apps.basic.clientID)])
+            expectInvalidClient(secretless, basic: false, apps)
+            let exchanged = try await apps.post("/oauth/token", form: form(second), authorization: basic)
+            #expect(exchanged.status == 200, "the secret alone redeems the code: \(exchanged.text)")
+        }
+    }
+
     @Test func theMachineClientsTakeBasicAndPost() async throws {
         try await ClientApplications.run { apps in
             let tenant = apps.harness.tenant

@@ -14,8 +14,8 @@ extension AuthenticationAPI {
     ///
     /// - Throws: `invalid_request` for a missing `code`; `invalid_grant` (403) with
     ///   `Invalid authorization code` for an unknown, expired or spent code, `Failed to verify code
-    ///   verifier` for a missing or wrong verifier, and for a code of another client or redirect
-    ///   URI.
+    ///   verifier` for a missing or wrong verifier (or one sent for a code a confidential client
+    ///   asked for without PKCE), and for a code of another client or redirect URI.
     func exchangeCode(_ request: TokenRequest) async throws(TenantError) -> TokenResponse {
         guard let code = request.code else { throw .invalidRequest("code: missing") }
         let redemption = try await store.redeemCode(
@@ -32,10 +32,15 @@ extension AuthenticationAPI {
             throw TenantError(
                 .invalidGrant, status: 403, "The redirect_uri differs from the one of the authorization request.")
         }
-        guard let verifier = request.codeVerifier,
-            WebAuthAPI.isPKCEValue(verifier.text, length: 43...128, symbols: "-._~"),
-            Base64URL.encode(verifier.digest) == authorized.codeChallenge
-        else {
+        if let challenge = authorized.codeChallenge {
+            guard let verifier = request.codeVerifier,
+                WebAuthAPI.isPKCEValue(verifier.text, length: 43...128, symbols: "-._~"),
+                Base64URL.encode(verifier.digest) == challenge
+            else {
+                throw TenantError(.invalidGrant, status: 403, "Failed to verify code verifier")
+            }
+        } else if request.codeVerifier != nil {
+            // A verifier for a code asked for without a challenge (OAuth 2.1 §4.1.3).
             throw TenantError(.invalidGrant, status: 403, "Failed to verify code verifier")
         }
         try services.checkBinding(authorized.dpopJKT, proof: request.dpopThumbprint, of: "authorization code")
@@ -46,7 +51,7 @@ extension AuthenticationAPI {
         return try await services.issueTokens(
             for: user, scopes: scopes, audience: audience,
             organization: try services.issuedOrganization(authorized.organization),
-            authTime: grant.authTime, nonce: authorized.nonce, identifiers: identifiers, refresh: nil,
+            authTime: grant.authTime, nonce: authorized.nonce, sessionID: grant.sessionID, identifiers: identifiers, refresh: nil,
             boundTo: request.dpopThumbprint, client: authorized.clientID)
     }
 }

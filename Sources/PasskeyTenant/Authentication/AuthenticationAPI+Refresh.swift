@@ -42,7 +42,8 @@ extension AuthenticationAPI {
             return try await services.issueTokens(
                 for: user, scopes: scopes, audience: audience,
                 organization: try services.issuedOrganization(rotated.organization),
-                authTime: rotated.authTime, refresh: (successor, rotated), boundTo: request.dpopThumbprint,
+                authTime: rotated.authTime, sessionID: rotated.sessionID, refresh: (successor, rotated),
+                boundTo: request.dpopThumbprint,
                 client: request.clientID)
         }
     }

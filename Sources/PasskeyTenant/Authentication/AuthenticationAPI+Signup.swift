@@ -31,6 +31,6 @@ extension AuthenticationAPI {
         try await services.join(user, to: organization)
         return try await services.issueTokens(
             for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
-            refresh: nil, boundTo: request.dpopThumbprint)
+            sessionID: LoginSession.newID(), refresh: nil, boundTo: request.dpopThumbprint)
     }
 }

@@ -91,7 +91,7 @@ extension AuthenticationAPI {
         return OpenIDConfiguration(
             issuer: base, authorizationEndpoint: base + "authorize", tokenEndpoint: base + "oauth/token",
             userinfoEndpoint: base + "userinfo", revocationEndpoint: base + "oauth/revoke",
-            endSessionEndpoint: base + "v2/logout", jwksURI: base + ".well-known/jwks.json",
+            endSessionEndpoint: base + "oidc/logout", jwksURI: base + ".well-known/jwks.json",
             grantTypesSupported: [
                 TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant,
                 TokenRequest.clientCredentialsGrant,

@@ -13,4 +13,7 @@ struct AuthorizationCode: Sendable, Hashable, Codable {
     var authTime: Date
     /// When the code stops being accepted.
     var expiresAt: Date
+    /// The ID of the login session the code was issued from (the ID token's `sid`); nil for a
+    /// code stored without one.
+    var sessionID: String? = nil
 }

@@ -16,8 +16,9 @@ struct AuthorizationRequest: Sendable, Hashable, Codable {
     var audience: String?
     /// The organization asked for, if any (auth0-passkey-api.md §17).
     var organization: String?
-    /// The PKCE `code_challenge`, `S256` (RFC 7636 §4.2).
-    var codeChallenge: String
+    /// The PKCE `code_challenge`, `S256` (RFC 7636 §4.2); nil only for a confidential client,
+    /// which authenticates when it redeems the code (Auth0 asks PKCE of public clients only).
+    var codeChallenge: String?
     /// `prompt`: `none`, `login`, … (OpenID Connect Core 1.0 §3.1.2.1).
     var prompt: String?
     /// `max_age` in seconds: the oldest login the client accepts.

@@ -22,4 +22,7 @@ struct RefreshGrant: Sendable, Hashable {
     /// The thumbprint of the DPoP key the token is bound to (RFC 9449 §5): refreshing needs a
     /// proof of that key. Nil for an unbound token; rotation keeps it.
     var dpopJKT: String? = nil
+    /// The ID of the login session of the original login (the ID token's `sid` on every refresh,
+    /// as on the first ID token); rotation keeps it. Nil for tokens stored before it was kept.
+    var sessionID: String? = nil
 }

@@ -93,6 +93,7 @@ extension TenantServices {
     ///   - authTime: when the user performed the passkey ceremony; nil when unknown (a refresh
     ///     token stored before it was kept).
     ///   - nonce: the `/authorize` nonce of a code grant.
+    ///   - sessionID: the login session's ID, the ID token's `sid`; a new refresh token keeps it.
     ///   - identifiers: the access token's `jti` and the new refresh family.
     ///   - refresh: the rotated refresh token and its grant, for the refresh grant.
     ///   - dpopKey: the thumbprint of the request's DPoP proof's key: the access token carries it as
@@ -101,7 +102,8 @@ extension TenantServices {
     ///     default native one.
     func issueTokens(
         for user: TenantUser, scopes: [String], audience: String?, organization: TenantOrganization?, authTime: Date?,
-        nonce: String? = nil, identifiers: TokenIdentifiers = .random(), refresh: (Secret, RefreshGrant)?,
+        nonce: String? = nil, sessionID: String?, identifiers: TokenIdentifiers = .random(),
+        refresh: (Secret, RefreshGrant)?,
         boundTo dpopKey: String?, client: String? = nil
     ) async throws(TenantError) -> TokenResponse {
         let clientID = client ?? self.clientID
@@ -124,7 +126,7 @@ extension TenantServices {
             JoinedClaims(
                 IDTokenLogin(
                     authTime: authTime.map { Int($0.timeIntervalSince1970) }, nonce: nonce, orgID: organization?.id,
-                    orgName: organization?.name),
+                    orgName: organization?.name, sid: sessionID),
                 UserClaims(user: user, scopes: scopeSet, includeSubject: false)))
         var refreshToken: Secret?
         if let (secret, _) = refresh {
@@ -135,7 +137,7 @@ extension TenantServices {
                 userID: user.id, clientID: clientID, scope: scopes, audience: audience, organization: organization?.id,
                 family: identifiers.refreshFamily,
                 expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime,
-                dpopJKT: dpopKey)
+                dpopJKT: dpopKey, sessionID: sessionID)
             try await store.insert(grant, key: .digest(secret.digest))
             refreshToken = secret
         }

@@ -26,14 +26,17 @@ extension LoginTransaction: ExpiringRecord {
 }
 
 extension LoginSession: ExpiringRecord {
-    /// `login_sessions`: the user and the login's time under the digest of the cookie's value.
+    /// `login_sessions`: the user, the login's time and the session's ID under the digest of the
+    /// cookie's value.
     static let table = ExpiringTable(
-        name: "login_sessions", key: "digest", columns: [("user_id", .text), ("auth_time", .real)])
+        name: "login_sessions", key: "digest", columns: [("user_id", .text), ("auth_time", .real), ("sid", .text)])
 
-    var storedValues: [StoredValue] { [.text(userID), .instant(authTime)] }
+    var storedValues: [StoredValue] { [.text(userID), .instant(authTime), .text(sessionID)] }
 
     init(storedValues values: [StoredValue], expiresAt: Date) throws(TenantError) {
-        self.init(userID: try values[0].text(), authTime: try values[1].instant(), expiresAt: expiresAt)
+        self.init(
+            userID: try values[0].text(), authTime: try values[1].instant(), expiresAt: expiresAt,
+            sessionID: try values[2].optionalText())
     }
 }
 
@@ -70,13 +73,13 @@ extension RefreshGrant: ExpiringRecord {
         name: "refresh_tokens", key: "digest",
         columns: [
             ("family", .text), ("user_id", .text), ("client_id", .text), ("scope", .text), ("audience", .text),
-            ("organization", .text), ("auth_time", .real), ("dpop_jkt", .text),
+            ("organization", .text), ("auth_time", .real), ("dpop_jkt", .text), ("sid", .text),
         ])
 
     var storedValues: [StoredValue] {
         [
             .text(family), .text(userID), .text(clientID), .text(scope.joined(separator: " ")), .text(audience),
-            .text(organization), .instant(authTime), .text(dpopJKT),
+            .text(organization), .instant(authTime), .text(dpopJKT), .text(sessionID),
         ]
     }
 
@@ -85,7 +88,8 @@ extension RefreshGrant: ExpiringRecord {
             userID: try values[1].text(), clientID: try values[2].text(),
             scope: try values[3].text().split(separator: " ").map(String.init), audience: try values[4].optionalText(),
             organization: try values[5].optionalText(), family: try values[0].text(), expiresAt: expiresAt,
-            authTime: try values[6].optionalInstant(), dpopJKT: try values[7].optionalText())
+            authTime: try values[6].optionalInstant(), dpopJKT: try values[7].optionalText(),
+            sessionID: try values[8].optionalText())
     }
 }
 

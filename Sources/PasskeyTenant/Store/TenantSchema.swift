@@ -22,7 +22,7 @@ enum TenantSchema {
     }
 
     /// Every version, oldest first.
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8]
 
     /// Settings, users and their passkeys, pending sessions, refresh tokens.
     static let v1 = Migration(
@@ -228,5 +228,19 @@ enum TenantSchema {
         postgres: """
             CREATE TABLE attempt_failures (key TEXT NOT NULL, failed_at DOUBLE PRECISION NOT NULL);
             CREATE INDEX attempt_failures_key ON attempt_failures(key, failed_at);
+            """)
+
+    /// The `sid` claim (OpenID Connect Front-Channel Logout 1.0 §3; Back-Channel Logout 1.0 §2.1):
+    /// the random ID of a login session, kept with the session and with the refresh tokens issued
+    /// from it, so that every ID token of one session names it alike. NULL for rows written before.
+    static let v8 = Migration(
+        version: "v8",
+        sqlite: """
+            ALTER TABLE login_sessions ADD COLUMN sid TEXT;
+            ALTER TABLE refresh_tokens ADD COLUMN sid TEXT;
+            """,
+        postgres: """
+            ALTER TABLE login_sessions ADD COLUMN sid TEXT;
+            ALTER TABLE refresh_tokens ADD COLUMN sid TEXT;
             """)
 }

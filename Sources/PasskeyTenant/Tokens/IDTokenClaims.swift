@@ -1,6 +1,7 @@
 /// The claims of the tenant's ID tokens (OpenID Connect Core 1.0 §2, §5.1; auth0-passkey-api.md
 /// §6.5, §14.5): `iss` `https://DOMAIN/`, `aud` the client ID, `auth_time` and `amr` of the
-/// passkey ceremony, the `nonce` of a code grant, the organization, and the profile claims the
+/// passkey ceremony, the `nonce` of a code grant, the login session's `sid`, the organization,
+/// and the profile claims the
 /// granted scopes (`profile`, `email`, `phone`) release, with JSON booleans for the `_verified`
 /// claims.
 typealias IDTokenClaims = JoinedClaims<RegisteredClaims, JoinedClaims<IDTokenLogin, UserClaims>>
@@ -19,9 +20,13 @@ struct IDTokenLogin: Sendable, Hashable, Codable {
     var orgID: String?
     /// The name of the organization logged in through, lower case (auth0-passkey-api.md §14.5, §17).
     var orgName: String?
+    /// The login session's ID (OpenID Connect Front-Channel Logout 1.0 §3, Back-Channel Logout
+    /// 1.0 §2.1; Auth0 sets it): the same on every ID token of one session, its codes' and its
+    /// refreshes' (``LoginSession/sessionID``).
+    var sid: String?
 
     enum CodingKeys: String, CodingKey {
-        case amr, nonce
+        case amr, nonce, sid
         case authTime = "auth_time"
         case orgID = "org_id"
         case orgName = "org_name"

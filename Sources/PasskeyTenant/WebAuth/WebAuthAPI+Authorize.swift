@@ -16,9 +16,11 @@ extension WebAuthAPI {
     /// the message goes to that origin whatever the path. Every later refusal goes to the redirect
     /// URI with `error`, `error_description` and `state`, in the request's `response_mode`
     /// (``AuthorizationResponse``; `query` when the mode is repeated or unknown, both
-    /// `invalid_request`): `unsupported_response_type` for a `response_type` other than `code`; `invalid_request` for a repeated parameter, a missing
-    /// `code_challenge` (PKCE is required of this public client, RFC 7636 §4.4.1), a method
-    /// other than `S256` (`plain` included), a challenge that is not 43 base64url characters,
+    /// `invalid_request`): `unsupported_response_type` for a `response_type` other than `code`;
+    /// `invalid_request` for a repeated parameter, a missing `code_challenge` from a public client
+    /// (PKCE is required of it, RFC 7636 §4.4.1; a confidential one may do without, as on Auth0), a
+    /// method other than `S256` (`plain` included) or one without a challenge, a challenge that is
+    /// not 43 base64url characters,
     /// an unknown `connection`, a `max_age` that is not a non-negative integer or a `dpop_jkt`
     /// that is not a SHA-256 JWK thumbprint (RFC 9449 §10: it binds the code), and for an
     /// `organization` missing under `require`, given under `deny` or unknown (auth0-passkey-api.md
@@ -81,14 +83,19 @@ extension WebAuthAPI {
         guard parameters["response_type"] == "code" else {
             return refuse("unsupported_response_type", "Only response_type=code is supported.")
         }
-        guard let challenge = parameters["code_challenge"] else {
+        // PKCE is required of a public client; a confidential one (a regular web app) may do
+        // without, as on Auth0, since it authenticates when it redeems the code (RFC 7636 §1).
+        let challenge = parameters["code_challenge"]
+        if challenge == nil, !client.isConfidential {
             return refuse("invalid_request", "code_challenge is required (PKCE, S256).")
         }
-        guard parameters["code_challenge_method"] == "S256" else {
-            return refuse("invalid_request", "code_challenge_method must be S256.")
-        }
-        guard Self.isPKCEValue(challenge, length: 43...43, symbols: "-_") else {
-            return refuse("invalid_request", "code_challenge must be 43 base64url characters.")
+        if challenge != nil || parameters["code_challenge_method"] != nil {
+            guard parameters["code_challenge_method"] == "S256" else {
+                return refuse("invalid_request", "code_challenge_method must be S256.")
+            }
+            guard let challenge, Self.isPKCEValue(challenge, length: 43...43, symbols: "-_") else {
+                return refuse("invalid_request", "code_challenge must be 43 base64url characters.")
+            }
         }
         if let connection = parameters["connection"], connection != configuration.connection {
             return refuse("invalid_request", "Connection not found: \(connection.prefix(64))")
@@ -132,7 +139,9 @@ extension WebAuthAPI {
             } catch  where error.code == .accessDenied {
                 return refuse("access_denied", error.detail)
             }
-            return try await issueCode(for: request, userID: session.userID, authTime: session.authTime).browserResponse
+            return try await issueCode(
+                for: request, userID: session.userID, authTime: session.authTime, sessionID: session.sessionID
+            ).browserResponse
         }
         if prompts.contains("none") {
             return refuse("login_required", "The user is not logged in.")
@@ -176,18 +185,20 @@ extension WebAuthAPI {
     }
 
     /// Issues an authorization code for `request` and `userID` (RFC 6749 §4.1.2): 32 random
-    /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``.
+    /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``,
+    /// with the login session's ID (`sessionID`, the ID token's `sid`).
     ///
     /// - Returns: the response with `code` and `state`.
-    func issueCode(for request: AuthorizationRequest, userID: String, authTime: Date) async throws(TenantError)
-        -> AuthorizationResponse
-    {
+    func issueCode(
+        for request: AuthorizationRequest, userID: String, authTime: Date, sessionID: String?
+    ) async throws(TenantError) -> AuthorizationResponse {
         let code = Secret.random()
         try await store.insert(
             IssuedCode(
                 code: AuthorizationCode(
                     request: request, userID: userID, authTime: authTime,
-                    expiresAt: clock.now().addingTimeInterval(configuration.authorizationCodeLifetime.seconds)),
+                    expiresAt: clock.now().addingTimeInterval(configuration.authorizationCodeLifetime.seconds),
+                    sessionID: sessionID),
                 identifiers: .random()),
             key: .digest(code.digest))
         return request.response([("code", code.text)])

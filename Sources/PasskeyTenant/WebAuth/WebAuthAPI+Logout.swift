@@ -34,16 +34,30 @@ extension WebAuthAPI {
                 HTMLPage.message(
                     title: "Unknown application", text: "The client_id names no application of this tenant."))
         }
-        if let sessionCookie {
-            try await store.delete(LoginSession.self, key: .digest(Secret(sessionCookie).digest))
-        }
-        let cleared = [BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, maxAge: 0)]
+        let cleared = try await endLoginSession(sessionCookie, secure: secure)
         if let returnTo {
             return .redirect(returnTo, cookies: cleared)
         }
         if let first = client?.logoutURLs.first {
             return .redirect(first, cookies: cleared)
         }
-        return .page(.ok, HTMLPage.message(title: "Logged out", text: "You are logged out."), cookies: cleared)
+        return Self.loggedOut(cookies: cleared)
+    }
+
+    /// Ends the login session `sessionCookie` names (its row deleted; nothing when there is none
+    /// or it is gone already): what `/v2/logout` and `/oidc/logout` both do.
+    ///
+    /// - Returns: the `Set-Cookie` value that clears the cookie (`Max-Age=0`).
+    /// - Throws: `server_error`, for a database fault.
+    func endLoginSession(_ sessionCookie: String?, secure: Bool) async throws(TenantError) -> [String] {
+        if let sessionCookie {
+            try await store.delete(LoginSession.self, key: .digest(Secret(sessionCookie).digest))
+        }
+        return [BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, maxAge: 0)]
+    }
+
+    /// The page of a logout with nowhere to go back to.
+    static func loggedOut(cookies: [String]) -> BrowserResponse {
+        .page(.ok, HTMLPage.message(title: "Logged out", text: "You are logged out."), cookies: cookies)
     }
 }

@@ -114,16 +114,15 @@ extension WebAuthAPI {
         }
         let now = clock.now()
         let session = Secret.random()
-        try await store.insert(
-            LoginSession(
-                userID: user.id, authTime: now,
-                expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds)),
-            key: .digest(session.digest))
+        let loginSession = LoginSession(
+            userID: user.id, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+        try await store.insert(loginSession, key: .digest(session.digest))
         let response =
             if let refusal {
                 transaction.request.response([("error", "access_denied"), ("error_description", refusal.detail)])
             } else {
-                try await issueCode(for: transaction.request, userID: user.id, authTime: now)
+                try await issueCode(
+                    for: transaction.request, userID: user.id, authTime: now, sessionID: loginSession.sessionID)
             }
         let redirect: String
         if let location = response.location {

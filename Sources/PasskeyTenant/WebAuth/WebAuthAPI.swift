@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// Web Auth (auth0-passkey-api.md §14): `/authorize` with the server-rendered passkey login page,
-/// the page's API, and `/v2/logout`.
+/// the page's API, `/v2/logout` and `/oidc/logout`.
 struct WebAuthAPI: TenantRoutes {
     let services: TenantServices
 }
@@ -14,6 +14,7 @@ extension WebAuthAPI {
     /// ```
     /// GET  /authorize            the login page, a code redirect, or an error redirect / page
     /// GET  /v2/logout            ends the login session
+    /// GET  /oidc/logout          ends it, RP-Initiated Logout (POST with a form too)
     /// GET  /u/passkey.js         the page's one script
     /// GET  /u/passkey.css        the page's stylesheet
     /// POST /u/passkey/options    the next ceremony's options       (under the address lockout)
@@ -40,6 +41,7 @@ extension WebAuthAPI {
             try await self.pageResponse(transactionCookie: request.cookies[Self.transactionCookie]?.value)
                 .response(connectSources: sources)
         }
+        addEndSessionRoutes(to: router, secure: secure, sources: sources)
         router.get("u/passkey.js") { _, _ in
             Self.asset(PackageResources.passkey_js, type: "text/javascript; charset=utf-8", sources: sources)
         }
