@@ -37,7 +37,9 @@ extension WebAuthAPI {
         if let sessionCookie {
             try await store.delete(LoginSession.self, key: .digest(Secret(sessionCookie).digest))
         }
-        let cleared = [BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, maxAge: 0)]
+        let cleared = [
+            BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, crossSite: true, maxAge: 0)
+        ]
         if let returnTo {
             return .redirect(returnTo, cookies: cleared)
         }
