@@ -83,10 +83,11 @@ def directives(policy):
 # and describe() for failures.
 
 class ChromiumUser:
-    """A Chromium context with the browser's own virtual authenticator on its page."""
+    """A Chromium context with the browser's own virtual authenticator on its page: a new (off the
+    record) context of `browser`, or the `context` given."""
 
-    def __init__(self, browser, conditional):
-        self.context = browser.new_context()
+    def __init__(self, browser, conditional, context=None):
+        self.context = context or browser.new_context()
         if not conditional:
             self.context.add_init_script(script=WITHOUT_CONDITIONAL_MEDIATION)
         self.page = self.context.new_page()
