@@ -76,9 +76,10 @@ struct BrowserResponse: Sendable {
     /// Over plain http it stays `Lax`, as a browser refuses `SameSite=None` without `Secure`; an
     /// iframe then finds the session only from the tenant's own site (`http://localhost:3000`
     /// beside `http://localhost:PORT`: the port is not part of the site), and another site gets
-    /// `login_required`. Browsers that block third-party cookies refuse even `None` in the iframe;
-    /// auth0-spa-js's refresh tokens (`useRefreshTokens`) need no cookie at all. Its deletion (at
-    /// logout) takes the same attributes, so that a cross-site answer may delete it too.
+    /// `login_required`. Browsers that block third-party cookies (Chromium 156 does by default)
+    /// refuse even `None` in the iframe; auth0-spa-js's refresh tokens (`useRefreshTokens`) need
+    /// no cookie at all. Its deletion (at logout) takes the same attributes, so that a cross-site
+    /// answer may delete it too.
     ///
     /// What `None` gives up (RFC 6265bis §8.8: `SameSite` is defence in depth against CSRF) is
     /// covered elsewhere, since the session cookie is read only by `GET /authorize` and
