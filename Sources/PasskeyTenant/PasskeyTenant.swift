@@ -50,9 +50,11 @@ public final class PasskeyTenant: Sendable {
     ///   - clock: where time is read; the system clock by default.
     ///   - logger: where requests are logged (method, path, status; never a secret); none by default.
     ///     A PostgreSQL store's pool logs its connection failures here too (never a password).
-    /// - Throws: `invalid_configuration` for a malformed PostgreSQL URL; `temporarily_unavailable`
-    ///   when the PostgreSQL server cannot be reached; `server_error` when the database cannot be
-    ///   opened or migrated.
+    /// - Throws: `invalid_configuration` for a malformed PostgreSQL URL or an application of
+    ///   ``TenantConfiguration/applications`` that contradicts itself (a bad origin or URL, a
+    ///   secret on a public client, …; ``TenantApplication``) or whose name is given twice;
+    ///   `temporarily_unavailable` when the PostgreSQL server cannot be reached; `server_error` when
+    ///   the database cannot be opened or migrated.
     public init(
         configuration: TenantConfiguration = TenantConfiguration(), database: String = ":memory:",
         clock: TenantClock = .system,

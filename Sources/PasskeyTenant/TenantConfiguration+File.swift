@@ -50,12 +50,7 @@ extension TenantConfiguration {
             attribute.apply(to: &identifiers[identifier])
         }
         if let clients = file.clients {
-            for (index, client) in clients.enumerated() {
-                try client.validate(at: "clients[\(index)]")
-                if clients[..<index].contains(where: { $0.name == client.name }) {
-                    throw TenantError(.invalidConfiguration, "clients[\(index)].name: \(client.name) is given twice")
-                }
-            }
+            try TenantApplication.validate(clients, at: "clients")
             applications = clients
         }
     }

@@ -4,9 +4,10 @@ origin, the app's client ID and its redirect URI), on 127.0.0.1 and a free port,
 POST (a `form_post` response) is queued as `(path, fields)` in `posted` and answered with the page.
 
 The app's origin is `http://localhost:PORT`, the same site as the tenant's page (`http://localhost:T`):
-the tenant's `SameSite=Lax` session cookie goes with the hidden iframe's request. The same server
-reached as `http://127.0.0.1:PORT` is another origin and another site, registered nowhere: the
-foreign page of the refusal tests.
+the tenant's `SameSite=Lax` session cookie (plain http) goes with the hidden iframe's request. The
+same server reached as `http://127.0.0.1:PORT` is another origin and another site, registered
+nowhere: the foreign page of the refusal tests; and the app on another site beside a tenant over TLS,
+whose session cookie is then `SameSite=None; Secure`.
 
     app = SinglePageAppServer()            # app.origin, app.foreign_origin
     app.config = {"tenant": ..., "client_id": ..., "redirect_uri": app.origin + "/callback"}

@@ -12,20 +12,33 @@ not one of the app's Allowed Web Origins (the tenant refuses it with a page, or 
 
 Chromium signs up with its own DevTools virtual authenticator, Firefox ESR through the page
 bridge with a SoftPasskey authenticator of `passkey serve`.
+
+Over TLS the tenant's login session cookie is `SameSite=None; Secure`, as Auth0's: the app on
+another site (`http://127.0.0.1:A` beside `https://localhost:T`) renews silently in its iframe,
+in a Chromium that trusts the test certificate (`--ignore-certificate-errors-spki-list`).
 """
 
+import base64
+import hashlib
+import importlib.util
 import json
+from pathlib import Path
 
 import jwt
 import pytest
 import requests
 
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
 from conftest import passkey_binary, until_stopped, wrapped
+from softpasskey.playwright import CHROMIUM, launch_chromium
 from spa_app import SinglePageAppServer
 from test_web_auth import BridgeUser, ChromiumUser, email
 from web_auth_app import HTTP_TIMEOUT, TenantServer
 
 SPA_CLIENT_ID = "spa-test-client-0123456789abcdef"
+LOGIN_REQUIRED = {"error": "login_required", "description": "The user is not logged in."}
 # A refusal waits this long for a message that must not come.
 REFUSAL_SECONDS = 3
 
@@ -209,3 +222,75 @@ def test_form_post_and_fragment_reach_the_app_under_the_pages_policy(engine, chr
     fragment = run(user, "location.hash")
     assert fragment.startswith("#code=") and "&state=" in fragment, fragment
     assert user.problems == [], "no Content-Security-Policy violation"
+
+
+def interop_tls_files(directory):
+    """The interop suite's `tls_files` (a test root and a certificate for localhost), loaded by path."""
+    spec = importlib.util.spec_from_file_location(
+        "interop_conftest", Path(__file__).resolve().parents[1] / "Interop" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.tls_files(directory)
+
+
+@pytest.fixture(scope="module")
+def tls_tenant(spa_server, tmp_path_factory):
+    """A tenant over TLS at `https://localhost:T`, with the SPA on another site: its origin
+    `http://127.0.0.1:A` (the app server's other name) is the callback's and the Allowed Web Origin."""
+    files = interop_tls_files(tmp_path_factory.mktemp("tls"))
+    app = ",".join([
+        "name=spa", "app_type=spa", f"client_id={SPA_CLIENT_ID}", f"callbacks={spa_server.foreign_origin}/callback",
+        f"web_origins={spa_server.foreign_origin}"])
+    tenant = TenantServer(passkey_binary(), "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]),
+                          "--app", app)
+    tenant.origin = f"https://localhost:{tenant.port}"
+    tenant.certificate = x509.load_pem_x509_certificate(files["cert"].read_bytes())
+    yield from until_stopped(tenant, "passkey tenant serve")
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+@pytest.mark.parametrize("third_party_cookies", ["allowed", "Chromium's default"])
+def test_under_tls_an_spa_on_another_site_renews_silently(engine, spa_server, tls_tenant, third_party_cookies,
+                                                          tmp_path):
+    """The login session cookie is `SameSite=None; Secure`, so it may go with the cross-site
+    iframe's request, and silent renewal from `http://127.0.0.1:A` succeeds where the browser
+    allows third-party cookies (a profile whose cookie setting says so). This Chromium (156)
+    blocks third-party cookies by default — in a profile on disk as in Playwright's contexts —
+    so by default the iframe gets `login_required`, as it does everywhere with a `Lax` cookie."""
+    spki = tls_tenant.certificate.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    trust = "--ignore-certificate-errors-spki-list=" + base64.b64encode(hashlib.sha256(spki).digest()).decode()
+    if third_party_cookies == "allowed":
+        preferences = tmp_path / "profile" / "Default" / "Preferences"
+        preferences.parent.mkdir(parents=True)
+        preferences.write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
+        browser = engine.playwright.chromium.launch_persistent_context(
+            tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=[trust])
+        user = ChromiumUser(None, conditional=False, context=browser)
+    else:
+        browser = launch_chromium(engine.playwright, args=[trust])
+        user = ChromiumUser(browser, conditional=False)
+    try:
+        app = spa_server.foreign_origin
+        spa_server.config = {"tenant": tls_tenant.origin, "client_id": SPA_CLIENT_ID, "redirect_uri": app + "/callback"}
+        user.goto(app + "/")
+        assert run(user, "spa.silent()") == LOGIN_REQUIRED
+        run(user, 'spa.login({screen_hint: "signup"})')
+        user.arrive(tls_tenant.origin + "/authorize?")
+        user.press("#signup", email("tls-cross-site"))
+        user.arrive(app + "/callback?")
+        expect_tokens(run(user, "spa.handleRedirectCallback()"))
+        cookies = user.cookies()
+        session = cookies["passkey_session"]
+        assert (session["sameSite"], session["secure"], session["httpOnly"]) == ("None", True, True), session
+        assert (cookies["passkey_tx"]["sameSite"], cookies["passkey_tx"]["secure"]) == ("Lax", True)
+
+        renewed = run(user, "spa.silent()")
+        if third_party_cookies == "allowed":
+            assert renewed.get("response", {}).get("code"), renewed
+            expect_tokens(renewed["tokens"])
+        else:
+            assert renewed == LOGIN_REQUIRED, "this Chromium blocks the third-party cookie by default"
+    finally:
+        user.close()
+        browser.close()

@@ -83,11 +83,11 @@ def directives(policy):
 # and describe() for failures.
 
 class ChromiumUser:
-    """A Chromium context (`options` of Playwright's `new_context`) with the browser's own virtual
-    authenticator on its page."""
+    """A Chromium context with the browser's own virtual authenticator on its page: a new (off the
+    record) context of `browser` made with `options` (Playwright's `new_context`), or the `context` given."""
 
-    def __init__(self, browser, conditional, **options):
-        self.context = browser.new_context(**options)
+    def __init__(self, browser, conditional, context=None, **options):
+        self.context = context or browser.new_context(**options)
         if not conditional:
             self.context.add_init_script(script=WITHOUT_CONDITIONAL_MEDIATION)
         self.page = self.context.new_page()

@@ -96,4 +96,36 @@ import Testing
         #expect(second.tenant.applications.first?.clientSecret == app.clientSecret)
         #expect(app.clientID != first.clientID && app.clientID != first.tenant.managementClientID)
     }
+
+    /// A single-page application with one thing changed.
+    static func spa(_ change: (inout TenantApplication) -> Void) -> TenantApplication {
+        var application = TenantApplication(name: "spa", appType: .spa)
+        change(&application)
+        return application
+    }
+
+    /// A ``TenantConfiguration`` built in Swift goes through the same check as the file and
+    /// `--app` when the tenant opens: a bad origin is refused, never dropped.
+    @Test(arguments: [
+        (spa { $0.webOrigins = ["app.example"] }, "applications[0]: app.example is not an origin"),
+        (spa { $0.allowedOrigins = ["https://app.example/path"] }, "applications[0]: https://app.example/path"),
+        (spa { $0.clientSecret = Secret("s") }, "applications[0].client_secret"),
+        (spa { $0.callbacks = ["/callback"] }, "applications[0]: /callback"),
+    ])
+    func anApplicationBuiltInSwiftIsRefusedWhenTheTenantOpens(application: TenantApplication, detail: String) async {
+        var configuration = TenantConfiguration()
+        configuration.applications = [application]
+        let error = await #expect(throws: TenantError.self) { try await PasskeyTenant(configuration: configuration) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.detail.hasPrefix(detail) == true, "\(error?.detail ?? "")")
+    }
+
+    @Test func twoApplicationsOfOneNameAreRefusedWhenTheTenantOpens() async {
+        var configuration = TenantConfiguration()
+        configuration.applications = [
+            TenantApplication(name: "a", appType: .spa), TenantApplication(name: "a", appType: .native),
+        ]
+        let error = await #expect(throws: TenantError.self) { try await PasskeyTenant(configuration: configuration) }
+        #expect(error?.detail == "applications[1].name: a is given twice")
+    }
 }

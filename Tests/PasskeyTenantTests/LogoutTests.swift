@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import PasskeyTenant
 import Testing
@@ -62,6 +63,16 @@ import Testing
         #expect(result.text.contains("You are logged out"))
         #expect(result.setCookies == [Self.cleared])
         WebAuthAuthorizeTests.expectPageHeaders(result)
+    }
+
+    /// Under TLS the session cookie is `SameSite=None; Secure` (WebAuthPageTests), and so is its
+    /// deletion, which a cross-site answer may then carry too.
+    @Test func underTLSTheDeletionIsCrossSiteAndSecure() async throws {
+        let harness = try await TenantHarness()
+        let result = try await Application(router: harness.tenant.router(servesTLS: true)).test(.router) { http in
+            try await http.send(.get, "/v2/logout", contentType: nil)
+        }
+        #expect(result.setCookies == ["passkey_session=; HttpOnly; SameSite=None; Path=/; Max-Age=0; Secure"])
     }
 
     @Test func configuredLogoutURLsReplaceTheDefaults() async throws {

@@ -223,6 +223,9 @@ import WebAuthn
         #expect(result.status == .ok, "\(host) \(origin): \(result.text)")
     }
 
+    /// Under TLS both cookies are Secure; the login session's is `SameSite=None`, as Auth0's, so
+    /// that an application on another site renews silently in an iframe, while the transaction
+    /// cookie of the page API's double submit stays `Lax` (`BrowserResponse.cookie`).
     @Test func underTLSTheCookiesAreSecure() async throws {
         let harness = try await TenantHarness()
         var custom = WebAuthFlow(harness)
@@ -247,7 +250,7 @@ import WebAuthn
         #expect(page.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Path=/u/; Secure") == true)
         #expect(verified.status == .ok, "\(verified.text)")
         #expect(
-            verified.setCookies.first?.hasSuffix("; HttpOnly; SameSite=Lax; Path=/; Max-Age=604800; Secure") == true)
+            verified.setCookies.first?.hasSuffix("; HttpOnly; SameSite=None; Path=/; Max-Age=604800; Secure") == true)
     }
 
     // MARK: The login session

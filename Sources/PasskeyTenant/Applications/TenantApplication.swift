@@ -120,6 +120,24 @@ public struct TenantApplication: Sendable, Hashable {
         TokenRequest.webAuthnGrant,
     ]
 
+    /// Refuses a list of applications, each as ``validate(at:)`` does, and a name given twice; the
+    /// one check of every way in: the configuration file's `clients` and a
+    /// ``TenantConfiguration/applications`` built in Swift, when the tenant opens.
+    ///
+    /// - Parameters:
+    ///   - applications: the applications, in order.
+    ///   - key: the list's key in error details (`clients`, `applications`).
+    /// - Throws: `invalid_configuration` naming `key[index]` of the first one refused.
+    static func validate(_ applications: [TenantApplication], at key: String) throws(TenantError) {
+        for (index, application) in applications.enumerated() {
+            try application.validate(at: "\(key)[\(index)]")
+            if applications[..<index].contains(where: { $0.name == application.name }) {
+                throw TenantError(
+                    .invalidConfiguration, "\(key)[\(index)].name: \(application.name) is given twice")
+            }
+        }
+    }
+
     /// Refuses an application that contradicts itself.
     ///
     /// - Throws: `invalid_configuration` for an empty name, a public client with a secret or the

@@ -36,6 +36,8 @@ struct TenantServices: Sendable {
     static func open(
         configuration: TenantConfiguration, database: String, clock: TenantClock, logger: Logger
     ) async throws(TenantError) -> TenantServices {
+        // An application built in Swift is refused as the file's and `--app`'s are, before any store opens.
+        try TenantApplication.validate(configuration.applications, at: "applications")
         let store: any TenantStore =
             if PostgresURL.isPostgres(database) {
                 try await PostgresTenantStore(url: PostgresURL(database), logger: logger)

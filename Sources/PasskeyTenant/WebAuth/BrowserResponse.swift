@@ -65,18 +65,49 @@ struct BrowserResponse: Sendable {
         return headers
     }
 
-    /// A `Set-Cookie` value: HttpOnly, SameSite=Lax, Secure when the tenant serves TLS (RFC 6265bis
-    /// §4.1), and `Max-Age` when given (0 deletes the cookie).
+    /// A `Set-Cookie` value: HttpOnly, `SameSite=Lax` — or `SameSite=None` for a `crossSite`
+    /// cookie under TLS —, Secure when the tenant serves TLS (RFC 6265bis §4.1), and `Max-Age` when
+    /// given (0 deletes the cookie).
     ///
-    /// `Lax` keeps the login session out of every cross-site subrequest. Silent authentication in a
-    /// hidden iframe (`prompt=none&response_mode=web_message`) therefore finds the session only when
-    /// the application's page is on the same site as the tenant (`http://localhost:3000` beside a
-    /// tenant on `http://localhost:PORT`: the port is not part of the site); from another site the
-    /// iframe's request carries no cookie and is answered `login_required`. Auth0 sets its session
-    /// cookie `SameSite=None; Secure` for that case, which browsers that block third-party cookies
-    /// refuse anyway; auth0-spa-js's refresh tokens (`useRefreshTokens`) need no cookie at all.
-    static func cookie(_ name: String, _ value: String, path: String, secure: Bool, maxAge: Int? = nil) -> String {
-        var parts = ["\(name)=\(value)", "HttpOnly", "SameSite=Lax", "Path=\(path)"]
+    /// The login session cookie (`passkey_session`) is `crossSite`, as Auth0 sets its own session
+    /// cookie `SameSite=None; Secure`: silent authentication in a hidden iframe
+    /// (`prompt=none&response_mode=web_message`) from an application on another site than the
+    /// tenant's is a cross-site subrequest, which carries only a `None` cookie (RFC 6265bis §5.4.7).
+    /// Over plain http it stays `Lax`, as a browser refuses `SameSite=None` without `Secure`; an
+    /// iframe then finds the session only from the tenant's own site (`http://localhost:3000`
+    /// beside `http://localhost:PORT`: the port is not part of the site), and another site gets
+    /// `login_required`. Browsers that block third-party cookies (Chromium 156 does by default)
+    /// refuse even `None` in the iframe; auth0-spa-js's refresh tokens (`useRefreshTokens`) need
+    /// no cookie at all. Its deletion (at logout) takes the same attributes, so that a cross-site
+    /// answer may delete it too.
+    ///
+    /// What `None` gives up (RFC 6265bis §8.8: `SameSite` is defence in depth against CSRF) is
+    /// covered elsewhere, since the session cookie is read only by `GET /authorize` and
+    /// `GET /v2/logout`:
+    /// - `/authorize` with a session answers only the client's registered redirect URI (a
+    ///   `web_message` only to its Allowed Web Origin, as `targetOrigin`), PKCE binds the code to
+    ///   the application that began the request, and its pages are never framed by another origin
+    ///   (`frame-ancestors`); a cross-site page that makes the browser ask learns nothing.
+    /// - `/v2/logout` can end the session from another site — as a top-level navigation can with
+    ///   `Lax` already, and as Auth0's does.
+    /// - The login page's API (`/u/passkey/*`), which creates sessions and users, never reads the
+    ///   session cookie: it takes the transaction cookie `passkey_tx`, which stays `Lax` (and on
+    ///   `/u/` only), in a double submit with the JSON body, and refuses an `Origin` other than the
+    ///   page's; a cross-site request has neither the cookie nor the body.
+    ///
+    /// - Parameters:
+    ///   - name: the cookie's name.
+    ///   - value: its value.
+    ///   - path: its `Path`.
+    ///   - secure: whether the tenant serves TLS.
+    ///   - crossSite: whether it goes with cross-site subrequests too, when `secure`.
+    ///   - maxAge: its `Max-Age` in seconds; nil for a session cookie, 0 to delete it.
+    /// - Returns: the header's value.
+    static func cookie(
+        _ name: String, _ value: String, path: String, secure: Bool, crossSite: Bool = false, maxAge: Int? = nil
+    ) -> String {
+        let sameSite = secure && crossSite ? "None" : "Lax"
+        var parts = ["\(name)=\(value)", "HttpOnly", "SameSite=\(sameSite)", "Path=\(path)"]
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
         if secure { parts.append("Secure") }
         return parts.joined(separator: "; ")

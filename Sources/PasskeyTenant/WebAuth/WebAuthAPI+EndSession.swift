@@ -93,7 +93,11 @@ extension WebAuthAPI {
         }
         let cleared = try await endLoginSession(sessionCookie, secure: secure)
         guard let redirectURI else { return Self.loggedOut(cookies: cleared) }
-        let location = parameters["state"].map { Self.redirect(redirectURI, [("state", $0)]) } ?? redirectURI
+        // `state` goes back in the query, as an authorization response's does (RP-Initiated Logout 1.0 §3).
+        let location =
+            parameters["state"].flatMap {
+                AuthorizationResponse(redirectURI: redirectURI, mode: .query, [("state", $0)]).location
+            } ?? redirectURI
         return .redirect(location, cookies: cleared)
     }
 }

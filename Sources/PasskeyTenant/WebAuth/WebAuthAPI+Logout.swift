@@ -53,7 +53,7 @@ extension WebAuthAPI {
         if let sessionCookie {
             try await store.delete(LoginSession.self, key: .digest(Secret(sessionCookie).digest))
         }
-        return [BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, maxAge: 0)]
+        return [BrowserResponse.cookie(Self.sessionCookie, "", path: "/", secure: secure, crossSite: true, maxAge: 0)]
     }
 
     /// The page of a logout with nowhere to go back to.

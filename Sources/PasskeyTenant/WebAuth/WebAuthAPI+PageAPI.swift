@@ -134,7 +134,7 @@ extension WebAuthAPI {
             _ = try await store.update(LoginTransaction.self, key: .digest(digest), at: now) { $0.response = response }
         }
         let cookie = BrowserResponse.cookie(
-            Self.sessionCookie, session.text, path: "/", secure: caller.secure,
+            Self.sessionCookie, session.text, path: "/", secure: caller.secure, crossSite: true,
             maxAge: Int(configuration.loginSessionLifetime.seconds))
         return (PageVerifyResponse(redirect: Secret(redirect)), cookie)
     }
