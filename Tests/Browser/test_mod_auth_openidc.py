@@ -7,7 +7,8 @@ module reads the tenant's discovery document (`OIDCProviderMetadataURL`, over TL
 suite's test root, trusted with `OIDCCABundlePath`), authenticates as a regular web application with
 `client_secret_basic` and sends PKCE S256. Chromium, with its own virtual authenticator, asks for the
 protected page, is sent to the tenant's login page, signs up with a passkey, and lands on the page,
-which shows the claims Apache passed it (SSI echoing `OIDC_CLAIM_*`); then Apache's logout.
+which shows the claims Apache passed it (SSI echoing `OIDC_CLAIM_*`); then Apache's logout, through
+the tenant's `/oidc/logout` (RP-Initiated Logout 1.0), back to Apache's signed-out page.
 """
 
 import os
@@ -37,6 +38,11 @@ PAGE = """<!doctype html><title>Protected</title>
 <p>sub <span id="sub"><!--#echo var="OIDC_CLAIM_sub" --></span>
 <p>email <span id="email"><!--#echo var="OIDC_CLAIM_email" --></span>
 <p>amr <span id="amr"><!--#echo var="OIDC_CLAIM_amr" --></span>
+<p>sid <span id="sid"><!--#echo var="OIDC_CLAIM_sid" --></span>
+"""
+
+# Where Apache's logout asks the tenant to send the browser back to (an Allowed Logout URL).
+SIGNED_OUT = """<!doctype html><title>Signed out</title><h1>Signed out</h1>
 """
 
 CONFIGURATION = """ServerRoot "{root}"
@@ -92,9 +98,10 @@ class Apache:
         (self.root / "htdocs" / "protected").mkdir(parents=True)
         for directory in (self.root / "htdocs", self.root / "htdocs" / "protected"):
             directory.chmod(0o755)
-        page = self.root / "htdocs" / "protected" / "index.shtml"
-        page.write_text(PAGE)
-        page.chmod(0o644)
+        for path, text in (("protected/index.shtml", PAGE), ("signed-out.html", SIGNED_OUT)):
+            page = self.root / "htdocs" / path
+            page.write_text(text)
+            page.chmod(0o644)
         user = "User www-data\nGroup www-data" if os.geteuid() == 0 else ""
         ca = self.root / "ca.pem"  # where www-data reads it
         shutil.copyfile(settings.pop("ca"), ca)
@@ -194,7 +201,7 @@ def person(engine):
 
 
 def shown(person):
-    return {name: person.page.text_content(f"#{name}") for name in ("user", "sub", "email", "amr")}
+    return {name: person.page.text_content(f"#{name}") for name in ("user", "sub", "email", "amr", "sid")}
 
 
 def signed_up(tenant, apache, person):
@@ -212,6 +219,7 @@ def signed_up(tenant, apache, person):
     claims = shown(person)
     assert (claims["user"], claims["email"]) == (address, address), (claims, apache.log_text()[-2000:])
     assert claims["sub"].startswith("auth0|") and claims["amr"] == "webauthn"
+    assert len(claims["sid"]) == 22, "the login session's ID (OIDC Back-Channel Logout 1.0 §2.1)"
     return request, claims
 
 
@@ -227,12 +235,18 @@ def test_apache_protects_a_page_with_a_passkey_login(tenant, apache, person):
 
     # Apache's logout (OIDC RP-Initiated Logout 1.0): it ends its own session and sends the browser
     # to the discovery document's end_session_endpoint with id_token_hint and post_logout_redirect_uri;
-    # the tenant ends its login session there.
+    # the tenant ends its login session there and sends the browser back to Apache's page.
     signed_out = apache.origin + "/signed-out.html"
-    person.goto(apache.origin + "/protected/redirect_uri?logout=" + urllib.parse.quote(signed_out))
-    logout = urllib.parse.urlsplit(person.page.url)
-    assert f"{logout.scheme}://{logout.netloc}{logout.path}" == tenant.get(
-        "/.well-known/openid-configuration", verify=tenant.ca).json()["end_session_endpoint"]
+    answer = person.goto(apache.origin + "/protected/redirect_uri?logout=" + urllib.parse.quote(signed_out))
+    assert person.page.url == signed_out and answer.status == 200, (person.page.url, apache.log_text()[-2000:])
+    assert person.page.text_content("h1") == "Signed out"
+    end_session = tenant.get("/.well-known/openid-configuration", verify=tenant.ca).json()["end_session_endpoint"]
+    assert end_session == tenant.issuer + "oidc/logout"
+    hops, request = [], answer.request.redirected_from
+    while request is not None:
+        hops.append(urllib.parse.urlsplit(request.url))
+        request = request.redirected_from
+    (logout,) = [hop for hop in hops if f"{hop.scheme}://{hop.netloc}{hop.path}" == end_session]
     sent = dict(urllib.parse.parse_qsl(logout.query))
     assert sent["post_logout_redirect_uri"] == signed_out and sent["id_token_hint"]
     assert "passkey_session" not in person.cookies()

@@ -178,6 +178,10 @@ def test_server_client_logs_in_refreshes_and_logs_out(loop, tenant, server_clien
     result, address = signed_up(loop, server_client, person, listener, tenant)
     session = result["state_data"]
     assert session["refresh_token"] and session["id_token"]
+    # The SDK keys its session by the ID token's sid (for back-channel logout), making one up if absent.
+    payload = session["id_token"].split(".")[1]
+    sid = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sid"]
+    assert session["internal"]["sid"] == sid
     user = loop.run(server_client.get_user())
     assert user["email"] == address and user["sub"] == session["user"]["sub"]
     assert [c["userName"] for c in person.credentials()] == [address]
@@ -194,6 +198,8 @@ def test_server_client_logs_in_refreshes_and_logs_out(loop, tenant, server_clien
     after = server_client._state_store.values["_a0_session"]
     assert refreshed in [token_set["access_token"] for token_set in after["token_sets"]]
 
+    # The SDK builds Auth0's /v2/logout URL (client_id, returnTo), not the discovery document's
+    # /oidc/logout; the tenant serves both.
     logout = loop.run(server_client.logout(LogoutOptions(return_to=listener.origin + "/")))
     assert logout.startswith(tenant.origin + "/v2/logout?"), logout
     assert loop.run(server_client.get_user()) is None

@@ -57,7 +57,7 @@ import WebAuthn
         let harness = try await TenantHarness()
         let result = try await harness.router { http in try await http.send(.get, "/.well-known/openid-configuration") }
         #expect(result.json["authorization_endpoint"] == .string("https://localhost/authorize"))
-        #expect(result.json["end_session_endpoint"] == .string("https://localhost/v2/logout"))
+        #expect(result.json["end_session_endpoint"] == .string("https://localhost/oidc/logout"))
         #expect(result.json["response_types_supported"] == .array([.string("code")]))
         #expect(
             result.json["response_modes_supported"]

@@ -51,7 +51,7 @@ extension AuthenticationAPI {
         return try await services.issueTokens(
             for: user, scopes: scopes, audience: audience,
             organization: try services.issuedOrganization(authorized.organization),
-            authTime: grant.authTime, nonce: authorized.nonce, sessionID: grant.sessionID, identifiers: identifiers, refresh: nil,
-            boundTo: request.dpopThumbprint, client: authorized.clientID)
+            authTime: grant.authTime, nonce: authorized.nonce, sessionID: grant.sessionID, identifiers: identifiers,
+            refresh: nil, boundTo: request.dpopThumbprint, client: authorized.clientID)
     }
 }

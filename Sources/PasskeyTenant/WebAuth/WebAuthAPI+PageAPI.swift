@@ -115,7 +115,8 @@ extension WebAuthAPI {
         let now = clock.now()
         let session = Secret.random()
         let loginSession = LoginSession(
-            userID: user.id, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+            userID: user.id, authTime: now,
+            expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
         try await store.insert(loginSession, key: .digest(session.digest))
         let response =
             if let refusal {

@@ -168,14 +168,16 @@ struct WebAuthFlow: Sendable {
             (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The authorization code grant, as JSON.
+    /// The authorization code grant, as JSON, by `clientID` (by default the default application).
     func exchange(
-        _ http: any TestClientProtocol, code: String, verifier: String? = nil, redirectURI: String? = nil
+        _ http: any TestClientProtocol, code: String, verifier: String? = nil, redirectURI: String? = nil,
+        clientID: String? = nil
     ) async throws -> HTTPResult {
         try await http.send(
             .post, "/oauth/token",
             json: TokenRequest(
-                grantType: TokenRequest.authorizationCodeGrant, clientID: harness.clientID, code: Secret(code),
+                grantType: TokenRequest.authorizationCodeGrant, clientID: clientID ?? harness.clientID,
+                code: Secret(code),
                 codeVerifier: Secret(verifier ?? self.verifier), redirectURI: redirectURI ?? self.redirectURI))
     }
 }
