@@ -66,7 +66,7 @@ import WebAuthn
         let grants = result.json["grant_types_supported"]?.arrayValue ?? []
         #expect(grants.contains(.string("authorization_code")))
         let claims = result.json["claims_supported"]?.arrayValue ?? []
-        for claim in ["auth_time", "nonce", "amr", "org_id", "org_name"] {
+        for claim in ["auth_time", "nonce", "amr", "sid", "org_id", "org_name"] {
             #expect(claims.contains(.string(claim)), "\(claim)")
         }
     }

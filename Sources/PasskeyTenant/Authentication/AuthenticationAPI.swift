@@ -98,6 +98,6 @@ extension AuthenticationAPI {
             ],
             scopesSupported: TenantServices.openIDScopes.sorted(),
             claimsSupported: UserClaims.CodingKeys.allCases.map(\.rawValue)
-                + ["iss", "aud", "exp", "iat", "azp", "auth_time", "nonce", "amr", "org_id", "org_name"])
+                + ["iss", "aud", "exp", "iat", "azp", "auth_time", "nonce", "amr", "sid", "org_id", "org_name"])
     }
 }
