@@ -123,8 +123,7 @@ extension Passkey.Tenant {
                 valueName: "KEY=VALUE,..."))
         var apps: [String] = []
 
-        @Flag(help: "Print the start line as JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         @Flag(name: .shortAndLong, help: "Log each request (method, path, status) on standard error.")
         var verbose = false
@@ -199,7 +198,7 @@ extension Passkey.Tenant {
             }
             let tls = tlsCert.flatMap { cert in tlsKey.map { TenantTLS(certificateChainPath: cert, privateKeyPath: $0) }
             }
-            let json = json
+            let json = format.json
             try await tenant.run(host: host, port: port, tls: tls) { endpoint in
                 let line = StartLine(tenant: tenant, endpoint: endpoint)
                 FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
