@@ -4,9 +4,14 @@ import WebAuthn
 extension AuthenticationAPI {
     /// `POST /passkey/challenge`: opens a login with a discoverable credential
     /// (auth0-passkey-api.md §2): no `allowCredentials`, the user handle comes back in the assertion.
-    func loginChallenge(_ request: LoginChallengeRequest) async throws(TenantError) -> RequestChallengeResponse {
+    func loginChallenge(_ request: LoginChallengeRequest, authorization: (scheme: String, token: Secret)? = nil)
+        async throws(TenantError) -> RequestChallengeResponse
+    {
         try await challenge(
-            .login, clientID: request.clientID, realm: request.realm, organization: request.organization
+            .login,
+            credentials: ClientCredentials(
+                authorization: authorization, bodyClientID: request.clientID, bodySecret: request.clientSecret),
+            realm: request.realm, organization: request.organization
         ) { _, _ throws(TenantError) in
             (nil, configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime))
         }
@@ -24,6 +29,6 @@ extension AuthenticationAPI {
         try await services.admit(user, to: organization)
         return try await services.issueTokens(
             for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
-            refresh: nil, boundTo: request.dpopThumbprint)
+            refresh: nil, boundTo: request.dpopThumbprint, client: session.clientID)
     }
 }
