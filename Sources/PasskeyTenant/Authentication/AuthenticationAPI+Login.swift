@@ -8,10 +8,7 @@ extension AuthenticationAPI {
         async throws(TenantError) -> RequestChallengeResponse
     {
         try await challenge(
-            .login,
-            credentials: ClientCredentials(
-                authorization: authorization, bodyClientID: request.clientID, bodySecret: request.clientSecret),
-            realm: request.realm, organization: request.organization
+            .login, request.clientID, request.clientSecret, authorization, request.realm, request.organization
         ) { _, _ throws(TenantError) in
             (nil, configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime))
         }

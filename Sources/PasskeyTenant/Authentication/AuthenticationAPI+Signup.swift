@@ -9,10 +9,7 @@ extension AuthenticationAPI {
         -> CreationChallengeResponse
     {
         try await challenge(
-            .signup,
-            credentials: ClientCredentials(
-                authorization: authorization, bodyClientID: request.clientID, bodySecret: request.clientSecret),
-            realm: request.realm, organization: request.organization
+            .signup, request.clientID, request.clientSecret, authorization, request.realm, request.organization
         ) { connection, organization throws(TenantError) in
             try services.checkSignup(into: organization)
             let user = try await services.newUser(

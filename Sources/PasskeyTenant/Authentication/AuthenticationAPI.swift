@@ -68,17 +68,20 @@ extension AuthenticationAPI {
     ///
     /// - Parameters:
     ///   - kind: the session to open.
-    ///   - credentials: the client credentials the request presented.
-    ///   - realm, organization: the request's members of those names.
+    ///   - clientID, clientSecret, realm, organization: the request's members of those names.
+    ///   - authorization: the request's `Authorization` header, for `client_secret_basic`.
     ///   - ceremony: given the connection and the organization, the user the session is for (a
     ///     signup's new one, nil for a login) and the options to send.
     /// - Returns: the `auth_session` and the options.
     func challenge<Options>(
-        _ kind: PendingSession.Kind, credentials: ClientCredentials, realm: String?, organization: String?,
+        _ kind: PendingSession.Kind, _ clientID: String, _ clientSecret: Secret?,
+        _ authorization: (scheme: String, token: Secret)?, _ realm: String?, _ organization: String?,
         ceremony: (_ connection: String, _ organization: TenantOrganization?) async throws(TenantError) -> (
             user: TenantUser?, generated: GeneratedOptions<Options>
         )
     ) async throws(TenantError) -> ChallengeResponse<Options> {
+        let credentials = try ClientCredentials(
+            authorization: authorization, bodyClientID: clientID, bodySecret: clientSecret)
         let clientID = try services.authenticateClient(credentials, grant: TokenRequest.webAuthnGrant).clientID
         let connection = try services.checkRealm(realm)
         let organization = try services.checkOrganization(organization)
