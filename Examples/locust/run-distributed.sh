@@ -54,8 +54,9 @@ else
   ports=()
   for n in $(seq "$TENANTS"); do
     ports+=("$(free_port)")
-    # The same domain (issuer, RP ID localhost) at every instance: the default.
-    launch "tenant$n" "$PASSKEY_BIN" tenant serve --json --db "$db" --port "${ports[-1]}"
+    # The same domain (issuer, RP ID localhost) at every instance: the default. nginx (on loopback)
+    # names each client in X-Forwarded-For, so the attempt limit counts per client, not per nginx.
+    launch "tenant$n" "$PASSKEY_BIN" tenant serve --json --db "$db" --port "${ports[-1]}" --trusted-proxy 127.0.0.1
   done
   for n in $(seq "$TENANTS"); do await "tenant$n"; done
   export TENANT_CLIENT_ID=$(field tenant1 client_id)

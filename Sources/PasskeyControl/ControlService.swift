@@ -44,19 +44,24 @@ public actor ControlService {
     /// Where ceremonies, flows and errors are counted.
     public nonisolated let metrics: ControlMetrics
 
+    /// The libcurl settings of the default transport: up to 64 idle connections kept for
+    /// concurrent users; a caller that trusts another CA sets `caBundlePath` and passes the
+    /// transport.
+    public static let transportConfiguration = CurlTransport.Configuration(maxIdleHandles: 64)
+
     /// Creates a service with no sessions.
     ///
     /// - Parameters:
     ///   - passphrase: the passphrase of file stores, or `nil` for each store's key file.
     ///   - custody: who keeps the keys of file stores' credentials, or `nil` for the stores
     ///     themselves; a store opens only with the custody it was made with.
-    ///   - transport: the HTTP transport of virtual users; libcurl, keeping up to 64 idle
-    ///     connections for concurrent users, by default.
+    ///   - transport: the HTTP transport of virtual users; libcurl with
+    ///     ``transportConfiguration`` by default.
     ///   - metrics: where to count; a registry of its own by default.
     public init(
         passphrase: Passphrase? = nil,
         custody: (any CredentialKeyCustody)? = nil,
-        transport: any HTTPTransport = CurlTransport(configuration: .init(maxIdleHandles: 64)),
+        transport: any HTTPTransport = CurlTransport(configuration: transportConfiguration),
         metrics: ControlMetrics = ControlMetrics()
     ) {
         self.passphrase = passphrase

@@ -13,12 +13,11 @@ extension RelatedOriginsFetcher {
     /// let client = WebAuthnClient(authenticator: authenticator, relatedOrigins: .http())
     /// ```
     ///
-    /// - Parameter transport: how to send the request; a `CurlTransport` with a
-    ///   10-second limit and a 64 KiB body limit by default.
+    /// - Parameter transport: how to send the request; a `CurlTransport` with
+    ///   ``httpConfiguration`` by default.
     /// - Returns: the fetcher.
     public static func http(
-        _ transport: any HTTPTransport = CurlTransport(
-            configuration: .init(timeout: .seconds(10), maxResponseSize: 64 << 10))
+        _ transport: any HTTPTransport = CurlTransport(configuration: httpConfiguration)
     ) -> RelatedOriginsFetcher {
         RelatedOriginsFetcher { url in
             let response = try await transport.send(
@@ -26,4 +25,10 @@ extension RelatedOriginsFetcher {
             return Response(status: response.status, contentType: response.header("Content-Type"), body: response.body)
         }
     }
+
+    /// The limits of ``http(_:)``'s default transport: 10 seconds, a 64 KiB body (a related
+    /// origins document is small), the environment's or the system's CA bundle. A caller that
+    /// trusts another CA sets its `caBundlePath` and passes the transport.
+    public static let httpConfiguration = CurlTransport.Configuration(
+        timeout: .seconds(10), maxResponseSize: 64 << 10)
 }

@@ -16,10 +16,12 @@ extension TenantConfiguration {
     ///                              "validation": {"min_length": 3, "max_length": 15}},
     ///                 "phone_number": {"signup": {"status": "inactive"}}},
     ///  "clients": [{"name": "web", "app_type": "regular_web", "callbacks": ["http://127.0.0.1:3000/callback"],
-    ///               "token_endpoint_auth_method": "client_secret_basic"}]}
+    ///               "token_endpoint_auth_method": "client_secret_basic"}],
+    ///  "trusted_proxies": ["127.0.0.1", "10.0.0.0/8"]}
     /// ```
     ///
-    /// Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
+    /// **[local]** `trusted_proxies` (``TrustedProxy``) is the local tenant's own key: Auth0 has no
+    /// proxies in front of it to configure. Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
     /// `verification_method`, `signup.verification`, `validation.allowed_types`) are accepted and
     /// ignored; any other key is refused.
     ///
@@ -53,6 +55,16 @@ extension TenantConfiguration {
             try TenantApplication.validate(clients, at: "clients")
             applications = clients
         }
+        if let proxies = file.trustedProxies {
+            trustedProxies = []
+            for (index, text) in proxies.enumerated() {
+                do {
+                    trustedProxies.append(try TrustedProxy(text))
+                } catch {
+                    throw TenantError(.invalidConfiguration, "trusted_proxies[\(index)]: \(error.detail)")
+                }
+            }
+        }
     }
 
     /// A decoding failure as the key path it happened at and why, after `prefix` when given.
@@ -81,9 +93,11 @@ private struct ConfigurationFile: Decodable {
     var precedence: [ConnectionAttributes.Identifier]?
     var attributes: AttributesFile?
     var clients: [TenantApplication]?
+    var trustedProxies: [String]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case organizations, precedence, attributes, clients
+        case trustedProxies = "trusted_proxies"
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
     }
@@ -98,6 +112,7 @@ private struct ConfigurationFile: Decodable {
         precedence = try container.decodeIfPresent([ConnectionAttributes.Identifier].self, forKey: .precedence)
         attributes = try container.decodeIfPresent(AttributesFile.self, forKey: .attributes)
         clients = try container.decodeIfPresent([TenantApplication].self, forKey: .clients)
+        trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
     }
 }
 

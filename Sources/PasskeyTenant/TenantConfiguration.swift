@@ -38,6 +38,9 @@ public struct TenantConfiguration: Sendable {
     public var maxBodySize: Int
     /// When repeated failures lock a user or an address out.
     public var attemptLimits: AttemptLimits
+    /// The reverse proxies whose `X-Forwarded-For` names the client address the attempt limit
+    /// keys on (``TrustedProxy``); none by default, so the header is ignored.
+    public var trustedProxies: [TrustedProxy]
     /// The RS256 signing key (RFC 7518 §3.3) for a database that has none yet, as a PKCS#1 or
     /// PKCS#8 PEM private key; nil to generate a 2048-bit key.
     ///
@@ -141,6 +144,7 @@ public struct TenantConfiguration: Sendable {
         self.refreshTokenLifetime = .seconds(30 * 86_400)
         self.maxBodySize = Self.defaultMaxBodySize
         self.attemptLimits = AttemptLimits()
+        self.trustedProxies = []
         self.signingKeyPEM = nil
         self.callbackURLs = ["http://127.0.0.1/callback", "http://localhost/callback"]
         self.logoutURLs = [

@@ -25,8 +25,7 @@ extension Passkey {
         @Option(help: "The profile whose AAGUID the given chain is for (passkey profiles).")
         var profile: AuthenticatorProfile = .cdp
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
             guard (certificate == nil) == (key == nil) else {
@@ -51,7 +50,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            printOutput(output, json: json)
+            printOutput(output, json: format.json)
         }
 
         /// What `attestation-ca` prints: the root in PEM, or the profile that now attests with the

@@ -58,14 +58,13 @@ extension Passkey.Config {
         @Argument(help: "The setting.")
         var setting: TenantSetting
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() throws {
             var found: String?
             try Passkey.Config.editing { file in found = file[setting] }
             guard let found else { throw ExitCode(1) }
-            printOutput(Value(setting: setting.rawValue, value: found), json: json)
+            printOutput(Value(setting: setting.rawValue, value: found), json: format.json)
         }
 
         /// What `config get` prints.
@@ -92,8 +91,7 @@ extension Passkey.Config {
         static let configuration = CommandConfiguration(
             abstract: "Print the file's path and every setting, with the environment variables that override them.")
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() throws {
             let environment = ProcessInfo.processInfo.environment
@@ -108,7 +106,7 @@ extension Passkey.Config {
                             overridden: environment[setting.environmentVariable] != nil)
                     })
             }
-            listing.map { printOutput($0, json: json) }
+            listing.map { printOutput($0, json: format.json) }
         }
 
         /// What `config list` prints: the file's settings, with the environment variables that

@@ -22,8 +22,7 @@ extension Passkey {
             help: "An RP ID the authenticator gives enterprise attestation to when it asks (repeatable; cdp).")
         var enterpriseRPIDs: [String] = []
 
-        @Flag(help: "Print the JSON even on a terminal (as when standard output is a pipe or a file).")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() async throws {
             var profile = profile
@@ -35,7 +34,7 @@ extension Passkey {
                 return try await authenticator.client(software).create(
                     options, origin: origin, topOrigin: topOrigin)
             }
-            printCeremonyResponse(response, json: json) {
+            printCeremonyResponse(response, json: format.json) {
                 "Created passkey \(response.id).\n" + (try Report(registration: response)).text
             }
         }

@@ -20,8 +20,7 @@ extension Passkey {
         @Flag(help: "Delete every passkey of --rp.")
         var all = false
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
             switch (credentialID, rp, all) {
@@ -53,7 +52,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            printOutput(Deleted(deleted: deleted.map(Base64URL.encode)), json: json)
+            printOutput(Deleted(deleted: deleted.map(Base64URL.encode)), json: format.json)
         }
 
         /// What `delete` prints: the credential IDs deleted, a line each.

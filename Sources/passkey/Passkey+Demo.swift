@@ -26,8 +26,7 @@ extension Passkey {
         @Flag(name: .shortAndLong, help: "Show the HTTP exchanges on standard error, secrets redacted.")
         var verbose = false
 
-        @Flag(help: "Print one JSON object at the end instead of telling each step.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() async throws {
             let scratch = try ScratchDirectory("passkey-demo")
@@ -37,13 +36,14 @@ extension Passkey {
             let tenant = try await PasskeyTenant(
                 configuration: configuration, database: scratch.path + "/tenant.sqlite")
             let served = try await ServedTenant.start(tenant)
-            let script = try DemoScript(served: served, directory: scratch.path, verbose: verbose, narrating: !json)
+            let script = try DemoScript(
+                served: served, directory: scratch.path, verbose: verbose, narrating: !format.json)
             do {
                 try await script.run()
             } catch {
                 await served.stop()
                 let failure = FlowFailure(step: "demo", error)
-                if json {
+                if format.json {
                     printJSON(Outcome(steps: script.steps.titles, failedStep: script.steps.current, error: failure))
                 } else {
                     printError("demo failed at step \(script.steps.current): \(failure.line)")
@@ -52,10 +52,10 @@ extension Passkey {
             }
             guard keep else {
                 await served.stop()
-                printOutput(Outcome(steps: script.steps.titles), json: json)
+                printOutput(Outcome(steps: script.steps.titles), json: format.json)
                 return
             }
-            if json {
+            if format.json {
                 printJSON(Outcome(steps: script.steps.titles, environment: script.environment))
             } else {
                 print(script.continuation)

@@ -26,11 +26,10 @@ extension Passkey {
         @Flag(name: .customLong("insecure-plaintext"), help: "Write the CXF JSON unsealed, private keys in the clear.")
         var insecurePlaintext = false
 
-        @Flag(help: "With -o FILE: print a JSON summary (on standard output the export itself is the JSON).")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
-            guard !json || output != "-" else {
+            guard !format.json || output != "-" else {
                 throw ValidationError("--json summarizes an export written to a file: give -o FILE")
             }
         }
@@ -67,7 +66,7 @@ extension Passkey {
                         "left out \(summary.leftOut) passkeys with a counter or without a user handle (CXF 1.0)\n".utf8)
                 )
             }
-            if json {
+            if format.json {
                 printJSON(summary)
             }
         }

@@ -22,8 +22,7 @@ extension Passkey {
         @Option(help: "Use this passkey (credential ID, base64url) when several match.")
         var credential: String?
 
-        @Flag(help: "Print the JSON even on a terminal (as when standard output is a pipe or a file).")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
             if user != nil, credential != nil {
@@ -41,7 +40,7 @@ extension Passkey {
                 return try await authenticator.client(software).get(
                     json: WebAuthnJSON.encode(options), origin: origin, topOrigin: topOrigin)
             }
-            printCeremonyResponse(JSONText(assertion.json), json: json) {
+            printCeremonyResponse(JSONText(assertion.json), json: format.json) {
                 let response = try assertion.response()
                 return "Signed with passkey \(response.id).\n" + (try Report(authentication: response)).text
             }

@@ -47,8 +47,7 @@ extension Passkey {
         @Flag(help: "A discoverable (resident) credential.")
         var resident = false
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
             guard (cxf == nil) != (pkcs8 == nil) else {
@@ -74,7 +73,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            printOutput(Imported(imported: [ListedPasskey(imported)]), json: json)
+            printOutput(Imported(imported: [ListedPasskey(imported)]), json: format.json)
         }
 
         /// What `import` prints: the passkeys imported (as `list` shows them), a line each.
@@ -104,7 +103,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(path): \(error)")
                 }
             }
-            printOutput(Imported(imported: imported.map(ListedPasskey.init)), json: json)
+            printOutput(Imported(imported: imported.map(ListedPasskey.init)), json: format.json)
         }
 
         private func template() throws(WebAuthnClientError) -> CredentialTemplate {

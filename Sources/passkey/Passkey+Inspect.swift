@@ -15,13 +15,12 @@ extension Passkey {
         @Argument(help: "The file to read, or - for standard input.")
         var file: String = "-"
 
-        @Flag(help: "Print JSON for machines instead of text.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() throws {
             try reportingFailures {
                 let report = try InspectedInput(Input.read(file)).report()
-                print(json ? report.json : report.text)
+                print(format.json ? report.json : report.text)
             }
         }
     }

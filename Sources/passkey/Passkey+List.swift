@@ -16,8 +16,7 @@ extension Passkey {
         @Option(help: "Only this relying party's passkeys.")
         var rp: String?
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() async throws {
             let listing = try await reportingRefusals { () async throws(WebAuthnClientError) in
@@ -34,7 +33,7 @@ extension Passkey {
             for problem in listing.problems {
                 printError("warning: \(problem)")
             }
-            if json {
+            if format.json {
                 printJSON(ListedPasskeys(listing))
             } else {
                 for credential in listing.credentials {

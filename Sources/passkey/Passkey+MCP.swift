@@ -15,6 +15,8 @@ extension Passkey {
 
         @OptionGroup var store: StoreOptions
 
+        @OptionGroup var trust: CABundleOptions
+
         @Option(help: "The authenticator profile of new passkeys.")
         var profile = "platform"
 
@@ -22,7 +24,9 @@ extension Passkey {
             let (directory, custody) = try await reportingRefusals { () async throws(WebAuthnClientError) in
                 (try store.directory(), try await store.keys.tokenCustody(ProcessInfo.processInfo.environment))
             }
-            let tools = try await PasskeyMCP.start(store: directory, profile: profile, custody: custody)
+            let tools = try await PasskeyMCP.start(
+                store: directory, profile: profile, custody: custody,
+                transport: trust.transport(ControlService.transportConfiguration))
             try await tools.serve(over: StdioTransport(), name: "passkey", version: Passkey.configuration.version)
         }
     }

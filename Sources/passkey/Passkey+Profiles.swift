@@ -9,12 +9,11 @@ extension Passkey {
         static let configuration = CommandConfiguration(
             abstract: "List the authenticator profiles --profile takes: what each reports and how it behaves.")
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() {
             let rows = AuthenticatorProfile.builtIn.values.sorted { $0.name < $1.name }.map(Row.init)
-            if json {
+            if format.json {
                 printJSON(rows)
             } else {
                 for row in rows {

@@ -31,8 +31,9 @@ extension Passkey {
 
         @OptionGroup var keys: KeyBackendOptions
 
-        @Flag(help: "Print the start line as JSON: {\"url\", \"token\", \"socket\"}.")
-        var json = false
+        @OptionGroup var trust: CABundleOptions
+
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
             guard (0...65535).contains(port) else {
@@ -58,10 +59,11 @@ extension Passkey {
                 try await keys.tokenCustody(environment)
             }
             let service = ControlService(
-                passphrase: StoreOptions.passphrase(environment: environment), custody: custody)
+                passphrase: StoreOptions.passphrase(environment: environment), custody: custody,
+                transport: trust.transport(ControlService.transportConfiguration, environment: environment))
             let server = ControlServer(service: service, token: token)
             let address: ControlAddress = socket.map { .unixSocket(path: $0) } ?? .tcp(host: host, port: port)
-            let json = json
+            let json = format.json
             let listening = Mutex(false)
             do {
                 try await server.run(at: address) { endpoint in

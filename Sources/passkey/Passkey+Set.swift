@@ -28,8 +28,7 @@ extension Passkey {
         @Option(name: .customLong("backup-state"), help: "The BS flag: true or false.")
         var backupState: Bool?
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func validate() throws {
             guard signCount != nil || backupEligible != nil || backupState != nil else {
@@ -55,7 +54,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            printOutput(Changed(set: ListedPasskey(changed)), json: json)
+            printOutput(Changed(set: ListedPasskey(changed)), json: format.json)
         }
 
         /// What `set` prints: the passkey as it now is (as `list` shows it).
@@ -85,8 +84,7 @@ extension Passkey {
         @Option(help: "The store directory to copy into (created if missing).")
         var to: String
 
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var format: OutputOptions
 
         func run() async throws {
             let copy = try await reportingRefusals { () async throws(WebAuthnClientError) in
@@ -106,7 +104,7 @@ extension Passkey {
                     throw WebAuthnClientError(.notAllowed, "\(error)")
                 }
             }
-            printOutput(Cloned(cloned: ListedPasskey(copy), to: to), json: json)
+            printOutput(Cloned(cloned: ListedPasskey(copy), to: to), json: format.json)
         }
 
         /// What `clone` prints: the copy (as `list` shows it) and the store it went to.

@@ -123,8 +123,19 @@ extension Passkey.Tenant {
                 valueName: "KEY=VALUE,..."))
         var apps: [String] = []
 
-        @Flag(help: "Print the start line as JSON.")
-        var json = false
+        @Option(
+            name: .customLong("trusted-proxy"),
+            help: ArgumentHelp(
+                """
+                A reverse proxy or load balancer in front of the tenant, an address or CIDR block (repeatable; \
+                replaces the --config trusted_proxies): from it, the per-address attempt limit keys on the \
+                rightmost X-Forwarded-For address that is not a trusted proxy. From any other peer the header \
+                is ignored.
+                """,
+                valueName: "address[/bits]"))
+        var trustedProxies: [String] = []
+
+        @OptionGroup var format: OutputOptions
 
         @Flag(name: .shortAndLong, help: "Log each request (method, path, status) on standard error.")
         var verbose = false
@@ -164,6 +175,13 @@ extension Passkey.Tenant {
                     throw ValidationError(error.detail)
                 }
             }
+            for proxy in trustedProxies {
+                do {
+                    _ = try TrustedProxy(proxy)
+                } catch {
+                    throw ValidationError("--trusted-proxy: \(error.detail)")
+                }
+            }
             for scope in m2mScopes where !PasskeyTenant.managementScopes.contains(scope) {
                 let known = PasskeyTenant.managementScopes.joined(separator: " ")
                 throw ValidationError("--m2m-scope \(scope) is not one of \(known).")
@@ -182,6 +200,7 @@ extension Passkey.Tenant {
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)
+            if !trustedProxies.isEmpty { configuration.trustedProxies = try trustedProxies.map(TrustedProxy.init) }
             for app in apps {
                 let application = try TenantApplication(option: app)
                 configuration.applications.removeAll { $0.name == application.name }
@@ -199,7 +218,7 @@ extension Passkey.Tenant {
             }
             let tls = tlsCert.flatMap { cert in tlsKey.map { TenantTLS(certificateChainPath: cert, privateKeyPath: $0) }
             }
-            let json = json
+            let json = format.json
             try await tenant.run(host: host, port: port, tls: tls) { endpoint in
                 let line = StartLine(tenant: tenant, endpoint: endpoint)
                 FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))

@@ -48,8 +48,7 @@ struct RelyingPartyOptions: ParsableArguments {
             valueName: "name|id"))
     var algorithms: [COSEAlgorithm] = []
 
-    @Flag(help: "Print JSON even on a terminal (as when standard output is a pipe or a file).")
-    var json = false
+    @OptionGroup var format: OutputOptions
 
     /// The challenge's bytes. The text is read as a browser reads `challenge` in options JSON
     /// (padding and unused low bits ignored), so client data that carries another encoding is

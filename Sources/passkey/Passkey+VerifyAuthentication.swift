@@ -39,7 +39,7 @@ extension Passkey.Verify {
                     .verifyAuthentication(
                         response, challenge: relyingParty.challengeBytes(), credential: record,
                         userIdentified: discoverable ? .byResponse : .beforeCeremony)
-                printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.json))
+                printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.format.json))
             }
         }
 

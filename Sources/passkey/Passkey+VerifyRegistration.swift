@@ -44,7 +44,7 @@ extension Passkey.Verify {
                 verifier.metadata = try loadMetadata()
                 let verified = try verifier.verifyRegistration(
                     response, challenge: relyingParty.challengeBytes(), at: instant())
-                printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.json))
+                printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.format.json))
             }
         }
 

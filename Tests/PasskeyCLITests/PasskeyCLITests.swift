@@ -24,6 +24,15 @@ import WebAuthn
         #expect(registration.relyingParty.requireUserVerification)
     }
 
+    @Test func tenantServeTakesTrustedProxies() throws {
+        let command = try Passkey.parseAsRoot([
+            "tenant", "serve", "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "10.0.0.0/8",
+        ])
+        let serve = try #require(command as? Passkey.Tenant.Serve)
+        #expect(serve.trustedProxies == ["127.0.0.1", "10.0.0.0/8"])
+        #expect(throws: (any Error).self) { try Passkey.parseAsRoot(["tenant", "serve", "--trusted-proxy", "nope"]) }
+    }
+
     @Test func verifyRequiresAChallenge() {
         #expect(throws: (any Error).self) {
             _ = try Passkey.parseAsRoot([

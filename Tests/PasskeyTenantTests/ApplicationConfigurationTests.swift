@@ -52,6 +52,10 @@ import Testing
             "clients[0].grant_types"
         ),
         (#"{"clients": [{"name": "a", "app_type": "spa", "grant_types": ["password"]}]}"#, "clients[0].grant_types"),
+        (
+            #"{"clients": [{"name": "a", "app_type": "non_interactive", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn"]}]}"#,
+            "clients[0].grant_types"
+        ),
         (#"{"clients": [{"name": "a", "app_type": "spa", "callbacks": ["/relative"]}]}"#, "clients[0]"),
         (#"{"clients": [{"name": "a", "app_type": "spa", "logo_uri": "x"}]}"#, "clients[0].logo_uri"),
         (#"{"clients": [{"app_type": "spa"}]}"#, "clients[0].name"),

@@ -176,6 +176,8 @@ import WebAuthn
         ClientApplications.basic(raw: "id%zz:secret"), ClientApplications.basic(raw: "id:secret%"),
         ClientApplications.basic(raw: "id%E9:secret"), ClientApplications.basic(raw: ":secret"),
         "Basic " + Data([0xFF, 0x3A, 0x61]).base64EncodedString(),
+        // Empty credentials are a failed Basic authentication, not none (RFC 6749 §5.2).
+        "Basic", "Basic   ", "basic",
     ])
     func basicHeaderGarbageIsRefused(header: String) async throws {
         try await ClientApplications.run { apps in

@@ -141,8 +141,9 @@ public struct TenantApplication: Sendable, Hashable {
     /// Refuses an application that contradicts itself.
     ///
     /// - Throws: `invalid_configuration` for an empty name, a public client with a secret or the
-    ///   client credentials grant, a confidential native or single-page app, an unknown grant, or a
-    ///   web origin or allowed origin that is not an origin.
+    ///   client credentials grant, a confidential native or single-page app, a machine-to-machine
+    ///   app with the webauthn grant, an unknown grant, or a web origin or allowed origin that is
+    ///   not an origin.
     func validate(at path: String) throws(TenantError) {
         guard !name.isEmpty else { throw TenantError(.invalidConfiguration, "\(path).name: missing") }
         if let unknown = grantTypes.first(where: { !Self.knownGrants.contains($0) }) {
@@ -162,6 +163,11 @@ public struct TenantApplication: Sendable, Hashable {
         }
         if !isConfidential, clientSecret != nil {
             throw TenantError(.invalidConfiguration, "\(path).client_secret: a public client has no secret")
+        }
+        if appType == .nonInteractive, grantTypes.contains(TokenRequest.webAuthnGrant) {
+            // Auth0 offers the Passkey grant to apps with a user at a device, never machine-to-machine.
+            throw TenantError(
+                .invalidConfiguration, "\(path).grant_types: a non_interactive app has no user to use a passkey")
         }
         if !isConfidential, grantTypes.contains(TokenRequest.clientCredentialsGrant) {
             throw TenantError(

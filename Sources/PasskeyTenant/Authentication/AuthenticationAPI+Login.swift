@@ -4,16 +4,18 @@ import WebAuthn
 extension AuthenticationAPI {
     /// `POST /passkey/challenge`: opens a login with a discoverable credential
     /// (auth0-passkey-api.md §2): no `allowCredentials`, the user handle comes back in the assertion.
-    func loginChallenge(_ request: LoginChallengeRequest) async throws(TenantError) -> RequestChallengeResponse {
+    func loginChallenge(_ request: LoginChallengeRequest, authorization: (scheme: String, token: Secret)? = nil)
+        async throws(TenantError) -> RequestChallengeResponse
+    {
         try await challenge(
-            .login, clientID: request.clientID, realm: request.realm, organization: request.organization
+            .login, request.clientID, request.clientSecret, authorization, request.realm, request.organization
         ) { _, _ throws(TenantError) in
             (nil, configuration.relyingParty.generateAuthenticationOptions(timeout: configuration.sessionLifetime))
         }
     }
 
-    /// The webauthn grant for a login session: verifies the assertion (``TenantServices/verifiedLogin(_:challenge:relyingParty:)``)
-    /// and issues tokens (auth0-passkey-api.md §3.4), once the user is let in through the
+    /// The webauthn grant for a login session: verifies the assertion
+    /// (``TenantServices/verifiedLogin(_:challenge:relyingParty:)``) and issues tokens (auth0-passkey-api.md §3.4), once the user is let in through the
     /// session's organization (§17).
     func completeLogin(_ session: PendingSession, request: TokenRequest) async throws(TenantError) -> TokenResponse {
         guard let response = request.authnResponse else { throw .invalidRequest("authn_response: missing") }
@@ -24,6 +26,6 @@ extension AuthenticationAPI {
         try await services.admit(user, to: organization)
         return try await services.issueTokens(
             for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
-            sessionID: LoginSession.newID(), refresh: nil, boundTo: request.dpopThumbprint)
+            sessionID: LoginSession.newID(), refresh: nil, boundTo: request.dpopThumbprint, client: session.clientID)
     }
 }

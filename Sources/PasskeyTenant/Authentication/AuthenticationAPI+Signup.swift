@@ -4,11 +4,12 @@ import WebAuthn
 extension AuthenticationAPI {
     /// `POST /passkey/register`: opens a signup for a user who does not exist yet
     /// (auth0-passkey-api.md §1).
-    func signupChallenge(_ request: SignupChallengeRequest) async throws(TenantError)
+    func signupChallenge(_ request: SignupChallengeRequest, authorization: (scheme: String, token: Secret)? = nil)
+        async throws(TenantError)
         -> CreationChallengeResponse
     {
         try await challenge(
-            .signup, clientID: request.clientID, realm: request.realm, organization: request.organization
+            .signup, request.clientID, request.clientSecret, authorization, request.realm, request.organization
         ) { connection, organization throws(TenantError) in
             try services.checkSignup(into: organization)
             let user = try await services.newUser(
@@ -31,6 +32,6 @@ extension AuthenticationAPI {
         try await services.join(user, to: organization)
         return try await services.issueTokens(
             for: user, scopes: scopes, audience: audience, organization: organization, authTime: clock.now(),
-            sessionID: LoginSession.newID(), refresh: nil, boundTo: request.dpopThumbprint)
+            sessionID: LoginSession.newID(), refresh: nil, boundTo: request.dpopThumbprint, client: session.clientID)
     }
 }

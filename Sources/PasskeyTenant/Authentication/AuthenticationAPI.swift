@@ -22,10 +22,14 @@ struct AuthenticationAPI: TenantRoutes {
     func addRoutes(to router: Router<TenantRequestContext>, secure: Bool) {
         let limited = limited(router)
         limited.post("passkey/register") { request, context in
-            try await self.signupChallenge(request.decode(as: SignupChallengeRequest.self, context: context))
+            try await self.signupChallenge(
+                request.decode(as: SignupChallengeRequest.self, context: context),
+                authorization: TenantServices.authorization(request))
         }
         limited.post("passkey/challenge") { request, context in
-            try await self.loginChallenge(request.decode(as: LoginChallengeRequest.self, context: context))
+            try await self.loginChallenge(
+                request.decode(as: LoginChallengeRequest.self, context: context),
+                authorization: TenantServices.authorization(request))
         }
         limited.post("oauth/token") { request, context in
             let proof = try await self.services.dpopProof(request, secure: secure, at: .tokenEndpoint)
@@ -52,19 +56,39 @@ extension AuthenticationAPI {
     /// client, the connection and the organization in that order, lets `ceremony` check what is its
     /// own and generate the options, and opens the session that keeps their challenge.
     ///
+    /// The client is any application that may use native passkeys: one whose `grant_types` has the
+    /// webauthn grant (Auth0's "Passkey" grant type, which its dashboard offers to first-party
+    /// native, single-page and regular web applications and never to machine-to-machine ones;
+    /// §1.2: 400 when the app lacks the passkey grant, here `unauthorized_client`, which
+    /// `/oauth/token` answers with 403). It authenticates as at `/oauth/token`
+    /// (``TenantServices/authenticateClient(_:grant:)``): a public client (native, spa) names
+    /// itself, a confidential one (regular_web) presents its secret in the body or in
+    /// `Authorization: Basic` (§1.1: `client_secret` for confidential clients). The session keeps
+    /// the client, so only it redeems the session with the webauthn grant.
+    ///
     /// - Parameters:
     ///   - kind: the session to open.
-    ///   - clientID, realm, organization: the request's members of those names.
+    ///   - clientID, clientSecret, realm, organization: the request's members of those names.
+    ///   - authorization: the request's `Authorization` header, for `client_secret_basic`.
     ///   - ceremony: given the connection and the organization, the user the session is for (a
     ///     signup's new one, nil for a login) and the options to send.
     /// - Returns: the `auth_session` and the options.
     func challenge<Options>(
-        _ kind: PendingSession.Kind, clientID: String, realm: String?, organization: String?,
+        _ kind: PendingSession.Kind, _ clientID: String, _ clientSecret: Secret?,
+        _ authorization: (scheme: String, token: Secret)?, _ realm: String?, _ organization: String?,
         ceremony: (_ connection: String, _ organization: TenantOrganization?) async throws(TenantError) -> (
             user: TenantUser?, generated: GeneratedOptions<Options>
         )
     ) async throws(TenantError) -> ChallengeResponse<Options> {
-        try services.checkClient(clientID)
+        let credentials = try ClientCredentials(
+            authorization: authorization, bodyClientID: clientID, bodySecret: clientSecret)
+        let clientID: String
+        do {
+            clientID = try services.authenticateClient(credentials, grant: TokenRequest.webAuthnGrant).clientID
+        } catch where error.code == .unauthorizedClient {
+            // §1.2 gives the challenge endpoints 400 for an app without the passkey grant.
+            throw TenantError(.unauthorizedClient, error.detail)
+        }
         let connection = try services.checkRealm(realm)
         let organization = try services.checkOrganization(organization)
         let (user, generated) = try await ceremony(connection, organization)

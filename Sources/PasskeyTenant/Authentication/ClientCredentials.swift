@@ -29,7 +29,7 @@ struct ClientCredentials: Sendable {
     ///   - authorization: the `Authorization` header's scheme and credentials, if any.
     ///   - bodyClientID: the body's `client_id`; empty when absent.
     ///   - bodySecret: the body's `client_secret`, if any.
-    /// - Throws: `invalid_client` (401) for Basic credentials that are not base64, have no colon,
+    /// - Throws: `invalid_client` (401) for Basic credentials that are empty, not base64, have no colon,
     ///   are not form-urlencoded UTF-8 or name no client, for a secret both in the header and in
     ///   the body (RFC 6749 §2.3: one method per request), and for a body `client_id` that is not
     ///   the header's; `invalid_request` for a request that names no client at all.
@@ -45,6 +45,9 @@ struct ClientCredentials: Sendable {
         }
         guard bodySecret == nil else {
             throw Self.refused("Client credentials are given both in the Authorization header and in the body.")
+        }
+        guard !authorization.token.text.isEmpty else {
+            throw Self.refused("The Basic credentials are empty.")
         }
         guard let bytes = try? Base64URL.decode(authorization.token.text),
             let text = String(validating: bytes, as: UTF8.self)

@@ -36,8 +36,9 @@ struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let response: Response
         let shape = self.shape == .authentication && request.uri.path.hasPrefix("/api/v2/") ? .management : self.shape
-        let scheme = TenantServices.authorization(request)?.scheme
-        let dpop = scheme == "dpop"
+        let authorization = TenantServices.authorization(request)
+        let scheme = authorization?.scheme
+        let dpop = scheme == "dpop" && authorization?.token.text.isEmpty == false
         do {
             response = try await next(request, context)
         } catch let error as TenantError {

@@ -53,27 +53,37 @@ extension ManagementAPI {
     /// `GET /api/v2/users`: the users that match `request.query`, sorted, one page of them, each
     /// with the members `fields` asks for; with `include_totals`, the page with where it sits.
     ///
-    /// **[local]** The search runs over the users the store lists (``UserSearchQuery`` never
-    /// reaches SQL), which suits a local tenant's thousands of users.
+    /// Without `q` and `sort`, the database pages and counts (the store's order, oldest first, is
+    /// the answer's). Otherwise the store reads the users the query's exact terms keep
+    /// (``UserSearchQuery/storeFilter``: `user_id:"…"`, `email:"…"`), and the whole query, the
+    /// sort and the page are applied here, so no part of `q` is ever spliced into SQL.
     ///
     /// - Returns: an array of users, or a ``ManagedUserPage``.
     /// - Throws: `server_error` (500) for a database fault only; the request was checked already.
     func listManagedUsers(_ request: UserListRequest) async throws(TenantError) -> Response {
-        let users: [ManagedUser]
-        if let connection = request.connection, connection != configuration.connection {
-            users = []
-        } else {
-            users = try await store.allUsers().lazy.map { ManagedUser($0, connection: self.configuration.connection) }
-                .filter(request.query.matches)
-        }
         let start = request.page * request.perPage
-        let page = request.sorted(users).dropFirst(start).prefix(request.perPage)
+        let page: [ManagedUser]
+        let total: Int
+        if let connection = request.connection, connection != configuration.connection {
+            (page, total) = ([], 0)
+        } else if request.query.root == nil, request.sort == nil {
+            let read = try await store.users(
+                .all, offset: start, limit: request.perPage, counting: request.includeTotals)
+            page = read.users.map { ManagedUser($0, connection: configuration.connection) }
+            total = read.total ?? 0
+        } else {
+            let read = try await store.users(request.query.storeFilter, offset: 0, limit: nil, counting: false)
+            let users = read.users.lazy.map { ManagedUser($0, connection: self.configuration.connection) }
+                .filter(request.query.matches)
+            let matches = Array(users)
+            page = Array(request.sorted(matches).dropFirst(start).prefix(request.perPage))
+            total = matches.count
+        }
         var shaped: [JSONValue] = []
         for user in page { shaped.append(try request.shaped(user)) }
         guard request.includeTotals else { return TenantResponseEncoder.json(shaped) }
         return TenantResponseEncoder.json(
-            ManagedUserPage(
-                start: start, limit: request.perPage, length: shaped.count, total: users.count, users: shaped))
+            ManagedUserPage(start: start, limit: request.perPage, length: shaped.count, total: total, users: shaped))
     }
 
     /// `DELETE /api/v2/users/{id}`: deletes the user with their passkeys, refresh tokens and login

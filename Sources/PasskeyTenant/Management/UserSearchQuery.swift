@@ -16,8 +16,8 @@
 /// regard to case except for `user_id`; `email_verified` takes `true` or `false`. Anything else
 /// (another field, a leading or inner wildcard, a range, an unbalanced quote or parenthesis) is
 /// refused: `invalid_query_string` (400), never an empty result the caller cannot tell from "no
-/// such user". The query is evaluated here over the users the store lists, so no part of it ever
-/// reaches SQL.
+/// such user". The query is evaluated here over the users the store reads, narrowed only by its
+/// exact `user_id` and `email` terms (``storeFilter``), so no part of it is ever spliced into SQL.
 struct UserSearchQuery: Sendable, Hashable {
     /// A field a term can search.
     enum Field: String, Sendable, Hashable, CaseIterable {
@@ -62,6 +62,27 @@ struct UserSearchQuery: Sendable, Hashable {
     /// Whether `user` matches; every user does for an empty query.
     func matches(_ user: ManagedUser) -> Bool {
         root.map { Self.evaluate($0, user) } ?? true
+    }
+
+    /// What the store can narrow to exactly: the exact (not prefix) `user_id` and `email` terms
+    /// every match must satisfy, those ANDed at the root; every user for anything else.
+    ///
+    /// The narrowing keeps a superset of the matches, which ``matches(_:)`` then filters: an email
+    /// term narrows only with an ASCII value, so SQL's case folding (ASCII in SQLite's `NOCASE`)
+    /// agrees with this type's `lowercased()`.
+    var storeFilter: UserFilter {
+        var filter = UserFilter.all
+        var pending = root.map { [$0] } ?? []
+        while let node = pending.popLast() {
+            switch node {
+            case .and(let left, let right): pending += [right, left]
+            case .term(.userID, let value, false) where filter.userID == nil: filter.userID = value
+            case .term(.email, let value, false) where filter.email == nil && value.allSatisfy(\.isASCII):
+                filter.email = value.lowercased()
+            default: continue
+            }
+        }
+        return filter
     }
 
     private static func evaluate(_ node: Node, _ user: ManagedUser) -> Bool {

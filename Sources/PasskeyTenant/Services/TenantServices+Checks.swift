@@ -4,13 +4,6 @@ import WebAuthn
 
 /// The checks and sessions every passkey ceremony shares, whichever API runs it.
 extension TenantServices {
-    /// Refuses an unknown client ID (auth0-passkey-api.md §1.2: 401).
-    func checkClient(_ clientID: String) throws(TenantError) {
-        guard clientID == self.clientID else {
-            throw TenantError(.invalidClient, status: 401, "Unknown client: \(clientID.prefix(64))")
-        }
-    }
-
     /// The connection a `realm` names; the tenant's one when absent.
     func checkRealm(_ realm: String?) throws(TenantError) -> String {
         guard let realm, realm != configuration.connection else { return configuration.connection }

@@ -105,7 +105,7 @@ extension TenantServices {
     ///   DPoP; `invalid_dpop_proof` (401) for a missing or bad proof or a proof of another key;
     ///   `use_dpop_nonce` (401) as ``dpopProof(_:secure:at:)`` says.
     func accessToken(_ request: Request, secure: Bool) async throws(TenantError) -> Secret? {
-        guard let (scheme, token) = Self.authorization(request) else { return nil }
+        guard let (scheme, token) = Self.authorization(request), !token.text.isEmpty else { return nil }
         let claims = await signer.verify(token.text, as: AccessTokenClaims.self)
         switch scheme {
         case "bearer":
@@ -134,13 +134,16 @@ extension TenantServices {
         }
     }
 
-    /// The scheme (lower-cased) and credentials of an `Authorization: <scheme> <token>` header
-    /// (RFC 9110 §11.6.2), white space removed from the token.
+    /// The scheme (lower-cased) and credentials of an `Authorization: <scheme> [<token>]` header
+    /// (RFC 9110 §11.6.2: the credentials after the scheme are optional), white space removed from
+    /// the token, which is empty for a scheme alone: `Basic` with nothing after it is client
+    /// authentication that fails, not no authentication. Bearer and DPoP readers take an empty
+    /// token as none.
     static func authorization(_ request: Request) -> (scheme: String, token: Secret)? {
         guard let value = request.headers[.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2 else { return nil }
-        return (parts[0].lowercased(), Secret(String(parts[1].filter { !$0.isWhitespace })))
+        guard let scheme = parts.first else { return nil }
+        return (scheme.lowercased(), Secret(String(parts.dropFirst().first?.filter { !$0.isWhitespace } ?? "")))
     }
 
     /// Binds a grant to the key of its proof (RFC 9449 §5, §10; auth0-passkey-api.md §16.4).
@@ -166,7 +169,9 @@ extension TenantServices {
     /// The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), without DPoP's
     /// checks: for routes that take no DPoP-bound token; the others read ``accessToken(_:secure:)``.
     static func bearer(_ request: Request) -> Secret? {
-        guard let (scheme, token) = authorization(request), scheme == "bearer" else { return nil }
+        guard let (scheme, token) = authorization(request), scheme == "bearer", !token.text.isEmpty else {
+            return nil
+        }
         return token
     }
 }

@@ -93,20 +93,15 @@ extension RefreshGrant: ExpiringRecord {
     }
 }
 
-/// A DPoP proof seen lately (RFC 9449 §11.1), as `dpop_proofs` keeps it: under the SHA-256 digest
-/// of its key's thumbprint and its `jti`, until it is too old to be replayed.
-struct SeenProof: ExpiringRecord {
-    static let table = ExpiringTable(name: "dpop_proofs", key: "digest", columns: [])
+/// A key remembered until a time, with nothing else: a record whose presence is all it says. Its
+/// `Kind` names the table, and so what it marks: ``SeenProof`` and ``RevokedToken``.
+struct RememberedKey<Kind: RememberedKind>: ExpiringRecord {
+    static var table: ExpiringTable { Kind.table }
 
     let expiresAt: Date
 
     init(expiresAt: Date) {
         self.expiresAt = expiresAt
-    }
-
-    /// The key of the proof with `jti` signed by the key with `thumbprint`.
-    static func key(thumbprint: String, jti: String) -> StoredValue {
-        .digest(SHA256Digest.hash(Array("\(thumbprint) \(jti)".utf8)))
     }
 
     var storedValues: [StoredValue] { [] }
@@ -116,22 +111,35 @@ struct SeenProof: ExpiringRecord {
     }
 }
 
+/// What a ``RememberedKey`` marks: the table that keeps it (a key column and `expires_at`, no
+/// value column).
+protocol RememberedKind: Sendable {
+    static var table: ExpiringTable { get }
+}
+
+/// A DPoP proof seen lately (RFC 9449 §11.1), as `dpop_proofs` keeps it: under the SHA-256 digest
+/// of its key's thumbprint and its `jti`, until it is too old to be replayed.
+typealias SeenProof = RememberedKey<SeenProofs>
+
+/// The `dpop_proofs` table of ``SeenProof``.
+enum SeenProofs: RememberedKind {
+    static let table = ExpiringTable(name: "dpop_proofs", key: "digest", columns: [])
+}
+
+extension RememberedKey where Kind == SeenProofs {
+    /// The key of the proof with `jti` signed by the key with `thumbprint`.
+    static func key(thumbprint: String, jti: String) -> StoredValue {
+        .digest(SHA256Digest.hash(Array("\(thumbprint) \(jti)".utf8)))
+    }
+}
+
 /// A revoked access token (a replayed authorization code's, RFC 6749 §4.1.2), as `revoked_tokens`
 /// keeps it: under its `jti`, until the token has expired anyway.
-struct RevokedToken: ExpiringRecord {
+typealias RevokedToken = RememberedKey<RevokedTokens>
+
+/// The `revoked_tokens` table of ``RevokedToken``.
+enum RevokedTokens: RememberedKind {
     static let table = ExpiringTable(name: "revoked_tokens", key: "jti", columns: [])
-
-    let expiresAt: Date
-
-    init(expiresAt: Date) {
-        self.expiresAt = expiresAt
-    }
-
-    var storedValues: [StoredValue] { [] }
-
-    init(storedValues values: [StoredValue], expiresAt: Date) {
-        self.expiresAt = expiresAt
-    }
 }
 
 extension StoredValue {

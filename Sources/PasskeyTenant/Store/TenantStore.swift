@@ -75,10 +75,17 @@ protocol TenantStore: Sendable {
     ///
     /// - Throws: `auth0_idp_error` (409) when an identifier belongs to a user already.
     func insertUser(_ user: TenantUser) async throws(TenantError)
-    /// The users whose email is `email`, compared without regard to case, oldest first.
-    func users(email: String) async throws(TenantError) -> [TenantUser]
-    /// Every user, oldest first (then by ID): what `GET /api/v2/users` searches.
-    func allUsers() async throws(TenantError) -> [TenantUser]
+    /// One page of the users `filter` keeps, oldest first (then by ID), and with `counting` how many
+    /// it keeps in all: `GET /api/v2/users` and `users-by-email` read through it, paged and counted
+    /// in the database.
+    ///
+    /// - Parameters:
+    ///   - filter: the users to read.
+    ///   - offset: how many of them to skip.
+    ///   - limit: the most to read; nil for all.
+    ///   - counting: whether to count them all (`COUNT(*)`); `total` is nil otherwise.
+    func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
+        -> (users: [TenantUser], total: Int?)
     /// Deletes a user with their passkeys, refresh tokens, login sessions and memberships.
     ///
     /// - Returns: whether there was such a user.
@@ -157,6 +164,11 @@ protocol TenantStore: Sendable {
 }
 
 extension TenantStore {
+    /// The users whose email is `email`, compared without regard to case, oldest first.
+    func users(email: String) async throws(TenantError) -> [TenantUser] {
+        try await users(UserFilter(email: email), offset: 0, limit: nil, counting: false).users
+    }
+
     /// ``insert(_:key:expiring:)`` that leaves the table's expired records alone.
     @discardableResult
     func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue) async throws(TenantError) -> Bool {

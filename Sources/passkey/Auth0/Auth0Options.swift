@@ -18,12 +18,7 @@ struct Auth0Options: ParsableArguments {
         help: "Talk to this base URL instead of https://DOMAIN/, e.g. a local tenant's http://127.0.0.1:8080.")
     var baseURL: String?
 
-    @Option(
-        name: .customLong("cacert"),
-        help: ArgumentHelp(
-            "A PEM file of CA certificates to trust instead of the system's ($CURL_CA_BUNDLE, then $SSL_CERT_FILE).",
-            valueName: "file"))
-    var caBundlePath: String?
+    @OptionGroup var trust: CABundleOptions
 
     @Option(help: "The database connection ($AUTH0_CONNECTION).")
     var connection: String?
@@ -42,8 +37,7 @@ struct Auth0Options: ParsableArguments {
 
     @OptionGroup var store: StoreOptions
 
-    @Flag(help: "Print JSON on standard output, on success and on failure.")
-    var json = false
+    @OptionGroup var format: OutputOptions
 
     @Flag(name: .shortAndLong, help: "Show the HTTP exchanges on standard error, secrets redacted.")
     var verbose = false
@@ -76,7 +70,7 @@ struct Auth0Options: ParsableArguments {
             ?? FileCredentialsStorage.defaultDirectory
         var settings = try TenantSettings(
             values, sessionsDirectory: sessionsDirectory, sealing: SessionPassphrase.sealing(environment: environment))
-        settings.transport = CurlTransport(configuration: .init(caBundlePath: caBundlePath), environment: environment)
+        settings.transport = trust.transport(environment: environment)
         return settings
     }
 

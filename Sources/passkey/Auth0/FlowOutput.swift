@@ -27,10 +27,10 @@ func runningFlow(
         let user = try options.settings().user(logger: options.logger, usesDPoP: dpop)
         await user.credentialsManager.setPassphrasePrompt(
             SessionPassphrase.prompt(environment: ProcessInfo.processInfo.environment))
-        printOutput(try await body(user), json: options.json)
+        printOutput(try await body(user), json: options.format.json)
     } catch {
         let failure = FlowFailure(step: step, error)
-        if options.json {
+        if options.format.json {
             printJSON(["error": failure])
         } else {
             printError(failure.line)

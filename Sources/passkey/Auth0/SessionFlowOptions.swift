@@ -25,7 +25,7 @@ struct SessionFlowOptions: ParsableArguments {
         _ step: String, tokens: TokenOptions, signUp: Bool, loginHint: String?, choosing choice: AccountChoice,
         native: @escaping (VirtualUser, VirtualDevice, _ showTokens: Bool) async throws -> some CommandOutput
     ) async throws {
-        let showTokens = tokens.showTokens || auth0.json
+        let showTokens = tokens.showTokens || auth0.format.json
         if webLogin.web {
             try await runningFlow(step, auth0, dpop: tokens.dpop) { user in
                 let result = try await webLogin.logIn(

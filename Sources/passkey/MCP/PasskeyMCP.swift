@@ -1,3 +1,4 @@
+import Auth0Passkeys
 import Foundation
 import MCP
 import PasskeyAuthenticator
@@ -9,12 +10,15 @@ import WebAuthn
 /// as `passkey inspect --json` and `passkey verify` print.
 enum PasskeyMCP {
     /// The tools over `store`, whose new passkeys are of `profile` and whose keys `custody` keeps
-    /// when given; the store's passphrase is `$PASSKEY_PASSPHRASE`, as for every command.
-    static func start(store: String, profile: String, custody: (any CredentialKeyCustody)? = nil)
-        async throws -> ControlMCPServer
-    {
+    /// when given, whose virtual users reach their tenants through `transport` (`--cacert`); the
+    /// store's passphrase is `$PASSKEY_PASSPHRASE`, as for every command.
+    static func start(
+        store: String, profile: String, custody: (any CredentialKeyCustody)? = nil,
+        transport: any HTTPTransport = CurlTransport(configuration: ControlService.transportConfiguration)
+    ) async throws -> ControlMCPServer {
         let service = ControlService(
-            passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment), custody: custody)
+            passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment), custody: custody,
+            transport: transport)
         let configuration = try VirtualAuthenticatorConfiguration(parameters: [
             "softpasskey:profile": .string(profile), "softpasskey:store": .string(store),
         ])

@@ -92,6 +92,8 @@ struct AuthenticatorOptions: ParsableArguments {
                 + "an origin it lists (WebAuthn L3 §5.11)."))
     var relatedOrigins = false
 
+    @OptionGroup var trust: CABundleOptions
+
     /// The caller's origin and, for a cross-origin call, the top origin.
     func origins() throws(WebAuthnClientError) -> (WebOrigin, WebOrigin?) {
         func parse(_ text: String, _ option: String) throws(WebAuthnClientError) -> WebOrigin {
@@ -136,10 +138,12 @@ struct AuthenticatorOptions: ParsableArguments {
 }
 
 extension AuthenticatorOptions {
-    /// The WebAuthn client over `authenticator`, fetching related origins with libcurl when
-    /// `--related-origins` is given.
+    /// The WebAuthn client over `authenticator`, fetching related origins with libcurl (trusting
+    /// `--cacert`) when `--related-origins` is given.
     func client(_ authenticator: any Authenticator) -> WebAuthnClient {
-        WebAuthnClient(authenticator: authenticator, relatedOrigins: relatedOrigins ? .http() : nil)
+        WebAuthnClient(
+            authenticator: authenticator,
+            relatedOrigins: relatedOrigins ? .http(trust.transport(RelatedOriginsFetcher.httpConfiguration)) : nil)
     }
 }
 

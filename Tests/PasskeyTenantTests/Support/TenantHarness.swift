@@ -15,6 +15,11 @@ struct TenantHarness: Sendable {
     let tenant: PasskeyTenant
     let clock: TestClock
     let device: WebAuthnClient
+    /// The application the ceremonies run as: the tenant's default native one unless
+    /// ``acting(as:)`` names another.
+    private(set) var clientID: String
+    /// That application's secret, sent in the body, when it is a confidential client.
+    private(set) var clientSecret: Secret?
 
     static let origin = try! WebOrigin("https://localhost")
 
@@ -27,12 +32,23 @@ struct TenantHarness: Sendable {
         tenant = try await TestTenant.open(
             configuration: configuration, database: database, clock: clock.tenantClock, signingKey: signingKey)
         device = Self.device(profile)
+        clientID = tenant.clientID
     }
 
     init(tenant: PasskeyTenant, clock: TestClock, device: WebAuthnClient) {
         self.tenant = tenant
         self.clock = clock
         self.device = device
+        clientID = tenant.clientID
+    }
+
+    /// This harness running its ceremonies as `application` (its client ID, and its secret when
+    /// it has one).
+    func acting(as application: RegisteredApplication) -> TenantHarness {
+        var copy = self
+        copy.clientID = application.clientID
+        copy.clientSecret = application.clientSecret
+        return copy
     }
 
     /// A new device with an empty store.
@@ -41,8 +57,6 @@ struct TenantHarness: Sendable {
             authenticator: SoftwareAuthenticator(
                 store: InMemoryCredentialStore(), profile: profile, simulation: simulation))
     }
-
-    var clientID: String { tenant.clientID }
 
     /// Runs `body` against the router, in process.
     func router<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
@@ -56,13 +70,15 @@ struct TenantHarness: Sendable {
     ) async throws -> CreationChallengeResponse {
         let result = try await http.send(
             .post, "/passkey/register",
-            json: SignupChallengeRequest(clientID: clientID, userProfile: UserProfile(email: email, name: "Ada")))
+            json: SignupChallengeRequest(
+                clientID: clientID, userProfile: UserProfile(email: email, name: "Ada"), clientSecret: clientSecret))
         guard result.status == .ok else { throw HarnessError(result) }
         return try result.decode(CreationChallengeResponse.self)
     }
 
     func loginChallenge(_ http: any TestClientProtocol) async throws -> RequestChallengeResponse {
-        let result = try await http.send(.post, "/passkey/challenge", json: LoginChallengeRequest(clientID: clientID))
+        let result = try await http.send(
+            .post, "/passkey/challenge", json: LoginChallengeRequest(clientID: clientID, clientSecret: clientSecret))
         guard result.status == .ok else { throw HarnessError(result) }
         return try result.decode(RequestChallengeResponse.self)
     }
@@ -74,7 +90,7 @@ struct TenantHarness: Sendable {
     ) -> TokenRequest {
         TokenRequest(
             grantType: TokenRequest.webAuthnGrant, clientID: clientID, authSession: session, authnResponse: response,
-            scope: scope, audience: audience)
+            scope: scope, audience: audience, clientSecret: clientSecret)
     }
 
     /// The webauthn grant for `session` with `response`.

@@ -23,19 +23,34 @@ extension PostgresTenantStore {
         TenantError(.userExists, status: 409, "The user already exists (\(column) is taken).")
     }
 
-    /// The users whose email is `email`, compared without regard to case, oldest first.
-    func users(email: String) async throws(TenantError) -> [TenantUser] {
-        try await withConnection { connection in
-            try await connection.rows(
-                "SELECT * FROM users WHERE lower(email) = lower(\(email)) ORDER BY created_at, id"
-            ).map(Self.user(from:))
+    /// One page of the users `filter` keeps, oldest first, and with `counting` how many it keeps
+    /// (the email compared as the unique index `lower(email)` compares it).
+    func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
+        -> (users: [TenantUser], total: Int?)
+    {
+        var conditions: [String] = []
+        var bindings = PostgresBindings()
+        if let userID = filter.userID {
+            bindings.append(userID)
+            conditions.append("id = $\(bindings.count)")
         }
-    }
-
-    /// Every user, oldest first.
-    func allUsers() async throws(TenantError) -> [TenantUser] {
-        try await withConnection { connection in
-            try await connection.rows("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
+        if let email = filter.email {
+            bindings.append(email)
+            conditions.append("lower(email) = lower($\(bindings.count))")
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let count = PostgresQuery(unsafeSQL: "SELECT COUNT(*) AS total FROM users\(whereClause)", binds: bindings)
+        // PostgreSQL: LIMIT NULL is none.
+        if let limit { bindings.append(limit) } else { bindings.appendNull() }
+        bindings.append(offset)
+        let select = PostgresQuery(
+            unsafeSQL: "SELECT * FROM users\(whereClause) ORDER BY created_at, id "
+                + "LIMIT $\(bindings.count - 1) OFFSET $\(bindings.count)",
+            binds: bindings)
+        return try await withConnection { connection in
+            let users = try await connection.rows(select).map(Self.user(from:))
+            guard counting else { return (users, nil) }
+            return (users, try await connection.rows(count).first?.value("total", as: Int.self))
         }
     }
 

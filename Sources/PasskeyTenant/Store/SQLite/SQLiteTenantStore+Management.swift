@@ -19,18 +19,32 @@ extension SQLiteTenantStore {
         }
     }
 
-    /// The users whose email is `email`, compared without regard to case (the column's collation).
-    func users(email: String) async throws(TenantError) -> [TenantUser] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM users WHERE email = ? ORDER BY created_at, id", arguments: [email])
-                .map(Self.user(from:))
+    /// One page of the users `filter` keeps, oldest first, and with `counting` how many it keeps
+    /// (the email compared by the column's collation, `NOCASE`), in one read transaction.
+    func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
+        -> (users: [TenantUser], total: Int?)
+    {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let userID = filter.userID {
+            conditions.append("id = ?")
+            arguments += [userID]
         }
-    }
-
-    /// Every user, oldest first.
-    func allUsers() async throws(TenantError) -> [TenantUser] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
+        if let email = filter.email {
+            conditions.append("email = ?")
+            arguments += [email]
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let counted = arguments
+        // SQLite: a negative LIMIT is none.
+        let paged = arguments + [limit ?? -1, offset]
+        return try await read { db in
+            let users = try Row.fetchAll(
+                db, sql: "SELECT * FROM users\(whereClause) ORDER BY created_at, id LIMIT ? OFFSET ?",
+                arguments: paged
+            ).map(Self.user(from:))
+            guard counting else { return (users, nil) }
+            return (users, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users\(whereClause)", arguments: counted))
         }
     }
 
