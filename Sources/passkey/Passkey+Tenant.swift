@@ -22,7 +22,9 @@ extension Passkey.Tenant {
                 Answers Auth0's passkey signup and login, the token endpoint, My Account passkey enrollment,
                 userinfo, JWKS and discovery, verifying every WebAuthn response; and Web Auth: GET /authorize
                 serves a passkey login page (open it as http://localhost:PORT/authorize?... for RP ID localhost),
-                the authorization code grant with PKCE, and GET /v2/logout; and the Management API under
+                the authorization code grant with PKCE in the query, fragment, form_post and web_message response
+                modes, GET /v2/logout and /oidc/logout, and CORS for single-page apps' web origins; and the
+                Management API under
                 /api/v2 (users and their passkeys) for a machine-to-machine client with client_credentials.
                 Prints one line with the base URL, client ID, connection, RP ID and machine-to-machine client
                 ID once it listens (JSON with --json, which adds the client's secret and the management
