@@ -35,7 +35,7 @@ extension ControlService {
                     userDisplayName: parameters.userDisplayName, profile: virtual.authenticator.profile.name,
                     backupEligible: parameters.backupEligibility, backupState: parameters.backupState,
                     discoverable: parameters.isResidentCredential, signCount: parameters.signCount))
-        } catch let error as StoreError where error.code == .duplicate || error.code == .invalidCredential {
+        } catch where error.code == .duplicate || error.code == .invalidCredential {
             throw .invalidArgument(error.reason)
         } catch {
             throw ControlError(serverFault: error)
@@ -94,7 +94,7 @@ extension ControlService {
         }
         do {
             var der = try await exporting.exportPrivateKey(of: stored).exportedPKCS8()
-            defer { der.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            defer { _ = der.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             var parameters = CredentialParameters(stored)
             parameters.privateKey = Base64URL(der)
             return parameters

@@ -27,7 +27,7 @@ struct SessionBench {
             expiresAt: Date().addingTimeInterval(86_400), scope: "openid profile email offline_access")
         try await manager.store(credentials: credentials)
         let entry = directory + "/" + Base64URL.encode(Array("credentials".utf8)) + ".sealed"
-        let payload = [UInt8](repeating: 0x5A, count: try FileManager.default.contents(atPath: entry)?.count ?? 0)
+        let payload = [UInt8](repeating: 0x5A, count: FileManager.default.contents(atPath: entry)?.count ?? 0)
         let io = BlockingExecutor(label: "passkey-bench: raw session files")
         let raw = try RawDurableDirectory(path: scratch + "/session-raw")
 
