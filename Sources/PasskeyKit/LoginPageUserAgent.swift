@@ -77,18 +77,19 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     ///   the ceremony.
     public func open(_ url: String, awaitingRedirectTo redirectURL: String) async throws -> String {
         var pageURL = url
-        var page = try await send(HTTPRequest(method: .get, url: url, headers: [(name: "Accept", value: "text/html")]))
+        var page: HTTPResponse
+        var hops = 0
         // Redirects are followed as a browser follows them (the tenant sends a page reached at an
         // address outside its RP ID to one within it) until one goes to the application.
-        var hops = 0
-        while (300...399).contains(page.status), let location = page.header("Location") {
+        while true {
+            page = try await send(
+                HTTPRequest(method: .get, url: pageURL, headers: [(name: "Accept", value: "text/html")]))
+            guard (300...399).contains(page.status), let location = page.header("Location") else { break }
             let next = Self.resolve(location, against: pageURL)
             if WebAuthCallback(next, redirectURL: redirectURL) != nil { return next }
             hops += 1
             guard hops <= Self.maxRedirects else { throw PasskeyFlowError.authentication(.errorResponse(page)) }
             pageURL = next
-            page = try await send(
-                HTTPRequest(method: .get, url: pageURL, headers: [(name: "Accept", value: "text/html")]))
         }
         guard page.status == 200 else { throw PasskeyFlowError.authentication(.errorResponse(page)) }
         let transaction = try Self.transaction(in: page)
@@ -220,10 +221,14 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            if try container.decode(String.self, forKey: .mode) == "create" {
-                self = .create(try container.decode(PublicKeyCredentialCreationOptionsJSON.self, forKey: .publicKey))
-            } else {
+            switch try container.decode(String.self, forKey: .mode) {
+            case "get":
                 self = .get(try container.decode(PublicKeyCredentialRequestOptionsJSON.self, forKey: .publicKey))
+            case "create":
+                self = .create(try container.decode(PublicKeyCredentialCreationOptionsJSON.self, forKey: .publicKey))
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .mode, in: container, debugDescription: "not get or create")
             }
         }
     }

@@ -5,7 +5,7 @@ import WebAuthn
 
 /// The code exchange of a confidential client (RFC 6749 §2.3.1, §4.1.3): its secret in the body or
 /// in `Authorization: Basic`, never both, and a public client's exchange unchanged.
-@Suite struct ClientAuthenticationTests {
+@Suite struct ConfidentialCodeExchangeTests {
     private func exchange(_ method: ClientAuthentication, clientID: String = Fixtures.clientID) async throws
         -> HTTPRequest
     {
