@@ -1,4 +1,5 @@
 import ArgumentParser
+import Auth0Passkeys
 import Foundation
 import PasskeyAuthenticator
 import PasskeyKit
@@ -6,7 +7,8 @@ import PasskeyTenant
 import WebAuthn
 
 extension PasskeyBench {
-    /// `passkey-bench tenant`: registrations and logins per second, in process and over HTTP.
+    /// `passkey-bench tenant`: registrations and logins per second, in process and over HTTP, and
+    /// a regular web application's code-flow logins beside the native login.
     struct TenantBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tenant",
@@ -18,7 +20,12 @@ extension PasskeyBench {
                 times alternately with the ceiling, and the medians compared. The tenant's database is an \
                 in-memory SQLite one. With --db postgres://…, the logins over HTTP are measured again with N tenant \
                 instances on that database (one per --instances value), each serving on a loopback port of its \
-                own in this process, the clients spread over them round robin.
+                own in this process, the clients spread over them round robin. Then --web-users users sign up, \
+                and log in over HTTP with K clients through a regular web application's authorization code flow \
+                (the login page's passkey ceremony driven without a browser, the code exchanged with \
+                client_secret_basic), alternately with the native passkey login: the ratio is web ÷ native. \
+                --only measures the figures whose name starts with its value: tenant-in-process, tenant-http, \
+                tenant-postgres, tenant-web-login.
                 """
         )
 
@@ -46,6 +53,14 @@ extension PasskeyBench {
             help: "Tenant instances on --db (N), one measurement per value and per --clients value.")
         var instances: [Int] = [1, 2, 4]
 
+        @Option(
+            name: .customLong("web-users"),
+            help: "Users of the web and native login figure, signed up first; a multiple of every --clients value.")
+        var webUsers = 32
+
+        @Option(help: "Measure only the figures whose name starts with this (tenant-http, tenant-web-login, …).")
+        var only: String?
+
         @Flag(help: "Print JSON.")
         var json = false
 
@@ -56,53 +71,66 @@ extension PasskeyBench {
             guard rounds > 0, !instances.isEmpty, instances.allSatisfy({ $0 > 0 }) else {
                 throw ValidationError("--rounds and --instances are positive.")
             }
+            guard webUsers > 0, clients.allSatisfy({ webUsers.isMultiple(of: $0) }) else {
+                throw ValidationError("--web-users is a positive multiple of every --clients value.")
+            }
             if let db, !PostgresURL.isPostgres(db) {
                 throw ValidationError("--db is a postgres:// or postgresql:// URL.")
             }
         }
 
         func run() async throws {
+            let wants: (String) -> Bool = { name in only.map { name.hasPrefix($0) } ?? true }
             let signing = try await SigningCeiling()
-            let tenant = try await PasskeyTenant(configuration: signing.configuration)
+            var configuration = signing.configuration
+            let webSecret = WebLoginBench.addApplication(to: &configuration)
+            let tenant = try await PasskeyTenant(configuration: configuration)
             let signs = try await rate(seconds) { try await signing.signSampleToken() }
             let ceiling = signs / Double(SigningCeiling.tokensSignedPerLogin)
-            var index = 0
-            // A fresh device each time, so the authenticator's store does not grow with the run.
-            let registrations = try await rate(seconds) {
-                index += 1
-                let device = WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
-                try await TenantCeremonies(tenant: tenant, device: device).signUp(
-                    email: "bench\(index)@example.com")
-            }
+            var inProcess: (registrations: Double, logins: Double)?
             let store = InMemoryCredentialStore()
             let ceremonies = TenantCeremonies(
                 tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store)))
             try await ceremonies.signUp(email: "login@example.com")
-            let logins = try await rate(seconds) { try await ceremonies.logIn() }
-            let overHTTP = try await tenant.serving { [clients, seconds, rounds] endpoint in
-                try await Self.pairedLogins(
-                    clientID: tenant.clientID, endpoints: [endpoint], store: store, clients: clients, seconds: seconds,
-                    rounds: rounds, signing: signing)
-            }.map {
-                HTTPLogins(
-                    clients: $0.clients, loginsPerSecond: $0.loginsPerSecond, ceiling: $0.ceiling,
-                    ratio: $0.loginsPerSecond / $0.ceiling, target: 0.7)
+            if wants("tenant-in-process") {
+                var index = 0
+                // A fresh device each time, so the authenticator's store does not grow with the run.
+                let registrations = try await rate(seconds) {
+                    index += 1
+                    let device = WebAuthnClient(authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore()))
+                    try await TenantCeremonies(tenant: tenant, device: device).signUp(
+                        email: "bench\(index)@example.com")
+                }
+                let logins = try await rate(seconds) { try await ceremonies.logIn() }
+                inProcess = (registrations, logins)
             }
-            var overPostgres: [SharedLogins] = []
-            if let db {
+            var overHTTP: [HTTPLogins] = []
+            if wants("tenant-http") {
+                overHTTP = try await tenant.serving { [clients, seconds, rounds] endpoint in
+                    try await Self.pairedLogins(
+                        clientID: tenant.clientID, endpoints: [endpoint], store: store, clients: clients,
+                        seconds: seconds, rounds: rounds, signing: signing)
+                }.map { $0.with(target: 0.7) }
+            }
+            var overPostgres: [HTTPLogins] = []
+            if let db, wants("tenant-postgres") {
                 for instances in instances {
-                    for paired in try await sharedLogins(database: db, instances: instances, signing: signing) {
-                        overPostgres.append(
-                            SharedLogins(
-                                instances: instances, clients: paired.clients, loginsPerSecond: paired.loginsPerSecond,
-                                ceiling: paired.ceiling, ratio: paired.loginsPerSecond / paired.ceiling))
-                    }
+                    overPostgres += try await sharedLogins(database: db, instances: instances, signing: signing)
+                        .map { $0.with(instances: instances) }
+                }
+            }
+            var web: [WebLoginBench.Figure] = []
+            if wants("tenant-web-login") {
+                let bench = WebLoginBench(users: webUsers, clients: clients, seconds: seconds, rounds: rounds)
+                web = try await tenant.serving { endpoint in
+                    try await bench.figures(tenant: tenant, endpoint: endpoint, secret: webSecret)
                 }
             }
             let result = Result(
-                rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling, registrationsPerSecond: registrations,
-                loginsPerSecond: logins, ratioInProcess: logins / ceiling, overHTTP: overHTTP,
-                overPostgres: overPostgres)
+                rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling,
+                registrationsPerSecond: inProcess?.registrations, loginsPerSecond: inProcess?.logins,
+                ratioInProcess: inProcess.map { $0.logins / ceiling }, overHTTP: overHTTP, overPostgres: overPostgres,
+                webLogins: web)
             try BenchOutput.write(result, json: json, lines: [result.text])
         }
 
@@ -113,8 +141,8 @@ extension PasskeyBench {
         private static func pairedLogins(
             clientID: String, endpoints: [TenantEndpoint], store: InMemoryCredentialStore, clients: [Int],
             seconds: Double, rounds: Int, signing: SigningCeiling
-        ) async throws -> [PairedLogins] {
-            var figures: [PairedLogins] = []
+        ) async throws -> [HTTPLogins] {
+            var figures: [HTTPLogins] = []
             for clients in clients {
                 let (perSecond, ceiling) = try await Throughput.pairedRates(
                     rounds: rounds,
@@ -127,16 +155,11 @@ extension PasskeyBench {
                         try await Throughput.rate(seconds: seconds) { try await signing.signSampleToken() }
                             / Double(SigningCeiling.tokensSignedPerLogin)
                     })
-                figures.append(PairedLogins(clients: clients, loginsPerSecond: perSecond, ceiling: ceiling))
+                figures.append(
+                    HTTPLogins(
+                        clients: clients, loginsPerSecond: perSecond, ceiling: ceiling, ratio: perSecond / ceiling))
             }
             return figures
-        }
-
-        /// Logins per second with K clients, and the ceiling measured alternately with them.
-        struct PairedLogins {
-            let clients: Int
-            let loginsPerSecond: Double
-            let ceiling: Double
         }
 
         /// Runs `body` over and over for `seconds`, and returns how many times per second it ran.
@@ -156,7 +179,7 @@ extension PasskeyBench {
         /// measurement per `--clients` value: a user signs up at the first instance (in process), then
         /// logs in at all of them, so every login reads what another instance may have written.
         private func sharedLogins(database: String, instances: Int, signing: SigningCeiling)
-            async throws -> [PairedLogins]
+            async throws -> [HTTPLogins]
         {
             let running = try await TenantInstances.open(
                 count: instances, database: database, configuration: signing.configuration)
@@ -179,64 +202,83 @@ extension PasskeyBench {
             }
         }
 
-        /// Logins over HTTP with K clients, against the ceiling.
+        /// Logins over HTTP with K clients (and, on PostgreSQL, N instances), against the ceiling.
         struct HTTPLogins: Encodable {
+            /// With `--db`: the tenant instances on the database; nil for the in-memory SQLite tenant.
+            private(set) var instances: Int?
             let clients: Int
             let loginsPerSecond: Double
             /// The ceiling measured alternately with this figure (the median).
             let ceiling: Double
             let ratio: Double
-            /// The least acceptable ratio (issue 13).
-            let target: Double
+            /// The least acceptable ratio (issue 13), for the SQLite tenant's.
+            private(set) var target: Double?
+
+            init(clients: Int, loginsPerSecond: Double, ceiling: Double, ratio: Double) {
+                self.clients = clients
+                self.loginsPerSecond = loginsPerSecond
+                self.ceiling = ceiling
+                self.ratio = ratio
+            }
+
+            func with(instances: Int) -> HTTPLogins { with { $0.instances = instances } }
+            func with(target: Double) -> HTTPLogins { with { $0.target = target } }
+
+            private func with(_ change: (inout HTTPLogins) -> Void) -> HTTPLogins {
+                var copy = self
+                change(&copy)
+                return copy
+            }
         }
 
-        /// Logins over HTTP with N instances on one PostgreSQL database and K clients, against the
-        /// ceiling.
-        struct SharedLogins: Encodable {
-            let instances: Int
-            let clients: Int
-            let loginsPerSecond: Double
-            /// The ceiling measured alternately with this figure (the median).
-            let ceiling: Double
-            let ratio: Double
-        }
-
-        /// What `passkey-bench tenant` prints.
+        /// What `passkey-bench tenant` prints; a figure `--only` left out is nil or empty.
         struct Result: Encodable {
             let rs256SignsPerSecond: Double
             let ceilingLoginsPerSecond: Double
-            let registrationsPerSecond: Double
-            let loginsPerSecond: Double
-            let ratioInProcess: Double
+            let registrationsPerSecond: Double?
+            let loginsPerSecond: Double?
+            let ratioInProcess: Double?
             let overHTTP: [HTTPLogins]
             /// With `--db`: the same over PostgreSQL, per instance count and K.
-            let overPostgres: [SharedLogins]
+            let overPostgres: [HTTPLogins]
+            /// A regular web application's code-flow logins beside the native login, per K.
+            let webLogins: [WebLoginBench.Figure]
 
             var text: String {
                 func f(_ value: Double) -> String { String(format: "%.1f", value) }
+                func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
                 var lines = [
                     "RS256 signatures/s        \(f(rs256SignsPerSecond))",
                     "ceiling logins/s          \(f(ceilingLoginsPerSecond))  (signatures/s ÷ "
                         + "\(SigningCeiling.tokensSignedPerLogin) tokens per login)",
-                    "registrations/s (in proc) \(f(registrationsPerSecond))",
-                    "logins/s (in process)     \(f(loginsPerSecond))  ratio \(String(format: "%.2f", ratioInProcess))",
                 ]
+                if let registrationsPerSecond, let loginsPerSecond, let ratioInProcess {
+                    lines.append("registrations/s (in proc) \(f(registrationsPerSecond))")
+                    lines.append("logins/s (in process)     \(f(loginsPerSecond))  ratio \(ratio(ratioInProcess))")
+                }
                 for http in overHTTP {
                     let label = "logins/s (HTTP, K=\(http.clients))".padding(toLength: 26, withPad: " ", startingAt: 0)
+                    let target = http.target.map {
+                        "  target ≥ " + String(format: "%.2f", $0) + (http.ratio >= $0 ? ": met" : ": MISSED")
+                    }
                     lines.append(
-                        label + "\(f(http.loginsPerSecond))  ratio \(String(format: "%.2f", http.ratio))  target ≥ "
-                            + String(format: "%.2f", http.target) + (http.ratio >= http.target ? ": met" : ": MISSED")
+                        label + "\(f(http.loginsPerSecond))  ratio \(ratio(http.ratio))" + (target ?? "")
                             + " (ceiling \(f(http.ceiling)))")
                 }
                 for shared in overPostgres {
                     let sqlite = overHTTP.first { $0.clients == shared.clients }.map {
-                        "  SQLite, 1 instance: \(f($0.loginsPerSecond)), ratio \(String(format: "%.2f", $0.ratio))"
+                        "  SQLite, 1 instance: \(f($0.loginsPerSecond)), ratio \(ratio($0.ratio))"
                     }
-                    let label = "logins/s (PostgreSQL, N=\(shared.instances), K=\(shared.clients))"
+                    let label = "logins/s (PostgreSQL, N=\(shared.instances ?? 1), K=\(shared.clients))"
                     lines.append(
                         label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(shared.loginsPerSecond)
-                            + "  ratio " + String(format: "%.2f", shared.ratio) + " (ceiling \(f(shared.ceiling)))"
-                            + (sqlite ?? ""))
+                            + "  ratio " + ratio(shared.ratio) + " (ceiling \(f(shared.ceiling)))" + (sqlite ?? ""))
+                }
+                for web in webLogins {
+                    let label = "web logins/s (code flow, K=\(web.clients))"
+                    lines.append(
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(web.webLoginsPerSecond)
+                            + "  native \(f(web.nativeLoginsPerSecond))  ratio " + (web.ratio.map(ratio) ?? "—"))
                 }
                 return lines.joined(separator: "\n")
             }

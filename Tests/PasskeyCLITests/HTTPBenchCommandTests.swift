@@ -32,6 +32,26 @@ import WebAuthn
         #expect((figures[1]["ratio"]?.numberValue ?? 0) > 0)
     }
 
+    /// `--only tenant-web-login`: a regular web application's logins through the authorization code
+    /// flow (the login page driven without a browser, `client_secret_basic`) beside the native
+    /// passkey login, measured alternately, per K; the other figures left out.
+    @Test func tenantGivesWebLoginsBesideNativeLogins() async throws {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"),
+            [
+                "tenant", "--only", "tenant-web-login", "--seconds", "0.05", "--rounds", "1", "--clients", "2",
+                "--web-users", "2", "--json",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONValue(json: Array(result.stdout.utf8))
+        #expect(output["overHTTP"]?.arrayValue?.isEmpty == true)
+        #expect(output["loginsPerSecond"] == nil)
+        let web = try #require(output["webLogins"]?.arrayValue)
+        #expect(web.map { $0["clients"]?.numberValue } == [2])
+        #expect(web.allSatisfy { ($0["webLoginsPerSecond"]?.numberValue ?? 0) > 0 })
+        #expect(web.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
+    }
+
     /// With `--db postgres://…`: logins over HTTP with N instances on one database (a user signed up
     /// at the first, logging in at all), beside SQLite's, each as a ratio to the ceiling.
     @Test(.enabled(if: TestTenant.postgresServer != nil))

@@ -21,6 +21,10 @@ import WebAuthn
 /// (``WebAuthUserAgent``): the system browser with a loopback listener (RFC 8252 §7.3), as
 /// `passkey login --web` does, or a browser a test drives.
 ///
+/// A regular web application is a confidential client: it exchanges the code with its secret
+/// (``clientAuthentication(_:)``, RFC 6749 §2.3.1, §4.1.3), and PKCE still binds the code to
+/// this login.
+///
 /// A value: each builder method returns a changed copy.
 public struct WebAuth: Sendable {
     /// The client whose tenant and client ID the login goes to, and which exchanges the code.
@@ -52,6 +56,13 @@ public struct WebAuth: Sendable {
     /// The slack on the ID token's `exp` and `auth_time`, in seconds: 60, where Auth0.swift adds
     /// its `60000` (documented as milliseconds) as seconds.
     public private(set) var leeway = 60
+    /// How the application authenticates when it exchanges the code: ``ClientAuthentication/none``,
+    /// a public client (a native or single-page app), by default; a regular web application's
+    /// secret otherwise (RFC 6749 §2.3.1, §4.1.3).
+    public private(set) var clientAuthentication = ClientAuthentication.none
+    /// The validator of the ID token; when `nil`, each login makes one of ``issuer`` and
+    /// ``leeway``, which fetches the JWKS again.
+    public private(set) var idTokenValidator: IDTokenValidator?
     private var invitationError = false
 
     /// Creates a Web Auth client for the tenant `authentication` talks to.
@@ -88,6 +99,14 @@ public struct WebAuth: Sendable {
     public func issuer(_ issuer: String) -> WebAuth { with { $0.issuer = issuer } }
     /// Sets the leeway on `exp` and `auth_time`, in seconds. - Returns: a copy.
     public func leeway(_ seconds: Int) -> WebAuth { with { $0.leeway = seconds } }
+    /// Sets how the application authenticates at the code exchange: a regular web application's
+    /// client secret, in the body or in `Authorization: Basic` (RFC 6749 §2.3.1). - Returns: a copy.
+    public func clientAuthentication(_ authentication: ClientAuthentication) -> WebAuth {
+        with { $0.clientAuthentication = authentication }
+    }
+    /// Sets the validator of the ID token, so that logins share the JWKS it fetched (a server
+    /// logging many users in); ``issuer`` and ``leeway`` are then the validator's. - Returns: a copy.
+    public func idTokenValidator(_ validator: IDTokenValidator) -> WebAuth { with { $0.idTokenValidator = validator } }
 
     /// Takes `invitation` and `organization` from an organization invitation link's query, as
     /// Auth0.swift's `invitationURL(_:)` does; a link without both fails ``start(using:)`` with
@@ -157,8 +176,9 @@ public struct WebAuth: Sendable {
             url: authentication.url + "authorize?" + query.joined(separator: "&"), redirectURL: redirectURL,
             state: sent["state"] ?? state, nonce: sent["nonce"], proofKey: proofKey,
             maxAge: sent["max_age"].flatMap { Int($0) }, organization: sent["organization"],
-            authentication: authentication,
-            validator: IDTokenValidator(authentication: authentication, issuer: issuer, leeway: leeway))
+            authentication: authentication, clientAuthentication: clientAuthentication,
+            validator: idTokenValidator
+                ?? IDTokenValidator(authentication: authentication, issuer: issuer, leeway: leeway))
     }
 
     /// Logs in through the tenant's page: opens `/authorize` in `userAgent`, then finishes with

@@ -16,11 +16,13 @@ public struct WebAuthAuthorization: Sendable, CustomStringConvertible {
     let maxAge: Int?
     let organization: String?
     let authentication: Authentication
+    let clientAuthentication: ClientAuthentication
     let validator: IDTokenValidator
 
     /// Finishes the login with the URL the tenant redirected to: checks it is this login's
     /// redirect (`state`, RFC 6749 §10.12), reads its `code` or `error` (§4.1.2, §4.1.2.1),
-    /// exchanges the code with the PKCE verifier (spec §14.3) and validates the ID token with
+    /// exchanges the code with the PKCE verifier (spec §14.3), as a confidential client when
+    /// ``WebAuth/clientAuthentication`` says so (RFC 6749 §4.1.3), and validates the ID token with
     /// this login's `nonce`, `max_age` and organization (spec §14.5).
     ///
     /// - Parameter callbackURL: the redirect, query and fragment included.
@@ -48,7 +50,8 @@ public struct WebAuthAuthorization: Sendable, CustomStringConvertible {
         let credentials: Credentials
         do {
             credentials = try await authentication.codeExchange(
-                withCode: code, codeVerifier: proofKey.verifier, redirectURI: redirectURL
+                withCode: code, codeVerifier: proofKey.verifier, redirectURI: redirectURL,
+                clientAuthentication: clientAuthentication
             ).start()
         } catch  where error.info["error_description"]?.stringValue == "Unauthorized" {
             throw WebAuthError(

@@ -3,13 +3,13 @@ import WebAuthn
 /// The parameters of the URL the tenant redirected to (RFC 6749 §4.1.2, §4.1.2.1): the query's
 /// and the fragment's members merged, the fragment's winning, as Auth0.swift reads them
 /// (spec §14.2).
-struct WebAuthCallback: Sendable {
-    let parameters: [String: String]
+package struct WebAuthCallback: Sendable {
+    package let parameters: [String: String]
 
     /// Reads `url` if it is at `redirectURL` (the same text before its query or fragment).
     ///
     /// - Returns: nil when `url` is somewhere else.
-    init?(_ url: String, redirectURL: String) {
+    package init?(_ url: String, redirectURL: String) {
         let base = url.prefix { $0 != "?" && $0 != "#" }
         let expected = redirectURL.prefix { $0 != "?" && $0 != "#" }
         guard base == expected else { return nil }
@@ -27,5 +27,5 @@ struct WebAuthCallback: Sendable {
         self.parameters = parameters
     }
 
-    subscript(_ name: String) -> String? { parameters[name] }
+    package subscript(_ name: String) -> String? { parameters[name] }
 }

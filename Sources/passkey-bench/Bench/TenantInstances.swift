@@ -54,23 +54,11 @@ struct TenantInstances {
         clientID: String, endpoints: [TenantEndpoint], device: VirtualDevice, clients: Int, seconds: Double
     ) async throws -> Double {
         let connections = try endpoints.map { try Tenant(clientID: clientID, baseURL: $0.baseURL) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let end = start + .seconds(seconds)
-        let count = try await withThrowingTaskGroup(of: Int.self) { group in
-            for client in 0..<clients {
-                let user = VirtualUser(tenant: connections[client % connections.count], device: device)
-                group.addTask {
-                    var done = 0
-                    while clock.now < end {
-                        try await user.logIn()
-                        done += 1
-                    }
-                    return done
-                }
-            }
-            return try await group.reduce(0, +)
+        let users = (0..<clients).map {
+            VirtualUser(tenant: connections[$0 % connections.count], device: device)
         }
-        return Double(count) / (clock.now - start).seconds
+        return try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, _ in
+            try await users[client].logIn()
+        }
     }
 }

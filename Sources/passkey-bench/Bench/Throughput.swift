@@ -41,6 +41,31 @@ enum Throughput {
         return (median(values), median(baselines))
     }
 
+    /// Runs `clients` tasks at once for `seconds`, each calling `body` with its client number and
+    /// how many times it has called it before, and returns the calls per second of all together.
+    static func concurrentRate(
+        clients: Int, seconds: Double,
+        _ body: @escaping @Sendable (_ client: Int, _ iteration: Int) async throws -> Void
+    ) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let end = start + .seconds(seconds)
+        let count = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var done = 0
+                    while clock.now < end {
+                        try await body(client, done)
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(count) / (clock.now - start).seconds
+    }
+
     private static func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
     }

@@ -1,0 +1,96 @@
+import Auth0Passkeys
+import Foundation
+import PasskeyAuthenticator
+import PasskeyKit
+import PasskeyTenant
+
+/// Logins per second through a regular web application's authorization code flow beside the native
+/// passkey login, over HTTP on loopback, measured alternately in one run (issue 39).
+///
+/// The web login is what a server-side app does with a browser in between, the browser's part
+/// played by ``LoginPageUserAgent``: `/authorize` with PKCE (RFC 7636), the login page's passkey
+/// ceremony (`/u/passkey/options`, the device's assertion, `/u/passkey/verify`), then the code
+/// exchanged by the app as a confidential client with `client_secret_basic` (RFC 6749 §2.3.1,
+/// §4.1.3) and its ID token validated: four requests. The native login is the existing figure's
+/// path (`VirtualUser.logIn`: challenge, assertion, webauthn grant, ID token validated): two. Both
+/// sign the same two tokens, so the ratio is what the page's two extra round trips and the
+/// client authentication cost.
+///
+/// `users` users sign up first (in process); client k of K logs in the users whose index is k
+/// modulo K in turn, so no two clients log one user in at once, in either figure.
+struct WebLoginBench {
+    /// The regular web application's callback: never followed, only read back by `WebAuth`.
+    static let callback = "http://127.0.0.1/callback"
+    /// The application's client ID.
+    static let clientID = "passkeyBenchRegularWebApp"
+
+    let users: Int
+    let clients: [Int]
+    let seconds: Double
+    let rounds: Int
+
+    /// Web and native logins per second with K clients, alternating, and their ratio.
+    struct Figure: Encodable {
+        let clients: Int
+        let webLoginsPerSecond: Double
+        let nativeLoginsPerSecond: Double
+        /// Web ÷ native.
+        let ratio: Double?
+    }
+
+    /// Adds the regular web application to `configuration`, a confidential client authenticating
+    /// with `client_secret_basic`, and returns its secret.
+    static func addApplication(to configuration: inout TenantConfiguration) -> String {
+        let secret = UUID().uuidString + UUID().uuidString
+        configuration.applications.append(
+            TenantApplication(
+                name: "passkey-bench-web", appType: .regularWeb, clientID: clientID, clientSecret: Secret(secret),
+                callbacks: [callback], tokenEndpointAuthMethod: .clientSecretBasic))
+        return secret
+    }
+
+    /// Signs ``users`` users up at `tenant` in process, then measures both logins at `endpoint`
+    /// per K, `rounds` times alternately; the medians are kept.
+    func figures(tenant: PasskeyTenant, endpoint: TenantEndpoint, secret: String) async throws -> [Figure] {
+        var devices: [VirtualDevice] = []
+        for index in 0..<users {
+            let store = InMemoryCredentialStore()
+            try await TenantCeremonies(
+                tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
+            ).signUp(email: "web\(index)@example.com")
+            devices.append(VirtualDevice(store: store))
+        }
+        let native = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
+        let nativeUsers = devices.map { VirtualUser(tenant: native, device: $0) }
+        let transport = CurlTransport()
+        let authentication = try Authentication(
+            clientId: Self.clientID, baseURL: endpoint.baseURL, transport: transport)
+        let webAuth = WebAuth(authentication: authentication).redirectURL(Self.callback).scope(native.scope)
+            .clientAuthentication(.clientSecretBasic(ClientSecret(secret)))
+            .idTokenValidator(IDTokenValidator(authentication: authentication))
+        let pages = devices.map { LoginPageUserAgent(device: $0, transport: transport) }
+        var figures: [Figure] = []
+        for clients in clients {
+            // Client k's n-th login is of user k + n·K (modulo the users, a multiple of K apart).
+            let turns = users / clients
+            let user = { @Sendable (client: Int, iteration: Int) in client + clients * (iteration % turns) }
+            let (web, native) = try await Throughput.pairedRates(
+                rounds: rounds,
+                {
+                    try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, iteration in
+                        _ = try await webAuth.start(using: pages[user(client, iteration)])
+                    }
+                },
+                baseline: {
+                    try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, iteration in
+                        try await nativeUsers[user(client, iteration)].logIn()
+                    }
+                })
+            figures.append(
+                Figure(
+                    clients: clients, webLoginsPerSecond: web, nativeLoginsPerSecond: native,
+                    ratio: native > 0 ? web / native : nil))
+        }
+        return figures
+    }
+}
