@@ -1,5 +1,7 @@
 import Auth0Passkeys
 import FoundationEssentials
+import InMemoryLogging
+import Logging
 import Testing
 import WebAuthn
 
@@ -77,12 +79,19 @@ import WebAuthn
     }
 
     /// A manager given the application's authentication sends it with each renewal, API exchange
-    /// and revocation.
-    @Test func aCredentialsManagerAuthenticatesEveryRefreshTokenRequest() async throws {
+    /// and revocation, and its trace, bodies included, shows neither the secret nor the Basic
+    /// credentials.
+    @Test(arguments: [
+        ClientAuthentication.clientSecretPost(ClientSecret("s3cr3t")), .clientSecretBasic(ClientSecret("s3cr3t")),
+    ])
+    func aCredentialsManagerAuthenticatesEveryRefreshTokenRequest(_ method: ClientAuthentication) async throws {
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "test", factory: { _ in logs })
+        logger.logLevel = .trace
         let answer = ScriptedTransport(json: Fixtures.tokens())
         let manager = CredentialsManager(
-            authentication: try answer.authentication(), storage: InMemoryCredentialsStorage(),
-            clientAuthentication: .clientSecretPost(ClientSecret("s3cr3t")))
+            authentication: try answer.authentication(logger: logger), storage: InMemoryCredentialsStorage(),
+            clientAuthentication: method)
         try await manager.store(
             credentials: Credentials(
                 accessToken: "AT", tokenType: "Bearer", idToken: Fixtures.idToken, refreshToken: "RT",
@@ -91,8 +100,15 @@ import WebAuthn
         _ = try await manager.apiCredentials(forAudience: "https://login.example.com/me/", scope: "read:me")
         try await manager.revoke()
         #expect(answer.requests.count == 3)
-        for index in answer.requests.indices {
-            #expect(answer.body(index).contains(#""client_secret":"s3cr3t""#))
+        for request in answer.requests {
+            let sent = body(request).contains(#""client_secret":"s3cr3t""#) || request.header("Authorization") != nil
+            #expect(sent)
+        }
+        let basic = Data("\(Fixtures.clientID):s3cr3t".utf8).base64EncodedString()
+        #expect(!logs.entries.isEmpty, "the trace was on")
+        for entry in logs.entries {
+            let text = "\(entry.message) \(entry.metadata ?? [:])"
+            #expect(!text.contains("s3cr3t") && !text.contains(basic), "\(text)")
         }
     }
 
