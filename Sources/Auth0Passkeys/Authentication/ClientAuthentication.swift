@@ -18,8 +18,8 @@ import WebAuthn
 /// A confidential client authenticates at every one of those requests, so the same value goes to
 /// ``WebAuth/clientAuthentication(_:)`` (the code exchange) and to ``CredentialsManager`` (its
 /// renewals, exchanges and revocation); the tenant refuses a refresh or revocation without it
-/// (`invalid_client`). The secret never prints (``ClientSecret``), and the wire trace redacts
-/// `Authorization` and `client_secret`.
+/// (401: `invalid_client` from the local tenant, `access_denied` from Auth0). The secret never
+/// prints (``ClientSecret``), and the wire trace redacts `Authorization` and `client_secret`.
 public enum ClientAuthentication: Sendable, Hashable {
     /// A public client: `client_id` in the body, no secret (`none`).
     case none
