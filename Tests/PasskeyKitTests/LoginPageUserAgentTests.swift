@@ -10,23 +10,13 @@ import WebAuthn
 /// virtual device, the code exchanged by a regular web application (`client_secret_basic`,
 /// `client_secret_post`) and by the public native one, against a tenant served on loopback.
 @Suite struct LoginPageUserAgentTests {
-    static let callback = "http://127.0.0.1/callback"
-    static let basicSecret = "basic-secret with+and:colon"
-    static let postSecret = "post-secret"
+    static let callback = RegularWebApps.callback
+    static let basicSecret = RegularWebApps.basicSecret
+    static let postSecret = RegularWebApps.postSecret
 
-    /// A tenant with two regular web applications, `web-basic` and `web-post`, served on a free port.
+    /// A tenant with two regular web applications, `web-basic` and `web-post` (``RegularWebApps``).
     private func withTenant(_ body: @Sendable (PasskeyTenant, TenantEndpoint) async throws -> Void) async throws {
-        var configuration = TenantConfiguration()
-        configuration.applications = [
-            TenantApplication(
-                name: "web-basic", appType: .regularWeb, clientID: "web-basic", clientSecret: Secret(Self.basicSecret),
-                callbacks: [Self.callback], tokenEndpointAuthMethod: .clientSecretBasic),
-            TenantApplication(
-                name: "web-post", appType: .regularWeb, clientID: "web-post", clientSecret: Secret(Self.postSecret),
-                callbacks: [Self.callback], tokenEndpointAuthMethod: .clientSecretPost),
-        ]
-        let tenant = try await PasskeyTenant(configuration: configuration, database: ":memory:")
-        try await tenant.serving { endpoint in try await body(tenant, endpoint) }
+        try await RegularWebApps.withTenant(body)
     }
 
     private func webAuth(_ clientID: String, _ endpoint: TenantEndpoint, _ method: ClientAuthentication) throws

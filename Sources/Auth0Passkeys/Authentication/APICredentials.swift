@@ -31,8 +31,8 @@ public struct APICredentials: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The API credentials of a refresh-token exchange's answer, as the SDK builds them.
     ///
-    /// - Parameter credentials: the answer of ``Authentication/renew(withRefreshToken:audience:scope:)``
-    ///   with an audience.
+    /// - Parameter credentials: the answer of
+    ///   ``Authentication/renew(withRefreshToken:audience:scope:clientAuthentication:)`` with an audience.
     public init(_ credentials: Credentials) {
         self.init(
             accessToken: credentials.accessToken, tokenType: credentials.tokenType,

@@ -26,9 +26,9 @@ extension Authentication {
     public func clientCredentials(
         clientSecret: ClientSecret, audience: String
     ) -> Request<APICredentials, AuthenticationError> {
-        let body = TokenGrantBody(
-            grantType: .clientCredentials, clientId: clientId, clientSecret: clientSecret.text, audience: audience)
-        return post("oauth/token", body, retryable: true) { response throws(AuthenticationError) in
+        let body = TokenGrantBody(grantType: .clientCredentials, clientId: clientId, audience: audience)
+        return post("oauth/token", body, authenticating: .clientSecretPost(clientSecret), retryable: true) {
+            response throws(AuthenticationError) in
             APICredentials(try Self.credentials(response))
         }
     }

@@ -23,9 +23,8 @@ extension Authentication {
         post(
             "oauth/token",
             TokenGrantBody(
-                grantType: .authorizationCode, clientId: clientId, clientSecret: clientAuthentication.bodySecret,
-                code: code, codeVerifier: codeVerifier, redirectURI: redirectURI),
-            retryable: false, Self.credentials
-        ).headers(clientAuthentication.headers(clientID: clientId))
+                grantType: .authorizationCode, clientId: clientId, code: code, codeVerifier: codeVerifier,
+                redirectURI: redirectURI),
+            authenticating: clientAuthentication, retryable: false, Self.credentials)
     }
 }

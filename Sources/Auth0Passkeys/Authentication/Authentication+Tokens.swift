@@ -15,29 +15,44 @@ extension Authentication {
     ///     scope: "create:me:authentication_methods").start()
     /// ```
     ///
+    /// A confidential client (a regular web application) authenticates as it did at the code
+    /// exchange (RFC 6749 §6: "the client MUST authenticate"), with the same
+    /// ``ClientAuthentication``; a public client sends its `client_id` alone.
+    ///
     /// - Parameters:
     ///   - refreshToken: the refresh token.
     ///   - audience: the API to get an access token for; the original audience when `nil`.
     ///   - scope: the scopes to ask for; the original ones when `nil`.
+    ///   - clientAuthentication: how the application authenticates: ``ClientAuthentication/none``
+    ///     for a public client, its secret for a regular web application.
     /// - Returns: the request; it decodes ``Credentials``.
     public func renew(
-        withRefreshToken refreshToken: String, audience: String? = nil, scope: String? = nil
+        withRefreshToken refreshToken: String, audience: String? = nil, scope: String? = nil,
+        clientAuthentication: ClientAuthentication = .none
     ) -> Request<Credentials, AuthenticationError> {
         let body = TokenGrantBody(
             grantType: .refreshToken, clientId: clientId, refreshToken: refreshToken,
             scope: audience == nil ? scope : scope.map(Scope.includingOpenID), audience: audience)
-        return post("oauth/token", body, retryable: true, Self.credentials)
+        return post("oauth/token", body, authenticating: clientAuthentication, retryable: true, Self.credentials)
     }
 
     /// Revokes a refresh token: `POST /oauth/revoke` (spec §6.2). Revoking is idempotent, so it
     /// is retried after a retryable failure.
     ///
-    /// - Parameter refreshToken: the refresh token.
+    /// A confidential client authenticates as at the token endpoint (RFC 7009 §2.1), with the same
+    /// ``ClientAuthentication``.
+    ///
+    /// - Parameters:
+    ///   - refreshToken: the refresh token.
+    ///   - clientAuthentication: how the application authenticates: ``ClientAuthentication/none``
+    ///     for a public client, its secret for a regular web application.
     /// - Returns: the request; any success answers, whatever the body.
-    public func revoke(refreshToken: String) -> Request<Void, AuthenticationError> {
+    public func revoke(
+        refreshToken: String, clientAuthentication: ClientAuthentication = .none
+    ) -> Request<Void, AuthenticationError> {
         post(
-            "oauth/revoke", RevokeBody(token: refreshToken, clientId: clientId), retryable: true,
-            ResponseHandling.none(AuthenticationError.self))
+            "oauth/revoke", RevokeBody(token: refreshToken, clientId: clientId),
+            authenticating: clientAuthentication, retryable: true, ResponseHandling.none(AuthenticationError.self))
     }
 
     /// The user's claims: `GET /userinfo` with `Authorization: <tokenType> <accessToken>`

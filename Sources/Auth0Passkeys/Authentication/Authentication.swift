@@ -126,20 +126,27 @@ public struct Authentication: Sendable {
         return copy
     }
 
-    /// A POST of a JSON body to a path under the base URL; with DPoP, `/oauth/token` carries a
-    /// proof, as Auth0.swift decides it: for any grant but `refresh_token`, and for that one
-    /// once the key exists.
+    /// A POST of a JSON body to a path under the base URL, authenticated as `client` says (the one
+    /// place that applies a ``ClientAuthentication``: `client_secret` in the body, or
+    /// `Authorization: Basic`; RFC 6749 §2.3.1); with DPoP, `/oauth/token` carries a proof, as
+    /// Auth0.swift decides it: for any grant but `refresh_token`, and for that one once the key
+    /// exists.
     func post<Value: Sendable>(
-        _ path: String, _ body: some Encodable, retryable: Bool,
-        _ handle: @escaping @Sendable (HTTPResponse) throws(AuthenticationError) -> Value
+        _ path: String, _ body: some Encodable, authenticating client: ClientAuthentication = .none,
+        retryable: Bool, _ handle: @escaping @Sendable (HTTPResponse) throws(AuthenticationError) -> Value
     ) -> Request<Value, AuthenticationError> {
-        let members = JSONObject.members(of: body)
+        var members = JSONObject.members(of: body)
+        if let secret = client.bodySecret {
+            members["client_secret"] = .string(secret)
+        }
         var signer: DPoPSigner?
         if let dpop, path == "oauth/token" {
             signer = DPoPSigner(
                 dpop: dpop, rule: members["grant_type"]?.stringValue == "refresh_token" ? .existingKey : .makingKey)
         }
-        return endpoint.request(.post, path, body: members, retryable: retryable, dpop: signer, handle)
+        return endpoint.request(
+            .post, path, body: members, headers: client.headers(clientID: clientId), retryable: retryable,
+            dpop: signer, handle)
     }
 
     /// Decodes a token response as it arrives, so that `expires_in` counts from that moment.

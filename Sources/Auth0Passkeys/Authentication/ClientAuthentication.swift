@@ -1,9 +1,9 @@
 import FoundationEssentials
 import WebAuthn
 
-/// How the application authenticates itself at the token endpoint when it exchanges an
-/// authorization code (RFC 6749 §2.3, §4.1.3; OpenID Connect Core 1.0 §9
-/// `token_endpoint_auth_method`).
+/// How the application authenticates itself at the token and revocation endpoints: when it
+/// exchanges an authorization code, refreshes, or revokes a refresh token (RFC 6749 §2.3, §4.1.3,
+/// §6; RFC 7009 §2.1; OpenID Connect Core 1.0 §9 `token_endpoint_auth_method`).
 ///
 /// A native app or a single-page app is a public client (RFC 6749 §2.1): it holds no secret and
 /// proves the exchange with PKCE alone (``none``). A regular web application runs on a server
@@ -15,8 +15,11 @@ import WebAuthn
 /// Authorization: Basic base64(urlencode(client_id) ":" urlencode(client_secret))
 /// ```
 ///
-/// The secret never prints (``ClientSecret``), and the wire trace redacts `Authorization` and
-/// `client_secret`.
+/// A confidential client authenticates at every one of those requests, so the same value goes to
+/// ``WebAuth/clientAuthentication(_:)`` (the code exchange) and to ``CredentialsManager`` (its
+/// renewals, exchanges and revocation); the tenant refuses a refresh or revocation without it
+/// (401: `invalid_client` from the local tenant, `access_denied` from Auth0). The secret never
+/// prints (``ClientSecret``), and the wire trace redacts `Authorization` and `client_secret`.
 public enum ClientAuthentication: Sendable, Hashable {
     /// A public client: `client_id` in the body, no secret (`none`).
     case none
@@ -36,9 +39,9 @@ public enum ClientAuthentication: Sendable, Hashable {
     /// Each of ID and secret is `application/x-www-form-urlencoded` before the two are joined by a
     /// colon (RFC 6749 §2.3.1): ``PercentEncoding`` leaves only the unreserved characters as they
     /// are, a subset of what a form decoder reads back unchanged (a space is `%20`, a `+` is `%2B`).
-    func headers(clientID: String) -> [String: String] {
-        guard case .clientSecretBasic(let secret) = self else { return [:] }
+    func headers(clientID: String) -> [(name: String, value: String)] {
+        guard case .clientSecretBasic(let secret) = self else { return [] }
         let credentials = PercentEncoding.encode(clientID) + ":" + PercentEncoding.encode(secret.text)
-        return ["Authorization": "Basic " + Data(credentials.utf8).base64EncodedString()]
+        return [(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString())]
     }
 }

@@ -1,10 +1,12 @@
 /// The body of `POST /oauth/token`, one struct for every grant the client sends: `grant_type`
-/// and `client_id`, then the members of that grant; `nil` members are left out.
+/// and `client_id`, then the members of that grant; `nil` members are left out. A confidential
+/// client's `client_secret` is not the grant's: ``Authentication`` adds it, or
+/// `Authorization: Basic`, as its ``ClientAuthentication`` says.
 ///
 /// | grant | members | rule |
 /// |---|---|---|
 /// | `refresh_token` | `refresh_token`, `audience`?, `scope`? | spec §6.1, RFC 6749 §6 |
-/// | `client_credentials` | `client_secret`, `audience` | spec §15.1, RFC 6749 §4.4.2 |
+/// | `client_credentials` | `audience` (and the secret, as `client_secret_post`) | spec §15.1, RFC 6749 §4.4.2 |
 /// | `authorization_code` | `code`, `code_verifier`, `redirect_uri` | spec §14.3, RFC 6749 §4.1.3, RFC 7636 §4.5 |
 /// | webauthn | `auth_session`, `authn_response`, `scope`, `realm`?, `audience`?, `organization`? | spec §3.1 |
 struct TokenGrantBody: Encodable {
@@ -19,7 +21,6 @@ struct TokenGrantBody: Encodable {
     let grantType: Grant
     let clientId: String
     var refreshToken: String? = nil
-    var clientSecret: String? = nil
     var code: String? = nil
     var codeVerifier: String? = nil
     var redirectURI: String? = nil
@@ -34,7 +35,6 @@ struct TokenGrantBody: Encodable {
         case grantType = "grant_type"
         case clientId = "client_id"
         case refreshToken = "refresh_token"
-        case clientSecret = "client_secret"
         case code
         case codeVerifier = "code_verifier"
         case redirectURI = "redirect_uri"

@@ -111,8 +111,10 @@ extension CredentialsManager {
         try requireDPoPKey(stored)
         let renewed: Credentials
         do {
-            renewed = try await sessionAuthentication.renew(withRefreshToken: refreshToken, scope: scope)
-                .parameters(parameters).headers(headers).start()
+            renewed = try await sessionAuthentication.renew(
+                withRefreshToken: refreshToken, scope: scope, clientAuthentication: clientAuthentication
+            )
+            .parameters(parameters).headers(headers).start()
         } catch {
             throw CredentialsManagerError(.renewFailed, "The credentials could not be renewed.", cause: error)
         }
@@ -134,7 +136,8 @@ extension CredentialsManager {
         guard let stored = try read() else { return }
         if let refreshToken = stored.refreshToken {
             do {
-                try await authentication.revoke(refreshToken: refreshToken).headers(headers).start()
+                try await authentication.revoke(refreshToken: refreshToken, clientAuthentication: clientAuthentication)
+                    .headers(headers).start()
             } catch {
                 throw CredentialsManagerError(
                     .revokeFailed, "The refresh token could not be revoked; the credentials are kept.", cause: error)
@@ -177,7 +180,8 @@ extension CredentialsManager {
         let exchanged: Credentials
         do {
             exchanged = try await sessionAuthentication.renew(
-                withRefreshToken: refreshToken, audience: audience, scope: scope
+                withRefreshToken: refreshToken, audience: audience, scope: scope,
+                clientAuthentication: clientAuthentication
             )
             .parameters(parameters).headers(headers).start()
         } catch {

@@ -36,6 +36,11 @@ import WebAuthn
 /// another call in between a load and the save that follows it; with the executor each
 /// synchronous method stays one uninterrupted step. The network calls are not isolated to the
 /// manager and run on the pool as usual.
+///
+/// A regular web application (a confidential client) keeps its users' sessions the same way: given
+/// its ``ClientAuthentication``, the manager authenticates every renewal, exchange and revocation
+/// with it (RFC 6749 §6, RFC 7009 §2.1), as ``WebAuth/clientAuthentication(_:)`` does the code
+/// exchange.
 public actor CredentialsManager {
     /// The client that renews, exchanges and revokes.
     public nonisolated let authentication: Authentication
@@ -54,6 +59,10 @@ public actor CredentialsManager {
     /// renewal and exchange; `nil` to store them as received, as Auth0.swift's manager does.
     /// With one, ``user`` reads a validated token.
     public let idTokenValidator: IDTokenValidator?
+    /// How the application authenticates when it renews, exchanges or revokes the refresh token:
+    /// ``ClientAuthentication/none`` for a public client, a regular web application's secret
+    /// otherwise (RFC 6749 §2.3.1).
+    public nonisolated let clientAuthentication: ClientAuthentication
     let storage: any CredentialsStorage
     /// Where the isolated code, and so every storage call, runs.
     private let executor = BlockingExecutor(label: "Auth0Passkeys.CredentialsManager")
@@ -71,21 +80,27 @@ public actor CredentialsManager {
     ///   - storage: where to keep the entries; files in the user's data directory by default.
     ///   - idTokenValidator: what checks each ID token before it is stored (spec §14.5); `nil`,
     ///     the default, stores tokens as received.
+    ///   - clientAuthentication: how the application authenticates when it renews and revokes:
+    ///     ``ClientAuthentication/none``, a public client, by default; the secret of a regular
+    ///     web application, the one its code exchange used.
     public init(
         authentication: Authentication, storeKey: String = "credentials",
-        storage: any CredentialsStorage = FileCredentialsStorage(), idTokenValidator: IDTokenValidator? = nil
+        storage: any CredentialsStorage = FileCredentialsStorage(), idTokenValidator: IDTokenValidator? = nil,
+        clientAuthentication: ClientAuthentication = .none
     ) {
         self.init(
             authentication: authentication, storeKey: storeKey, storage: storage, idTokenValidator: idTokenValidator,
-            now: { Date() })
+            clientAuthentication: clientAuthentication, now: { Date() })
     }
 
     /// Creates a manager with an injected clock: the seam of the tests.
     package init(
         authentication: Authentication, storeKey: String, storage: any CredentialsStorage,
-        idTokenValidator: IDTokenValidator? = nil, now: @escaping @Sendable () -> Date
+        idTokenValidator: IDTokenValidator? = nil, clientAuthentication: ClientAuthentication = .none,
+        now: @escaping @Sendable () -> Date
     ) {
         self.authentication = authentication
+        self.clientAuthentication = clientAuthentication
         self.dpop = authentication.dpop ?? DPoP()
         self.sessionAuthentication = authentication.useDPoP(dpop)
         self.storeKey = storeKey

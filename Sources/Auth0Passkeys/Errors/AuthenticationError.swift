@@ -44,6 +44,10 @@ public struct AuthenticationError: Auth0APIError, Hashable {
         public static let invalidRequest = Code(rawValue: "invalid_request")
         /// The application may not use this grant.
         public static let unauthorizedClient = Code(rawValue: "unauthorized_client")
+        /// The application did not authenticate: a confidential client's secret missing or wrong,
+        /// or sent another way than its `token_endpoint_auth_method` (OAuth 2.0 `invalid_client`,
+        /// RFC 6749 §5.2; status 401).
+        public static let invalidClient = Code(rawValue: "invalid_client")
     }
 
     public let report: Auth0ErrorReport

@@ -23,7 +23,8 @@ import WebAuthn
 ///
 /// A regular web application is a confidential client: it exchanges the code with its secret
 /// (``clientAuthentication(_:)``, RFC 6749 §2.3.1, §4.1.3), and PKCE still binds the code to
-/// this login.
+/// this login. Its ``CredentialsManager`` takes the same ``ClientAuthentication``, to renew and
+/// revoke the refresh token.
 ///
 /// A value: each builder method returns a changed copy.
 public struct WebAuth: Sendable {
