@@ -35,7 +35,7 @@ extension ControlService {
                     userDisplayName: parameters.userDisplayName, profile: virtual.authenticator.profile.name,
                     backupEligible: parameters.backupEligibility, backupState: parameters.backupState,
                     discoverable: parameters.isResidentCredential, signCount: parameters.signCount))
-        } catch where error.code == .duplicate || error.code == .invalidCredential {
+        } catch  where error.code == .duplicate || error.code == .invalidCredential {
             throw .invalidArgument(error.reason)
         } catch {
             throw ControlError(serverFault: error)

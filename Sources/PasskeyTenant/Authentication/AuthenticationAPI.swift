@@ -85,7 +85,7 @@ extension AuthenticationAPI {
         let clientID: String
         do {
             clientID = try services.authenticateClient(credentials, grant: TokenRequest.webAuthnGrant).clientID
-        } catch where error.code == .unauthorizedClient {
+        } catch  where error.code == .unauthorizedClient {
             // §1.2 gives the challenge endpoints 400 for an app without the passkey grant.
             throw TenantError(.unauthorizedClient, error.detail)
         }
