@@ -111,9 +111,7 @@ struct PostgresStoreTests {
     }
 
     @Test func twoStoresMigrateOnce() async throws {
-        let url = try PostgresURL(
-            try await PostgresURL(#require(TestTenant.postgresServer))
-                .createDatabase(named: "t_m" + String(UInt64.random(in: 0...UInt64.max), radix: 16)))
+        let url = try PostgresURL(try await TestDatabase.create())
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         async let first = PostgresTenantStore(url: url, maximumConnections: 2, logger: logger)
         async let second = PostgresTenantStore(url: url, maximumConnections: 2, logger: logger)

@@ -43,13 +43,13 @@ public enum TestTenant {
         return text
     }()
 
-    /// A database of its own for one test's tenant: a new PostgreSQL database `t_<random hex>`
-    /// on ``postgresServer``, copied from a template this process migrated once (left to the
-    /// throwaway cluster, which goes at the end of the run), else `:memory:`.
+    /// A database of its own for one test's tenant: a new PostgreSQL database on
+    /// ``postgresServer`` (``TestDatabase``, which also drops it), copied from a template this
+    /// process migrated once, else `:memory:`.
     public static func defaultDatabase() async throws -> String {
-        guard let server = postgresServer else { return ":memory:" }
+        guard postgresServer != nil else { return ":memory:" }
         let template = try await migratedTemplate.value
-        let url = try await PostgresURL(server).createDatabase(named: randomName(), template: template)
+        let url = try await TestDatabase.create(template: template)
         // A small pool per tenant, so the hundreds a run opens at once fit the server's connections,
         // and a long bound on each wait: a whole suite at once on a shared machine waits long.
         return url + (url.contains("?") ? "&" : "?") + "max_connections=3&connect_timeout=120"
@@ -57,15 +57,10 @@ public enum TestTenant {
 
     /// The name of a database with the tenant's schema and nothing else, made once per process.
     private static let migratedTemplate = Task<String, any Error> {
-        guard let server = postgresServer else { return "" }
-        let name = randomName()
-        let url = try PostgresURL(try await PostgresURL(server).createDatabase(named: name))
+        guard postgresServer != nil else { return "" }
+        let url = try PostgresURL(try await TestDatabase.create())
         try await url.migrateDatabase()
-        return name
-    }
-
-    private static func randomName() -> String {
-        "t_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return url.database
     }
 
     /// Serves `tenant` on a free port of 127.0.0.1 while `body` runs.

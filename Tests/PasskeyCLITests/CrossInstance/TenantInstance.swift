@@ -166,9 +166,7 @@ enum PostgresFixture {
     /// A new empty database (no schema: the instances migrate it) on `server`, by default the
     /// tests' server; its URL.
     static func emptyDatabase(on server: String? = TestTenant.postgresServer) async throws -> String {
-        guard let server else { throw InstanceFailed(reason: "PASSKEY_TEST_POSTGRES is not set") }
-        return try await PostgresURL(server).createDatabase(
-            named: "x_" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
+        try await TestDatabase.create(on: server)
     }
 
     /// Runs `sql` with `psql` on the database at `url` and returns its unaligned rows, one a line.

@@ -23,7 +23,7 @@ struct TwoInstances: Sendable {
             clock: clock, device: a.device)
     }
 
-    /// Deletes the database file (a PostgreSQL database goes with the throwaway cluster).
+    /// Deletes the database file (a PostgreSQL database goes at exit: ``TestDatabase``).
     func remove() {
         directory.remove()
     }
