@@ -124,7 +124,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URL of another database on the same server, as the same user: password included, so
-    /// for the tests' plumbing only (``PostgresTenantStore/createDatabase(_:at:)``), never to print.
+    /// for the tests' plumbing only (`createDatabase(named:template:)`), never to print.
     package func text(database: String) -> String {
         Self.text(self, credentials: password.map { ":" + Self.encode($0.text) } ?? "", database: database)
     }
