@@ -1,3 +1,5 @@
+import Glibc
+
 /// A reverse proxy (a load balancer) whose `X-Forwarded-For` the tenant believes: one address or a
 /// CIDR block (RFC 4632 §3.1 for IPv4, RFC 4291 §2.3 for IPv6).
 ///
@@ -73,53 +75,23 @@ public struct TrustedProxy: Sendable, Hashable {
     }
 
     /// The bytes of an IPv4 or IPv6 address (an IPv4-mapped IPv6 address as IPv4, a zone ID
-    /// ignored); nil for anything else.
+    /// ignored); nil for anything else. The C library's `inet_pton` parses (POSIX: IPv4 in
+    /// dotted-decimal `d.d.d.d` only, IPv6 in the text forms of RFC 4291 §2.2).
     static func address(_ text: Substring) -> [UInt8]? {
-        if !text.contains(":") { return ipv4(text) }
+        if !text.contains(":") { return parsed(String(text), family: AF_INET, count: 4) }
         let unzoned = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        guard let bytes = ipv6(unzoned) else { return nil }
+        guard let bytes = parsed(String(unzoned), family: AF_INET6, count: 16) else { return nil }
         return bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] ? Array(bytes.suffix(4)) : bytes
     }
 
-    private static func ipv4(_ text: Substring) -> [UInt8]? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        let bytes = parts.compactMap { part in
-            (1...3).contains(part.count) && isDecimal(part) ? UInt8(part) : nil
-        }
-        return bytes.count == 4 ? bytes : nil
+    /// `inet_pton`'s `count` bytes of `text` in `family`; nil when it is not an address of it.
+    private static func parsed(_ text: String, family: Int32, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        return bytes.withUnsafeMutableBytes { inet_pton(family, text, $0.baseAddress) } == 1 ? bytes : nil
     }
 
     /// Whether `text` is ASCII digits only (no sign, which `Int.init` would take).
     private static func isDecimal(_ text: Substring) -> Bool {
-        text.allSatisfy { $0.isASCII && $0.isNumber }
-    }
-
-    private static func ipv6(_ text: Substring) -> [UInt8]? {
-        let halves = text.split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let head = groups(halves[0]) else { return nil }
-        let tail = halves.count == 2 ? groups(halves[1]) : []
-        guard let tail else { return nil }
-        let count = head.count + tail.count
-        guard halves.count == 2 ? count < 16 : count == 16 else { return nil }
-        return head + Array(repeating: 0, count: 16 - count) + tail
-    }
-
-    /// The bytes of `1:2:3` (hex groups of 1 to 4 digits), the last group possibly an IPv4 address.
-    private static func groups(_ text: Substring) -> [UInt8]? {
-        guard !text.isEmpty else { return [] }
-        var bytes: [UInt8] = []
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        for (index, part) in parts.enumerated() {
-            if index == parts.count - 1, part.contains(".") {
-                guard let v4 = ipv4(part) else { return nil }
-                bytes += v4
-            } else {
-                guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let group = UInt16(part, radix: 16)
-                else { return nil }
-                bytes += [UInt8(group >> 8), UInt8(group & 0xFF)]
-            }
-        }
-        return bytes
+        !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }
