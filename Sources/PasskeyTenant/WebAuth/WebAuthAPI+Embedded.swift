@@ -47,7 +47,8 @@ extension WebAuthAPI {
                 kind: .embedded),
             key: .digest(secret.digest))
         let authenticate = origin + "/embedded/authenticate?request=" + secret.text
-        return .redirect(invokeURL + (invokeURL.contains("?") ? "&" : "?") + "url=" + PercentEncoding.encode(authenticate))
+        return .redirect(
+            invokeURL + (invokeURL.contains("?") ? "&" : "?") + "url=" + PercentEncoding.encode(authenticate))
     }
 
     /// `GET /embedded/authenticate?request=R`: the options of a discoverable login (WebAuthn L3
