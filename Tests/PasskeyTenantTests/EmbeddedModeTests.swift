@@ -96,6 +96,20 @@ import WebAuthn
         }
     }
 
+    /// A user the request's organization does not let in goes back with `access_denied`, and
+    /// gets no login session (auth0-passkey-api.md §17).
+    @Test func aNonMemberGoesBackWithAccessDenied() async throws {
+        try await EmbeddedProvider.run { provider in
+            let url = try await provider.authenticateURL(provider.native, ["organization": "globex"])
+            let answer = try await provider.complete(url, try await provider.assertion(url))
+            let query = try provider.flow.callbackQuery(try EmbeddedProvider.redirectURL(answer))
+            #expect(query["error"] == "access_denied")
+            #expect(query["state"] == provider.flow.state)
+            #expect(!answer.headers.contains { $0.value.hasPrefix("passkey_session=") })
+            expectRefused(try await provider.get(url), "invalid_request")
+        }
+    }
+
     @Test func aStaleRequestOrContinueURLIsRefused() async throws {
         try await EmbeddedProvider.run { provider in
             let url = try await provider.authenticateURL()
