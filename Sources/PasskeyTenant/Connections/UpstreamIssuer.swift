@@ -32,6 +32,12 @@ actor UpstreamIssuer {
         let description: String
     }
 
+    /// A validated upstream login: the ID token's `sub` and its profile claims.
+    struct Login: Sendable {
+        let subject: String
+        let claims: ProfileClaims
+    }
+
     let connection: UpstreamConnection
     private let secret: Secret
     private let client: HTTPClient
@@ -103,7 +109,8 @@ actor UpstreamIssuer {
             throw unavailable("its discovery document is not one (HTTP \(response.status))")
         }
         let jwks = connection.jwksURI ?? document.jwksURI
-        guard case .success = BaseURL.validated(document.authorizationEndpoint), case .success = BaseURL.validated(jwks),
+        guard case .success = BaseURL.validated(document.authorizationEndpoint),
+            case .success = BaseURL.validated(jwks),
             document.tokenEndpoint.hasSuffix("/oauth/token"),
             let tokenClient = try? Authentication(
                 clientId: connection.clientID, baseURL: String(document.tokenEndpoint.dropLast("oauth/token".count)),
@@ -136,7 +143,7 @@ actor UpstreamIssuer {
     /// - Returns: the ID token's subject and the profile its claims give.
     /// - Throws: ``Failure``: `access_denied` when the exchange is refused or the token does not
     ///   validate, `temporarily_unavailable` when the issuer cannot be reached.
-    nonisolated func login(code: String, request: UpstreamRequest) async throws(Failure) -> (subject: String, claims: ProfileClaims) {
+    nonisolated func login(code: String, request: UpstreamRequest) async throws(Failure) -> Login {
         let metadata = try await discovered()
         let credentials: Credentials
         do {
@@ -150,7 +157,8 @@ actor UpstreamIssuer {
             }
             throw Failure(
                 error: "access_denied",
-                description: "The connection \(connection.name) refused the code exchange: \(error.code.rawValue.prefix(64))")
+                description:
+                    "The connection \(connection.name) refused the code exchange: \(error.code.rawValue.prefix(64))")
         }
         let subject: String
         do {
@@ -165,13 +173,15 @@ actor UpstreamIssuer {
             let claims = try? JSONDecoder().decode(ProfileClaims.self, from: Data(payload))
         else {
             throw Failure(
-                error: "access_denied", description: "The connection \(connection.name)'s ID token has malformed claims.")
+                error: "access_denied",
+                description: "The connection \(connection.name)'s ID token has malformed claims.")
         }
-        return (subject, claims)
+        return Login(subject: subject, claims: claims)
     }
 
     private nonisolated func unavailable(_ what: String) -> Failure {
-        Failure(error: "temporarily_unavailable", description: "The connection \(connection.name) is unavailable: \(what).")
+        Failure(
+            error: "temporarily_unavailable", description: "The connection \(connection.name) is unavailable: \(what).")
     }
 
     /// The discovery document's members the tenant uses.

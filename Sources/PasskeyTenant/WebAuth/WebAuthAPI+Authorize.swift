@@ -38,7 +38,8 @@ extension WebAuthAPI {
     ///     where an upstream connection sends the browser back.
     /// - Returns: the page or redirect.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool, origin: String? = nil) async throws(TenantError)
+    func authorize(query: String?, sessionCookie: String?, secure: Bool, origin: String? = nil)
+        async throws(TenantError)
         -> BrowserResponse
     {
         let origin = origin ?? browserOrigin(host: nil, secure: secure)
@@ -208,12 +209,12 @@ extension WebAuthAPI {
         -> (session: LoginSession, cookie: String)
     {
         let secret = Secret.random()
-        let session = LoginSession(
-            userID: userID, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+        let lifetime = configuration.loginSessionLifetime.seconds
+        let session = LoginSession(userID: userID, authTime: now, expiresAt: now.addingTimeInterval(lifetime))
         try await store.insert(session, key: .digest(secret.digest))
         let cookie = BrowserResponse.cookie(
             Self.sessionCookie, secret.text, path: "/", secure: secure, crossSite: true,
-            maxAge: Int(configuration.loginSessionLifetime.seconds))
+            maxAge: Int(lifetime))
         return (session, cookie)
     }
 

@@ -73,7 +73,8 @@ extension WebAuthAPI {
     func loginCallback(query: String?, upstreamCookie: String?, secure: Bool) async throws(TenantError)
         -> BrowserResponse
     {
-        let deletion = BrowserResponse.cookie(Self.upstreamCookie, "", path: "/login/callback", secure: secure, maxAge: 0)
+        let deletion = BrowserResponse.cookie(
+            Self.upstreamCookie, "", path: "/login/callback", secure: secure, maxAge: 0)
         func page(_ title: String, _ text: String) -> BrowserResponse {
             .page(.badRequest, HTMLPage.message(title: title, text: text), cookies: [deletion])
         }
@@ -88,7 +89,8 @@ extension WebAuthAPI {
         }
         let digest = Secret(state).digest
         guard let upstream = try await store.take(UpstreamRequest.self, key: .digest(digest), at: clock.now()) else {
-            return page("Unknown login", "The login's state is unknown, expired or used; start again from the application.")
+            return page(
+                "Unknown login", "The login's state is unknown, expired or used; start again from the application.")
         }
         let request = upstream.request
         let name = upstream.connection
@@ -99,7 +101,8 @@ extension WebAuthAPI {
         }
         guard let cookie = upstreamCookie, Secret(cookie).digest == digest else {
             return refuse(
-                "access_denied", "The login's cookie is missing or differs: the answer did not come to the browser that began it.")
+                "access_denied",
+                "The login's cookie is missing or differs: the answer did not come to the browser that began it.")
         }
         guard let issuer = services.upstreams[name] else {
             return refuse("access_denied", "The connection \(name) is no longer configured.")
@@ -112,7 +115,7 @@ extension WebAuthAPI {
         else {
             return refuse("access_denied", "The connection \(name) answered with neither one code nor an error.")
         }
-        let login: (subject: String, claims: ProfileClaims)
+        let login: UpstreamIssuer.Login
         do {
             login = try await issuer.login(code: code, request: upstream)
         } catch {
@@ -129,7 +132,7 @@ extension WebAuthAPI {
         let user = try await store.federatedUser(new)
         do {
             try await services.admit(user, to: try services.issuedOrganization(request.organization))
-        } catch where error.code == .accessDenied {
+        } catch  where error.code == .accessDenied {
             return refuse("access_denied", error.detail)
         }
         let (session, sessionCookie) = try await openLoginSession(userID: user.id, at: now, secure: secure)

@@ -30,7 +30,8 @@ import WebAuthn
             let refusal = try await pair.browser.get(toB + "&prompt=none")
             let back = try #require(refusal.header("Location"))
             #expect(back.contains("error=login_required"))
-            try await expectRefusal(pair, try await pair.browser.get(back), containing: "idp refused the login (login_required)")
+            try await expectRefusal(
+                pair, try await pair.browser.get(back), containing: "idp refused the login (login_required)")
 
             let state = try #require(
                 try await pair.authorize().header("Location")?.split(separator: "&").first { $0.hasPrefix("state=") })
@@ -66,7 +67,8 @@ import WebAuthn
             let toB = try #require(try await pair.authorize().header("Location"))
             let callback = try await pair.logInAtB(toB)
             await pair.browser.clearCookies(at: pair.aURL)
-            try await expectRefusal(pair, try await pair.browser.get(callback), containing: "cookie is missing or differs")
+            try await expectRefusal(
+                pair, try await pair.browser.get(callback), containing: "cookie is missing or differs")
         }
     }
 
@@ -83,7 +85,8 @@ import WebAuthn
     @Test func aRefusedCodeExchangeIsRefused() async throws {
         try await UpstreamPair.run(connection: { connection, _ in connection.clientSecret = Secret("wrong-secret") }) {
             pair in
-            try await expectRefusal(pair, try await pair.logIn(), containing: "refused the code exchange: invalid_client")
+            try await expectRefusal(
+                pair, try await pair.logIn(), containing: "refused the code exchange: invalid_client")
         }
     }
 
