@@ -79,7 +79,9 @@ extension WebAuthAPI {
             .page(.badRequest, HTMLPage.message(title: title, text: text), cookies: [deletion])
         }
         guard (query?.utf8.count ?? 0) <= Self.maxCallbackSize else {
-            return page("Request too large", "The callback's parameters are too large.")
+            var tooLarge = Self.callbackTooLarge
+            tooLarge.cookies = [deletion]
+            return tooLarge
         }
         let parameters = FormParameters(query)
         guard let state = parameters["state"], !parameters.repeated.contains("state"),
@@ -125,7 +127,7 @@ extension WebAuthAPI {
             return refuse("access_denied", "The connection \(name)'s ID token has a sub over 255 bytes.")
         }
         let now = clock.now()
-        var new = TenantUser.new(profile: login.claims.profile, metadata: [:], at: now)
+        var new = TenantUser.new(profile: login.claims.upstreamProfile, metadata: [:], at: now)
         new.id = UserIdentity.federatedUserID(connection: name, subject: login.subject)
         new.emailVerified = login.claims.emailVerified == true ? true : nil
         new.identity = UserIdentity(provider: "oidc", connection: name, userID: login.subject)
@@ -170,4 +172,7 @@ extension WebAuthAPI {
     static let upstreamCookie = "passkey_upstream"
     /// The largest callback query or form body read.
     static let maxCallbackSize = 8 * 1024
+    /// The answer to a callback past ``maxCallbackSize``.
+    static let callbackTooLarge = BrowserResponse.page(
+        .badRequest, HTMLPage.message(title: "Request too large", text: "The callback's parameters are too large."))
 }

@@ -59,6 +59,15 @@ import WebAuthn
                 let response = try await pair.browser.get(pair.aURL + "/login/callback" + query)
                 #expect(response.status == 400, "\(query.prefix(40))")
             }
+            // The form_post variant: the form body, limited alike.
+            for body in ["state=garbage&code=abc", "state=" + String(repeating: "x", count: 9000)] {
+                let response = try await CurlTransport(environment: [:]).send(
+                    HTTPRequest(
+                        method: .post, url: pair.aURL + "/login/callback",
+                        headers: [(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                        body: Array(body.utf8)))
+                #expect(response.status == 400, "\(body.prefix(40))")
+            }
         }
     }
 
