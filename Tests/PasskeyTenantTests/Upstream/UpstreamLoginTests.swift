@@ -100,6 +100,8 @@ import WebAuthn
             #expect(users.count == 2)
             #expect(Set(users.compactMap(\.email)) == ["ada@example.com"])
             #expect(Set(users.flatMap(\.identities).map(\.provider)) == ["oidc", "auth0"])
+            #expect(try await pair.aUsers(path: "/api/v2/users-by-email?email=ADA%40example.com").count == 2)
+            #expect(try await pair.aUsers(path: "/api/v2/users?q=email%3A%22ada%40example.com%22").count == 2)
         }
     }
 
