@@ -1,7 +1,7 @@
 public import Auth0Passkeys
 import FoundationEssentials
 public import Logging
-import PasskeyAuthenticator
+public import PasskeyAuthenticator
 import WebAuthn
 
 /// A user agent with no browser: it follows the redirects of a login through every origin on its
@@ -63,6 +63,9 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     /// with an authenticate URL is answered by the device instead of being fetched. `nil` for an
     /// application that has none.
     public var invokeURL: String?
+    /// Which passkey the simulated user picks among several for a login (the software
+    /// authenticator's account picker); the most recent by default.
+    public var accountChoice: AccountChoice
     private let client: HTTPClient
 
     /// Creates a user agent for `device`.
@@ -71,15 +74,18 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     ///   - device: the device that answers the page's passkey request and the invoke URL's.
     ///   - ceremony: login (the default) or signup.
     ///   - invokeURL: the application's invoke URL at a passkey provider in embedded mode, or `nil`.
+    ///   - choice: which passkey a login picks among several; the most recent by default.
     ///   - transport: what sends each request; share the application's to share its connections.
     ///   - logger: where to log the page's requests (redacted); nothing by default.
     public init(
         device: VirtualDevice, ceremony: Ceremony = .logIn, invokeURL: String? = nil,
-        transport: any HTTPTransport = CurlTransport(), logger: Logger? = nil
+        choosing choice: AccountChoice = .mostRecent, transport: any HTTPTransport = CurlTransport(),
+        logger: Logger? = nil
     ) {
         self.device = device
         self.ceremony = ceremony
         self.invokeURL = invokeURL
+        self.accountChoice = choice
         self.client = HTTPClient(transport: transport, clientInfo: nil, logger: logger)
     }
 
@@ -126,7 +132,7 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     private func invoke(_ target: String) async throws(PasskeyFlowError) -> String {
         let embedded = EmbeddedAuthentication(client: client)
         do {
-            return try await embedded.authenticate(url: target, device: device)
+            return try await embedded.authenticate(url: target, device: device, choosing: accountChoice)
         } catch .device(let refusal) where refusal.name == .notAllowed {
             do {
                 return try await embedded.cancel(url: target)
@@ -149,7 +155,7 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         do {
             switch options {
             case .get(let request):
-                let assertion = try await device.get(request, rpID: request.rpId ?? url.host)
+                let assertion = try await device.get(request, rpID: request.rpId ?? url.host, choosing: accountChoice)
                 verified = try await post(
                     url.origin + "/u/passkey/verify", VerifyBody(transaction: transaction, credential: assertion), url,
                     cookies)
