@@ -64,4 +64,33 @@ extension EmbeddedAuthentication {
             throw .authentication(error)
         }
     }
+
+    /// What an app does when the provider sends it to its invoke URL: logs in with a passkey of
+    /// `device` (``authenticate(url:device:choosing:)``), or, when the device refuses
+    /// (`NotAllowedError`: no passkey, or the user cancelled), cancels the login there
+    /// (``EmbeddedAuthentication/cancel(url:)``), so that the flow ends at the application with
+    /// `access_denied` instead of stopping halfway. Either way, the URL to open next in the same
+    /// cookie store.
+    ///
+    /// - Parameters:
+    ///   - url: the authenticate URL the invoke URL was given.
+    ///   - device: the device whose passkey answers.
+    ///   - choice: which passkey the simulated user picks among several.
+    /// - Returns: the redirect URL: the continue URL, or the provider client's error redirect.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` when the provider
+    ///   refuses or does not answer; ``PasskeyFlowError/device(_:)`` for a refusal other than
+    ///   `NotAllowedError`.
+    public func invoke(url: String, device: VirtualDevice, choosing choice: AccountChoice = .mostRecent)
+        async throws(PasskeyFlowError) -> String
+    {
+        do {
+            return try await authenticate(url: url, device: device, choosing: choice)
+        } catch .device(let refusal) where refusal.name == .notAllowed {
+            do {
+                return try await cancel(url: url)
+            } catch {
+                throw .authentication(error)
+            }
+        }
+    }
 }

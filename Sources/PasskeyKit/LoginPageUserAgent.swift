@@ -26,8 +26,8 @@ import WebAuthn
 ///    default, which the tenant accepts as its own), then `POST /u/passkey/verify` with
 ///    `PublicKeyCredential.toJSON()`; its redirect is followed as in 1;
 /// 3. a redirect to ``invokeURL`` carrying an authenticate URL (the provider's embedded mode)
-///    is not fetched: the device logs in there (``EmbeddedAuthentication/authenticate(url:device:choosing:)``),
-///    or, when the device refuses, the login is cancelled there (`access_denied`); the URL
+///    is not fetched: the device logs in there, or, when it refuses, the login is cancelled
+///    there (`access_denied`: ``EmbeddedAuthentication/invoke(url:device:choosing:)``); the URL
 ///    either answers is followed with the same cookies, as an app opens it in a second web
 ///    session sharing the first one's cookie store.
 ///
@@ -106,7 +106,8 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         for _ in 0...Self.maxRedirects {
             if WebAuthCallback(next, redirectURL: redirectURL) != nil { return next }
             if let invokeURL, let target = EmbeddedAuthentication.authenticateURL(invoking: next, invokeURL: invokeURL) {
-                next = try await invoke(target)
+                next = try await EmbeddedAuthentication(client: client).invoke(
+                    url: target, device: device, choosing: accountChoice)
                 continue
             }
             guard let page = PageURL(next) else {
@@ -125,21 +126,6 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         }
         throw PasskeyFlowError.authentication(
             .invalidConfiguration("The login took more than \(Self.maxRedirects) redirects."))
-    }
-
-    /// The embedded SDK's part at the invoke URL: the device logs in at the authenticate URL, or,
-    /// when it refuses, the login is cancelled there; either way the URL to open next.
-    private func invoke(_ target: String) async throws(PasskeyFlowError) -> String {
-        let embedded = EmbeddedAuthentication(client: client)
-        do {
-            return try await embedded.authenticate(url: target, device: device, choosing: accountChoice)
-        } catch .device(let refusal) where refusal.name == .notAllowed {
-            do {
-                return try await embedded.cancel(url: target)
-            } catch {
-                throw .authentication(error)
-            }
-        }
     }
 
     /// Runs the login page `page`, served at `url`: its ceremony at its origin and RP ID.

@@ -97,8 +97,9 @@ struct WebLoginOptions: ParsableArguments {
             return try await user.logInOnTheWeb(
                 redirectURL: Self.headlessRedirectURL, signUp: signUp, loginHint: loginHint, using: agent)
         }
+        let (port, invocation) = try await self.invocation(choosing: choice, device: device)
         guard let engine = browser.engine else {
-            return try await RedirectListener.listening { listener in
+            return try await RedirectListener.listening(port: port, invocation: invocation) { listener in
                 try await user.logInOnTheWeb(
                     redirectURL: listener.url, signUp: signUp, loginHint: loginHint,
                     using: BrowserUserAgent.system(listener, timeout: wait))
@@ -108,7 +109,7 @@ struct WebLoginOptions: ParsableArguments {
             engine: engine, headless: headless, store: store, profile: profile
         ) {
             browser in
-            try await RedirectListener.listening { listener in
+            try await RedirectListener.listening(port: port, invocation: invocation) { listener in
                 try await withThrowingTaskGroup(of: WebLogInResult?.self) { group in
                     if !signUp {
                         group.addTask {
@@ -142,6 +143,30 @@ struct WebLoginOptions: ParsableArguments {
 }
 
 extension WebLoginOptions {
+    /// The loopback listener's port and invoke URL handler: with a browser, an invoke URL
+    /// `http://127.0.0.1:PORT/PATH` is answered by the listener at that port (RFC 8252 §7.3), the
+    /// store's device logging in at the provider (or cancelling there when it refuses); any
+    /// other invoke URL leaves the listener at a free port with none.
+    private func invocation(choosing choice: AccountChoice, device: () async throws -> VirtualDevice)
+        async throws -> (port: Int, invocation: RedirectListener.Invocation?)
+    {
+        let prefix = "http://127.0.0.1:"
+        guard invokeURL.hasPrefix(prefix) else { return (0, nil) }
+        let rest = invokeURL.dropFirst(prefix.count)
+        let digits = rest.prefix { $0.isNumber }
+        guard let port = Int(digits), (1...65535).contains(port), rest.dropFirst(digits.count).hasPrefix("/") else {
+            return (0, nil)
+        }
+        let path = String(rest.dropFirst(digits.count).prefix { $0 != "?" && $0 != "#" })
+        let device = try await device()
+        return (
+            port,
+            RedirectListener.Invocation(path: path) { target in
+                try await EmbeddedAuthentication().invoke(url: target, device: device, choosing: choice)
+            }
+        )
+    }
+
     /// The redirect URL with no browser: one of the local tenant's default callbacks (a loopback
     /// URL without a port, RFC 8252 §7.3), never fetched.
     static let headlessRedirectURL = "http://127.0.0.1/callback"
