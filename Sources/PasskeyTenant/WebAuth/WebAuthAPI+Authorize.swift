@@ -31,9 +31,15 @@ extension WebAuthAPI {
     ///   - query: the query string, without `?`.
     ///   - sessionCookie: the `passkey_session` cookie, if any.
     ///   - secure: whether the tenant serves TLS (cookies get `Secure`).
-    /// - Returns: the page or redirect.
+    ///   - origin: the tenant's origin as the browser reached it (``tenantOrigin(host:secure:)``),
+    ///     for the authenticate URL of a client with an invoke URL.
+    /// - Returns: the page or redirect; for a client with an invoke URL, after every check and
+    ///   unless a login session issues the code, the redirect to its invoke URL
+    ///   (``invokeRedirect(for:invokeURL:origin:)``) instead of the page.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool) async throws(TenantError) -> BrowserResponse {
+    func authorize(query: String?, sessionCookie: String?, secure: Bool, origin: String) async throws(TenantError)
+        -> BrowserResponse
+    {
         let parameters = FormParameters(query)
         guard let clientID = parameters["client_id"], let client = services.application(clientID),
             !parameters.repeated.contains("client_id")
@@ -145,6 +151,9 @@ extension WebAuthAPI {
         }
         if prompts.contains("none") {
             return refuse("login_required", "The user is not logged in.")
+        }
+        if let invokeURL = client.invokeURL {
+            return try await invokeRedirect(for: request, invokeURL: invokeURL, origin: origin)
         }
         return try await loginPage(for: request, secure: secure)
     }
