@@ -21,7 +21,7 @@ import NIOCore
 /// It can also be the application's **invoke URL** at a passkey provider in embedded mode
 /// (issue 40, the local tenant's README "embedded mode"): ``Invocation`` names the path, and a
 /// `GET` there whose `url` is an authenticate URL
-/// (``Auth0Passkeys/EmbeddedAuthentication/isAuthenticateURL(_:)``) is answered by the
+/// (`EmbeddedAuthentication/isAuthenticateURL(_:)`) is answered by the
 /// application's handler (its embedded SDK's `authenticate`) with a 302 to the URL the handler
 /// returns, which the browser opens with its own cookies. Since the provider redirects to the
 /// invoke URL it registered, such a listener listens at that URL's port.

@@ -19,14 +19,14 @@ extension EmbeddedAuthentication {
     /// ```
     ///
     /// - Parameters:
-    ///   - url: the authenticate URL (``EmbeddedAuthentication/isAuthenticateURL(_:)``).
+    ///   - url: the authenticate URL (`EmbeddedAuthentication/isAuthenticateURL(_:)`).
     ///   - passkey: the authenticator whose passkey answers (CTAP 2.1 §6.2 semantics).
     ///   - origin: the client data's origin; `nil` for `https://<rpId>`.
     /// - Returns: the redirect URL (`…/embedded/continue?request=…`), a one-time secret.
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` when the provider
     ///   refuses (`invalid_request`, `invalid_grant`) or does not answer,
     ///   ``PasskeyFlowError/device(_:)`` when the authenticator refuses (`NotAllowedError`: no
-    ///   passkey for the RP ID, or the user cancelled; then ``cancel(url:)`` tells the provider).
+    ///   passkey for the RP ID, or the user cancelled; then `cancel(url:)` tells the provider).
     public func authenticate(url: String, passkey: any Authenticator, origin: WebOrigin? = nil)
         async throws(PasskeyFlowError) -> String
     {
@@ -34,14 +34,14 @@ extension EmbeddedAuthentication {
     }
 
     /// Logs in at a passkey provider's authenticate URL with a passkey of `device`, as
-    /// ``authenticate(url:passkey:origin:)`` with the device's authenticator and origin.
+    /// `authenticate(url:passkey:origin:)` with the device's authenticator and origin.
     ///
     /// - Parameters:
     ///   - url: the authenticate URL.
     ///   - device: the device whose passkey answers.
     ///   - choice: which passkey the simulated user picks among several; the most recent by default.
     /// - Returns: the redirect URL that resumes the flow.
-    /// - Throws: ``PasskeyFlowError``, as ``authenticate(url:passkey:origin:)``.
+    /// - Throws: ``PasskeyFlowError``, as `authenticate(url:passkey:origin:)`.
     public func authenticate(url: String, device: VirtualDevice, choosing choice: AccountChoice = .mostRecent)
         async throws(PasskeyFlowError) -> String
     {
@@ -66,9 +66,9 @@ extension EmbeddedAuthentication {
     }
 
     /// What an app does when the provider sends it to its invoke URL: logs in with a passkey of
-    /// `device` (``authenticate(url:device:choosing:)``), or, when the device refuses
+    /// `device` (`authenticate(url:device:choosing:)`), or, when the device refuses
     /// (`NotAllowedError`: no passkey, or the user cancelled), cancels the login there
-    /// (``EmbeddedAuthentication/cancel(url:)``), so that the flow ends at the application with
+    /// (`EmbeddedAuthentication/cancel(url:)`), so that the flow ends at the application with
     /// `access_denied` instead of stopping halfway. Either way, the URL to open next in the same
     /// cookie store.
     ///

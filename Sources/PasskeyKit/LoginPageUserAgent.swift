@@ -27,7 +27,7 @@ import WebAuthn
 ///    `PublicKeyCredential.toJSON()`; its redirect is followed as in 1;
 /// 3. a redirect to ``invokeURL`` carrying an authenticate URL (the provider's embedded mode)
 ///    is not fetched: the device logs in there, or, when it refuses, the login is cancelled
-///    there (`access_denied`: ``EmbeddedAuthentication/invoke(url:device:choosing:)``); the URL
+///    there (`access_denied`: `EmbeddedAuthentication/invoke(url:device:choosing:)`); the URL
 ///    either answers is followed with the same cookies, as an app opens it in a second web
 ///    session sharing the first one's cookie store.
 ///
