@@ -12,7 +12,7 @@ import WebAuthn
 /// through the authorization code flow (RFC 6749 §4.1) without starting a browser.
 ///
 /// For each ``open(_:awaitingRedirectTo:)``, as a fresh browser profile would, with one
-/// ``CookieJar`` for every hop (kept per host and port):
+/// `CookieJar` for every hop (kept per host and port):
 ///
 /// 1. `GET` the URL; a redirect is followed (the tenant sends a page reached at `127.0.0.1` to
 ///    `localhost`, an origin within its RP ID; `/authorize?connection=NAME` sends the browser to
@@ -96,7 +96,7 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     ///   - redirectURL: the application's callback URL.
     /// - Returns: the redirect: `redirectURL` with `code` and `state`, or with `error`.
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` when a tenant
-    ///   refuses a step or does not answer, or the hops exceed ``maxRedirects``;
+    ///   refuses a step or does not answer, or the hops exceed `maxRedirects` (20);
     ///   ``PasskeyFlowError/device(_:)`` when the device refuses a page's ceremony.
     public func open(_ url: String, awaitingRedirectTo redirectURL: String) async throws -> String {
         let cookies = CookieJar()
