@@ -105,7 +105,8 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         // application.
         for _ in 0...Self.maxRedirects {
             if WebAuthCallback(next, redirectURL: redirectURL) != nil { return next }
-            if let invokeURL, let target = EmbeddedAuthentication.authenticateURL(invoking: next, invokeURL: invokeURL) {
+            if let invokeURL, let target = EmbeddedAuthentication.authenticateURL(invoking: next, invokeURL: invokeURL)
+            {
                 next = try await EmbeddedAuthentication(client: client).invoke(
                     url: target, device: device, choosing: accountChoice)
                 continue
@@ -115,7 +116,8 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
                     .invalidConfiguration("A redirect went to a URL that is not http or https."))
             }
             let response = try await send(
-                HTTPRequest(method: .get, url: next, headers: headers(accept: "text/html", page, cookies)), page, cookies)
+                HTTPRequest(method: .get, url: next, headers: headers(accept: "text/html", page, cookies)), page,
+                cookies)
             if (300...399).contains(response.status), let location = response.header("Location") {
                 next = page.resolve(location)
             } else if response.status == 200 {

@@ -26,7 +26,8 @@ import WebAuthn
                 "Logged in ada@example.com (auth0|"), "\(login)")
         #expect(login.stdout.contains("on the web with no browser through connection Username-Password-Authentication"))
 
-        let json = try await terminal.passkey("login", "--web", "--browser", "none", "--client-id", "embedded", "--json")
+        let json = try await terminal.passkey(
+            "login", "--web", "--browser", "none", "--client-id", "embedded", "--json")
         #expect(json.status == 0, "\(json)")
         #expect(try json.json()["browser"]?.stringValue == "none")
 
