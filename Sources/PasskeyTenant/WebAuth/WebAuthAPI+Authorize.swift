@@ -215,12 +215,12 @@ extension WebAuthAPI {
         -> (session: LoginSession, cookie: String)
     {
         let secret = Secret.random()
-        let session = LoginSession(
-            userID: userID, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+        let lifetime = configuration.loginSessionLifetime.seconds
+        let session = LoginSession(userID: userID, authTime: now, expiresAt: now.addingTimeInterval(lifetime))
         try await store.insert(session, key: .digest(secret.digest))
         let cookie = BrowserResponse.cookie(
             Self.sessionCookie, secret.text, path: "/", secure: secure, crossSite: true,
-            maxAge: Int(configuration.loginSessionLifetime.seconds))
+            maxAge: Int(lifetime))
         return (session, cookie)
     }
 
