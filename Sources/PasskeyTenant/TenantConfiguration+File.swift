@@ -17,8 +17,13 @@ extension TenantConfiguration {
     ///                 "phone_number": {"signup": {"status": "inactive"}}},
     ///  "clients": [{"name": "web", "app_type": "regular_web", "callbacks": ["http://127.0.0.1:3000/callback"],
     ///               "token_endpoint_auth_method": "client_secret_basic"}],
-    ///  "trusted_proxies": ["127.0.0.1", "10.0.0.0/8"]}
+    ///  "trusted_proxies": ["127.0.0.1", "10.0.0.0/8"],
+    ///  "connections": [{"name": "passkey-idp", "strategy": "oidc",
+    ///                   "options": {"issuer": "https://idp.example.com/", "client_id": "abc",
+    ///                               "client_secret_env": "IDP_SECRET", "scope": "openid profile email"}}]}
     /// ```
+    ///
+    /// `connections` are upstream OpenID Connect connections (``UpstreamConnection``).
     ///
     /// **[local]** `trusted_proxies` (``TrustedProxy``) is the local tenant's own key: Auth0 has no
     /// proxies in front of it to configure. Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
@@ -54,6 +59,10 @@ extension TenantConfiguration {
         if let clients = file.clients {
             try TenantApplication.validate(clients, at: "clients")
             applications = clients
+        }
+        if let connections = file.connections {
+            try UpstreamConnection.validate(connections, databaseConnection: connection)
+            self.connections = connections
         }
         if let proxies = file.trustedProxies {
             trustedProxies = []
@@ -94,9 +103,10 @@ private struct ConfigurationFile: Decodable {
     var attributes: AttributesFile?
     var clients: [TenantApplication]?
     var trustedProxies: [String]?
+    var connections: [UpstreamConnection]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case organizations, precedence, attributes, clients
+        case organizations, precedence, attributes, clients, connections
         case trustedProxies = "trusted_proxies"
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
@@ -113,6 +123,7 @@ private struct ConfigurationFile: Decodable {
         attributes = try container.decodeIfPresent(AttributesFile.self, forKey: .attributes)
         clients = try container.decodeIfPresent([TenantApplication].self, forKey: .clients)
         trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
+        connections = try container.decodeIfPresent([UpstreamConnection].self, forKey: .connections)
     }
 }
 

@@ -103,6 +103,15 @@ public struct TenantConfiguration: Sendable {
     /// phone number and username optional.
     public var identifiers: ConnectionAttributes
 
+    // MARK: - Upstream connections
+
+    /// Upstream OpenID Connect connections (``UpstreamConnection``), offered to every application:
+    /// `/authorize?connection=NAME` and the login page's "Continue with NAME". None by default.
+    public var connections: [UpstreamConnection]
+    /// The PEM file of CA certificates the tenant trusts when it calls an upstream issuer (`tenant
+    /// serve --cacert`); nil for `$CURL_CA_BUNDLE`, then `$SSL_CERT_FILE`, then the system's store.
+    public var upstreamCABundlePath: String?
+
     // MARK: - DPoP
 
     /// The application's `require_proof_of_possession` (auth0-passkey-api.md §16.1): when true,
@@ -160,6 +169,8 @@ public struct TenantConfiguration: Sendable {
         self.organizationUsage = .deny
         self.organizationRequireBehavior = .noPrompt
         self.identifiers = ConnectionAttributes()
+        self.connections = []
+        self.upstreamCABundlePath = nil
         self.requireProofOfPossession = false
         self.requiresDPoPNonce = false
     }

@@ -35,7 +35,9 @@ extension Passkey.Tenant {
                 names), overridden by --organization, --member, --organization-usage and --identifier.
                 More applications (regular web apps with a secret, single-page apps, native or
                 machine-to-machine apps) come from the file's "clients" list or from --app, in Auth0's key
-                names; --json lists each with its client ID, and its secret if it has one.
+                names; --json lists each with its client ID, and its secret if it has one. Upstream OpenID
+                Connect connections come from the file's "connections" list or from --connection: GET
+                /authorize?connection=NAME logs in at the connection's issuer, which answers at /login/callback.
                 """
         )
 
@@ -126,6 +128,20 @@ extension Passkey.Tenant {
         var apps: [String] = []
 
         @Option(
+            name: .customLong("connection"),
+            help: ArgumentHelp(
+                """
+                An upstream OpenID Connect connection (repeatable): NAME=oidc,issuer=URL,client_id=ID,\
+                client_secret_env=VAR[,scope=S][,discovery_url=URL][,jwks_uri=URL]. /authorize?connection=NAME \
+                logs in there, and the login page offers it; its users are oidc|NAME|SUB. Replaces the --config \
+                connection of that name. Its HTTPS is checked against --cacert, $CURL_CA_BUNDLE or $SSL_CERT_FILE.
+                """,
+                valueName: "NAME=oidc,KEY=VALUE,..."))
+        var connections: [String] = []
+
+        @OptionGroup var trust: CABundleOptions
+
+        @Option(
             name: .customLong("trusted-proxy"),
             help: ArgumentHelp(
                 """
@@ -177,6 +193,13 @@ extension Passkey.Tenant {
                     throw ValidationError(error.detail)
                 }
             }
+            for connection in connections {
+                do {
+                    _ = try UpstreamConnection(option: connection)
+                } catch {
+                    throw ValidationError(error.detail)
+                }
+            }
             for proxy in trustedProxies {
                 do {
                     _ = try TrustedProxy(proxy)
@@ -208,6 +231,12 @@ extension Passkey.Tenant {
                 configuration.applications.removeAll { $0.name == application.name }
                 configuration.applications.append(application)
             }
+            for option in connections {
+                let connection = try UpstreamConnection(option: option)
+                configuration.connections.removeAll { $0.name == connection.name }
+                configuration.connections.append(connection)
+            }
+            configuration.upstreamCABundlePath = trust.caBundlePath
             var logger = Logger(label: "passkey-tenant", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = verbose ? .info : .warning
             let tenant: PasskeyTenant

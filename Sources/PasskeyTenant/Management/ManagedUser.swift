@@ -5,26 +5,14 @@ import FoundationEssentials
 /// ```
 /// { "user_id": "auth0|…", "email"?, "email_verified"?, "phone_number"?, "username"?, "name",
 ///   "nickname", "given_name"?, "family_name"?, "picture"?, "user_metadata"?,
-///   "identities": [{ "connection", "user_id", "provider": "auth0", "isSocial": false }],
+///   "identities": [{ "connection", "user_id", "provider": "auth0" | "oidc", "isSocial": false }],
 ///   "created_at": ISO 8601 with milliseconds, "updated_at": the same }
 /// ```
 ///
 /// As Auth0 fills them in: `name` is the identifier when none was given, `nickname` the
-/// username or the email's local part.
+/// username or the email's local part. `identities` is the database connection's identity, or
+/// an upstream connection's user's `oidc` one (``UserIdentity``).
 struct ManagedUser: Sendable, Hashable, Codable {
-    /// One identity of the user: always the database connection's.
-    struct Identity: Sendable, Hashable, Codable {
-        var connection: String
-        var userID: String
-        var provider = "auth0"
-        var isSocial = false
-
-        enum CodingKeys: String, CodingKey {
-            case connection, provider, isSocial
-            case userID = "user_id"
-        }
-    }
-
     var userID: String
     var email: String?
     var emailVerified: Bool?
@@ -36,7 +24,7 @@ struct ManagedUser: Sendable, Hashable, Codable {
     var familyName: String?
     var picture: String?
     var userMetadata: [String: String]?
-    var identities: [Identity]
+    var identities: [UserIdentity]
     var createdAt: String
     var updatedAt: String
 
@@ -67,7 +55,7 @@ struct ManagedUser: Sendable, Hashable, Codable {
         familyName = profile.familyName
         picture = profile.picture
         userMetadata = user.metadata.isEmpty ? nil : user.metadata
-        identities = [Identity(connection: connection, userID: user.identityUserID)]
+        identities = user.identities(databaseConnection: connection)
         createdAt = created
         updatedAt = created
     }

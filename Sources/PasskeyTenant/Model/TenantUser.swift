@@ -1,9 +1,12 @@
 public import FoundationEssentials
 import WebAuthn
 
-/// A user of the tenant's database connection: identifiers, profile and WebAuthn user handle.
+/// A user of the tenant: of its database connection (identifiers, profile, WebAuthn user handle and
+/// passkeys), or of an upstream OpenID Connect connection (``identity``, the profile its ID token
+/// gave, no passkey at the tenant).
 public struct TenantUser: Sendable, Hashable, Codable {
-    /// `auth0|<24 hex digits>`, the `sub` of the user's tokens.
+    /// `auth0|<24 hex digits>` (`oidc|NAME|SUB` for an upstream connection's user), the `sub` of
+    /// the user's tokens.
     public var id: String
     /// The WebAuthn user handle (`user.id` of the creation options), 32 random bytes.
     public var userHandle: [UInt8]
@@ -16,10 +19,26 @@ public struct TenantUser: Sendable, Hashable, Codable {
     /// Whether the email address is verified: true only when the Management API said so
     /// (`email_verified`, auth0-passkey-api.md §15.2); nil otherwise.
     public var emailVerified: Bool? = nil
+    /// The upstream identity of a user who logs in through an upstream OpenID Connect connection;
+    /// nil for a user of the database connection. Such a user's identifiers are not the database
+    /// connection's: their email is in ``profile`` only, so the same email signing up natively is
+    /// another user (Auth0's default: no linking).
+    public var identity: UserIdentity? = nil
 
-    /// The identity's ID without the `auth0|` prefix: My Account's `identity_user_id`.
+    /// The identity's ID: the upstream's `sub`, else the ID without the `auth0|` prefix (My
+    /// Account's `identity_user_id`).
     public var identityUserID: String {
-        id.hasPrefix("auth0|") ? String(id.dropFirst("auth0|".count)) : id
+        if let identity { return identity.userID }
+        return id.hasPrefix("auth0|") ? String(id.dropFirst("auth0|".count)) : id
+    }
+
+    /// The user's identities (Management API `identities`): the upstream one, else the database
+    /// connection's (`auth0`, `connection`, ``identityUserID``).
+    ///
+    /// - Parameter connection: the tenant's database connection.
+    /// - Returns: one identity.
+    public func identities(databaseConnection connection: String) -> [UserIdentity] {
+        [identity ?? UserIdentity(provider: "auth0", connection: connection, userID: identityUserID)]
     }
 
     /// The user-facing identifier, highest precedence first: email, phone number, username

@@ -29,6 +29,8 @@ struct TenantServices: Sendable {
     /// The configured applications (``TenantConfiguration/applications``), their IDs and secrets
     /// resolved; ``application(_:)`` adds the two built-in ones.
     let applications: [RegisteredApplication]
+    /// The upstream connections by name, each with its issuer's kept metadata.
+    let upstreams: [String: UpstreamIssuer]
 
     /// Opens the services on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use (``PasskeyTenant/init(configuration:database:clock:logger:)``
@@ -38,6 +40,9 @@ struct TenantServices: Sendable {
     ) async throws(TenantError) -> TenantServices {
         // An application built in Swift is refused as the file's and `--app`'s are, before any store opens.
         try TenantApplication.validate(configuration.applications, at: "applications")
+        let upstreams = try UpstreamIssuer.open(
+            configuration.connections, databaseConnection: configuration.connection,
+            caBundlePath: configuration.upstreamCABundlePath, now: clock.now)
         let store: any TenantStore =
             if PostgresURL.isPostgres(database) {
                 try await PostgresTenantStore(url: PostgresURL(database), logger: logger)
@@ -60,7 +65,8 @@ struct TenantServices: Sendable {
             logger: logger, managementClientID: try await store.setting("m2m_client_id") { Self.newClientID() },
             managementClientSecret: Secret(
                 try await store.setting("m2m_client_secret") { Secret.random(byteCount: 48).text }),
-            dpopNonces: DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock), applications: applications)
+            dpopNonces: DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock), applications: applications,
+            upstreams: upstreams)
     }
 
     /// The application's client ID.

@@ -22,7 +22,7 @@ enum TenantSchema {
     }
 
     /// Every version, oldest first.
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
 
     /// Settings, users and their passkeys, pending sessions, refresh tokens.
     static let v1 = Migration(
@@ -242,5 +242,26 @@ enum TenantSchema {
         postgres: """
             ALTER TABLE login_sessions ADD COLUMN sid TEXT;
             ALTER TABLE refresh_tokens ADD COLUMN sid TEXT;
+            """)
+
+    /// Upstream OpenID Connect connections (``UpstreamConnection``): a federated user's identity
+    /// (``UserIdentity`` as JSON; NULL for the database connection's users, whose identity is
+    /// `auth0` / the connection / the ID without `auth0|`), and the authorization requests sent
+    /// upstream (``UpstreamRequest``) under the SHA-256 digest of their `state`.
+    static let v9 = Migration(
+        version: "v9",
+        sqlite: """
+            ALTER TABLE users ADD COLUMN identity TEXT;
+            CREATE TABLE upstream_requests (
+                digest BLOB PRIMARY KEY NOT NULL,
+                body TEXT NOT NULL,
+                expires_at REAL NOT NULL);
+            """,
+        postgres: """
+            ALTER TABLE users ADD COLUMN identity TEXT;
+            CREATE TABLE upstream_requests (
+                digest BYTEA PRIMARY KEY NOT NULL,
+                body TEXT NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL);
             """)
 }

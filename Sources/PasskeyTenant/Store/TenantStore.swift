@@ -64,6 +64,13 @@ protocol TenantStore: Sendable {
     /// - Returns: the renamed passkey, or nil when the user has no passkey with this method ID.
     func renameCredential(methodID: String, userID: String, name: String) async throws(TenantError)
         -> TenantCredential?
+    /// Stores an upstream connection's user at a login (``UpstreamConnection``): a new one as given;
+    /// a known one (the same `oidc|NAME|SUB` ID) keeps its handle and creation time and takes the
+    /// profile and `email_verified` the upstream gives now. Its identifiers are not the database
+    /// connection's, so no identifier is ever taken.
+    ///
+    /// - Returns: the stored user.
+    func federatedUser(_ user: TenantUser) async throws(TenantError) -> TenantUser
     /// Deletes one of a user's passkeys.
     ///
     /// - Returns: whether there was such a passkey.

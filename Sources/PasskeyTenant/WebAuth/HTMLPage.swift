@@ -96,9 +96,11 @@ enum HTMLPage {
     ///     (`data-autostart`).
     ///   - emailOnly: whether the identifier is an email (the connection requires one), or any of
     ///     email, phone number and username (auth0-passkey-api.md §18).
+    ///   - connections: the upstream connections' names and `/authorize` links, each a plain
+    ///     "Continue with NAME" link in `#connections` (no script, so the CSP stays as it is).
     static func login(
         transaction: String, domain: String, signupFirst: Bool, loginHint: String?, autostart: Bool = false,
-        emailOnly: Bool = true
+        emailOnly: Bool = true, connections: [(name: String, href: String)] = []
     ) -> String {
         let title = signupFirst ? "Sign up" : "Log in"
         let value = loginHint.map { " value=\"\(escape($0))\"" } ?? ""
@@ -115,6 +117,12 @@ enum HTMLPage {
             <p id="error" role="alert"></p>
             </form>
             """
+            + (connections.isEmpty
+                ? ""
+                : "\n<nav id=\"connections\">\n"
+                    + connections.map { name, href in
+                        "<a class=\"connection\" href=\"\(escape(href))\">Continue with \(escape(name))</a>"
+                    }.joined(separator: "\n") + "\n</nav>")
         return document(title: "\(title) · \(domain)", body: body)
     }
 }

@@ -21,19 +21,27 @@ extension WebAuthAPI {
     /// (PKCE is required of it, RFC 7636 §4.4.1; a confidential one may do without, as on Auth0), a
     /// method other than `S256` (`plain` included) or one without a challenge, a challenge that is
     /// not 43 base64url characters,
-    /// an unknown `connection`, a `max_age` that is not a non-negative integer or a `dpop_jkt`
+    /// an unknown `connection` (neither the database connection nor an upstream one), a `max_age` that is not a non-negative integer or a `dpop_jkt`
     /// that is not a SHA-256 JWK thumbprint (RFC 9449 §10: it binds the code), and for an
     /// `organization` missing under `require`, given under `deny` or unknown (auth0-passkey-api.md
     /// §17); `access_denied` for an unknown `audience`, and for a session's user who is not a member
     /// of the organization; `login_required` for `prompt=none` without a usable session.
+    /// Then a live session issues a code at once; else an upstream `connection` sends the browser
+    /// to its issuer (``startUpstreamLogin(_:at:origin:secure:)``), and any other request gets the
+    /// login page, with a "Continue with NAME" link per upstream connection.
     ///
     /// - Parameters:
     ///   - query: the query string, without `?`.
     ///   - sessionCookie: the `passkey_session` cookie, if any.
     ///   - secure: whether the tenant serves TLS (cookies get `Secure`).
+    ///   - origin: the tenant's origin as the browser reaches it (``browserOrigin(host:secure:)``),
+    ///     where an upstream connection sends the browser back.
     /// - Returns: the page or redirect.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool) async throws(TenantError) -> BrowserResponse {
+    func authorize(query: String?, sessionCookie: String?, secure: Bool, origin: String? = nil) async throws(TenantError)
+        -> BrowserResponse
+    {
+        let origin = origin ?? browserOrigin(host: nil, secure: secure)
         let parameters = FormParameters(query)
         guard let clientID = parameters["client_id"], let client = services.application(clientID),
             !parameters.repeated.contains("client_id")
@@ -97,8 +105,12 @@ extension WebAuthAPI {
                 return refuse("invalid_request", "code_challenge must be 43 base64url characters.")
             }
         }
+        var upstream: UpstreamIssuer?
         if let connection = parameters["connection"], connection != configuration.connection {
-            return refuse("invalid_request", "Connection not found: \(connection.prefix(64))")
+            guard let issuer = services.upstreams[connection] else {
+                return refuse("invalid_request", "Connection not found: \(connection.prefix(64))")
+            }
+            upstream = issuer
         }
         if let audience = parameters["audience"], services.apiScopes(audience) == nil {
             return refuse("access_denied", "Service not found: \(audience.prefix(200))")
@@ -146,7 +158,10 @@ extension WebAuthAPI {
         if prompts.contains("none") {
             return refuse("login_required", "The user is not logged in.")
         }
-        return try await loginPage(for: request, secure: secure)
+        if let upstream {
+            return try await startUpstreamLogin(request, at: upstream, origin: origin, secure: secure)
+        }
+        return try await loginPage(for: request, links: upstreamLinks(query: query), secure: secure)
     }
 
     /// The live login session a `passkey_session` cookie names, if its user still exists and its
@@ -166,9 +181,9 @@ extension WebAuthAPI {
     }
 
     /// Opens a login page's transaction and renders the page, setting the `passkey_tx` cookie.
-    private func loginPage(for request: AuthorizationRequest, secure: Bool) async throws(TenantError)
-        -> BrowserResponse
-    {
+    private func loginPage(
+        for request: AuthorizationRequest, links: [(name: String, href: String)], secure: Bool
+    ) async throws(TenantError) -> BrowserResponse {
         let transaction = Secret.random()
         try await store.insert(
             LoginTransaction(
@@ -178,10 +193,28 @@ extension WebAuthAPI {
         let html = HTMLPage.login(
             transaction: transaction.text, domain: configuration.domain, signupFirst: request.wantsSignup,
             loginHint: request.loginHint, autostart: request.autostart ?? false,
-            emailOnly: configuration.identifiers.email.signup == .required)
+            emailOnly: configuration.identifiers.email.signup == .required, connections: links)
         return .page(
             .ok, html,
             cookies: [BrowserResponse.cookie(Self.transactionCookie, transaction.text, path: "/u/", secure: secure)])
+    }
+
+    /// Opens a login session for `userID` (``LoginSession``, for
+    /// ``TenantConfiguration/loginSessionLifetime``): the login page's ceremony and an upstream
+    /// connection's login both end in one.
+    ///
+    /// - Returns: the session and its `passkey_session` cookie.
+    func openLoginSession(userID: String, at now: Date, secure: Bool) async throws(TenantError)
+        -> (session: LoginSession, cookie: String)
+    {
+        let secret = Secret.random()
+        let session = LoginSession(
+            userID: userID, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+        try await store.insert(session, key: .digest(secret.digest))
+        let cookie = BrowserResponse.cookie(
+            Self.sessionCookie, secret.text, path: "/", secure: secure, crossSite: true,
+            maxAge: Int(configuration.loginSessionLifetime.seconds))
+        return (session, cookie)
     }
 
     /// Issues an authorization code for `request` and `userID` (RFC 6749 §4.1.2): 32 random

@@ -113,11 +113,7 @@ extension WebAuthAPI {
             user = new
         }
         let now = clock.now()
-        let session = Secret.random()
-        let loginSession = LoginSession(
-            userID: user.id, authTime: now,
-            expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
-        try await store.insert(loginSession, key: .digest(session.digest))
+        let (loginSession, cookie) = try await openLoginSession(userID: user.id, at: now, secure: caller.secure)
         let response =
             if let refusal {
                 transaction.request.response([("error", "access_denied"), ("error_description", refusal.detail)])
@@ -134,9 +130,6 @@ extension WebAuthAPI {
             redirect = "/u/passkey/response"
             _ = try await store.update(LoginTransaction.self, key: .digest(digest), at: now) { $0.response = response }
         }
-        let cookie = BrowserResponse.cookie(
-            Self.sessionCookie, session.text, path: "/", secure: caller.secure, crossSite: true,
-            maxAge: Int(configuration.loginSessionLifetime.seconds))
         return (PageVerifyResponse(redirect: Secret(redirect)), cookie)
     }
 

@@ -12,7 +12,8 @@ extension WebAuthAPI {
     /// Web Auth's routes (auth0-passkey-api.md §14; the page API is **[local]**):
     ///
     /// ```
-    /// GET  /authorize            the login page, a code redirect, or an error redirect / page
+    /// GET  /authorize            the login page, a code redirect, an upstream redirect, or an error
+    /// GET  /login/callback       an upstream connection's answer → the application's (POST: form_post)
     /// GET  /v2/logout            ends the login session
     /// GET  /oidc/logout          ends it, RP-Initiated Logout (POST with a form too)
     /// GET  /u/passkey.js         the page's one script
@@ -29,7 +30,21 @@ extension WebAuthAPI {
                 return BrowserResponse.redirect(localhost).response(connectSources: sources)
             }
             return try await self.authorize(
-                query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
+                query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure,
+                origin: self.browserOrigin(host: request.headers[.host] ?? request.head.authority, secure: secure)
+            ).response(connectSources: sources)
+        }
+        router.get("login/callback") { request, _ in
+            try await self.loginCallback(
+                query: request.uri.query, upstreamCookie: request.cookies[Self.upstreamCookie]?.value, secure: secure
+            ).response(connectSources: sources)
+        }
+        router.post("login/callback") { request, _ in
+            // A form_post answer: the form body read as a query, refused past the limit.
+            let body = try? await request.body.collect(upTo: Self.maxCallbackSize)
+            return try await self.loginCallback(
+                query: body.map { String(buffer: $0) } ?? String(repeating: "x", count: Self.maxCallbackSize + 1),
+                upstreamCookie: request.cookies[Self.upstreamCookie]?.value, secure: secure
             ).response(connectSources: sources)
         }
         router.get("v2/logout") { request, _ in

@@ -65,18 +65,45 @@ extension PostgresTenantStore {
         }
     }
 
-    /// Inserts a user row; the caller has checked the identifiers are free.
+    /// Inserts a user row; the caller has checked the identifiers are free. An upstream
+    /// connection's user's identifiers stay out of the identifier columns, which are the database
+    /// connection's (unique there).
     static func insert(_ user: TenantUser, on connection: PostgresConnection) async throws {
         let profile = String(decoding: WebAuthnJSON.encode(user.profile), as: UTF8.self)
         let metadata = String(decoding: WebAuthnJSON.encode(user.metadata), as: UTF8.self)
+        let own = user.identity == nil ? user.profile : UserProfile()
+        let identity = user.identity.map { String(decoding: WebAuthnJSON.encode($0), as: UTF8.self) }
         try await connection.run(
             """
             INSERT INTO users (id, user_handle, email, phone_number, username, profile, metadata, created_at,
-                email_verified)
-            VALUES (\(user.id), \(Data(user.userHandle)), \(user.profile.email), \(user.profile.phoneNumber),
-                \(user.profile.username), \(profile), \(metadata), \(user.createdAt.storedValue),
-                \(user.emailVerified ?? false))
+                email_verified, identity)
+            VALUES (\(user.id), \(Data(user.userHandle)), \(own.email), \(own.phoneNumber),
+                \(own.username), \(profile), \(metadata), \(user.createdAt.storedValue),
+                \(user.emailVerified ?? false), \(identity))
             """)
+    }
+
+    /// Stores an upstream connection's user at a login, in one transaction holding the row: a new one as given; a
+    /// known one (the same ID) keeps its handle and creation time and takes the profile and
+    /// `email_verified` the upstream gives now.
+    ///
+    /// - Returns: the stored user.
+    func federatedUser(_ user: TenantUser) async throws(TenantError) -> TenantUser {
+        try await transaction { connection in
+            if let row = try await connection.rows("SELECT * FROM users WHERE id = \(user.id) FOR UPDATE").first {
+                var stored = try Self.user(from: row)
+                (stored.profile, stored.emailVerified) = (user.profile, user.emailVerified)
+                let profile = String(decoding: WebAuthnJSON.encode(user.profile), as: UTF8.self)
+                try await connection.run(
+                    """
+                    UPDATE users SET profile = \(profile), email_verified = \(user.emailVerified ?? false)
+                    WHERE id = \(user.id)
+                    """)
+                return stored
+            }
+            try await Self.insert(user, on: connection)
+            return user
+        }
     }
 
     /// Inserts a credential row.
@@ -182,12 +209,14 @@ extension PostgresTenantStore {
     static func user(from row: PostgresRow) throws -> TenantUser {
         let profile = try row.value("profile", as: String.self)
         let metadata = try row.value("metadata", as: String.self)
+        let identity = try row.value("identity", as: String?.self)
         return TenantUser(
             id: try row.value("id"), userHandle: Array(try row.value("user_handle", as: Data.self)),
             profile: try JSONDecoder().decode(UserProfile.self, from: Data(profile.utf8)),
             metadata: try JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)),
             createdAt: Date(timeIntervalSince1970: try row.value("created_at")),
-            emailVerified: try row.value("email_verified", as: Bool.self) ? true : nil)
+            emailVerified: try row.value("email_verified", as: Bool.self) ? true : nil,
+            identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) })
     }
 
     static func credential(from row: PostgresRow) throws -> TenantCredential {

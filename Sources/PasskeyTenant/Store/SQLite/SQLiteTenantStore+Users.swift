@@ -47,21 +47,49 @@ extension SQLiteTenantStore {
         }
     }
 
-    /// Inserts a user row; the caller has checked the identifiers are free.
+    /// Inserts a user row; the caller has checked the identifiers are free. An upstream
+    /// connection's user's identifiers stay out of the identifier columns, which are the database
+    /// connection's (unique there).
     static func insert(_ user: TenantUser, in db: Database) throws {
         let profile = WebAuthnJSON.encode(user.profile)
         let metadata = WebAuthnJSON.encode(user.metadata)
+        let own = user.identity == nil ? user.profile : UserProfile()
         try db.execute(
             sql: """
                 INSERT INTO users (id, user_handle, email, phone_number, username, profile, metadata, created_at,
-                    email_verified)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    email_verified, identity)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                user.id, Data(user.userHandle), user.profile.email, user.profile.phoneNumber,
-                user.profile.username, String(decoding: profile, as: UTF8.self),
-                String(decoding: metadata, as: UTF8.self), user.createdAt.storedValue, user.emailVerified ?? false,
+                user.id, Data(user.userHandle), own.email, own.phoneNumber, own.username,
+                String(decoding: profile, as: UTF8.self), String(decoding: metadata, as: UTF8.self),
+                user.createdAt.storedValue, user.emailVerified ?? false,
+                user.identity.map { String(decoding: WebAuthnJSON.encode($0), as: UTF8.self) },
             ])
+    }
+
+    /// Stores an upstream connection's user at a login: a new one as given; a known one (the same
+    /// ID) keeps its handle and creation time and takes the profile and `email_verified` the
+    /// upstream gives now.
+    ///
+    /// - Returns: the stored user.
+    func federatedUser(_ user: TenantUser) async throws(TenantError) -> TenantUser {
+        try await write { db in
+            guard var stored = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [user.id])
+                .map(Self.user(from:))
+            else {
+                try Self.insert(user, in: db)
+                return user
+            }
+            (stored.profile, stored.emailVerified) = (user.profile, user.emailVerified)
+            try db.execute(
+                sql: "UPDATE users SET profile = ?, email_verified = ? WHERE id = ?",
+                arguments: [
+                    String(decoding: WebAuthnJSON.encode(user.profile), as: UTF8.self), user.emailVerified ?? false,
+                    user.id,
+                ])
+            return stored
+        }
     }
 
     /// Inserts a credential row.
@@ -174,12 +202,14 @@ extension SQLiteTenantStore {
         let profile: String = row["profile"]
         let metadata: String = row["metadata"]
         let handle: Data = row["user_handle"]
+        let identity: String? = row["identity"]
         return TenantUser(
             id: row["id"], userHandle: Array(handle),
             profile: try JSONDecoder().decode(UserProfile.self, from: Data(profile.utf8)),
             metadata: try JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)),
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            emailVerified: (row["email_verified"] as Bool?) == true ? true : nil)
+            emailVerified: (row["email_verified"] as Bool?) == true ? true : nil,
+            identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) })
     }
 
     static func credential(from row: Row) throws -> TenantCredential {

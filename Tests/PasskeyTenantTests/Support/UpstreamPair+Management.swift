@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PasskeyTenant
+import TestSupport
+import Testing
+
+// A's Management API, read in process (apart from ``UpstreamPair``: its HTTP types are HTTPTypes',
+// not Auth0Passkeys').
+extension UpstreamPair {
+    /// A's users, read in its store.
+    func aUsers() async throws -> [ManagedUserSummary] {
+        try await TenantHarness(tenant: a, clock: TestClock(), device: device).router { http in
+            let harness = TenantHarness(tenant: a, clock: TestClock(), device: device)
+            let token = try await harness.managementToken(http)
+            let result = try await http.send(.get, "/api/v2/users", bearer: token)
+            return try result.decode([ManagedUserSummary].self)
+        }
+    }
+}
+
+/// The members of a Management API user the upstream tests read.
+struct ManagedUserSummary: Sendable, Decodable {
+    struct Identity: Sendable, Decodable, Equatable {
+        var provider: String
+        var connection: String
+        var user_id: String
+        var isSocial: Bool
+    }
+
+    var user_id: String
+    var email: String?
+    var identities: [Identity]
+}

@@ -1,0 +1,167 @@
+import Auth0Passkeys
+import Foundation
+import PasskeyAuthenticator
+import PasskeyTenant
+import TestSupport
+import Testing
+import WebAuthn
+
+/// Two real tenants over loopback: **B**, the upstream issuer, served with TLS from a test CA
+/// as `https://localhost:PORT_B/` (its issuer), with a regular web application for A; and **A**,
+/// on plain http, with the upstream connection `idp` to B. A browser (``TestBrowser``) drives
+/// the application's `/authorize` at A, B's own login page with a software authenticator, and
+/// the way back to A's `/login/callback`; the application's back channel is curl too.
+struct UpstreamPair: Sendable {
+    let a: PasskeyTenant
+    let b: PasskeyTenant
+    /// `http://localhost:PORT_A`.
+    let aURL: String
+    /// `https://localhost:PORT_B`.
+    let bURL: String
+    let browser: TestBrowser
+    let device: WebAuthnClient
+
+    static let connection = "idp"
+    static let clientID = "tenant-a"
+    static let clientSecret = "b-secret-for-tenant-a-0123456789"
+    /// The application's redirect URI at A (a loopback callback of A's default application).
+    static let redirectURI = "http://127.0.0.1:53117/callback"
+    static let state = "app-state"
+    static let nonce = "app-nonce"
+    static let verifier = "CsRC8DIU_OGK3QTfW0W9ymwzTSt7EYc-6DpbRZwFNC8"
+    static let challenge = "z3cuvywc8W4YDiBEfGSpLffZUjB5mxuxw29Ucm6M5EE"
+
+    /// Serves B, then A with the connection `change` makes of the default one (issuer B, B's
+    /// client for A), and runs `body` while both listen.
+    ///
+    /// - Parameters:
+    ///   - change: changes the connection, given B's base URL and the CA file.
+    ///   - aClock: A's clock.
+    ///   - body: the test.
+    static func run(
+        connection change: @Sendable (inout UpstreamConnection, _ bURL: String) -> Void = { _, _ in },
+        aClock: TenantClock = .system,
+        _ body: @Sendable (UpstreamPair) async throws -> Void
+    ) async throws {
+        let files = try TestCertificateAuthority().serverFiles(in: try TemporaryDirectory.current.path)
+        let tls = TenantTLS(certificateChainPath: files.certificateChain, privateKeyPath: files.privateKey)
+        let port = try freePort()
+        var bConfiguration = TenantConfiguration(domain: "localhost:\(port)")
+        bConfiguration.applications = [
+            try TenantApplication(
+                option: "name=tenant-a,app_type=regular_web,client_id=\(clientID),client_secret=\(clientSecret),"
+                    + "callbacks=https://localhost/login/callback,callbacks=http://localhost/login/callback")
+        ]
+        let b = try await TestTenant.open(configuration: bConfiguration)
+        let bURL = "https://localhost:\(port)"
+        var connection = UpstreamConnection(
+            name: Self.connection, issuer: bURL + "/", clientID: clientID, clientSecret: Secret(clientSecret))
+        change(&connection, bURL)
+        var aConfiguration = TenantConfiguration()
+        aConfiguration.connections = [connection]
+        aConfiguration.upstreamCABundlePath = files.caCertificate
+        let a = try await TestTenant.open(configuration: aConfiguration, clock: aClock)
+        let browser = TestBrowser(caBundlePath: files.caCertificate)
+        try await b.serving(port: port, tls: tls) { _ in
+            try await a.serving { endpoint in
+                try await body(
+                    UpstreamPair(
+                        a: a, b: b, aURL: "http://localhost:\(endpoint.port)", bURL: bURL, browser: browser,
+                        device: TenantHarness.device()))
+            }
+        }
+    }
+
+    /// A TCP port nothing listens on now (bound to port 0, read back, closed).
+    static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(socket, raw, length) == 0 && getsockname(socket, raw, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    // MARK: The application's side
+
+    /// The application's `/authorize` URL at A, with `connection=idp` unless `changes` says otherwise.
+    func authorizeURL(_ changes: [String: String?] = [:]) -> String {
+        var values: [String: String?] = [
+            "response_type": "code", "client_id": a.clientID, "redirect_uri": Self.redirectURI, "state": Self.state,
+            "nonce": Self.nonce, "scope": "openid profile email offline_access", "code_challenge": Self.challenge,
+            "code_challenge_method": "S256", "connection": Self.connection,
+        ]
+        for (name, value) in changes { values[name] = value }
+        let query = values.compactMap { name, value in value.map { "\(name)=\(WebAuthFlow.encode($0))" } }.sorted()
+        return aURL + "/authorize?" + query.joined(separator: "&")
+    }
+
+    /// The application's `/authorize` at A: for an upstream connection, the redirect to B.
+    func authorize(_ changes: [String: String?] = [:]) async throws -> HTTPResponse {
+        try await browser.get(authorizeURL(changes))
+    }
+
+    /// B's login page at `location` (B's `/authorize`), then a passkey signup there (a login
+    /// when `email` is nil): the redirect back to A's `/login/callback`.
+    func logInAtB(_ location: String, email: String? = "ada@example.com") async throws -> String {
+        let page = try await browser.get(location)
+        #expect(page.status == 200, "\(String(decoding: page.body, as: UTF8.self))")
+        let html = String(decoding: page.body, as: UTF8.self)
+        let start = try #require(html.range(of: #"data-transaction=""#))
+        let transaction = String(html[start.upperBound...].prefix { $0 != "\"" })
+        let options = try await browser.post(
+            bURL + "/u/passkey/options",
+            json: PageOptionsRequest(transaction: transaction, mode: email == nil ? "login" : "signup", identifier: email))
+        #expect(options.status == 200, "\(String(decoding: options.body, as: UTF8.self))")
+        let origin = try WebOrigin(bURL)
+        let credential: PasskeyResponse
+        switch try JSONDecoder().decode(PageOptionsResponse.self, from: Data(options.body)) {
+        case .create(let creation): credential = PasskeyResponse(try await device.create(creation, origin: origin))
+        case .get(let request): credential = PasskeyResponse(try await device.get(request, origin: origin))
+        }
+        let verified = try await browser.post(
+            bURL + "/u/passkey/verify", json: PageVerifyRequest(transaction: transaction, credential: credential))
+        #expect(verified.status == 200, "\(String(decoding: verified.body, as: UTF8.self))")
+        return try JSONDecoder().decode(PageVerifyResponse.self, from: Data(verified.body)).redirect.text
+    }
+
+    /// The whole story up to the application's redirect: A → B's page → A's callback.
+    ///
+    /// - Returns: A's answer at `/login/callback`.
+    func logIn(email: String? = "ada@example.com", _ changes: [String: String?] = [:]) async throws -> HTTPResponse {
+        let toB = try await authorize(changes)
+        let location = try #require(toB.header("Location"), "\(toB.status)")
+        return try await browser.get(try await logInAtB(location, email: email))
+    }
+
+    /// The query of a redirect to the application's redirect URI.
+    func appQuery(_ response: HTTPResponse) throws -> [String: String] {
+        #expect(response.status == 302, "\(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        let location = try #require(response.header("Location"))
+        #expect(location.hasPrefix(Self.redirectURI + "?"), "\(location)")
+        let components = try #require(URLComponents(string: location))
+        return Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The application's code exchange at A.
+    func exchange(code: String) async throws -> [String: JSONValue] {
+        let response = try await browser.postJSON(
+            aURL + "/oauth/token",
+            [
+                "grant_type": "authorization_code", "client_id": a.clientID, "code": code,
+                "code_verifier": Self.verifier, "redirect_uri": Self.redirectURI,
+            ])
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        return try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body))
+    }
+}
+
