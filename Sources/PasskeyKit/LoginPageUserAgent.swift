@@ -1,39 +1,50 @@
 public import Auth0Passkeys
 import FoundationEssentials
 public import Logging
-import PasskeyAuthenticator
+public import PasskeyAuthenticator
 import WebAuthn
 
-/// A user agent with no browser: it reads the local tenant's login page and runs the page's
-/// passkey ceremony with a ``VirtualDevice``, as the page's script would in a browser, then hands
-/// back the redirect to the application. What a regular web application's tests use to log a
-/// user in through the authorization code flow (RFC 6749 §4.1) without starting a browser.
+/// A user agent with no browser: it follows the redirects of a login through every origin on its
+/// way (the application's tenant, an upstream identity provider, back), runs the local tenant's
+/// login page with a ``VirtualDevice`` wherever one is served, as the page's script would in a
+/// browser, answers a provider's **invoke URL** as an embedded SDK does, and hands back the
+/// redirect to the application. What a regular web application's tests use to log a user in
+/// through the authorization code flow (RFC 6749 §4.1) without starting a browser.
 ///
-/// For each ``open(_:awaitingRedirectTo:)``, as a fresh browser profile would:
+/// For each ``open(_:awaitingRedirectTo:)``, as a fresh browser profile would, with one
+/// ``CookieJar`` for every hop (kept per host and port):
 ///
-/// 1. `GET /authorize?…`: the login page, its `data-transaction` and its `passkey_tx` cookie;
-///    redirects are followed (the tenant sends a page reached at `127.0.0.1` to `localhost`, an
-///    origin within its RP ID) until the page, or a redirect to the application (an error) that
-///    is returned as it is;
-/// 2. `POST /u/passkey/options` with the transaction and the ceremony (`login`, or `signup` with
-///    an identifier), the cookie and the page's `Origin`: WebAuthn L3 options in JSON;
-/// 3. the device's `navigator.credentials.get` (or `.create`), with the device's origin:
-///    `https://<rpId>` by default, which the tenant accepts as its own;
-/// 4. `POST /u/passkey/verify` with `PublicKeyCredential.toJSON()`: the redirect URI with
-///    `code` and `state`, returned.
+/// 1. `GET` the URL; a redirect is followed (the tenant sends a page reached at `127.0.0.1` to
+///    `localhost`, an origin within its RP ID; `/authorize?connection=NAME` sends the browser to
+///    the upstream provider, whose answer comes back to the tenant's `/login/callback`) until a
+///    login page, or a redirect to the application, which is returned as it is (the code, or an
+///    error);
+/// 2. a login page (its `data-transaction`) is run at its own origin and RP ID: `POST
+///    /u/passkey/options` with the transaction and the ceremony (`login`, or `signup` with an
+///    identifier), the page's cookies and `Origin`, then the device's
+///    `navigator.credentials.get` (or `.create`) with the device's origin (`https://<rpId>` by
+///    default, which the tenant accepts as its own), then `POST /u/passkey/verify` with
+///    `PublicKeyCredential.toJSON()`; its redirect is followed as in 1;
+/// 3. a redirect to ``invokeURL`` carrying an authenticate URL (the provider's embedded mode)
+///    is not fetched: the device logs in there, or, when it refuses, the login is cancelled
+///    there (`access_denied`: `EmbeddedAuthentication/invoke(url:device:choosing:)`); the URL
+///    either answers is followed with the same cookies, as an app opens it in a second web
+///    session sharing the first one's cookie store.
 ///
 /// ```swift
 /// let auth = try Authentication(clientId: webAppID, baseURL: "http://127.0.0.1:41234")
 /// let credentials = try await WebAuth(authentication: auth)
 ///     .redirectURL("http://127.0.0.1:3000/callback")
 ///     .clientAuthentication(.clientSecretBasic(ClientSecret(webAppSecret)))
-///     .start(using: LoginPageUserAgent(device: device))
+///     .connection("provider")  // an upstream OpenID Connect connection of the tenant
+///     .start(using: LoginPageUserAgent(device: device, invokeURL: "http://127.0.0.1:3000/invoke"))
 /// ```
 ///
 /// The page API is the local tenant's (`/u/passkey/*`, **[local]** in auth0-passkey-api.md); a
 /// real Auth0 tenant's Universal Login needs a browser (`PasskeyBrowser`). Requests go through the
-/// package's HTTP client (no retries, the wire trace redacted: `Cookie` and `Set-Cookie` too);
-/// the page's calls carry no `Auth0-Client` header, as a browser's do not.
+/// package's HTTP client (no retries, the wire trace redacted: cookies, `Location` queries and the
+/// embedded `redirectUrl` too); the page's calls carry no `Auth0-Client` header, as a browser's
+/// do not.
 public struct LoginPageUserAgent: WebAuthUserAgent {
     /// The page's ceremony.
     public enum Ceremony: Sendable, Hashable {
@@ -48,97 +59,145 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     public var device: VirtualDevice
     /// What the page is asked to do.
     public var ceremony: Ceremony
+    /// The application's invoke URL, as the provider's client registers it: a redirect there
+    /// with an authenticate URL is answered by the device instead of being fetched. `nil` for an
+    /// application that has none.
+    public var invokeURL: String?
+    /// Which passkey the simulated user picks among several for a login (the software
+    /// authenticator's account picker); the most recent by default.
+    public var accountChoice: AccountChoice
     private let client: HTTPClient
 
     /// Creates a user agent for `device`.
     ///
     /// - Parameters:
-    ///   - device: the device that answers the page's passkey request.
+    ///   - device: the device that answers the page's passkey request and the invoke URL's.
     ///   - ceremony: login (the default) or signup.
+    ///   - invokeURL: the application's invoke URL at a passkey provider in embedded mode, or `nil`.
+    ///   - choice: which passkey a login picks among several; the most recent by default.
     ///   - transport: what sends each request; share the application's to share its connections.
     ///   - logger: where to log the page's requests (redacted); nothing by default.
     public init(
-        device: VirtualDevice, ceremony: Ceremony = .logIn, transport: any HTTPTransport = CurlTransport(),
+        device: VirtualDevice, ceremony: Ceremony = .logIn, invokeURL: String? = nil,
+        choosing choice: AccountChoice = .mostRecent, transport: any HTTPTransport = CurlTransport(),
         logger: Logger? = nil
     ) {
         self.device = device
         self.ceremony = ceremony
+        self.invokeURL = invokeURL
+        self.accountChoice = choice
         self.client = HTTPClient(transport: transport, clientInfo: nil, logger: logger)
     }
 
-    /// Runs the page at `url` and returns the redirect it sends the browser to.
+    /// Follows the login from `url` and returns the redirect to the application.
     ///
     /// - Parameters:
     ///   - url: the tenant's `/authorize` URL.
     ///   - redirectURL: the application's callback URL.
     /// - Returns: the redirect: `redirectURL` with `code` and `state`, or with `error`.
-    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` when the tenant
-    ///   refuses a step or does not answer, ``PasskeyFlowError/device(_:)`` when the device refuses
-    ///   the ceremony.
+    /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` when a tenant
+    ///   refuses a step or does not answer, or the hops exceed ``maxRedirects``;
+    ///   ``PasskeyFlowError/device(_:)`` when the device refuses a page's ceremony.
     public func open(_ url: String, awaitingRedirectTo redirectURL: String) async throws -> String {
-        var pageURL = url
-        var page: HTTPResponse
-        var hops = 0
-        // Redirects are followed as a browser follows them (the tenant sends a page reached at an
-        // address outside its RP ID to one within it) until one goes to the application.
-        while true {
-            page = try await send(
-                HTTPRequest(method: .get, url: pageURL, headers: [(name: "Accept", value: "text/html")]))
-            guard (300...399).contains(page.status), let location = page.header("Location") else { break }
-            let next = Self.resolve(location, against: pageURL)
+        let cookies = CookieJar()
+        var next = url
+        // Redirects and pages are followed as a browser follows them, until one goes to the
+        // application.
+        for _ in 0...Self.maxRedirects {
             if WebAuthCallback(next, redirectURL: redirectURL) != nil { return next }
-            hops += 1
-            guard hops <= Self.maxRedirects else { throw PasskeyFlowError.authentication(.errorResponse(page)) }
-            pageURL = next
+            if let invokeURL, let target = EmbeddedAuthentication.authenticateURL(invoking: next, invokeURL: invokeURL) {
+                next = try await EmbeddedAuthentication(client: client).invoke(
+                    url: target, device: device, choosing: accountChoice)
+                continue
+            }
+            guard let page = PageURL(next) else {
+                throw PasskeyFlowError.authentication(
+                    .invalidConfiguration("A redirect went to a URL that is not http or https."))
+            }
+            let response = try await send(
+                HTTPRequest(method: .get, url: next, headers: headers(accept: "text/html", page, cookies)), page, cookies)
+            if (300...399).contains(response.status), let location = response.header("Location") {
+                next = page.resolve(location)
+            } else if response.status == 200 {
+                next = try await runPage(response, at: page, cookies)
+            } else {
+                throw PasskeyFlowError.authentication(.errorResponse(response))
+            }
         }
-        guard page.status == 200 else { throw PasskeyFlowError.authentication(.errorResponse(page)) }
+        throw PasskeyFlowError.authentication(
+            .invalidConfiguration("The login took more than \(Self.maxRedirects) redirects."))
+    }
+
+    /// Runs the login page `page`, served at `url`: its ceremony at its origin and RP ID.
+    ///
+    /// - Returns: where the page's verify sends the browser.
+    private func runPage(_ page: HTTPResponse, at url: PageURL, _ cookies: CookieJar) async throws(PasskeyFlowError)
+        -> String
+    {
         let transaction = try Self.transaction(in: page)
-        let origin = Self.origin(of: pageURL)
-        let headers = [
-            (name: "Content-Type", value: "application/json"), (name: "Accept", value: "application/json"),
-            (name: "Origin", value: origin), (name: "Cookie", value: Self.cookies(of: page)),
-        ]
         let options: PageOptions = try await post(
-            origin + "/u/passkey/options", OptionsBody(transaction: transaction, ceremony: ceremony), headers)
+            url.origin + "/u/passkey/options", OptionsBody(transaction: transaction, ceremony: ceremony), url, cookies)
         let verified: VerifyAnswer
         do {
             switch options {
             case .get(let request):
-                let assertion = try await device.get(request, rpID: request.rpId ?? Self.host(origin))
+                let assertion = try await device.get(request, rpID: request.rpId ?? url.host, choosing: accountChoice)
                 verified = try await post(
-                    origin + "/u/passkey/verify", VerifyBody(transaction: transaction, credential: assertion), headers)
+                    url.origin + "/u/passkey/verify", VerifyBody(transaction: transaction, credential: assertion), url,
+                    cookies)
             case .create(let creation):
-                let registration = try await device.create(creation, rpID: creation.rp.id ?? Self.host(origin))
+                let registration = try await device.create(creation, rpID: creation.rp.id ?? url.host)
                 verified = try await post(
-                    origin + "/u/passkey/verify", VerifyBody(transaction: transaction, credential: registration),
-                    headers)
+                    url.origin + "/u/passkey/verify", VerifyBody(transaction: transaction, credential: registration),
+                    url, cookies)
             }
         } catch let error as WebAuthnClientError {
-            throw PasskeyFlowError.device(error)
+            throw .device(error)
+        } catch {
+            // post(…) throws only PasskeyFlowError.
+            throw error as? PasskeyFlowError ?? .authentication(.decodingFailure(error, status: 0))
         }
-        return verified.redirect
+        return url.resolve(verified.redirect)
     }
 
-    /// One exchange, its transport failure as the flow's error.
-    private func send(_ request: HTTPRequest) async throws(PasskeyFlowError) -> HTTPResponse {
+    /// The headers of a request from the page at `page`: `Accept`, the jar's cookies for `url`.
+    private func headers(accept: String, _ url: PageURL, _ cookies: CookieJar) -> [(name: String, value: String)] {
+        var headers = [(name: "Accept", value: accept)]
+        if let cookie = cookies.header(for: url.text) { headers.append((name: "Cookie", value: cookie)) }
+        return headers
+    }
+
+    /// One exchange, its transport failure as the flow's error; the answer's cookies kept for
+    /// `url`'s host and port.
+    private func send(_ request: HTTPRequest, _ url: PageURL, _ cookies: CookieJar) async throws(PasskeyFlowError)
+        -> HTTPResponse
+    {
+        let response: HTTPResponse
         do {
-            return try await client.perform(request, retryable: false)
+            response = try await client.perform(request, retryable: false)
         } catch {
             throw .authentication(.transportFailure(error))
         }
+        cookies.store(
+            response.headers.filter { $0.name.lowercased() == "set-cookie" }.map(\.value), from: request.url)
+        return response
     }
 
-    /// A JSON POST of the page API, its answer decoded.
+    /// A JSON POST of the page API from the page at `page`, with its `Origin` (RFC 6454 §7) and
+    /// cookies, its answer decoded.
     private func post<Answer: Decodable>(
-        _ url: String, _ body: some Encodable, _ headers: [(name: String, value: String)]
+        _ url: String, _ body: some Encodable, _ page: PageURL, _ cookies: CookieJar
     ) async throws(PasskeyFlowError) -> Answer {
+        var headers = [(name: "Content-Type", value: "application/json"), (name: "Origin", value: page.origin)]
+        headers += self.headers(accept: "application/json", PageURL(url) ?? page, cookies)
         let bytes: [UInt8]
         do {
             bytes = Array(try JSONEncoder().encode(body))
         } catch {
             throw .authentication(.decodingFailure(error, status: 0))
         }
-        let response = try await send(HTTPRequest(method: .post, url: url, headers: headers, body: bytes))
+        let response = try await send(
+            HTTPRequest(method: .post, url: url, headers: headers, body: bytes), PageURL(url) ?? page, cookies)
         guard response.status == 200 else { throw .authentication(.errorResponse(response)) }
         do {
             return try JSONDecoder().decode(Answer.self, from: Data(response.body))
@@ -165,35 +224,9 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         ) { $0.replacing($1.0, with: $1.1) }
     }
 
-    /// The `Cookie` header a browser sends back: each `Set-Cookie`'s name and value (RFC 6265 §5.4).
-    private static func cookies(of response: HTTPResponse) -> String {
-        response.headers.filter { $0.name.lowercased() == "set-cookie" }
-            .map { String($0.value.prefix { $0 != ";" }) }
-            .joined(separator: "; ")
-    }
-
-    /// How many redirects the user agent follows before it gives up, as a browser does (Fetch
-    /// §4.4: 20).
+    /// How many redirects and pages the user agent follows before it gives up, as a browser does
+    /// (Fetch §4.4: 20).
     static let maxRedirects = 20
-
-    /// A `Location` read against the URL that sent it (RFC 9110 §10.2.2): absolute, or a path
-    /// on the same origin.
-    private static func resolve(_ location: String, against url: String) -> String {
-        if location.contains("://") { return location }
-        return origin(of: url) + (location.hasPrefix("/") ? "" : "/") + location
-    }
-
-    /// The page's origin, `scheme://host[:port]` of its URL: where its script's calls go, and
-    /// their `Origin` (RFC 6454 §7).
-    private static func origin(of url: String) -> String {
-        guard let separator = url.firstRange(of: "://") else { return url }
-        return String(url[..<separator.upperBound] + url[separator.upperBound...].prefix { !"/?#".contains($0) })
-    }
-
-    /// The host of an origin, without its port: the RP ID when the options name none.
-    private static func host(_ origin: String) -> String {
-        (try? WebOrigin(origin).host) ?? origin
-    }
 
     /// `POST /u/passkey/options`'s body.
     private struct OptionsBody: Encodable {

@@ -89,11 +89,17 @@ extension Auth0APIError {
         Self(info: sdkInfo(.plain, "Unable to decode the response: \(error)"), statusCode: status, cause: error)
     }
 
+    /// The error for a URL or setting a client refuses before sending anything; `reason` must
+    /// not repeat a secret.
+    package static func invalidConfiguration(_ reason: String) -> Self {
+        Self(info: sdkInfo(.invalidConfiguration, reason), statusCode: 0)
+    }
+
     /// `baseURL` as a client uses it (``BaseURL/validated(_:)``), or the error for one it refuses.
     static func validated(baseURL: String) throws(Self) -> String {
         switch BaseURL.validated(baseURL) {
         case .success(let url): url
-        case .failure(let error): throw Self(info: sdkInfo(.invalidConfiguration, error.reason), statusCode: 0)
+        case .failure(let error): throw invalidConfiguration(error.reason)
         }
     }
 

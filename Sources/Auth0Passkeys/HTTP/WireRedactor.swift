@@ -8,15 +8,19 @@ package import WebAuthn
 /// every member whose name is secret with `"<redacted>"`, whatever its type. The secret names are
 /// tokens (`access_token`, `refresh_token`, `id_token`, `token`, `mfa_token`, …), sessions
 /// (`auth_session`), client secrets, challenges (`challenge`, and `clientDataJSON`, which carries
-/// the challenge inside), passwords and one-time codes. A body that is not JSON is never logged,
-/// only its size.
+/// the challenge inside), passwords, one-time codes, and an embedded login's `redirectUrl` (its
+/// `request` is a one-time capability). A body that is not JSON is never logged, only its size.
+///
+/// Headers: `Authorization`, `DPoP` and cookies are replaced whole; a `Location` keeps its path
+/// and loses its query and fragment, which carry codes, `state` and an embedded login's
+/// authenticate URL.
 package enum WireRedactor {
     /// Member names whose values are secret, compared case-insensitively.
     package static let secretMembers: Set<String> = [
         "access_token", "refresh_token", "id_token", "token", "mfa_token", "recovery_code",
         "auth_session", "client_secret", "client_assertion", "challenge", "clientdatajson",
         "password", "otp", "binding_code", "subject_token", "session_transfer_token", "code_verifier",
-        "authorization", "dpop",
+        "authorization", "dpop", "redirecturl",
     ]
 
     /// Header names whose values are secret.
@@ -52,10 +56,16 @@ package enum WireRedactor {
         }
     }
 
-    /// Header fields as `Name: value` lines, secret values replaced.
+    /// Header fields as `Name: value` lines, secret values replaced, a `Location` cut before its
+    /// query.
     package static func redact(headers: [(name: String, value: String)]) -> String {
         headers.map { name, value in
-            "\(name): \(secretHeaders.contains(name.lowercased()) ? redacted : value)"
+            let lowercased = name.lowercased()
+            if secretHeaders.contains(lowercased) { return "\(name): \(redacted)" }
+            if lowercased == "location", let cut = value.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+                return "\(name): \(value[..<cut])?\(redacted)"
+            }
+            return "\(name): \(value)"
         }.joined(separator: "; ")
     }
 }

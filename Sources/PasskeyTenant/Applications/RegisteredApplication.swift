@@ -30,6 +30,9 @@ public struct RegisteredApplication: Sendable {
     var webOrigins: [AllowedOrigin] = []
     /// Allowed Origins (CORS): the origins that may call the tenant's browser routes.
     var allowedOrigins: [AllowedOrigin] = []
+    /// The invoke URL of an app in the embedded mode (``TenantApplication/invokeURL``) **[local]**;
+    /// nil for the login page.
+    var invokeURL: String?
     /// Whether the client also authenticates with the other secret method than its registered
     /// one: only the built-in machine-to-machine client, whose callers (auth0-python, node-auth0,
     /// go-auth0) differ.
@@ -65,7 +68,8 @@ public struct RegisteredApplication: Sendable {
             tokenEndpointAuthMethod: application.tokenEndpointAuthMethod, grantTypes: application.grantTypes,
             callbacks: application.callbacks, logoutURLs: application.allowedLogoutURLs,
             webOrigins: application.webOrigins.compactMap(AllowedOrigin.init),
-            allowedOrigins: application.allowedOrigins.compactMap(AllowedOrigin.init), acceptsEitherSecretMethod: false)
+            allowedOrigins: application.allowedOrigins.compactMap(AllowedOrigin.init),
+            invokeURL: application.invokeURL, acceptsEitherSecretMethod: false)
     }
 
     /// Whether the client holds a secret (RFC 6749 §2.1).

@@ -85,6 +85,13 @@ public struct TenantApplication: Sendable, Hashable {
     public var tokenEndpointAuthMethod: TokenEndpointAuthMethod
     /// The grants the client may use (`grant_types`).
     public var grantTypes: [String]
+    /// The app's invoke URL (`invoke_url`) **[local]**, after Beyond Identity's "Invoke URL": when
+    /// set, `GET /authorize` for this client sends the browser to
+    /// `INVOKE_URL?url=<authenticate URL>` instead of the login page, and the app's embedded SDK
+    /// logs in with a passkey at that URL (the README's "The local tenant as a passkey provider
+    /// (embedded mode)"). An absolute `https` URL, or `http` on a loopback host (RFC 8252 §7.3);
+    /// nil for the login page.
+    public var invokeURL: String?
 
     /// Creates an application with Auth0's defaults for its type.
     ///
@@ -95,9 +102,10 @@ public struct TenantApplication: Sendable, Hashable {
     ///   - clientSecret: its secret, for a confidential client; nil to generate one.
     ///   - callbacks: its Allowed Callback URLs.
     ///   - tokenEndpointAuthMethod: how it authenticates; by default the type's.
+    ///   - invokeURL: its invoke URL, for the embedded mode; nil for the login page.
     public init(
         name: String, appType: AppType, clientID: String? = nil, clientSecret: Secret? = nil, callbacks: [String] = [],
-        tokenEndpointAuthMethod: TokenEndpointAuthMethod? = nil
+        tokenEndpointAuthMethod: TokenEndpointAuthMethod? = nil, invokeURL: String? = nil
     ) {
         self.name = name
         self.appType = appType
@@ -109,6 +117,7 @@ public struct TenantApplication: Sendable, Hashable {
         self.allowedOrigins = []
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod ?? appType.defaultAuthMethod
         self.grantTypes = appType.defaultGrantTypes
+        self.invokeURL = invokeURL
     }
 
     /// Whether the client holds a secret (RFC 6749 §2.1: confidential).
@@ -142,8 +151,8 @@ public struct TenantApplication: Sendable, Hashable {
     ///
     /// - Throws: `invalid_configuration` for an empty name, a public client with a secret or the
     ///   client credentials grant, a confidential native or single-page app, a machine-to-machine
-    ///   app with the webauthn grant, an unknown grant, or a web origin or allowed origin that is
-    ///   not an origin.
+    ///   app with the webauthn grant, an unknown grant, a web origin or allowed origin that is
+    ///   not an origin, or an invoke URL that is neither `https` nor `http` on a loopback host.
     func validate(at path: String) throws(TenantError) {
         guard !name.isEmpty else { throw TenantError(.invalidConfiguration, "\(path).name: missing") }
         if let unknown = grantTypes.first(where: { !Self.knownGrants.contains($0) }) {
@@ -182,6 +191,19 @@ public struct TenantApplication: Sendable, Hashable {
             throw TenantError(
                 .invalidConfiguration, "\(path): \(url.prefix(200)) is not an absolute URL without a fragment")
         }
+        if let invokeURL, !Self.isInvokeURL(invokeURL) {
+            throw TenantError(
+                .invalidConfiguration,
+                "\(path).invoke_url: \(invokeURL.prefix(200)) is not an absolute https URL (http only on a "
+                    + "loopback host) without a fragment")
+        }
+    }
+
+    /// Whether `url` may be an invoke URL: absolute, without user information or a fragment,
+    /// `https`, or `http` on a loopback host (RFC 8252 §7.3: a native app's loopback listener).
+    static func isInvokeURL(_ url: String) -> Bool {
+        guard !url.contains("#"), let parts = RegisteredURL.Parts(url) else { return false }
+        return parts.scheme == "https" || (parts.scheme == "http" && RegisteredURL.isLoopback(parts.host))
     }
 }
 
@@ -196,6 +218,7 @@ extension TenantApplication: Decodable {
         case allowedOrigins = "allowed_origins"
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case grantTypes = "grant_types"
+        case invokeURL = "invoke_url"
     }
 
     /// Reads an application in Auth0's key names; a key it does not know is refused.
@@ -214,6 +237,7 @@ extension TenantApplication: Decodable {
         webOrigins = try container.decodeIfPresent([String].self, forKey: .webOrigins) ?? []
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         grantTypes = try container.decodeIfPresent([String].self, forKey: .grantTypes) ?? appType.defaultGrantTypes
+        invokeURL = try container.decodeIfPresent(String.self, forKey: .invokeURL)
     }
 
     /// Reads `passkey tenant serve --app`'s value: `key=value` pairs separated by `,`, in Auth0's

@@ -49,6 +49,8 @@ extension JSONWebKeySet: ResponseEncodable {}
 extension OpenIDConfiguration: ResponseEncodable {}
 extension PageOptionsResponse: ResponseEncodable {}
 extension PageVerifyResponse: ResponseEncodable {}
+extension EmbeddedOptionsResponse: ResponseEncodable {}
+extension EmbeddedAuthenticateResponse: ResponseEncodable {}
 
 // The answers of a login and a signup write themselves, byte for byte as `JSONEncoder` would
 // (sorted keys, `/` unescaped), without its `Encoder` machinery: in `passkey-bench e2e`'s profile

@@ -16,7 +16,7 @@ import WebAuthn
 ///   the redirect URI's origin as `targetOrigin`; only that origin may frame it.
 ///
 /// `web_message` is used only when the redirect URI's origin is one of the client's Allowed Web
-/// Origins (``WebAuthAPI/authorize(query:sessionCookie:secure:)`` checks it).
+/// Origins (``WebAuthAPI/authorize(query:sessionCookie:secure:host:)`` checks it).
 struct AuthorizationResponse: Sendable, Hashable, Codable {
     /// `response_mode`.
     enum Mode: String, Sendable, Hashable, Codable {

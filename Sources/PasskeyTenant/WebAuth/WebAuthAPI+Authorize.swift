@@ -34,14 +34,16 @@ extension WebAuthAPI {
     ///   - query: the query string, without `?`.
     ///   - sessionCookie: the `passkey_session` cookie, if any.
     ///   - secure: whether the tenant serves TLS (cookies get `Secure`).
-    ///   - origin: the tenant's origin as the browser reaches it (``browserOrigin(host:secure:)``),
-    ///     where an upstream connection sends the browser back.
-    /// - Returns: the page or redirect.
+    ///   - host: the `Host` the browser sent: the tenant's origin as the browser reaches it, where an
+    ///     upstream connection sends the browser back (``browserOrigin(host:secure:)``), and where the
+    ///     authenticate URL of a client with an invoke URL is (``tenantOrigin(host:secure:)``).
+    /// - Returns: the page or redirect; for a client with an invoke URL, after every check and
+    ///   unless a login session issues the code, the redirect to its invoke URL
+    ///   (``invokeRedirect(for:invokeURL:origin:)``) instead of the page.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool, origin: String? = nil) async throws(TenantError)
+    func authorize(query: String?, sessionCookie: String?, secure: Bool, host: String? = nil) async throws(TenantError)
         -> BrowserResponse
     {
-        let origin = origin ?? browserOrigin(host: nil, secure: secure)
         let parameters = FormParameters(query)
         guard let clientID = parameters["client_id"], let client = services.application(clientID),
             !parameters.repeated.contains("client_id")
@@ -159,7 +161,12 @@ extension WebAuthAPI {
             return refuse("login_required", "The user is not logged in.")
         }
         if let upstream {
-            return try await startUpstreamLogin(request, at: upstream, origin: origin, secure: secure)
+            return try await startUpstreamLogin(
+                request, at: upstream, origin: browserOrigin(host: host, secure: secure), secure: secure)
+        }
+        if let invokeURL = client.invokeURL {
+            return try await invokeRedirect(
+                for: request, invokeURL: invokeURL, origin: tenantOrigin(host: host, secure: secure))
         }
         return try await loginPage(for: request, links: upstreamLinks(query: query), secure: secure)
     }

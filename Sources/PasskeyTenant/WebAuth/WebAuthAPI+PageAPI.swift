@@ -24,19 +24,11 @@ extension WebAuthAPI {
         -> PageOptionsResponse
     {
         let digest = try checkPageCaller(request.transaction, caller)
-        guard
-            var transaction = try await store.peek(
-                LoginTransaction.self, key: .digest(digest), at: clock.now(), expiring: true)
-        else {
-            throw Self.unknownTransaction
-        }
+        var transaction = try await liveTransaction(digest, kind: nil)
         let response: PageOptionsResponse
         switch request.mode {
         case "login":
-            let generated = configuration.relyingParty.generateAuthenticationOptions(
-                timeout: configuration.sessionLifetime)
-            (transaction.mode, transaction.challenge, transaction.user) = (.login, generated.challenge, nil)
-            response = .get(generated.options)
+            response = .get(pendLogin(&transaction))
         case "signup":
             guard let identifier = request.identifier, !identifier.isEmpty else {
                 throw .invalidRequest("Enter your email address, phone number or username to sign up.")
@@ -50,12 +42,7 @@ extension WebAuthAPI {
         default:
             throw .invalidRequest("mode: login or signup")
         }
-        let next = transaction
-        // Gone since it was read (verified, or expired): the options would have no challenge to meet.
-        guard try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now(), { $0 = next }) != nil
-        else {
-            throw Self.unknownTransaction
-        }
+        try await storePending(transaction, digest: digest)
         return response
     }
 
@@ -80,16 +67,7 @@ extension WebAuthAPI {
         -> (answer: PageVerifyResponse, sessionCookie: String)
     {
         let digest = try checkPageCaller(request.transaction, caller)
-        // The pending ceremony is cleared as it is read: a challenge is answered at most once.
-        let pending = try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now()) {
-            ($0.mode, $0.challenge, $0.user) = (nil, nil, nil)
-        }
-        guard let transaction = pending else {
-            throw Self.unknownTransaction
-        }
-        guard let mode = transaction.mode, let challenge = transaction.challenge else {
-            throw .invalidRequest("No passkey ceremony is pending on this page; ask for options first.")
-        }
+        let (transaction, mode, challenge) = try await takeCeremony(digest, kind: nil)
         let relyingParty = configuration.relyingParty(page: caller.page)
         let organization = try services.issuedOrganization(transaction.request.organization)
         let user: TenantUser
@@ -113,14 +91,8 @@ extension WebAuthAPI {
             user = new
         }
         let now = clock.now()
-        let (loginSession, cookie) = try await openLoginSession(userID: user.id, at: now, secure: caller.secure)
-        let response =
-            if let refusal {
-                transaction.request.response([("error", "access_denied"), ("error_description", refusal.detail)])
-            } else {
-                try await issueCode(
-                    for: transaction.request, userID: user.id, authTime: now, sessionID: loginSession.sessionID)
-            }
+        let (response, cookie) = try await openSession(
+            userID: user.id, authTime: now, request: transaction.request, refusal: refusal, secure: caller.secure)
         let redirect: String
         if let location = response.location {
             redirect = location
@@ -142,7 +114,8 @@ extension WebAuthAPI {
     func pageResponse(transactionCookie: String?) async throws(TenantError) -> BrowserResponse {
         let key = StoredValue.digest(Secret(transactionCookie ?? "").digest)
         guard transactionCookie != nil,
-            let response = try await store.peek(LoginTransaction.self, key: key, at: clock.now())?.response
+            let transaction = try await store.peek(LoginTransaction.self, key: key, at: clock.now()),
+            transaction.kind == nil, let response = transaction.response
         else {
             return .page(
                 .badRequest,
@@ -177,7 +150,4 @@ extension WebAuthAPI {
         if identifier.hasPrefix("+") { return UserProfile(phoneNumber: identifier) }
         return UserProfile(username: identifier)
     }
-
-    private static let unknownTransaction = TenantError.invalidRequest(
-        "The login transaction is unknown or expired; start again from the application.")
 }

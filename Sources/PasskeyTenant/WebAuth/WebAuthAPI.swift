@@ -3,16 +3,16 @@ import Hummingbird
 import NIOCore
 
 /// Web Auth (auth0-passkey-api.md §14): `/authorize` with the server-rendered passkey login page,
-/// the page's API, `/v2/logout` and `/oidc/logout`.
+/// the page's API, the embedded mode's API, `/v2/logout` and `/oidc/logout`.
 struct WebAuthAPI: TenantRoutes {
     let services: TenantServices
 }
 
 extension WebAuthAPI {
-    /// Web Auth's routes (auth0-passkey-api.md §14; the page API is **[local]**):
+    /// Web Auth's routes (auth0-passkey-api.md §14; the page API and the embedded mode are **[local]**):
     ///
     /// ```
-    /// GET  /authorize            the login page, a code redirect, an upstream redirect, or an error
+    /// GET  /authorize            the login page, a code redirect, an upstream or invoke URL redirect, or an error
     /// GET  /login/callback       an upstream connection's answer → the application's (POST: form_post)
     /// GET  /v2/logout            ends the login session
     /// GET  /oidc/logout          ends it, RP-Initiated Logout (POST with a form too)
@@ -21,6 +21,9 @@ extension WebAuthAPI {
     /// POST /u/passkey/options    the next ceremony's options       (under the address lockout)
     /// POST /u/passkey/verify     the ceremony's answer → code      (under the address lockout)
     /// GET  /u/passkey/response   the form_post / web_message page of the verified ceremony
+    /// GET  /embedded/authenticate   the embedded ceremony's options          (under the address lockout)
+    /// POST /embedded/authenticate   its answer → a continue URL             (under the address lockout)
+    /// GET  /embedded/continue       the login session and the authorization response
     /// ```
     func addRoutes(to router: Router<TenantRequestContext>, secure: Bool) {
         let limited = limited(router)
@@ -31,7 +34,7 @@ extension WebAuthAPI {
             }
             return try await self.authorize(
                 query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure,
-                origin: self.browserOrigin(host: request.headers[.host] ?? request.head.authority, secure: secure)
+                host: request.headers[.host] ?? request.head.authority
             ).response(connectSources: sources)
         }
         router.get("login/callback") { request, _ in
@@ -71,6 +74,32 @@ extension WebAuthAPI {
             let body = try await request.decode(as: PageVerifyRequest.self, context: context)
             let (answer, cookie) = try await self.pageVerify(body, caller: self.pageCaller(request, secure: secure))
             return EditedResponse(headers: [.setCookie: cookie], response: answer)
+        }
+        addEmbeddedRoutes(to: router, limited: limited, secure: secure, sources: sources)
+    }
+
+    /// The embedded mode's routes (``embeddedOptions(query:)``): every bad body, whatever the
+    /// decoder calls it (too large, not JSON), is `invalid_request`, as the contract says.
+    private func addEmbeddedRoutes(
+        to router: Router<TenantRequestContext>, limited: RouterGroup<TenantRequestContext>, secure: Bool,
+        sources: [String]
+    ) {
+        limited.get("embedded/authenticate") { request, _ in
+            try await self.embeddedOptions(query: request.uri.query)
+        }
+        limited.post("embedded/authenticate") { request, context in
+            let body: EmbeddedAuthenticateRequest
+            do {
+                body = try await request.decode(as: EmbeddedAuthenticateRequest.self, context: context)
+            } catch let error as TenantError {
+                throw TenantError.invalidRequest(error.detail)
+            }
+            return try await self.embeddedAuthenticate(
+                query: request.uri.query, body,
+                origin: self.tenantOrigin(host: request.headers[.host] ?? request.head.authority, secure: secure))
+        }
+        router.get("embedded/continue") { request, _ in
+            try await self.embeddedContinue(query: request.uri.query, secure: secure).response(connectSources: sources)
         }
     }
 

@@ -29,10 +29,13 @@ struct SessionFlowOptions: ParsableArguments {
         if webLogin.web {
             try await runningFlow(step, auth0, dpop: tokens.dpop) { user in
                 let result = try await webLogin.logIn(
-                    user, signUp: signUp, loginHint: loginHint, choosing: choice, store: auth0.store,
-                    profile: device.profile)
+                    user, connection: auth0.connection, signUp: signUp, loginHint: loginHint, choosing: choice,
+                    store: auth0.store, profile: device.profile
+                ) { try await device.device(store: auth0.store.open()) }
                 try await protection.apply(to: user)
-                return WebLoginOutcome(result, signUp: signUp, browser: webLogin.browser, showTokens: showTokens)
+                return WebLoginOutcome(
+                    result, signUp: signUp, browser: webLogin.browser(connection: auth0.connection),
+                    connection: auth0.connection, showTokens: showTokens)
             }
             return
         }

@@ -146,11 +146,12 @@ final class DemoScript {
             return "Skipped: Chromium is not installed (apt-get install chromium)."
         }
         let options = try WebLoginOptions.parse(["--web", "--browser", "chromium", "--headless"])
+        let store = try StoreOptions.parse(["--store", phone])
         let result = try await options.logIn(
-            user, signUp: false, loginHint: nil, choosing: .mostRecent,
-            store: try StoreOptions.parse(["--store", phone]),
-            profile: .platform)
-        return WebLoginOutcome(result, signUp: false, browser: .chromium, showTokens: false).text
+            user, connection: nil, signUp: false, loginHint: nil, choosing: .mostRecent, store: store,
+            profile: .platform
+        ) { VirtualDevice(store: try await store.open()) }
+        return WebLoginOutcome(result, signUp: false, browser: .chromium, connection: nil, showTokens: false).text
     }
 
     /// The environment that points the CLI at the kept tenant, the phone and the session.
