@@ -299,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyTenantTests",
             dependencies: [
-                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator", "TestSupport", "Auth0Passkeys",
+                "PasskeyTenant", "WebAuthn", "PasskeyAuthenticator", "TestSupport", "Auth0Passkeys", "PasskeyKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),

@@ -122,7 +122,9 @@ extension Passkey.Tenant {
                 pairs in Auth0's key names: name, app_type (native, spa, regular_web, non_interactive), \
                 client_id, client_secret, token_endpoint_auth_method (none, client_secret_post, \
                 client_secret_basic), and callbacks, allowed_logout_urls, web_origins, allowed_origins, \
-                grant_types (repeat the key for each element). Replaces the --config application of that name.
+                grant_types (repeat the key for each element), and invoke_url (the embedded mode: /authorize \
+                sends the browser there; https, or http on a loopback host). Replaces the --config \
+                application of that name.
                 """,
                 valueName: "KEY=VALUE,..."))
         var apps: [String] = []

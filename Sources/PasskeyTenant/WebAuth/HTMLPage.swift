@@ -85,7 +85,8 @@ enum HTMLPage {
 
     /// The login and signup page (auth0-passkey-api.md §14.1; **[local]**): the transaction in
     /// `#passkey-form[data-transaction]`, the identifier field conditional mediation runs on,
-    /// the two ceremony buttons, and the `#error` line the script writes to.
+    /// the two ceremony buttons, the `#cancel` button (back to the application with
+    /// `access_denied`), and the `#error` line the script writes to.
     ///
     /// - Parameters:
     ///   - transaction: the transaction ID (also the `passkey_tx` cookie).
@@ -114,6 +115,7 @@ enum HTMLPage {
             <label for="identifier">\(emailOnly ? "Email address" : "Email, phone number or username")</label>
             <input id="identifier" name="identifier" type="\(emailOnly ? "email" : "text")" autocomplete="username webauthn"\(value)>
             \(buttons)
+            <button id="cancel" type="button">Cancel</button>
             <p id="error" role="alert"></p>
             </form>
             """

@@ -106,3 +106,20 @@ public struct PageVerifyResponse: Sendable, Hashable, Codable {
         self.redirect = redirect
     }
 }
+
+/// `POST /u/passkey/cancel`'s body: the page's transaction. **[local]**
+///
+/// ```
+/// { "transaction": string }
+/// ```
+public struct PageCancelRequest: Sendable, Hashable, Codable {
+    /// The transaction ID of the page.
+    public var transaction: String
+
+    /// Creates a request.
+    ///
+    /// - Parameter transaction: the page's transaction ID.
+    public init(transaction: String) {
+        self.transaction = transaction
+    }
+}

@@ -90,19 +90,48 @@ extension WebAuthAPI {
             try await services.join(new, to: organization)
             user = new
         }
-        let now = clock.now()
         let (response, cookie) = try await openSession(
-            userID: user.id, authTime: now, request: transaction.request, refusal: refusal, secure: caller.secure)
-        let redirect: String
+            userID: user.id, authTime: clock.now(), request: transaction.request, refusal: refusal, secure: caller.secure)
+        return (try await pageRedirect(response, digest: digest), cookie)
+    }
+
+    /// `POST /u/passkey/cancel`: the user gives up on the page, and goes back to the application
+    /// with `access_denied` (RFC 6749 §4.1.2.1), as the embedded mode's cancel does. **[local]**
+    /// Auth0's page has no such button; the tenant's has, so that a provider's refusal can be
+    /// driven from a browser.
+    ///
+    /// - Parameters:
+    ///   - request: the transaction.
+    ///   - caller: the cookies and headers.
+    /// - Returns: where the page sends the browser, as ``pageVerify(_:caller:)``'s answer.
+    /// - Throws: `access_denied` (403) as ``pageOptions(_:caller:)``; `invalid_request` for an
+    ///   unknown or expired transaction.
+    func pageCancel(_ request: PageCancelRequest, caller: PageCaller) async throws(TenantError) -> PageVerifyResponse {
+        let digest = try checkPageCaller(request.transaction, caller)
+        let transaction = try await liveTransaction(digest, kind: nil)
+        return try await pageRedirect(
+            transaction.request.response([
+                ("error", "access_denied"), ("error_description", "The user cancelled the login."),
+            ]),
+            digest: digest)
+    }
+
+    /// Where the page sends the browser with `response`: the redirect URI in the `query` and
+    /// `fragment` modes, the transaction gone; else `/u/passkey/response`, which renders the
+    /// response page (``pageResponse(transactionCookie:)``) from the transaction, its ceremony
+    /// cleared.
+    private func pageRedirect(_ response: AuthorizationResponse, digest: [UInt8]) async throws(TenantError)
+        -> PageVerifyResponse
+    {
         if let location = response.location {
-            redirect = location
             try await store.delete(LoginTransaction.self, key: .digest(digest))
-        } else {
-            // A form_post or web_message page: the browser fetches it from the tenant with the page's cookie.
-            redirect = "/u/passkey/response"
-            _ = try await store.update(LoginTransaction.self, key: .digest(digest), at: now) { $0.response = response }
+            return PageVerifyResponse(redirect: Secret(location))
         }
-        return (PageVerifyResponse(redirect: Secret(redirect)), cookie)
+        // A form_post or web_message page: the browser fetches it from the tenant with the page's cookie.
+        _ = try await store.update(LoginTransaction.self, key: .digest(digest), at: clock.now()) {
+            ($0.response, $0.mode, $0.challenge, $0.user) = (response, nil, nil, nil)
+        }
+        return PageVerifyResponse(redirect: Secret("/u/passkey/response"))
     }
 
     /// `GET /u/passkey/response`: the `form_post` or `web_message` page of the login page's

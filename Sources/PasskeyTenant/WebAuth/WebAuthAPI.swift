@@ -20,6 +20,7 @@ extension WebAuthAPI {
     /// GET  /u/passkey.css        the page's stylesheet
     /// POST /u/passkey/options    the next ceremony's options       (under the address lockout)
     /// POST /u/passkey/verify     the ceremony's answer → code      (under the address lockout)
+    /// POST /u/passkey/cancel     back to the application with access_denied (under the address lockout)
     /// GET  /u/passkey/response   the form_post / web_message page of the verified ceremony
     /// GET  /embedded/authenticate   the embedded ceremony's options          (under the address lockout)
     /// POST /embedded/authenticate   its answer → a continue URL             (under the address lockout)
@@ -74,6 +75,10 @@ extension WebAuthAPI {
             let body = try await request.decode(as: PageVerifyRequest.self, context: context)
             let (answer, cookie) = try await self.pageVerify(body, caller: self.pageCaller(request, secure: secure))
             return EditedResponse(headers: [.setCookie: cookie], response: answer)
+        }
+        limited.post("u/passkey/cancel") { request, context in
+            let body = try await request.decode(as: PageCancelRequest.self, context: context)
+            return try await self.pageCancel(body, caller: self.pageCaller(request, secure: secure))
         }
         addEmbeddedRoutes(to: router, limited: limited, secure: secure, sources: sources)
     }

@@ -5,7 +5,8 @@
 // relied on), calls navigator.credentials.create() or .get(), posts the credential's toJSON()
 // (or the same encoding made by hand where toJSON is missing) to POST /u/passkey/verify, and
 // follows the redirect it answers with. Conditional mediation runs on #identifier when the
-// browser offers it; a button's modal ceremony aborts it first. Errors go to #error.
+// browser offers it; a button's modal ceremony aborts it first. #cancel posts to
+// /u/passkey/cancel and follows the access_denied redirect it answers with. Errors go to #error.
 // On an authorization response page it does only that page's part: it submits a form_post form,
 // or posts a web_message to the opener or parent, targeted at the page's data-origin only.
 "use strict";
@@ -265,6 +266,18 @@
     }
   }
 
+  // Cancel: back to the application with error=access_denied (POST /u/passkey/cancel).
+  async function cancel() {
+    abortConditional();
+    try {
+      const answer = await post("/u/passkey/cancel", { transaction });
+      location.assign(answer.redirect);
+    } catch (error) {
+      showError(describe(error));
+    }
+  }
+
+  document.getElementById("cancel").addEventListener("click", cancel);
   loginButton.addEventListener("click", () => modal("login"));
   signupButton.addEventListener("click", () => modal("signup"));
   form.addEventListener("submit", (event) => {
