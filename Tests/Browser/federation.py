@@ -119,14 +119,13 @@ class Agent:
 
     def __init__(self, federation):
         self.federation = federation
-        self.http = requests.Session()
-        self.http.verify = str(federation.ca)
+        self.http, self.ca = requests.Session(), str(federation.ca)
 
     def follow(self, url, until, hops=8):
         """GETs `url` and follows each redirect in the cookie jar until one goes where `until(url)`
         holds; answers that URL, unfetched."""
         for _ in range(hops):
-            answer = self.http.get(url, allow_redirects=False, timeout=HTTP_TIMEOUT)
+            answer = self.http.get(url, allow_redirects=False, timeout=HTTP_TIMEOUT, verify=self.ca)
             assert answer.status_code in (302, 303), (url, answer.status_code, answer.text[:1000])
             url = urllib.parse.urljoin(url, answer.headers["Location"])
             if until(url):
@@ -139,12 +138,13 @@ class Agent:
         answers the `redirectUrl` B gives."""
         authenticate = single(invoked, "url")
         if error is None:
-            options = self.http.get(authenticate, headers={"Accept": "application/json"}, timeout=HTTP_TIMEOUT)
+            options = self.http.get(
+                authenticate, headers={"Accept": "application/json"}, timeout=HTTP_TIMEOUT, verify=self.ca)
             assert options.status_code == 200, options.text
             body = {"credential": self.sign(options.json()["publicKey"], store)}
         else:
             body = {"error": error}
-        answer = self.http.post(authenticate, json=body, timeout=HTTP_TIMEOUT)
+        answer = self.http.post(authenticate, json=body, timeout=HTTP_TIMEOUT, verify=self.ca)
         assert answer.status_code == 200, answer.text
         return answer.json()["redirectUrl"]
 
