@@ -27,17 +27,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from authlib.jose import JsonWebKey, jwt
 
-from conftest import passkey_binary, until_stopped
-from federation import APP_CALLBACK, Agent, Federation, single
+from conftest import passkey_binary
+from federation import APP_CALLBACK, Agent, single
 from test_web_auth import email
 from web_auth_app import free_port
 
 SCOPE = "openid profile email"
-
-
-@pytest.fixture(scope="module")
-def federation(tmp_path_factory):
-    yield from until_stopped(Federation(passkey_binary(), tmp_path_factory.mktemp("tls")), "the two tenants")
 
 
 @pytest.fixture(scope="module")
