@@ -1,6 +1,5 @@
 import Auth0Passkeys
 import Foundation
-import PasskeyAuthenticator
 import PasskeyKit
 import PasskeyTenant
 
@@ -42,6 +41,13 @@ struct FederatedLoginBench {
         let nativeLoginsPerSecond: Double
         /// Federated ÷ native.
         let ratio: Double?
+
+        init(clients: Int, federatedLoginsPerSecond: Double, nativeLoginsPerSecond: Double) {
+            self.clients = clients
+            self.federatedLoginsPerSecond = federatedLoginsPerSecond
+            self.nativeLoginsPerSecond = nativeLoginsPerSecond
+            ratio = nativeLoginsPerSecond > 0 ? federatedLoginsPerSecond / nativeLoginsPerSecond : nil
+        }
     }
 
     /// Opens B and A (A on `configuration`, with ``WebLoginBench``'s application added), signs the
@@ -69,8 +75,8 @@ struct FederatedLoginBench {
         ]
         tenantConfiguration.upstreamCABundlePath = identity.caBundlePath
         let tenant = try await PasskeyTenant(configuration: tenantConfiguration)
-        let atProvider = try await signUp(at: provider)
-        let atTenant = try await signUp(at: tenant)
+        let atProvider = try await WebLoginBench.signUp(users, at: provider, as: "federated")
+        let atTenant = try await WebLoginBench.signUp(users, at: tenant, as: "native")
         return try await provider.serving(port: port, tls: identity.tls) { _ in
             try await tenant.serving { endpoint in
                 try await measure(
@@ -78,19 +84,6 @@ struct FederatedLoginBench {
                     caBundlePath: identity.caBundlePath, federated: atProvider, native: atTenant)
             }
         }
-    }
-
-    /// ``users`` users signed up at `tenant` in process, each with a device of its own.
-    private func signUp(at tenant: PasskeyTenant) async throws -> [VirtualDevice] {
-        var devices: [VirtualDevice] = []
-        for index in 0..<users {
-            let store = InMemoryCredentialStore()
-            try await TenantCeremonies(
-                tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
-            ).signUp(email: "federated\(index)@example.com")
-            devices.append(VirtualDevice(store: store))
-        }
-        return devices
     }
 
     private func measure(
@@ -106,27 +99,9 @@ struct FederatedLoginBench {
             .connection(Self.connection).idTokenValidator(IDTokenValidator(authentication: authentication))
         let agents = federated.map { LoginPageUserAgent(device: $0, invokeURL: Self.invokeURL, transport: transport) }
         let nativeUsers = native.map { VirtualUser(tenant: connection, device: $0) }
-        var figures: [Figure] = []
-        for clients in clients {
-            let turns = users / clients
-            let user = { @Sendable (client: Int, iteration: Int) in client + clients * (iteration % turns) }
-            let (federatedRate, nativeRate) = try await Throughput.pairedRates(
-                rounds: rounds,
-                {
-                    try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, iteration in
-                        _ = try await webAuth.start(using: agents[user(client, iteration)])
-                    }
-                },
-                baseline: {
-                    try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, iteration in
-                        try await nativeUsers[user(client, iteration)].logIn()
-                    }
-                })
-            figures.append(
-                Figure(
-                    clients: clients, federatedLoginsPerSecond: federatedRate, nativeLoginsPerSecond: nativeRate,
-                    ratio: nativeRate > 0 ? federatedRate / nativeRate : nil))
-        }
-        return figures
+        return try await Throughput.pairedUserRates(
+            users: users, clients: clients, seconds: seconds, rounds: rounds,
+            { _ = try await webAuth.start(using: agents[$0]) }, baseline: { try await nativeUsers[$0].logIn() }
+        ).map { Figure(clients: $0.clients, federatedLoginsPerSecond: $0.value, nativeLoginsPerSecond: $0.baseline) }
     }
 }
