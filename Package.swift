@@ -313,7 +313,7 @@ let package = Package(
         .testTarget(
             name: "PasskeyKitTests",
             dependencies: [
-                "PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn",
+                "PasskeyKit", "PasskeyTenant", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

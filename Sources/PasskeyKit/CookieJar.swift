@@ -93,8 +93,9 @@ package final class CookieJar: Sendable {
     /// Path-match (RFC 6265 §5.1.4).
     private static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         requestPath == cookiePath
-            || (requestPath.hasPrefix(cookiePath) && (cookiePath.hasSuffix("/")
-                || requestPath.dropFirst(cookiePath.count).hasPrefix("/")))
+            || (requestPath.hasPrefix(cookiePath)
+                && (cookiePath.hasSuffix("/")
+                    || requestPath.dropFirst(cookiePath.count).hasPrefix("/")))
     }
 }
 

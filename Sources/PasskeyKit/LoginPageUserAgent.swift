@@ -12,7 +12,7 @@ import WebAuthn
 /// through the authorization code flow (RFC 6749 §4.1) without starting a browser.
 ///
 /// For each ``open(_:awaitingRedirectTo:)``, as a fresh browser profile would, with one
-/// ``CookieJar`` for every hop (kept per host and port):
+/// `CookieJar` for every hop (kept per host and port):
 ///
 /// 1. `GET` the URL; a redirect is followed (the tenant sends a page reached at `127.0.0.1` to
 ///    `localhost`, an origin within its RP ID; `/authorize?connection=NAME` sends the browser to
@@ -96,7 +96,7 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
     ///   - redirectURL: the application's callback URL.
     /// - Returns: the redirect: `redirectURL` with `code` and `state`, or with `error`.
     /// - Throws: ``PasskeyFlowError``: ``PasskeyFlowError/authentication(_:)`` when a tenant
-    ///   refuses a step or does not answer, or the hops exceed ``maxRedirects``;
+    ///   refuses a step or does not answer, or the hops exceed `maxRedirects` (20);
     ///   ``PasskeyFlowError/device(_:)`` when the device refuses a page's ceremony.
     public func open(_ url: String, awaitingRedirectTo redirectURL: String) async throws -> String {
         let cookies = CookieJar()
@@ -105,7 +105,8 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         // application.
         for _ in 0...Self.maxRedirects {
             if WebAuthCallback(next, redirectURL: redirectURL) != nil { return next }
-            if let invokeURL, let target = EmbeddedAuthentication.authenticateURL(invoking: next, invokeURL: invokeURL) {
+            if let invokeURL, let target = EmbeddedAuthentication.authenticateURL(invoking: next, invokeURL: invokeURL)
+            {
                 next = try await EmbeddedAuthentication(client: client).invoke(
                     url: target, device: device, choosing: accountChoice)
                 continue
@@ -115,7 +116,8 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
                     .invalidConfiguration("A redirect went to a URL that is not http or https."))
             }
             let response = try await send(
-                HTTPRequest(method: .get, url: next, headers: headers(accept: "text/html", page, cookies)), page, cookies)
+                HTTPRequest(method: .get, url: next, headers: headers(accept: "text/html", page, cookies)), page,
+                cookies)
             if (300...399).contains(response.status), let location = response.header("Location") {
                 next = page.resolve(location)
             } else if response.status == 200 {

@@ -34,7 +34,8 @@ extension VirtualUser {
     ///   session cannot be kept.
     @discardableResult
     public func logInOnTheWeb(
-        redirectURL: String, connection: String? = nil, signUp: Bool = false, loginHint: String? = nil, maxAge: Int? = nil,
+        redirectURL: String, connection: String? = nil, signUp: Bool = false, loginHint: String? = nil,
+        maxAge: Int? = nil,
         parameters: [String: String] = [:], using userAgent: some WebAuthUserAgent
     ) async throws(PasskeyFlowError) -> WebLogInResult {
         var webAuth = WebAuth(authentication: loginAuthentication).redirectURL(redirectURL).scope(tenant.scope)

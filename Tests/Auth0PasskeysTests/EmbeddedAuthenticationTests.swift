@@ -44,10 +44,13 @@ import WebAuthn
             EmbeddedAuthentication.authenticateURL(invoking: "\(invoke)?url=\(encoded)", invokeURL: invoke) == Self.url)
         #expect(
             EmbeddedAuthentication.authenticateURL(
-                invoking: "https://app.example.com/invoke?x=1&url=\(encoded)", invokeURL: "https://app.example.com/invoke?x=1")
+                invoking: "https://app.example.com/invoke?x=1&url=\(encoded)",
+                invokeURL: "https://app.example.com/invoke?x=1")
                 == Self.url)
         // Another URL, or a `url` that is not an authenticate URL, is no invocation.
-        #expect(EmbeddedAuthentication.authenticateURL(invoking: "http://127.0.0.1/other?url=\(encoded)", invokeURL: invoke) == nil)
+        #expect(
+            EmbeddedAuthentication.authenticateURL(invoking: "http://127.0.0.1/other?url=\(encoded)", invokeURL: invoke)
+                == nil)
         #expect(
             EmbeddedAuthentication.authenticateURL(
                 invoking: "\(invoke)?url=\(PercentEncoding.encode("https://evil.example.com/"))", invokeURL: invoke)
@@ -86,8 +89,10 @@ import WebAuthn
     /// The provider's refusals keep their codes and status; no answer is status 0 with the
     /// transport's error; an answer without `redirectUrl` is a decoding failure.
     @Test(arguments: [
-        (400, #"{"error":"invalid_request","error_description":"The request is unknown, expired or spent."}"#,
-         AuthenticationError.Code.invalidRequest),
+        (
+            400, #"{"error":"invalid_request","error_description":"The request is unknown, expired or spent."}"#,
+            AuthenticationError.Code.invalidRequest
+        ),
         (400, #"{"error":"invalid_grant","error_description":"The assertion failed verification."}"#, .invalidGrant),
         (200, #"{"redirect":"x"}"#, .plain),
         (400, "not json", .plain),
@@ -97,7 +102,8 @@ import WebAuthn
     {
         let answer = ScriptedTransport(status: status, json: body)
         let error = await #expect(throws: AuthenticationError.self) {
-            try await EmbeddedAuthentication(transport: answer).complete(url: Self.url, credential: try Self.assertion())
+            try await EmbeddedAuthentication(transport: answer).complete(
+                url: Self.url, credential: try Self.assertion())
         }
         #expect(error?.code == code)
         #expect(error?.statusCode == status)

@@ -33,6 +33,23 @@ import WebAuthn
         #expect(throws: (any Error).self) { try Passkey.parseAsRoot(["tenant", "serve", "--trusted-proxy", "nope"]) }
     }
 
+    @Test func tenantServeTakesUpstreamConnections() throws {
+        let option = "idp=oidc,issuer=https://idp.example.com/,client_id=abc,client_secret_env=IDP_SECRET"
+        let command = try Passkey.parseAsRoot([
+            "tenant", "serve", "--connection", option, "--cacert", "/ca.pem",
+        ])
+        let serve = try #require(command as? Passkey.Tenant.Serve)
+        #expect(serve.connections == [option])
+        #expect(serve.trust.caBundlePath == "/ca.pem")
+        for bad in [
+            "idp=saml,issuer=https://idp.example.com/,client_id=abc,client_secret_env=V",
+            "idp=oidc,issuer=http://idp.example.com/,client_id=abc,client_secret_env=V",
+            "idp=oidc,issuer=https://idp.example.com/,client_id=abc,client_secret=inline",
+        ] {
+            #expect(throws: (any Error).self) { try Passkey.parseAsRoot(["tenant", "serve", "--connection", bad]) }
+        }
+    }
+
     @Test func verifyRequiresAChallenge() {
         #expect(throws: (any Error).self) {
             _ = try Passkey.parseAsRoot([

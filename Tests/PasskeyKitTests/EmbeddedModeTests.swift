@@ -57,7 +57,8 @@ import WebAuthn
     /// authenticate URL and the tenant's `access_denied` reaches the application.
     @Test func aRefusalReachesTheAppAsAccessDenied() async throws {
         try await withTenant { _, endpoint in
-            let agent = LoginPageUserAgent(device: VirtualDevice(store: InMemoryCredentialStore()), invokeURL: Self.invoke)
+            let agent = LoginPageUserAgent(
+                device: VirtualDevice(store: InMemoryCredentialStore()), invokeURL: Self.invoke)
             let error = await #expect(throws: WebAuthError.self) {
                 try await webAuth("embedded", endpoint).start(using: agent)
             }
@@ -82,7 +83,8 @@ import WebAuthn
                 #expect(redirect.status == 302)
                 location = try #require(redirect.header("Location"))
             }
-            let target = try #require(EmbeddedAuthentication.authenticateURL(invoking: location, invokeURL: Self.invoke))
+            let target = try #require(
+                EmbeddedAuthentication.authenticateURL(invoking: location, invokeURL: Self.invoke))
             let embedded = EmbeddedAuthentication()
             let next = try await embedded.authenticate(url: target, passkey: device.authenticator)
             #expect(next.contains("/embedded/continue?request="))

@@ -72,7 +72,9 @@ import WebAuthn
                 guard request.header("Cookie") == "passkey_upstream=upstream" else { break }
                 let error = url.contains("error=access_denied")
                 return redirect(
-                    error ? "\(app)?error=access_denied&error_description=denied&state=app" : "\(app)?code=a-code&state=app",
+                    error
+                        ? "\(app)?error=access_denied&error_description=denied&state=app"
+                        : "\(app)?code=a-code&state=app",
                     ["passkey_session=a; Path=/; HttpOnly"])
             default: break
             }
@@ -95,7 +97,8 @@ import WebAuthn
             PublicKeyCredentialCreationOptionsJSON(
                 rp: PublicKeyCredentialRpEntity(name: "B", id: "localhost"),
                 user: PublicKeyCredentialUserEntityJSON(id: Base64URL([7]), name: "ada", displayName: "Ada"),
-                challenge: Base64URL(SecureRandom.bytes(32)), pubKeyCredParams: [PublicKeyCredentialParameters(alg: -7)]),
+                challenge: Base64URL(SecureRandom.bytes(32)), pubKeyCredParams: [PublicKeyCredentialParameters(alg: -7)]
+            ),
             rpID: "localhost")
         return device
     }
@@ -103,12 +106,14 @@ import WebAuthn
     @Test func theEmbeddedModeIsAnsweredByTheDeviceAndFollowedBackToTheApp() async throws {
         let wire = Wire(embedded: true)
         let agent = LoginPageUserAgent(device: try await Self.device(), invokeURL: Self.invoke, transport: wire)
-        let redirect = try await agent.open("\(Self.a)/authorize?client_id=app&connection=b", awaitingRedirectTo: Self.app)
+        let redirect = try await agent.open(
+            "\(Self.a)/authorize?client_id=app&connection=b", awaitingRedirectTo: Self.app)
         #expect(redirect == "\(Self.app)?code=a-code&state=app")
         #expect(
             wire.requests.map { "\($0.method.rawValue) \($0.url.prefix { $0 != "?" })" } == [
                 "GET \(Self.a)/authorize", "GET \(Self.b)/authorize", "GET \(Self.b)/embedded/authenticate",
-                "POST \(Self.b)/embedded/authenticate", "GET \(Self.b)/embedded/continue", "GET \(Self.a)/login/callback",
+                "POST \(Self.b)/embedded/authenticate", "GET \(Self.b)/embedded/continue",
+                "GET \(Self.a)/login/callback",
             ])
         #expect(!wire.requests.contains { $0.url.hasPrefix(Self.invoke) }, "the invoke URL is never fetched")
         let clientData = try wire.clientData(postedTo: "/embedded/authenticate")
@@ -122,7 +127,8 @@ import WebAuthn
         let wire = Wire(embedded: true)
         let agent = LoginPageUserAgent(
             device: VirtualDevice(store: InMemoryCredentialStore()), invokeURL: Self.invoke, transport: wire)
-        let redirect = try await agent.open("\(Self.a)/authorize?client_id=app&connection=b", awaitingRedirectTo: Self.app)
+        let redirect = try await agent.open(
+            "\(Self.a)/authorize?client_id=app&connection=b", awaitingRedirectTo: Self.app)
         #expect(redirect.hasPrefix("\(Self.app)?error=access_denied"))
         #expect(wire.requests.last?.url == "\(Self.a)/login/callback?error=access_denied&state=upstream")
     }
@@ -141,7 +147,8 @@ import WebAuthn
     @Test func thePageDrivenModeRunsBsPageAtBsOriginThenGoesBackThroughA() async throws {
         let wire = Wire(embedded: false)
         let agent = LoginPageUserAgent(device: try await Self.device(), invokeURL: Self.invoke, transport: wire)
-        let redirect = try await agent.open("\(Self.a)/authorize?client_id=app&connection=b", awaitingRedirectTo: Self.app)
+        let redirect = try await agent.open(
+            "\(Self.a)/authorize?client_id=app&connection=b", awaitingRedirectTo: Self.app)
         #expect(redirect == "\(Self.app)?code=a-code&state=app")
         let verify = try #require(wire.requests.first { $0.path == "/u/passkey/verify" })
         let body = try JSONDecoder().decode([String: JSONValue].self, from: Data(verify.body ?? []))

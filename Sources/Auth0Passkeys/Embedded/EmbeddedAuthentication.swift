@@ -24,7 +24,7 @@ public import WebAuthn
 /// ```
 ///
 /// The `request` parameter is the capability (no cookie, no `Origin` check), so it is a secret:
-/// logs name the path only, the redirect URL's member is redacted (``WireRedactor``), and no
+/// logs name the path only, the redirect URL's member is redacted (`WireRedactor`), and no
 /// error's description repeats either URL. The app opens the returned redirect URL in the same
 /// cookie store as the first web session, which brings the flow back through the provider to
 /// the app's own callback.

@@ -130,10 +130,13 @@ actor UpstreamIssuer {
     /// (OpenID Connect Core 1.0 §3.1.3.7: signature through the JWKS, `iss`, `aud`, `exp` and
     /// `iat` with 60 s of leeway, `nonce`).
     ///
+    /// Not isolated to the actor: logins through one connection run side by side; only the
+    /// discovery is the actor's.
+    ///
     /// - Returns: the ID token's subject and the profile its claims give.
     /// - Throws: ``Failure``: `access_denied` when the exchange is refused or the token does not
     ///   validate, `temporarily_unavailable` when the issuer cannot be reached.
-    func login(code: String, request: UpstreamRequest) async throws(Failure) -> (subject: String, claims: ProfileClaims) {
+    nonisolated func login(code: String, request: UpstreamRequest) async throws(Failure) -> (subject: String, claims: ProfileClaims) {
         let metadata = try await discovered()
         let credentials: Credentials
         do {
@@ -167,7 +170,7 @@ actor UpstreamIssuer {
         return (subject, claims)
     }
 
-    private func unavailable(_ what: String) -> Failure {
+    private nonisolated func unavailable(_ what: String) -> Failure {
         Failure(error: "temporarily_unavailable", description: "The connection \(connection.name) is unavailable: \(what).")
     }
 

@@ -18,7 +18,7 @@ struct WebLoginOptions: ParsableArguments {
     enum Browser: String, ExpressibleByArgument, CaseIterable {
         /// No browser: the CLI follows the redirects, runs the local tenants' login pages and
         /// answers an invoke URL with the store's passkeys.
-        case none
+        case noBrowser = "none"
         /// The desktop's browser (`xdg-open`): a person logs in.
         case system
         /// Chromium, its passkey requests answered by the store through the page bridge.
@@ -42,12 +42,12 @@ struct WebLoginOptions: ParsableArguments {
     @Option(
         name: .customLong("invoke-url"),
         help: """
-            With --web: the app's invoke URL at a passkey provider in embedded mode, which the provider's client \
-            registers as its invoke_url; a redirect there is answered with a passkey of the store (the embedded \
+            With --web: the app's invoke URL at a passkey provider in embedded mode (default \
+            http://127.0.0.1/invoke), which the provider's client registers as its invoke_url; a redirect there is answered with a passkey of the store (the embedded \
             SDK's part). With --browser none it is never fetched; with a started browser, give it a port and the \
             loopback listener answers it there (RFC 8252 §7.3).
             """)
-    var invokeURL = Self.defaultInvokeURL
+    var invokeURL: String?
 
     /// The invoke URL a provider's client registers for the CLI when `--invoke-url` is not given.
     static let defaultInvokeURL = "http://127.0.0.1/invoke"
@@ -59,13 +59,13 @@ struct WebLoginOptions: ParsableArguments {
     var timeout = 120
 
     func validate() throws {
-        if !web, browser != nil || headless || invokeURL != Self.defaultInvokeURL {
+        if !web, browser != nil || headless || invokeURL != nil {
             throw ValidationError("--browser, --headless and --invoke-url go with --web")
         }
         if headless, browser?.engine == nil {
             throw ValidationError("--headless needs --browser chromium or firefox")
         }
-        if !invokeURL.hasPrefix("https://"), !invokeURL.hasPrefix("http://") {
+        if let invokeURL, !invokeURL.hasPrefix("https://"), !invokeURL.hasPrefix("http://") {
             throw ValidationError("--invoke-url is an absolute http or https URL")
         }
         guard (1...3600).contains(timeout) else {
@@ -76,7 +76,7 @@ struct WebLoginOptions: ParsableArguments {
     /// Who shows the page: `--browser`, else no browser with `--connection` and the desktop's
     /// without.
     func browser(connection: String?) -> Browser {
-        browser ?? (connection == nil ? .system : .none)
+        browser ?? (connection == nil ? .system : .noBrowser)
     }
 
     /// Logs `user` in on the tenant's page: a loopback redirect listener, and the page shown by
@@ -90,10 +90,10 @@ struct WebLoginOptions: ParsableArguments {
     ) async throws -> WebLogInResult {
         let wait = Duration.seconds(timeout)
         let browser = browser(connection: connection)
-        if browser == .none {
+        if browser == .noBrowser {
             let agent = LoginPageUserAgent(
                 device: try await device(), ceremony: signUp ? .signUp(identifier: loginHint ?? "") : .logIn,
-                invokeURL: invokeURL, choosing: choice)
+                invokeURL: invokeURL ?? Self.defaultInvokeURL, choosing: choice)
             return try await user.logInOnTheWeb(
                 redirectURL: Self.headlessRedirectURL, signUp: signUp, loginHint: loginHint, using: agent)
         }
@@ -151,7 +151,7 @@ extension WebLoginOptions {
         async throws -> (port: Int, invocation: RedirectListener.Invocation?)
     {
         let prefix = "http://127.0.0.1:"
-        guard invokeURL.hasPrefix(prefix) else { return (0, nil) }
+        guard let invokeURL, invokeURL.hasPrefix(prefix) else { return (0, nil) }
         let rest = invokeURL.dropFirst(prefix.count)
         let digits = rest.prefix { $0.isNumber }
         guard let port = Int(digits), (1...65535).contains(port), rest.dropFirst(digits.count).hasPrefix("/") else {
@@ -176,7 +176,7 @@ extension WebLoginOptions.Browser {
     /// The engine to start; nil for the desktop's browser and for none.
     var engine: BrowserEngine? {
         switch self {
-        case .none, .system: nil
+        case .noBrowser, .system: nil
         case .chromium: .chromium
         case .firefox: .firefox
         }

@@ -24,7 +24,7 @@ struct WebLoginOutcome: CommandOutput {
         let verb = screen == "signup" ? "Signed up" : "Logged in"
         let through = connection.map { " through connection \($0)" } ?? ""
         let place =
-            browser == WebLoginOptions.Browser.none.rawValue
+            browser == WebLoginOptions.Browser.noBrowser.rawValue
             ? "on the web with no browser\(through)" : "on the tenant's login page (\(browser) browser)\(through)"
         return "\(verb) \(session.user.text) \(place); the ID token is valid.\n" + session.details
     }

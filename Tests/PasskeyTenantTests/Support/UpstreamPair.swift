@@ -45,7 +45,7 @@ struct UpstreamPair: Sendable {
     ) async throws {
         let files = try TestCertificateAuthority().serverFiles(in: try TemporaryDirectory.current.path)
         let tls = TenantTLS(certificateChainPath: files.certificateChain, privateKeyPath: files.privateKey)
-        let port = try freePort()
+        let port = try FreePort.loopback()
         var bConfiguration = TenantConfiguration(domain: "localhost:\(port)")
         bConfiguration.applications = [
             try TenantApplication(
@@ -70,24 +70,6 @@ struct UpstreamPair: Sendable {
                         device: TenantHarness.device()))
             }
         }
-    }
-
-    /// A TCP port nothing listens on now (bound to port 0, read back, closed).
-    static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(socket, raw, length) == 0 && getsockname(socket, raw, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     // MARK: The application's side

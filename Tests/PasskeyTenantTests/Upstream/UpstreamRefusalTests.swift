@@ -127,7 +127,7 @@ import WebAuthn
     }
 
     @Test func anUnreachableIssuerIsTemporarilyUnavailable() async throws {
-        let closed = try UpstreamPair.freePort()
+        let closed = try FreePort.loopback()
         try await UpstreamPair.run(connection: { connection, _ in
             connection.issuer = "https://localhost:\(closed)/"
         }) { pair in
