@@ -84,7 +84,8 @@ public struct UpstreamConnection: Sendable, Hashable {
             guard pair.count == 2, Self.optionKeys.contains(pair[0]), pair[0] != "client_secret" else {
                 throw TenantError(
                     .invalidConfiguration,
-                    "--connection \(name.prefix(64)): \(pair.first?.prefix(64) ?? "") is not key=value with a known key")
+                    "--connection \(name.prefix(64)): \(pair.first?.prefix(64) ?? "") is not key=value with a known key"
+                )
             }
             options[pair[0]] = pair[1]
         }
@@ -120,8 +121,10 @@ public struct UpstreamConnection: Sendable, Hashable {
     /// - Throws: `invalid_configuration` naming `place` and what is wrong, never the secret.
     func validate(at place: String) throws(TenantError) {
         guard (1...128).contains(name.utf8.count),
-            name.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
-                || (0x61...0x7A).contains($0) })
+            name.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                    || (0x61...0x7A).contains($0)
+            })
         else {
             throw TenantError(.invalidConfiguration, "\(place): the name must be 1 to 128 letters, digits and -")
         }
@@ -151,7 +154,8 @@ public struct UpstreamConnection: Sendable, Hashable {
         let variable = clientSecretEnv ?? ""
         guard let value = environment[variable], !value.isEmpty else {
             throw TenantError(
-                .invalidConfiguration, "connection \(name): client_secret_env \(variable) is not set in the environment")
+                .invalidConfiguration, "connection \(name): client_secret_env \(variable) is not set in the environment"
+            )
         }
         return Secret(value)
     }
@@ -164,7 +168,8 @@ public struct UpstreamConnection: Sendable, Hashable {
             try connection.validate(at: "connections[\(index)]")
             guard seen.insert(connection.name).inserted else {
                 throw TenantError(
-                    .invalidConfiguration, "connections[\(index)].name: \(connection.name) is taken by another connection")
+                    .invalidConfiguration,
+                    "connections[\(index)].name: \(connection.name) is taken by another connection")
             }
         }
     }

@@ -32,6 +32,13 @@ actor UpstreamIssuer {
         let description: String
     }
 
+    /// A validated upstream login: the ID token's `sub` and its claims (the validated payload read
+    /// again as the tenant's own ``UserClaims``, for what ``IDTokenValidator`` does not decode).
+    struct Login: Sendable {
+        let subject: String
+        let claims: UserClaims
+    }
+
     let connection: UpstreamConnection
     private let secret: Secret
     private let client: HTTPClient
@@ -103,7 +110,8 @@ actor UpstreamIssuer {
             throw unavailable("its discovery document is not one (HTTP \(response.status))")
         }
         let jwks = connection.jwksURI ?? document.jwksURI
-        guard case .success = BaseURL.validated(document.authorizationEndpoint), case .success = BaseURL.validated(jwks),
+        guard case .success = BaseURL.validated(document.authorizationEndpoint),
+            case .success = BaseURL.validated(jwks),
             document.tokenEndpoint.hasSuffix("/oauth/token"),
             let tokenClient = try? Authentication(
                 clientId: connection.clientID, baseURL: String(document.tokenEndpoint.dropLast("oauth/token".count)),
@@ -136,7 +144,7 @@ actor UpstreamIssuer {
     /// - Returns: the ID token's subject and the profile its claims give.
     /// - Throws: ``Failure``: `access_denied` when the exchange is refused or the token does not
     ///   validate, `temporarily_unavailable` when the issuer cannot be reached.
-    nonisolated func login(code: String, request: UpstreamRequest) async throws(Failure) -> (subject: String, claims: ProfileClaims) {
+    nonisolated func login(code: String, request: UpstreamRequest) async throws(Failure) -> Login {
         let metadata = try await discovered()
         let credentials: Credentials
         do {
@@ -150,7 +158,8 @@ actor UpstreamIssuer {
             }
             throw Failure(
                 error: "access_denied",
-                description: "The connection \(connection.name) refused the code exchange: \(error.code.rawValue.prefix(64))")
+                description:
+                    "The connection \(connection.name) refused the code exchange: \(error.code.rawValue.prefix(64))")
         }
         let subject: String
         do {
@@ -162,16 +171,18 @@ actor UpstreamIssuer {
                 description: "The connection \(connection.name)'s ID token is refused: \(error.reason)")
         }
         guard let payload = UnverifiedJWT(credentials.idToken)?.payload,
-            let claims = try? JSONDecoder().decode(ProfileClaims.self, from: Data(payload))
+            let claims = try? JSONDecoder().decode(UserClaims.self, from: Data(payload))
         else {
             throw Failure(
-                error: "access_denied", description: "The connection \(connection.name)'s ID token has malformed claims.")
+                error: "access_denied",
+                description: "The connection \(connection.name)'s ID token has malformed claims.")
         }
-        return (subject, claims)
+        return Login(subject: subject, claims: claims)
     }
 
     private nonisolated func unavailable(_ what: String) -> Failure {
-        Failure(error: "temporarily_unavailable", description: "The connection \(connection.name) is unavailable: \(what).")
+        Failure(
+            error: "temporarily_unavailable", description: "The connection \(connection.name) is unavailable: \(what).")
     }
 
     /// The discovery document's members the tenant uses.
@@ -190,40 +201,10 @@ actor UpstreamIssuer {
     }
 }
 
-/// The profile claims of an upstream ID token the tenant keeps (OpenID Connect Core 1.0 §5.1):
-/// the validated token's payload, read again for what ``IDTokenValidator`` does not decode.
-struct ProfileClaims: Sendable, Decodable {
-    var email: String?
-    var emailVerified: Bool?
-    var name: String?
-    var givenName: String?
-    var familyName: String?
-    var nickname: String?
-    var picture: String?
-
-    enum CodingKeys: String, CodingKey {
-        case email, name, nickname, picture
-        case emailVerified = "email_verified"
-        case givenName = "given_name"
-        case familyName = "family_name"
-    }
-
-    /// Reads each claim when it has its type, and leaves it out otherwise: an odd claim costs the
-    /// profile a value, not the login.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        func text(_ key: CodingKeys) -> String? { (try? container.decodeIfPresent(String.self, forKey: key)) ?? nil }
-        email = text(.email)
-        emailVerified = (try? container.decodeIfPresent(Bool.self, forKey: .emailVerified)) ?? nil
-        name = text(.name)
-        givenName = text(.givenName)
-        familyName = text(.familyName)
-        nickname = text(.nickname)
-        picture = text(.picture)
-    }
-
-    /// The claims as a tenant profile; a value over 512 bytes is left out.
-    var profile: UserProfile {
+extension UserClaims {
+    /// The profile an upstream ID token's claims give (OpenID Connect Core 1.0 §5.1); a value
+    /// over 512 bytes is left out.
+    var upstreamProfile: UserProfile {
         func kept(_ value: String?) -> String? { value.flatMap { $0.utf8.count <= 512 ? $0 : nil } }
         return UserProfile(
             email: kept(email), name: kept(name), givenName: kept(givenName), familyName: kept(familyName),

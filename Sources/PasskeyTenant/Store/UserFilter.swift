@@ -1,6 +1,7 @@
 /// The users a store reads for the Management API, narrowed in SQL by exact terms only: a user ID
 /// (compared as is) and an email (compared without regard to case, as `users-by-email` and the
-/// unique index compare it). Both given: users with both.
+/// unique index compare it; an upstream connection's user's email is in the profile only, and
+/// compared alike). Both given: users with both.
 ///
 /// ```
 /// SELECT * FROM users [WHERE id = ? [AND] email = ?] ORDER BY created_at, id [LIMIT ? OFFSET ?]

@@ -41,7 +41,8 @@ extension WebAuthAPI {
     ///   unless a login session issues the code, the redirect to its invoke URL
     ///   (``invokeRedirect(for:invokeURL:origin:)``) instead of the page.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool, host: String? = nil) async throws(TenantError)
+    func authorize(query: String?, sessionCookie: String?, secure: Bool, host: String? = nil)
+        async throws(TenantError)
         -> BrowserResponse
     {
         let parameters = FormParameters(query)
@@ -215,12 +216,12 @@ extension WebAuthAPI {
         -> (session: LoginSession, cookie: String)
     {
         let secret = Secret.random()
-        let session = LoginSession(
-            userID: userID, authTime: now, expiresAt: now.addingTimeInterval(configuration.loginSessionLifetime.seconds))
+        let lifetime = configuration.loginSessionLifetime.seconds
+        let session = LoginSession(userID: userID, authTime: now, expiresAt: now.addingTimeInterval(lifetime))
         try await store.insert(session, key: .digest(secret.digest))
         let cookie = BrowserResponse.cookie(
             Self.sessionCookie, secret.text, path: "/", secure: secure, crossSite: true,
-            maxAge: Int(configuration.loginSessionLifetime.seconds))
+            maxAge: Int(lifetime))
         return (session, cookie)
     }
 

@@ -73,12 +73,15 @@ extension WebAuthAPI {
     func loginCallback(query: String?, upstreamCookie: String?, secure: Bool) async throws(TenantError)
         -> BrowserResponse
     {
-        let deletion = BrowserResponse.cookie(Self.upstreamCookie, "", path: "/login/callback", secure: secure, maxAge: 0)
+        let deletion = BrowserResponse.cookie(
+            Self.upstreamCookie, "", path: "/login/callback", secure: secure, maxAge: 0)
         func page(_ title: String, _ text: String) -> BrowserResponse {
             .page(.badRequest, HTMLPage.message(title: title, text: text), cookies: [deletion])
         }
         guard (query?.utf8.count ?? 0) <= Self.maxCallbackSize else {
-            return page("Request too large", "The callback's parameters are too large.")
+            var tooLarge = Self.callbackTooLarge
+            tooLarge.cookies = [deletion]
+            return tooLarge
         }
         let parameters = FormParameters(query)
         guard let state = parameters["state"], !parameters.repeated.contains("state"),
@@ -88,7 +91,8 @@ extension WebAuthAPI {
         }
         let digest = Secret(state).digest
         guard let upstream = try await store.take(UpstreamRequest.self, key: .digest(digest), at: clock.now()) else {
-            return page("Unknown login", "The login's state is unknown, expired or used; start again from the application.")
+            return page(
+                "Unknown login", "The login's state is unknown, expired or used; start again from the application.")
         }
         let request = upstream.request
         let name = upstream.connection
@@ -99,7 +103,8 @@ extension WebAuthAPI {
         }
         guard let cookie = upstreamCookie, Secret(cookie).digest == digest else {
             return refuse(
-                "access_denied", "The login's cookie is missing or differs: the answer did not come to the browser that began it.")
+                "access_denied",
+                "The login's cookie is missing or differs: the answer did not come to the browser that began it.")
         }
         guard let issuer = services.upstreams[name] else {
             return refuse("access_denied", "The connection \(name) is no longer configured.")
@@ -112,7 +117,7 @@ extension WebAuthAPI {
         else {
             return refuse("access_denied", "The connection \(name) answered with neither one code nor an error.")
         }
-        let login: (subject: String, claims: ProfileClaims)
+        let login: UpstreamIssuer.Login
         do {
             login = try await issuer.login(code: code, request: upstream)
         } catch {
@@ -122,14 +127,14 @@ extension WebAuthAPI {
             return refuse("access_denied", "The connection \(name)'s ID token has a sub over 255 bytes.")
         }
         let now = clock.now()
-        var new = TenantUser.new(profile: login.claims.profile, metadata: [:], at: now)
+        var new = TenantUser.new(profile: login.claims.upstreamProfile, metadata: [:], at: now)
         new.id = UserIdentity.federatedUserID(connection: name, subject: login.subject)
         new.emailVerified = login.claims.emailVerified == true ? true : nil
         new.identity = UserIdentity(provider: "oidc", connection: name, userID: login.subject)
         let user = try await store.federatedUser(new)
         do {
             try await services.admit(user, to: try services.issuedOrganization(request.organization))
-        } catch where error.code == .accessDenied {
+        } catch  where error.code == .accessDenied {
             return refuse("access_denied", error.detail)
         }
         let (session, sessionCookie) = try await openLoginSession(userID: user.id, at: now, secure: secure)
@@ -167,4 +172,7 @@ extension WebAuthAPI {
     static let upstreamCookie = "passkey_upstream"
     /// The largest callback query or form body read.
     static let maxCallbackSize = 8 * 1024
+    /// The answer to a callback past ``maxCallbackSize``.
+    static let callbackTooLarge = BrowserResponse.page(
+        .badRequest, HTMLPage.message(title: "Request too large", text: "The callback's parameters are too large."))
 }

@@ -38,27 +38,20 @@ extension WebAuthAPI {
                 host: request.headers[.host] ?? request.head.authority
             ).response(connectSources: sources)
         }
-        router.get("login/callback") { request, _ in
-            try await self.loginCallback(
-                query: request.uri.query, upstreamCookie: request.cookies[Self.upstreamCookie]?.value, secure: secure
-            ).response(connectSources: sources)
-        }
-        router.post("login/callback") { request, _ in
-            // A form_post answer: the form body read as a query, refused past the limit.
-            let body = try? await request.body.collect(upTo: Self.maxCallbackSize)
-            return try await self.loginCallback(
-                query: body.map { String(buffer: $0) } ?? String(repeating: "x", count: Self.maxCallbackSize + 1),
-                upstreamCookie: request.cookies[Self.upstreamCookie]?.value, secure: secure
-            ).response(connectSources: sources)
-        }
-        router.get("v2/logout") { request, _ in
-            try await self.logout(
-                query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
-            ).response(connectSources: sources)
-        }
-        router.get("u/passkey/response") { request, _ in
-            try await self.pageResponse(transactionCookie: request.cookies[Self.transactionCookie]?.value)
-                .response(connectSources: sources)
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("login/callback", method: method) { request, _ in
+                // A form_post answer is the form body, read as a query; a larger one than a query may be is refused.
+                var parameters = request.uri.query
+                if method == .post {
+                    guard let body = try? await request.body.collect(upTo: Self.maxCallbackSize) else {
+                        return Self.callbackTooLarge.response(connectSources: sources)
+                    }
+                    parameters = String(buffer: body)
+                }
+                return try await self.loginCallback(
+                    query: parameters, upstreamCookie: request.cookies[Self.upstreamCookie]?.value, secure: secure
+                ).response(connectSources: sources)
+            }
         }
         addEndSessionRoutes(to: router, secure: secure, sources: sources)
         router.get("u/passkey.js") { _, _ in

@@ -28,7 +28,9 @@ actor TestBrowser {
         return try await send(
             HTTPRequest(
                 method: .post, url: url,
-                headers: [(name: "Content-Type", value: "application/json"), (name: "Origin", value: Self.origin(url))],
+                headers: [
+                    (name: "Content-Type", value: "application/json"), (name: "Origin", value: Self.origin(url)),
+                ],
                 body: Array(body)))
     }
 

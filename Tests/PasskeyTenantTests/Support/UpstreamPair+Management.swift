@@ -8,12 +8,13 @@ import Testing
 // A's Management API, read in process (apart from ``UpstreamPair``: its HTTP types are HTTPTypes',
 // not Auth0Passkeys').
 extension UpstreamPair {
-    /// A's users, read in its store.
-    func aUsers() async throws -> [ManagedUserSummary] {
+    /// A's users as its Management API lists them at `path` (all of them by default).
+    func aUsers(path: String = "/api/v2/users") async throws -> [ManagedUserSummary] {
         try await TenantHarness(tenant: a, clock: TestClock(), device: device).router { http in
             let harness = TenantHarness(tenant: a, clock: TestClock(), device: device)
             let token = try await harness.managementToken(http)
-            let result = try await http.send(.get, "/api/v2/users", bearer: token)
+            let result = try await http.send(.get, path, bearer: token)
+            #expect(result.status == .ok, "\(result.text)")
             return try result.decode([ManagedUserSummary].self)
         }
     }

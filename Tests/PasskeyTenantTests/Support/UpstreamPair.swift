@@ -101,7 +101,8 @@ struct UpstreamPair: Sendable {
         let transaction = String(html[start.upperBound...].prefix { $0 != "\"" })
         let options = try await browser.post(
             bURL + "/u/passkey/options",
-            json: PageOptionsRequest(transaction: transaction, mode: email == nil ? "login" : "signup", identifier: email))
+            json: PageOptionsRequest(
+                transaction: transaction, mode: email == nil ? "login" : "signup", identifier: email))
         #expect(options.status == 200, "\(String(decoding: options.body, as: UTF8.self))")
         let origin = try WebOrigin(bURL)
         let credential: PasskeyResponse
@@ -146,4 +147,3 @@ struct UpstreamPair: Sendable {
         return try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body))
     }
 }
-

@@ -51,13 +51,19 @@ struct UpstreamConfigurationTests {
         #expect(!"\(configuration.connections)".contains("s3cr3t"))
 
         for (file, reason) in [
-            (#"{"connections": [{"name": "idp", "strategy": "oidc", "options": {"issuer": "https://i.example/"}}]}"#,
-             "issuer and client_id are required"),
-            (#"{"connections": [{"name": "idp", "strategy": "oidc", "options": {"issuer": "https://i.example/", "client_id": "a", "client_secret": "s", "type": "front_channel"}}]}"#,
-             "only back_channel"),
+            (
+                #"{"connections": [{"name": "idp", "strategy": "oidc", "options": {"issuer": "https://i.example/"}}]}"#,
+                "issuer and client_id are required"
+            ),
+            (
+                #"{"connections": [{"name": "idp", "strategy": "oidc", "options": {"issuer": "https://i.example/", "client_id": "a", "client_secret": "s", "type": "front_channel"}}]}"#,
+                "only back_channel"
+            ),
             (#"{"connections": [{"name": "x", "strategy": "oidc", "options": {}, "extra": 1}]}"#, "extra"),
-            (#"{"connections": [{"name": "Username-Password-Authentication", "strategy": "oidc", "options": {"issuer": "https://i.example/", "client_id": "a", "client_secret": "s"}}]}"#,
-             "taken by another connection"),
+            (
+                #"{"connections": [{"name": "Username-Password-Authentication", "strategy": "oidc", "options": {"issuer": "https://i.example/", "client_id": "a", "client_secret": "s"}}]}"#,
+                "taken by another connection"
+            ),
         ] {
             var again = TenantConfiguration()
             let error = #expect(throws: TenantError.self) { try again.apply(configurationFile: Array(file.utf8)) }
@@ -74,6 +80,9 @@ struct UpstreamConfigurationTests {
         ]
         let error = await #expect(throws: TenantError.self) { try await PasskeyTenant(configuration: configuration) }
         #expect(error?.code == .invalidConfiguration)
-        #expect(error?.detail == "connection idp: client_secret_env PASSKEY_TEST_UNSET_VARIABLE_FOR_UPSTREAM is not set in the environment")
+        #expect(
+            error?.detail
+                == "connection idp: client_secret_env PASSKEY_TEST_UNSET_VARIABLE_FOR_UPSTREAM is not set in the environment"
+        )
     }
 }

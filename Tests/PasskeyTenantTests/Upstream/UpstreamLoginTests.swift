@@ -24,7 +24,9 @@ import WebAuthn
             let state = try #require(await pair.browser.cookie("passkey_upstream", at: pair.aURL))
             #expect(location.contains("state=\(state)"))
             let cookie = try #require(toB.headers.first { $0.name.lowercased() == "set-cookie" }?.value)
-            #expect(cookie.contains("Path=/login/callback") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+            #expect(
+                cookie.contains("Path=/login/callback") && cookie.contains("HttpOnly")
+                    && cookie.contains("SameSite=Lax"))
 
             let answer = try await pair.browser.get(try await pair.logInAtB(location))
             let query = try pair.appQuery(answer)
@@ -52,7 +54,8 @@ import WebAuthn
             let access = try #require(tokens["access_token"]?.stringValue)
             let userinfo = try await CurlTransport(environment: [:]).send(
                 HTTPRequest(
-                    method: .get, url: pair.aURL + "/userinfo", headers: [(name: "Authorization", value: "Bearer \(access)")]))
+                    method: .get, url: pair.aURL + "/userinfo",
+                    headers: [(name: "Authorization", value: "Bearer \(access)")]))
             let info = try JSONDecoder().decode([String: JSONValue].self, from: Data(userinfo.body))
             #expect(info["sub"]?.stringValue == subject)
             #expect(info["email"]?.stringValue == "ada@example.com")
@@ -97,6 +100,8 @@ import WebAuthn
             #expect(users.count == 2)
             #expect(Set(users.compactMap(\.email)) == ["ada@example.com"])
             #expect(Set(users.flatMap(\.identities).map(\.provider)) == ["oidc", "auth0"])
+            #expect(try await pair.aUsers(path: "/api/v2/users-by-email?email=ADA%40example.com").count == 2)
+            #expect(try await pair.aUsers(path: "/api/v2/users?q=email%3A%22ada%40example.com%22").count == 2)
         }
     }
 

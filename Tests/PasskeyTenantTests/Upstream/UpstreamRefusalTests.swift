@@ -30,7 +30,8 @@ import WebAuthn
             let refusal = try await pair.browser.get(toB + "&prompt=none")
             let back = try #require(refusal.header("Location"))
             #expect(back.contains("error=login_required"))
-            try await expectRefusal(pair, try await pair.browser.get(back), containing: "idp refused the login (login_required)")
+            try await expectRefusal(
+                pair, try await pair.browser.get(back), containing: "idp refused the login (login_required)")
 
             let state = try #require(
                 try await pair.authorize().header("Location")?.split(separator: "&").first { $0.hasPrefix("state=") })
@@ -58,6 +59,15 @@ import WebAuthn
                 let response = try await pair.browser.get(pair.aURL + "/login/callback" + query)
                 #expect(response.status == 400, "\(query.prefix(40))")
             }
+            // The form_post variant: the form body, limited alike.
+            for body in ["state=garbage&code=abc", "state=" + String(repeating: "x", count: 9000)] {
+                let response = try await CurlTransport(environment: [:]).send(
+                    HTTPRequest(
+                        method: .post, url: pair.aURL + "/login/callback",
+                        headers: [(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                        body: Array(body.utf8)))
+                #expect(response.status == 400, "\(body.prefix(40))")
+            }
         }
     }
 
@@ -66,7 +76,8 @@ import WebAuthn
             let toB = try #require(try await pair.authorize().header("Location"))
             let callback = try await pair.logInAtB(toB)
             await pair.browser.clearCookies(at: pair.aURL)
-            try await expectRefusal(pair, try await pair.browser.get(callback), containing: "cookie is missing or differs")
+            try await expectRefusal(
+                pair, try await pair.browser.get(callback), containing: "cookie is missing or differs")
         }
     }
 
@@ -83,7 +94,8 @@ import WebAuthn
     @Test func aRefusedCodeExchangeIsRefused() async throws {
         try await UpstreamPair.run(connection: { connection, _ in connection.clientSecret = Secret("wrong-secret") }) {
             pair in
-            try await expectRefusal(pair, try await pair.logIn(), containing: "refused the code exchange: invalid_client")
+            try await expectRefusal(
+                pair, try await pair.logIn(), containing: "refused the code exchange: invalid_client")
         }
     }
 

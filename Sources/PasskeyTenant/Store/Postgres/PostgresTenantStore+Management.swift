@@ -24,7 +24,8 @@ extension PostgresTenantStore {
     }
 
     /// One page of the users `filter` keeps, oldest first, and with `counting` how many it keeps
-    /// (the email compared as the unique index `lower(email)` compares it).
+    /// (the email compared as the unique index `lower(email)` compares it; an upstream connection's
+    /// user's, in the profile, alike).
     func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
         -> (users: [TenantUser], total: Int?)
     {
@@ -36,7 +37,10 @@ extension PostgresTenantStore {
         }
         if let email = filter.email {
             bindings.append(email)
-            conditions.append("lower(email) = lower($\(bindings.count))")
+            // An upstream connection's user has the email in the profile only (``TenantUser/identity``).
+            conditions.append(
+                "(lower(email) = lower($\(bindings.count)) OR (identity IS NOT NULL "
+                    + "AND lower(profile::json->>'email') = lower($\(bindings.count))))")
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let count = PostgresQuery(unsafeSQL: "SELECT COUNT(*) AS total FROM users\(whereClause)", binds: bindings)

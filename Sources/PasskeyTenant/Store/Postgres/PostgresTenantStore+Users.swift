@@ -83,9 +83,9 @@ extension PostgresTenantStore {
             """)
     }
 
-    /// Stores an upstream connection's user at a login, in one transaction holding the row: a new one as given; a
-    /// known one (the same ID) keeps its handle and creation time and takes the profile and
-    /// `email_verified` the upstream gives now.
+    /// Stores an upstream connection's user at a login, in one transaction holding the row: a new
+    /// one as given; a known one (the same ID) keeps its handle and creation time and takes the
+    /// profile and `email_verified` the upstream gives now.
     ///
     /// - Returns: the stored user.
     func federatedUser(_ user: TenantUser) async throws(TenantError) -> TenantUser {

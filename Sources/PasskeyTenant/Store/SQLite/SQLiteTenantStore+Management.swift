@@ -20,7 +20,8 @@ extension SQLiteTenantStore {
     }
 
     /// One page of the users `filter` keeps, oldest first, and with `counting` how many it keeps
-    /// (the email compared by the column's collation, `NOCASE`), in one read transaction.
+    /// (the email compared by the column's collation, `NOCASE`; an upstream connection's user's, in
+    /// the profile, alike), in one read transaction.
     func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
         -> (users: [TenantUser], total: Int?)
     {
@@ -31,8 +32,10 @@ extension SQLiteTenantStore {
             arguments += [userID]
         }
         if let email = filter.email {
-            conditions.append("email = ?")
-            arguments += [email]
+            // An upstream connection's user has the email in the profile only (``TenantUser/identity``).
+            conditions.append(
+                "(email = ? OR (identity IS NOT NULL AND json_extract(profile, '$.email') = ? COLLATE NOCASE))")
+            arguments += [email, email]
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let counted = arguments

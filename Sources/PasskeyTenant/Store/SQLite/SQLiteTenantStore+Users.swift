@@ -75,8 +75,9 @@ extension SQLiteTenantStore {
     /// - Returns: the stored user.
     func federatedUser(_ user: TenantUser) async throws(TenantError) -> TenantUser {
         try await write { db in
-            guard var stored = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [user.id])
-                .map(Self.user(from:))
+            guard
+                var stored = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [user.id])
+                    .map(Self.user(from:))
             else {
                 try Self.insert(user, in: db)
                 return user
