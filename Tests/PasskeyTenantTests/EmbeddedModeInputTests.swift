@@ -28,8 +28,10 @@ import WebAuthn
         ("{}", "application/json"), (#"{"error":"server_error"}"#, "application/json"),
         (#"{"error":7}"#, "application/json"), (#"{"credential":7}"#, "application/json"),
         (#"{"credential":{}}"#, "application/json"),
-        (#"{"credential":{"id":"AQ","rawId":"AQ","type":"public-key","response":{}},"error":"access_denied"}"#,
-         "application/json"),
+        (
+            #"{"credential":{"id":"AQ","rawId":"AQ","type":"public-key","response":{}},"error":"access_denied"}"#,
+            "application/json"
+        ),
         (#"{"error":"access_denied"}"#, "text/plain"),
         ("a body over the tenant's 64 KiB", "application/json"),
     ])

@@ -16,7 +16,8 @@ import WebAuthn
             let redirect = try await provider.authorize(provider.native)
             #expect(redirect.status == 302)
             let location = try #require(redirect.header("Location"))
-            #expect(location.hasPrefix(EmbeddedProvider.nativeInvokeURL + "?url=http%3A%2F%2Flocalhost%3A"), "\(location)")
+            #expect(
+                location.hasPrefix(EmbeddedProvider.nativeInvokeURL + "?url=http%3A%2F%2Flocalhost%3A"), "\(location)")
             let url = try await provider.authenticateURL()
             #expect(url.hasPrefix(provider.baseURL + "/embedded/authenticate?request="))
             #expect(try Base64URL(string: String(url.split(separator: "=", maxSplits: 1)[1])).bytes.count == 32)
@@ -39,7 +40,8 @@ import WebAuthn
             let back = try #require(resumed.header("Location"))
             let code = try #require(try provider.flow.callbackQuery(back)["code"])
             let session = try EmbeddedProvider.sessionCookie(resumed)
-            let exchanged = try await provider.flow.exchange(provider.http, code: code, clientID: provider.native.clientID)
+            let exchanged = try await provider.flow.exchange(
+                provider.http, code: code, clientID: provider.native.clientID)
             #expect(exchanged.status == .ok, "\(exchanged.text)")
             let tokens = try exchanged.decode(TokenResponse.self)
             #expect(try jwtClaims(tokens.idToken)["aud"] == .string(provider.native.clientID))
@@ -80,15 +82,31 @@ import WebAuthn
                 try await provider.complete(url, try await provider.assertion(url)))
             let page = try await provider.get(continueURL)
             #expect(page.status == 200)
-            #expect(page.text.contains(#"name="code""#) && page.text.contains(#"action="http://127.0.0.1:53117/callback""#))
+            #expect(
+                page.text.contains(#"name="code""#) && page.text.contains(#"action="http://127.0.0.1:53117/callback""#))
             _ = try EmbeddedProvider.sessionCookie(page)
 
             let other = try await provider.authenticateURL(provider.web, ["response_mode": "form_post"])
-            let cancel = try EmbeddedProvider.redirectURL(try await provider.post(other, body: #"{"error":"access_denied"}"#))
+            let cancel = try EmbeddedProvider.redirectURL(
+                try await provider.post(other, body: #"{"error":"access_denied"}"#))
             #expect(cancel.hasPrefix(provider.baseURL + "/embedded/continue?request="))
             let refusal = try await provider.get(cancel)
             #expect(refusal.text.contains(#"value="access_denied""#))
             #expect(!refusal.headers.contains { $0.value.hasPrefix("passkey_session=") })
+        }
+    }
+
+    /// A user the request's organization does not let in goes back with `access_denied`, and
+    /// gets no login session (auth0-passkey-api.md §17).
+    @Test func aNonMemberGoesBackWithAccessDenied() async throws {
+        try await EmbeddedProvider.run { provider in
+            let url = try await provider.authenticateURL(provider.native, ["organization": "globex"])
+            let answer = try await provider.complete(url, try await provider.assertion(url))
+            let query = try provider.flow.callbackQuery(try EmbeddedProvider.redirectURL(answer))
+            #expect(query["error"] == "access_denied")
+            #expect(query["state"] == provider.flow.state)
+            #expect(!answer.headers.contains { $0.value.hasPrefix("passkey_session=") })
+            expectRefused(try await provider.get(url), "invalid_request")
         }
     }
 

@@ -47,7 +47,8 @@ extension WebAuthAPI {
                 kind: .embedded),
             key: .digest(secret.digest))
         let authenticate = origin + "/embedded/authenticate?request=" + secret.text
-        return .redirect(invokeURL + (invokeURL.contains("?") ? "&" : "?") + "url=" + PercentEncoding.encode(authenticate))
+        return .redirect(
+            invokeURL + (invokeURL.contains("?") ? "&" : "?") + "url=" + PercentEncoding.encode(authenticate))
     }
 
     /// `GET /embedded/authenticate?request=R`: the options of a discoverable login (WebAuthn L3
@@ -125,11 +126,7 @@ extension WebAuthAPI {
             let transaction = try await store.take(LoginTransaction.self, key: .digest(secret.digest), at: clock.now()),
             transaction.kind == .continuation
         else {
-            return .page(
-                .badRequest,
-                HTMLPage.message(
-                    title: "Nothing to continue",
-                    text: "This login link is unknown, expired or used; start again from the application."))
+            return Self.nothingToContinue
         }
         if let user = transaction.user, let authTime = transaction.authTime {
             let (response, cookie) = try await openSession(
@@ -138,8 +135,15 @@ extension WebAuthAPI {
             answer.cookies.append(cookie)
             return answer
         }
-        return (transaction.response ?? transaction.request.response([("error", "server_error")])).browserResponse
+        return transaction.response?.browserResponse ?? Self.nothingToContinue
     }
+
+    /// The 400 page of a continue URL that leads nowhere.
+    private static let nothingToContinue = BrowserResponse.page(
+        .badRequest,
+        HTMLPage.message(
+            title: "Nothing to continue",
+            text: "This login link is unknown, expired or used; start again from the application."))
 
     /// Where the tenant is, as the caller reached it: the `Host` it sent when that is an origin the
     /// login page accepts (``PageOrigin``), else the issuer's origin.

@@ -91,7 +91,8 @@ extension WebAuthAPI {
             user = new
         }
         let (response, cookie) = try await openSession(
-            userID: user.id, authTime: clock.now(), request: transaction.request, refusal: refusal, secure: caller.secure)
+            userID: user.id, authTime: clock.now(), request: transaction.request, refusal: refusal,
+            secure: caller.secure)
         return (try await pageRedirect(response, digest: digest), cookie)
     }
 

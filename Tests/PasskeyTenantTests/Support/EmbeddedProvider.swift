@@ -38,6 +38,9 @@ struct EmbeddedProvider: Sendable {
             TenantApplication(name: "web", appType: .regularWeb, callbacks: callbacks, invokeURL: webInvokeURL),
             TenantApplication(name: "plain", appType: .native, callbacks: callbacks),
         ]
+        // An organization the signed-up user is not a member of.
+        configuration.organizations = [TenantOrganization(name: "globex")]
+        configuration.organizationUsage = .allow
         return configuration
     }
 
