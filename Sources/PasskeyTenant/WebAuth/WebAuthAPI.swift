@@ -53,6 +53,15 @@ extension WebAuthAPI {
                 ).response(connectSources: sources)
             }
         }
+        router.get("v2/logout") { request, _ in
+            try await self.logout(
+                query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure
+            ).response(connectSources: sources)
+        }
+        router.get("u/passkey/response") { request, _ in
+            try await self.pageResponse(transactionCookie: request.cookies[Self.transactionCookie]?.value)
+                .response(connectSources: sources)
+        }
         addEndSessionRoutes(to: router, secure: secure, sources: sources)
         router.get("u/passkey.js") { _, _ in
             Self.asset(PackageResources.passkey_js, type: "text/javascript; charset=utf-8", sources: sources)
