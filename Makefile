@@ -53,13 +53,14 @@ swift-test:
 ## (cross-instance, the database restarted under load, SIGTERM drain), against a throwaway cluster on a Unix socket in
 ## a new temporary directory (Tests/Support/pg-cluster.sh), stopped and removed even when a test fails; tests built by
 ## swift-test, at most PG_TEST_SECONDS. The store suites are those whose subject is something the store keeps or
-## decides (users and passkeys, their lookups, paging and search, organizations, expiring records, codes redeemed
-## once, refresh-token rotation, attempt windows, settings) or a column it must round-trip (DPoP binding, sid); the
-## tenant's other suites (HTTP shapes, client authentication, configuration, redaction) run on SQLite, in swift-test.
-## Swift Testing starts every test at once unless told a width: PG_TEST_WIDTH tests at a time keep the tenants'
-## connection pools within the cluster's max_connections. The cluster goes with its databases, so the tests leave
-## them (PASSKEY_TEST_POSTGRES_THROWAWAY, Tests/TestSupport/TestDatabase.swift); it is in PG_TEST_DIR, /dev/shm when
-## the machine has 8 GiB to spare (it grows to about 2.5 GB, whose writing and removal on a disk took minutes)
+## decides (users and passkeys, their lookups, paging and search, upstream identities, organizations, expiring records,
+## codes and embedded requests redeemed once, refresh-token rotation, attempt windows, settings) or a column it must
+## round-trip (DPoP binding, sid); the tenant's other suites (HTTP shapes, client authentication, configuration,
+## redaction) run on SQLite, in swift-test. Swift Testing starts every test at once unless told a width: PG_TEST_WIDTH
+## tests at a time keep the tenants' connection pools within the cluster's max_connections. The cluster goes with its
+## databases, so the tests leave them (PASSKEY_TEST_POSTGRES_THROWAWAY, Tests/TestSupport/TestDatabase.swift); it is
+## in PG_TEST_DIR, /dev/shm when the machine has 8 GiB to spare (it grows to about 2.5 GB, whose writing and removal
+## on a disk took minutes)
 PG_TEST_SECONDS ?= 900
 PG_TEST_DIR ?= $(shell [ -d /dev/shm ] && [ $$(awk '/^MemAvailable:/ {print $$2}' /proc/meminfo) -ge 8388608 ] \
 	&& echo /dev/shm || echo $${TMPDIR:-/tmp})
@@ -68,7 +69,8 @@ PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|Si
 	|WebAuthnGrantTests|LiveTenantTests|FlexibleIdentifierPageTests|MyAccountTests|MyAccountManageTests\
 	|ManagementAPITests|ManagementMethodsTests|ManagementUserSearchTests|ManagementSeedLoginTests|UserStorePagingTests\
 	|OrganizationTests|WebAuthPageTests|LogoutTests|DPoPProofTests|DPoPNonceTests|DPoPBindingTests|SessionIDTests\
-	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests
+	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
+	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests
 PG_PROCESS_SUITES := CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
 empty :=
 space := $(empty) $(empty)
