@@ -8,12 +8,12 @@ import Testing
 /// command that takes one takes it with the same name, help and meaning.
 @Suite struct SharedOptionsTests {
     /// Every command that makes HTTP requests as a client: the Auth0 commands, `create` and `get`
-    /// (related origins), `serve` and `mcp` (virtual users).
+    /// (related origins), `serve` and `mcp` (virtual users), `tenant serve` (its upstream connections' issuers).
     static let httpClients: [any ParsableCommand.Type] = [
         Passkey.Signup.self, Passkey.Login.self, Passkey.SeedUsers.self, Passkey.Enroll.self,
         Passkey.Methods.List.self, Passkey.Methods.Rename.self, Passkey.Methods.Delete.self, Passkey.Whoami.self,
         Passkey.Token.self, Passkey.API.self, Passkey.Logout.self, Passkey.Create.self, Passkey.Get.self,
-        Passkey.Serve.self, Passkey.MCPServer.self,
+        Passkey.Serve.self, Passkey.MCPServer.self, Passkey.Tenant.Serve.self,
     ]
 
     /// Every command that prints a result and takes `--json`.
@@ -33,7 +33,7 @@ import Testing
         #expect(help.contains("A PEM file of CA certificates to trust instead of the system's"), "\(command)")
     }
 
-    @Test(arguments: [Passkey.Demo.self, Passkey.Browser.self, Passkey.Tenant.Serve.self].map(Command.init))
+    @Test(arguments: [Passkey.Demo.self, Passkey.Browser.self].map(Command.init))
     func commandsThatMakeNoRequestTakeNoCACert(_ command: Command) {
         #expect(!Passkey.helpMessage(for: command.type, columns: 200).contains("--cacert"), "\(command)")
     }
