@@ -41,28 +41,47 @@ $(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt P
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## test: style, documentation, the Swift test suites (the tenant's on SQLite, then on PostgreSQL), the Python
-## interop suite against the built CLI, the examples (pytest against passkey serve, Locust in distributed mode),
-## and every fuzz target over its seeds and past crashers
+## test: style, documentation, the Swift test suites (the tenant's on SQLite, its store suites again on PostgreSQL),
+## the Python interop suite against the built CLI, the examples (pytest against passkey serve, Locust in distributed
+## mode), and every fuzz target over its seeds and past crashers
 test: build lint docs swift-test postgres-test interop-test examples-test browser-test fuzz-regressions
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
 
-## postgres-test: the tenant's suite again on PostgreSQL, and tenant processes sharing one database (cross-instance,
-## the database restarted under load, SIGTERM drain), against a throwaway cluster on a Unix socket in a new
-## temporary directory (Tests/Support/pg-cluster.sh), stopped and removed even when a test fails; tests built by
-## swift-test, at most PG_TEST_SECONDS. Swift Testing starts every test at once unless told a width: PG_TEST_WIDTH
-## tests at a time keep the tenants' connection pools within the cluster's max_connections
+## postgres-test: the tenant's store suites again on PostgreSQL, and tenant processes sharing one database
+## (cross-instance, the database restarted under load, SIGTERM drain), against a throwaway cluster on a Unix socket in
+## a new temporary directory (Tests/Support/pg-cluster.sh), stopped and removed even when a test fails; tests built by
+## swift-test, at most PG_TEST_SECONDS. The store suites are those whose subject is something the store keeps or
+## decides (users and passkeys, their lookups, paging and search, upstream identities, organizations, expiring records,
+## codes and embedded requests redeemed once, refresh-token rotation, attempt windows, settings) or a column it must
+## round-trip (DPoP binding, sid); the tenant's other suites (HTTP shapes, client authentication, configuration,
+## redaction) run on SQLite, in swift-test. Swift Testing starts every test at once unless told a width: PG_TEST_WIDTH
+## tests at a time keep the tenants' connection pools within the cluster's max_connections. The cluster goes with its
+## databases, so the tests leave them (PASSKEY_TEST_POSTGRES_THROWAWAY, Tests/TestSupport/TestDatabase.swift); it is
+## in PG_TEST_DIR, /dev/shm when the machine has 8 GiB to spare (it grows to about 2.5 GB, whose writing and removal
+## on a disk took minutes)
 PG_TEST_SECONDS ?= 900
+PG_TEST_DIR ?= $(shell [ -d /dev/shm ] && [ $$(awk '/^MemAvailable:/ {print $$2}' /proc/meminfo) -ge 8388608 ] \
+	&& echo /dev/shm || echo $${TMPDIR:-/tmp})
 PG_TEST_WIDTH ?= 16
-PG_TEST_SUITES := PasskeyTenantTests|CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
+PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|SigningKeyTests|RememberedKeyTests\
+	|WebAuthnGrantTests|LiveTenantTests|FlexibleIdentifierPageTests|MyAccountTests|MyAccountManageTests\
+	|ManagementAPITests|ManagementMethodsTests|ManagementUserSearchTests|ManagementSeedLoginTests|UserStorePagingTests\
+	|OrganizationTests|WebAuthPageTests|LogoutTests|DPoPProofTests|DPoPNonceTests|DPoPBindingTests|SessionIDTests\
+	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
+	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests
+PG_PROCESS_SUITES := CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
+empty :=
+space := $(empty) $(empty)
+PG_TEST_SUITES := $(subst $(space),,PasskeyTenantTests\.($(PG_STORE_SUITES))/|$(PG_PROCESS_SUITES))
 postgres-test:
-	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/passkey-pg.XXXXXX") && \
+	@dir=$$(mktemp -d "$(PG_TEST_DIR)/passkey-pg.XXXXXX") && \
 	trap 'bash Tests/Support/pg-cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT && \
 	url=$$(bash Tests/Support/pg-cluster.sh start "$$dir") && \
 	echo "postgres-test: cluster at $$dir" && \
-	PASSKEY_TEST_POSTGRES="$$url" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(PG_TEST_WIDTH) \
+	PASSKEY_TEST_POSTGRES="$$url" PASSKEY_TEST_POSTGRES_THROWAWAY=1 \
+	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(PG_TEST_WIDTH) \
 	  timeout -k 10 $(PG_TEST_SECONDS) \
 	  swift test --skip-build $(SWIFT_BUILD_FLAGS) --disable-xctest --filter '$(PG_TEST_SUITES)'
 

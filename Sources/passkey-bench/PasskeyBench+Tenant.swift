@@ -24,8 +24,11 @@ extension PasskeyBench {
                 and log in over HTTP with K clients through a regular web application's authorization code flow \
                 (the login page's passkey ceremony driven without a browser, the code exchanged with \
                 client_secret_basic), alternately with the native passkey login: the ratio is web ÷ native. \
-                --only measures the figures whose name starts with its value: tenant-in-process, tenant-http, \
-                tenant-postgres, tenant-web-login.
+                Then as many users log in at a second tenant through the first, a passkey provider in embedded \
+                mode served over TLS (an upstream OpenID Connect connection; the provider's invoke URL answered \
+                with the passkey, as an app's embedded SDK does), alternately with their native login at the \
+                second: the ratio is federated ÷ native. --only measures the figures whose name starts with its \
+                value: tenant-in-process, tenant-http, tenant-postgres, tenant-web-login, tenant-federated-login.
                 """
         )
 
@@ -55,7 +58,10 @@ extension PasskeyBench {
 
         @Option(
             name: .customLong("web-users"),
-            help: "Users of the web and native login figure, signed up first; a multiple of every --clients value.")
+            help: """
+                Users of the web, federated and native login figures, signed up first; a multiple of every \
+                --clients value.
+                """)
         var webUsers = 32
 
         @Option(help: "Measure only the figures whose name starts with this (tenant-http, tenant-web-login, …).")
@@ -126,11 +132,17 @@ extension PasskeyBench {
                     try await bench.figures(tenant: tenant, endpoint: endpoint, secret: webSecret)
                 }
             }
+            var federated: [FederatedLoginBench.Figure] = []
+            if wants("tenant-federated-login") {
+                federated = try await FederatedLoginBench(
+                    users: webUsers, clients: clients, seconds: seconds, rounds: rounds
+                ).figures(configuration: signing.configuration)
+            }
             let result = Result(
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling,
                 registrationsPerSecond: inProcess?.registrations, loginsPerSecond: inProcess?.logins,
                 ratioInProcess: inProcess.map { $0.logins / ceiling }, overHTTP: overHTTP, overPostgres: overPostgres,
-                webLogins: web)
+                webLogins: web, federatedLogins: federated)
             try BenchOutput.write(result, json: json, lines: [result.text])
         }
 
@@ -243,6 +255,8 @@ extension PasskeyBench {
             let overPostgres: [HTTPLogins]
             /// A regular web application's code-flow logins beside the native login, per K.
             let webLogins: [WebLoginBench.Figure]
+            /// Logins through a passkey provider in embedded mode beside the native login, per K.
+            let federatedLogins: [FederatedLoginBench.Figure]
 
             var text: String {
                 func f(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -279,6 +293,13 @@ extension PasskeyBench {
                     lines.append(
                         label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(web.webLoginsPerSecond)
                             + "  native \(f(web.nativeLoginsPerSecond))  ratio " + (web.ratio.map(ratio) ?? "—"))
+                }
+                for federated in federatedLogins {
+                    let label = "federated logins/s (embedded, K=\(federated.clients))"
+                    lines.append(
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(federated.federatedLoginsPerSecond)
+                            + "  native \(f(federated.nativeLoginsPerSecond))  ratio "
+                            + (federated.ratio.map(ratio) ?? "—"))
                 }
                 return lines.joined(separator: "\n")
             }

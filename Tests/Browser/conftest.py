@@ -20,6 +20,7 @@ from softpasskey.control import PasskeyServer
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from federation import Federation  # noqa: E402
 from rp_app import RelyingPartyServer  # noqa: E402
 
 ROOT = HERE.parents[1]
@@ -56,6 +57,12 @@ def until_stopped(running, name=None):
 def server():
     """One `passkey serve --json` for the run."""
     yield from until_stopped(PasskeyServer(passkey_binary()), "passkey serve")
+
+
+@pytest.fixture(scope="session")
+def federation(tmp_path_factory):
+    """Tenant A with upstream connections to tenant B, the passkey provider (federation.py)."""
+    yield from until_stopped(Federation(passkey_binary(), tmp_path_factory.mktemp("federation")), "the two tenants")
 
 
 @pytest.fixture(scope="session")
@@ -111,7 +118,8 @@ class ChromiumEngine:
 
     def open(self, authenticator, origins=None):
         from softpasskey.playwright import install
-        context = self.browser.new_context()
+        # As Firefox's session does, the context accepts the test root's certificates (TLS tenants).
+        context = self.browser.new_context(ignore_https_errors=True)
         install(context, authenticator, origins)
         return ChromiumTab(context)
 

@@ -47,12 +47,12 @@ class TenantServer:
     page at `origin` (`http://localhost:PORT`, `https://` with `--tls-cert`), since the RP ID is
     `localhost` (README, Local tenant: the page's origin)."""
 
-    def __init__(self, binary, *arguments, timeout=30):
+    def __init__(self, binary, *arguments, timeout=30, env=None):
         # The log goes to a file, never to a pipe nobody reads (a full pipe would stall the tenant).
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
             [binary, "tenant", "serve", "--json", "--db", ":memory:", *arguments],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
         lines = queue.Queue()
 
         def read():  # the start line, then whatever else it prints, so that its standard output never fills
@@ -121,19 +121,21 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def tls_tenant(binary, directory, *arguments):
+def tls_tenant(binary, directory, *arguments, files=None, env=None):
     """A tenant served over TLS with a certificate of the interop suite's test root (its `tls_files`,
-    written to `directory`): its domain is `localhost:PORT`, so that the discovery document's
-    endpoints (https://DOMAIN/...) are where it listens, as a client that reads discovery needs.
-    Answers the tenant; its `ca` is the test root's PEM file."""
-    spec = importlib.util.spec_from_file_location("interop_conftest", INTEROP_CONFTEST)
-    interop = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(interop)
-    files = interop.tls_files(directory)
+    written to `directory`; or the `files` of another tenant, which then shares its root): its domain
+    is `localhost:PORT`, so that the discovery document's endpoints (https://DOMAIN/...) are where it
+    listens, as a client that reads discovery needs. `env` is the process's environment (this one's by
+    default). Answers the tenant; its `ca` is the test root's PEM file, its `files` all three."""
+    if files is None:
+        spec = importlib.util.spec_from_file_location("interop_conftest", INTEROP_CONFTEST)
+        interop = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(interop)
+        files = interop.tls_files(directory)
     port = free_port()
     tenant = TenantServer(binary, "--port", str(port), "--domain", f"localhost:{port}",
-                          "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *arguments)
-    tenant.ca = files["ca"]
+                          "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *arguments, env=env)
+    tenant.ca, tenant.files = files["ca"], files
     return tenant
 
 

@@ -52,6 +52,24 @@ import WebAuthn
         #expect(web.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
     }
 
+    /// `--only tenant-federated-login`: logins at one tenant through another, a passkey provider in
+    /// embedded mode over TLS (issue 40), beside the native login, measured alternately, per K.
+    @Test func tenantGivesFederatedLoginsBesideNativeLogins() async throws {
+        let result = try await ChildProcess.run(
+            ChildProcess.built("passkey-bench"),
+            [
+                "tenant", "--only", "tenant-federated-login", "--seconds", "0.05", "--rounds", "1", "--clients", "2",
+                "--web-users", "2", "--json",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONValue(json: Array(result.stdout.utf8))
+        #expect(output["webLogins"]?.arrayValue?.isEmpty == true)
+        let federated = try #require(output["federatedLogins"]?.arrayValue)
+        #expect(federated.map { $0["clients"]?.numberValue } == [2])
+        #expect(federated.allSatisfy { ($0["federatedLoginsPerSecond"]?.numberValue ?? 0) > 0 })
+        #expect(federated.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
+    }
+
     /// With `--db postgres://…`: logins over HTTP with N instances on one database (a user signed up
     /// at the first, logging in at all), beside SQLite's, each as a ratio to the ceiling.
     @Test(.enabled(if: TestTenant.postgresServer != nil))

@@ -11,7 +11,9 @@ import PasskeyTenant
 /// fails with `ESRCH`): what a crashed, killed or timed-out run left. At exit (`atexit`) it drops
 /// its own, within a bound; what that misses, the next run's sweep drops. `DROP DATABASE … WITH
 /// (FORCE)` closes the connections a tenant never closed. `make postgres-test` runs on a throwaway
-/// cluster; this is for a developer's long-lived server in `PASSKEY_TEST_POSTGRES`.
+/// cluster, removed with its databases after the run, and says so (`PASSKEY_TEST_POSTGRES_THROWAWAY=1`):
+/// there the drop at exit, a checkpoint per database, is skipped. The sweep and the drop are for a
+/// developer's long-lived server in `PASSKEY_TEST_POSTGRES`.
 ///
 /// The server must be local to the tests: a PID is looked up on this machine, in this PID
 /// namespace, so a server shared with test runs in other machines or containers would lose
@@ -78,7 +80,9 @@ public enum TestDatabase {
     private static let swept = Task<Void, any Error> {
         guard let server = TestTenant.postgresServer else { return }
         try await sweep(server)
-        atexit { TestDatabase.dropOwn() }
+        if ProcessInfo.processInfo.environment["PASSKEY_TEST_POSTGRES_THROWAWAY"] != "1" {
+            atexit { TestDatabase.dropOwn() }
+        }
     }
 
     /// Drops this process's databases (and any of a process gone since), waiting at most a minute:

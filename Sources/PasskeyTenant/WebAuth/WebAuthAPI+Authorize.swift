@@ -41,7 +41,8 @@ extension WebAuthAPI {
     ///   unless a login session issues the code, the redirect to its invoke URL
     ///   (``invokeRedirect(for:invokeURL:origin:)``) instead of the page.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool, host: String? = nil) async throws(TenantError)
+    func authorize(query: String?, sessionCookie: String?, secure: Bool, host: String? = nil)
+        async throws(TenantError)
         -> BrowserResponse
     {
         let parameters = FormParameters(query)

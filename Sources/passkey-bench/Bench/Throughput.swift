@@ -66,6 +66,31 @@ enum Throughput {
         return Double(count) / (clock.now - start).seconds
     }
 
+    /// For each K of `clients`, a rate and its baseline, each run by K concurrent clients for
+    /// `seconds`, measured alternately `rounds` times (the medians kept): client k's n-th call is of
+    /// user k + n·K modulo `users` (a multiple of K), so no two clients act for one user at once.
+    ///
+    /// - Returns: per K, the rate and the baseline.
+    static func pairedUserRates(
+        users: Int, clients: [Int], seconds: Double, rounds: Int,
+        _ body: @escaping @Sendable (_ user: Int) async throws -> Void,
+        baseline: @escaping @Sendable (_ user: Int) async throws -> Void
+    ) async throws -> [(clients: Int, value: Double, baseline: Double)] {
+        var rates: [(clients: Int, value: Double, baseline: Double)] = []
+        for clients in clients {
+            let turns = users / clients
+            let user = { @Sendable (client: Int, iteration: Int) in client + clients * (iteration % turns) }
+            let (value, base) = try await pairedRates(
+                rounds: rounds,
+                { try await concurrentRate(clients: clients, seconds: seconds) { try await body(user($0, $1)) } },
+                baseline: {
+                    try await concurrentRate(clients: clients, seconds: seconds) { try await baseline(user($0, $1)) }
+                })
+            rates.append((clients, value, base))
+        }
+        return rates
+    }
+
     private static func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
     }

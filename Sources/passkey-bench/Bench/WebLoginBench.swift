@@ -36,6 +36,13 @@ struct WebLoginBench {
         let nativeLoginsPerSecond: Double
         /// Web ÷ native.
         let ratio: Double?
+
+        init(clients: Int, webLoginsPerSecond: Double, nativeLoginsPerSecond: Double) {
+            self.clients = clients
+            self.webLoginsPerSecond = webLoginsPerSecond
+            self.nativeLoginsPerSecond = nativeLoginsPerSecond
+            ratio = nativeLoginsPerSecond > 0 ? webLoginsPerSecond / nativeLoginsPerSecond : nil
+        }
     }
 
     /// Adds the regular web application to `configuration`, a confidential client authenticating
@@ -49,17 +56,24 @@ struct WebLoginBench {
         return secret
     }
 
-    /// Signs ``users`` users up at `tenant` in process, then measures both logins at `endpoint`
-    /// per K, `rounds` times alternately; the medians are kept.
-    func figures(tenant: PasskeyTenant, endpoint: TenantEndpoint, secret: String) async throws -> [Figure] {
+    /// `count` users signed up at `tenant` in process (`NAMEi@example.com`), each with a device of
+    /// its own.
+    static func signUp(_ count: Int, at tenant: PasskeyTenant, as name: String) async throws -> [VirtualDevice] {
         var devices: [VirtualDevice] = []
-        for index in 0..<users {
+        for index in 0..<count {
             let store = InMemoryCredentialStore()
             try await TenantCeremonies(
                 tenant: tenant, device: WebAuthnClient(authenticator: SoftwareAuthenticator(store: store))
-            ).signUp(email: "web\(index)@example.com")
+            ).signUp(email: "\(name)\(index)@example.com")
             devices.append(VirtualDevice(store: store))
         }
+        return devices
+    }
+
+    /// Signs ``users`` users up at `tenant` in process, then measures both logins at `endpoint`
+    /// per K, `rounds` times alternately; the medians are kept.
+    func figures(tenant: PasskeyTenant, endpoint: TenantEndpoint, secret: String) async throws -> [Figure] {
+        let devices = try await Self.signUp(users, at: tenant, as: "web")
         let native = try Tenant(clientID: tenant.clientID, baseURL: endpoint.baseURL)
         let nativeUsers = devices.map { VirtualUser(tenant: native, device: $0) }
         let transport = CurlTransport()
@@ -69,28 +83,9 @@ struct WebLoginBench {
             .clientAuthentication(.clientSecretBasic(ClientSecret(secret)))
             .idTokenValidator(IDTokenValidator(authentication: authentication))
         let pages = devices.map { LoginPageUserAgent(device: $0, transport: transport) }
-        var figures: [Figure] = []
-        for clients in clients {
-            // Client k's n-th login is of user k + n·K (modulo the users, a multiple of K apart).
-            let turns = users / clients
-            let user = { @Sendable (client: Int, iteration: Int) in client + clients * (iteration % turns) }
-            let (web, native) = try await Throughput.pairedRates(
-                rounds: rounds,
-                {
-                    try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, iteration in
-                        _ = try await webAuth.start(using: pages[user(client, iteration)])
-                    }
-                },
-                baseline: {
-                    try await Throughput.concurrentRate(clients: clients, seconds: seconds) { client, iteration in
-                        try await nativeUsers[user(client, iteration)].logIn()
-                    }
-                })
-            figures.append(
-                Figure(
-                    clients: clients, webLoginsPerSecond: web, nativeLoginsPerSecond: native,
-                    ratio: native > 0 ? web / native : nil))
-        }
-        return figures
+        return try await Throughput.pairedUserRates(
+            users: users, clients: clients, seconds: seconds, rounds: rounds,
+            { _ = try await webAuth.start(using: pages[$0]) }, baseline: { try await nativeUsers[$0].logIn() }
+        ).map { Figure(clients: $0.clients, webLoginsPerSecond: $0.value, nativeLoginsPerSecond: $0.baseline) }
     }
 }
