@@ -31,6 +31,11 @@ public struct Tenant: Sendable {
     /// kept with the user's session. Off by default. A session that is DPoP-bound keeps using its
     /// key whatever this says: only new logins follow it.
     public var usesDPoP = false
+    /// How the application authenticates at the token and revocation endpoints (RFC 6749 §2.3.1,
+    /// RFC 7009 §2.1): ``ClientAuthentication/none`` for a native or single-page app, the default;
+    /// its secret for a regular web app, which a web login's code exchange, each renewal and the
+    /// revocation at logout then send.
+    public var clientAuthentication = ClientAuthentication.none
     /// What checks the ID token of every login, signup and renewal before its session is kept
     /// (auth0-passkey-api.md §14.5): the tenant's JWKS, its issuer (`https://DOMAIN/` with a
     /// domain, else the one its discovery document names), the client ID, and ``organization``'s

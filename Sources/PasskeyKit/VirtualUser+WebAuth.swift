@@ -39,6 +39,7 @@ extension VirtualUser {
         parameters: [String: String] = [:], using userAgent: some WebAuthUserAgent
     ) async throws(PasskeyFlowError) -> WebLogInResult {
         var webAuth = WebAuth(authentication: loginAuthentication).redirectURL(redirectURL).scope(tenant.scope)
+            .clientAuthentication(tenant.clientAuthentication)
         if let domain = tenant.domain { webAuth = webAuth.issuer("https://\(domain)/") }
         if let audience = tenant.audience { webAuth = webAuth.audience(audience) }
         if let connection = connection ?? tenant.connection { webAuth = webAuth.connection(connection) }

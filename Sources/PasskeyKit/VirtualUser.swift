@@ -49,7 +49,8 @@ public struct VirtualUser: Sendable {
         self.device = device
         self.credentialsManager = CredentialsManager(
             authentication: tenant.usesDPoP ? tenant.authentication.useDPoP(DPoP()) : tenant.authentication,
-            storage: session, idTokenValidator: tenant.idTokenValidator)
+            storage: session, idTokenValidator: tenant.idTokenValidator,
+            clientAuthentication: tenant.clientAuthentication)
     }
 
     /// What the user's logins and signups send their token requests with: the tenant's client,

@@ -143,8 +143,8 @@ def test_the_cli_logs_in_at_a_through_b_with_the_stores_passkey(federation, pers
     store, provider_sub, address = person
     at_a = ["--base-url", federation.tenant.origin, "--client-id", federation.tenant.client_id,
             "--cacert", str(federation.ca), "--store", str(store), "--sessions", str(tmp_path / "sessions")]
-    # The user agent's hops trust the environment's CA bundle (not --cacert, which the API calls take).
-    environment = dict(os.environ, CURL_CA_BUNDLE=str(federation.ca))
+    # --cacert is trusted by every hop of the user agent too, B's included: no CA bundle in the environment.
+    environment = {key: value for key, value in os.environ.items() if key not in ("CURL_CA_BUNDLE", "SSL_CERT_FILE")}
     login = subprocess.run([passkey_binary(), "login", "--web", "--connection", "idp", *at_a],
                            capture_output=True, text=True, timeout=60, env=environment)
     assert login.returncode == 0, login.stderr[-6000:]

@@ -48,6 +48,33 @@ import WebAuthn
         }
     }
 
+    /// A ``VirtualUser`` of a ``Tenant`` given the application's ``ClientAuthentication``: its web
+    /// login's code exchange, its renewal (asked by a narrower scope, RFC 6749 §6) and its
+    /// logout's revocation all authenticate the client; the revoked refresh token is refused.
+    @Test(arguments: RegularWebApps.both.map(\.clientID))
+    func aVirtualUserOfAConfidentialTenantSendsTheSecret(_ clientID: String) async throws {
+        let method = try #require(RegularWebApps.both.first { $0.clientID == clientID }?.method)
+        try await RegularWebApps.withTenant { _, endpoint in
+            var tenant = try Tenant(clientID: clientID, baseURL: endpoint.baseURL)
+            tenant.clientAuthentication = method
+            let device = VirtualDevice(store: InMemoryCredentialStore())
+            let user = VirtualUser(tenant: tenant, device: device)
+            let email = "virtual-\(clientID)@example.com"
+            let signedUp = try await user.logInOnTheWeb(
+                redirectURL: RegularWebApps.callback, signUp: true, loginHint: email,
+                using: LoginPageUserAgent(device: device, ceremony: .signUp(identifier: email)))
+            let renewed = try await user.credentials(withScope: "openid email offline_access")
+            #expect(renewed.accessToken != signedUp.credentials.accessToken)
+            let refreshToken = try #require(renewed.refreshToken)
+            #expect(try await user.logOut(revoke: true).revoked)
+            let error = await #expect(throws: AuthenticationError.self) {
+                try await tenant.authentication.renew(withRefreshToken: refreshToken, clientAuthentication: method)
+                    .start()
+            }
+            #expect(error?.code == .invalidGrant)
+        }
+    }
+
     @Test(arguments: RegularWebApps.both.map(\.clientID))
     func authenticationRenewsAndRevokesWithTheSecret(_ clientID: String) async throws {
         let method = try #require(RegularWebApps.both.first { $0.clientID == clientID }?.method)

@@ -93,7 +93,9 @@ struct WebLoginOptions: ParsableArguments {
         if browser == .noBrowser {
             let agent = LoginPageUserAgent(
                 device: try await device(), ceremony: signUp ? .signUp(identifier: loginHint ?? "") : .logIn,
-                invokeURL: invokeURL ?? Self.defaultInvokeURL, choosing: choice)
+                invokeURL: invokeURL ?? Self.defaultInvokeURL, choosing: choice,
+                // The tenant's transport (`--cacert`) and trace (`-v`) for every hop, the provider's too.
+                transport: user.tenant.transport, logger: user.tenant.logger)
             return try await user.logInOnTheWeb(
                 redirectURL: Self.headlessRedirectURL, signUp: signUp, loginHint: loginHint, using: agent)
         }
