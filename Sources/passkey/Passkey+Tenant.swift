@@ -275,8 +275,9 @@ extension Passkey.Tenant {
 
     /// What `tenant serve` prints once it listens. The JSON line carries the machine-to-machine
     /// client's secret and the configured applications' secrets, for a test harness that reads the
-    /// process's standard output; the text line, meant for a terminal, never does.
-    struct StartLine: Encodable {
+    /// process's standard output (the CLI tests decode it back); the text line, meant for a
+    /// terminal, never does.
+    struct StartLine: Codable {
         let url: String
         let domain: String
         let issuer: String
@@ -291,14 +292,14 @@ extension Passkey.Tenant {
         let applications: [Application]
 
         /// An organization as the start line names it.
-        struct Organization: Encodable {
+        struct Organization: Codable {
             let id: String
             let name: String
         }
 
         /// A configured application as the start line names it, in Auth0's key names; the secret
         /// only for a confidential client.
-        struct Application: Encodable {
+        struct Application: Codable {
             let name: String
             let appType: String
             let clientID: String

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import passkey
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -15,7 +17,7 @@ import Testing
             CLIProcess.executable,
             ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"] + flags,
             readyWhen: { $0.contains("\n") })
-        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(Passkey.Tenant.StartLine.self, from: Data(process.startOutput.utf8))
         var request = URLRequest(url: try #require(URL(string: line.url + "/oauth/token")))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

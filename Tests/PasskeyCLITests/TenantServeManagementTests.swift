@@ -15,7 +15,7 @@ import WebAuthn
 /// text line carries the ID only.
 @Suite struct TenantServeManagementTests {
     /// `POST /oauth/token` with the client credentials of `line`: the status and the scope granted.
-    private func token(_ line: TenantStartLine) async throws -> (Int, String?) {
+    private func token(_ line: Passkey.Tenant.StartLine) async throws -> (Int, String?) {
         var request = URLRequest(url: try #require(URL(string: line.url + "/oauth/token")))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -33,7 +33,7 @@ import WebAuthn
             CLIProcess.executable,
             ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--m2m-scope", "read:users"],
             readyWhen: { $0.contains("\n") })
-        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(Passkey.Tenant.StartLine.self, from: Data(process.startOutput.utf8))
         #expect(line.managementAudience == "https://localhost/api/v2/")
         #expect(line.m2mClientID.count == 32)
         #expect(line.m2mClientSecret.count == 64)

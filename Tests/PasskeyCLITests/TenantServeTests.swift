@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import passkey
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -16,7 +18,7 @@ import Testing
             ["tenant", "serve", "--port", "0", "--json", "--db", ":memory:", "--client-id", "cli-test"],
             readyWhen: { $0.contains("\n") })
 
-        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(Passkey.Tenant.StartLine.self, from: Data(process.startOutput.utf8))
         #expect(line.url.hasPrefix("http://127.0.0.1:"))
         #expect(line.clientID == "cli-test")
         #expect(line.connection == "Username-Password-Authentication")
@@ -46,7 +48,7 @@ import Testing
                 "--page-connect-src", "http://127.0.0.1:*",
             ],
             readyWhen: { $0.contains("\n") })
-        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(process.startOutput.utf8))
+        let line = try JSONDecoder().decode(Passkey.Tenant.StartLine.self, from: Data(process.startOutput.utf8))
         let challenge = "z3cuvywc8W4YDiBEfGSpLffZUjB5mxuxw29Ucm6M5EE"
         func authorize(_ redirect: String) async throws -> (Int, String?) {
             let query =

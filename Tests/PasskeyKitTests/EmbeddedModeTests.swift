@@ -33,11 +33,6 @@ import WebAuthn
             .redirectURL(Self.callback)
     }
 
-    private func subject(_ credentials: Credentials) throws -> String? {
-        let token = try #require(UnverifiedJWT(credentials.idToken))
-        return try JSONDecoder().decode(IDTokenClaims.self, from: Data(token.payload)).subject
-    }
-
     @Test func anAppWithAnInvokeURLLogsInWithTheDevicesPasskey() async throws {
         try await withTenant { tenant, endpoint in
             let device = VirtualDevice(store: InMemoryCredentialStore())

@@ -26,11 +26,6 @@ import WebAuthn
         return WebAuth(authentication: authentication).redirectURL(Self.callback).clientAuthentication(method)
     }
 
-    private func subject(_ credentials: Credentials) throws -> String? {
-        let token = try #require(UnverifiedJWT(credentials.idToken))
-        return try JSONDecoder().decode(IDTokenClaims.self, from: Data(token.payload)).subject
-    }
-
     @Test func aRegularWebAppSignsUpAndLogsInWithClientSecretBasic() async throws {
         try await withTenant { _, endpoint in
             let device = VirtualDevice(store: InMemoryCredentialStore())

@@ -13,56 +13,24 @@ import WebAuthn
 /// ``LoginPageUserAgent`` keeps the cookies of both along the way. A's tokens are for
 /// `oidc|CONNECTION|<B's sub>`.
 @Suite(.temporaryDirectory) struct UpstreamConnectionLoginTests {
-    static let secret = "b-secret-for-tenant-a-0123456789"
     static let callback = "http://127.0.0.1/callback"
     static let invoke = "http://127.0.0.1/invoke"
 
-    struct Pair: Sendable {
-        let a: PasskeyTenant
-        let aURL: String
-        let bURL: String
-        let bClientID: String
-        /// Trusts the test CA, for B.
-        let transport: CurlTransport
-    }
-
-    /// Serves B with two clients for A (`a-embedded` with the invoke URL, `a-page` without), then
-    /// A with a connection to each, and runs `body`.
-    private func withPair(_ body: @Sendable (Pair) async throws -> Void) async throws {
-        let files = try TestCertificateAuthority().serverFiles(in: try TemporaryDirectory.current.path)
-        let port = try FreePort.loopback()
-        let callbacks = "callbacks=http://127.0.0.1/login/callback,callbacks=http://localhost/login/callback"
-        var bConfiguration = TenantConfiguration(domain: "localhost:\(port)")
-        bConfiguration.applications = [
-            try TenantApplication(
-                option: "name=a-embedded,app_type=regular_web,client_id=a-embedded,client_secret=\(Self.secret),"
-                    + "\(callbacks),invoke_url=\(Self.invoke)"),
-            try TenantApplication(
-                option: "name=a-page,app_type=regular_web,client_id=a-page,client_secret=\(Self.secret),\(callbacks)"),
-        ]
-        let b = try await PasskeyTenant(configuration: bConfiguration, database: ":memory:")
-        let bURL = "https://localhost:\(port)"
-        var aConfiguration = TenantConfiguration()
-        aConfiguration.connections = ["embedded", "page"].map { name in
-            UpstreamConnection(
-                name: name, issuer: bURL + "/", clientID: "a-\(name)", clientSecret: Secret(Self.secret))
-        }
-        aConfiguration.upstreamCABundlePath = files.caCertificate
-        let a = try await PasskeyTenant(configuration: aConfiguration, database: ":memory:")
-        let transport = CurlTransport(configuration: .init(caBundlePath: files.caCertificate))
-        let tls = TenantTLS(certificateChainPath: files.certificateChain, privateKeyPath: files.privateKey)
-        try await b.serving(port: port, tls: tls) { _ in
-            try await a.serving { endpoint in
-                try await body(
-                    Pair(a: a, aURL: endpoint.baseURL, bURL: bURL, bClientID: b.clientID, transport: transport))
-            }
-        }
+    /// Serves B with two applications for A (`a-embedded` with the invoke URL, `a-page` without),
+    /// then A at `127.0.0.1` with a connection to each, and runs `body` (``UpstreamTenants``).
+    private func withPair(_ body: @Sendable (UpstreamTenants) async throws -> Void) async throws {
+        try await UpstreamTenants.run(
+            links: [
+                .init(connection: "embedded", clientID: "a-embedded", invokeURL: Self.invoke),
+                .init(connection: "page", clientID: "a-page"),
+            ],
+            aHost: "127.0.0.1", body)
     }
 
     /// A device whose user signed up on B's login page, and B's `sub` for them.
-    private func signedUpAtB(_ pair: Pair) async throws -> (VirtualDevice, String) {
+    private func signedUpAtB(_ pair: UpstreamTenants) async throws -> (VirtualDevice, String) {
         let device = VirtualDevice(store: InMemoryCredentialStore())
-        let auth = try Authentication(clientId: pair.bClientID, baseURL: pair.bURL, transport: pair.transport)
+        let auth = try Authentication(clientId: pair.b.clientID, baseURL: pair.bURL, transport: pair.transport)
         let credentials = try await WebAuth(authentication: auth).redirectURL(Self.callback).start(
             using: LoginPageUserAgent(
                 device: device, ceremony: .signUp(identifier: "ada@example.com"), transport: pair.transport))
@@ -110,4 +78,9 @@ import WebAuthn
             #expect(error?.authenticationError?.code == AuthenticationError.Code(rawValue: "access_denied"))
         }
     }
+}
+
+extension UpstreamTenants {
+    /// The real HTTP client, trusting the test CA (for B).
+    fileprivate var transport: CurlTransport { CurlTransport(configuration: .init(caBundlePath: caBundlePath)) }
 }

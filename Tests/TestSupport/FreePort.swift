@@ -2,6 +2,10 @@ import Foundation
 
 /// A loopback TCP port nothing listens on now: for a server whose configuration must name its
 /// port before it listens (a tenant whose domain is `localhost:PORT`).
+///
+/// The port is free only when asked: a test running in parallel may bind it before the server
+/// does, so whoever starts a server on it retries on another port when the bind fails
+/// (``UpstreamTenants``). A server that can name its port after it listens binds port 0 instead.
 public enum FreePort {
     /// A port bound to `127.0.0.1:0`, read back and closed.
     public static func loopback() throws -> Int {

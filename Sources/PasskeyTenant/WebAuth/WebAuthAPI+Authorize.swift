@@ -35,8 +35,8 @@ extension WebAuthAPI {
     ///   - sessionCookie: the `passkey_session` cookie, if any.
     ///   - secure: whether the tenant serves TLS (cookies get `Secure`).
     ///   - host: the `Host` the browser sent: the tenant's origin as the browser reaches it, where an
-    ///     upstream connection sends the browser back (``browserOrigin(host:secure:)``), and where the
-    ///     authenticate URL of a client with an invoke URL is (``tenantOrigin(host:secure:)``).
+    ///     upstream connection sends the browser back, and where the authenticate URL of a client
+    ///     with an invoke URL is (``tenantOrigin(host:secure:acceptedOnly:)``).
     /// - Returns: the page or redirect; for a client with an invoke URL, after every check and
     ///   unless a login session issues the code, the redirect to its invoke URL
     ///   (``invokeRedirect(for:invokeURL:origin:)``) instead of the page.
@@ -163,11 +163,13 @@ extension WebAuthAPI {
         }
         if let upstream {
             return try await startUpstreamLogin(
-                request, at: upstream, origin: browserOrigin(host: host, secure: secure), secure: secure)
+                request, at: upstream, origin: tenantOrigin(host: host, secure: secure, acceptedOnly: false),
+                secure: secure)
         }
         if let invokeURL = client.invokeURL {
             return try await invokeRedirect(
-                for: request, invokeURL: invokeURL, origin: tenantOrigin(host: host, secure: secure))
+                for: request, invokeURL: invokeURL, origin: tenantOrigin(host: host, secure: secure, acceptedOnly: true)
+            )
         }
         return try await loginPage(for: request, links: upstreamLinks(query: query), secure: secure)
     }

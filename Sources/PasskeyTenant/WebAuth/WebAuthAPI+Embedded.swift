@@ -145,15 +145,28 @@ extension WebAuthAPI {
             title: "Nothing to continue",
             text: "This login link is unknown, expired or used; start again from the application."))
 
-    /// Where the tenant is, as the caller reached it: the `Host` it sent when that is an origin the
-    /// login page accepts (``PageOrigin``), else the issuer's origin.
-    func tenantOrigin(host: String?, secure: Bool) -> String {
+    /// Where the browser reached the tenant: `<scheme>://<Host>` as ``PageOrigin`` reads the `Host`
+    /// header, for the URLs the tenant sends the browser back to itself with.
+    ///
+    /// The embedded mode's authenticate URL is run at this origin, so it must be one the login
+    /// page's ceremonies are accepted from (`acceptedOnly`), else the issuer's origin. An upstream
+    /// connection's `redirect_uri` only has to lead this browser back here, where its
+    /// `passkey_upstream` cookie is, so any host does, else the configured domain over the scheme
+    /// served.
+    ///
+    /// - Parameters:
+    ///   - host: the request's `Host` (or `:authority`).
+    ///   - secure: whether the tenant serves TLS.
+    ///   - acceptedOnly: whether the origin must be one ceremonies are accepted from.
+    /// - Returns: the serialized origin, without a trailing `/`.
+    func tenantOrigin(host: String?, secure: Bool, acceptedOnly: Bool) -> String {
         if let page = PageOrigin(host: host, secure: secure, relyingPartyID: configuration.relyingPartyID),
-            page.isAccepted
+            page.isAccepted || !acceptedOnly
         {
             return page.text
         }
-        return String(configuration.issuer.dropLast())
+        return acceptedOnly
+            ? String(configuration.issuer.dropLast()) : "\(secure ? "https" : "http")://\(configuration.domain)"
     }
 
     /// The `request` secret of an embedded URL's query: given once, at most 64 characters.

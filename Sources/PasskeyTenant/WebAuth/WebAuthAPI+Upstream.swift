@@ -157,17 +157,6 @@ extension WebAuthAPI {
         }
     }
 
-    /// The tenant's origin as the browser reached it, for the upstream `redirect_uri`: the scheme
-    /// it serves and the `Host`, when that is a plain host and port; else the configured domain.
-    func browserOrigin(host: String?, secure: Bool) -> String {
-        let plain = host.map { !$0.isEmpty && $0.utf8.count <= 255 && $0.allSatisfy(Self.isHostCharacter) } ?? false
-        return "\(secure ? "https" : "http")://\(plain ? host ?? "" : configuration.domain)"
-    }
-
-    private static func isHostCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || "-.:[]".contains(character))
-    }
-
     /// The cookie binding an upstream login's `state` to the browser.
     static let upstreamCookie = "passkey_upstream"
     /// The largest callback query or form body read.

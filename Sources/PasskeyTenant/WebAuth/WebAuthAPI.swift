@@ -103,7 +103,8 @@ extension WebAuthAPI {
             }
             return try await self.embeddedAuthenticate(
                 query: request.uri.query, body,
-                origin: self.tenantOrigin(host: request.headers[.host] ?? request.head.authority, secure: secure))
+                origin: self.tenantOrigin(
+                    host: request.headers[.host] ?? request.head.authority, secure: secure, acceptedOnly: true))
         }
         router.get("embedded/continue") { request, _ in
             try await self.embeddedContinue(query: request.uri.query, secure: secure).response(connectSources: sources)

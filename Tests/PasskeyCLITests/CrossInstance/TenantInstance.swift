@@ -4,6 +4,8 @@ import PasskeyAuthenticator
 import PasskeyTenant
 import TestSupport
 
+@testable import passkey
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -30,7 +32,7 @@ struct TenantInstance: Sendable {
             let result = try await process.wait()
             throw InstanceFailed(reason: "no start line: \(result.stderr)")
         }
-        let line = try JSONDecoder().decode(TenantStartLine.self, from: Data(json.utf8))
+        let line = try JSONDecoder().decode(Passkey.Tenant.StartLine.self, from: Data(json.utf8))
         return TenantInstance(
             process: process, baseURL: line.url, auth: try Authentication(clientId: line.clientID, baseURL: line.url))
     }

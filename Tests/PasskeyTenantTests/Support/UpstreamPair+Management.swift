@@ -10,8 +10,8 @@ import Testing
 extension UpstreamPair {
     /// A's users as its Management API lists them at `path` (all of them by default).
     func aUsers(path: String = "/api/v2/users") async throws -> [ManagedUserSummary] {
-        try await TenantHarness(tenant: a, clock: TestClock(), device: device).router { http in
-            let harness = TenantHarness(tenant: a, clock: TestClock(), device: device)
+        let harness = TenantHarness(tenant: tenants.a, clock: TestClock(), device: device)
+        return try await harness.router { http in
             let token = try await harness.managementToken(http)
             let result = try await http.send(.get, path, bearer: token)
             #expect(result.status == .ok, "\(result.text)")

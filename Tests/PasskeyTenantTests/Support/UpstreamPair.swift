@@ -6,24 +6,22 @@ import TestSupport
 import Testing
 import WebAuthn
 
-/// Two real tenants over loopback: **B**, the upstream issuer, served with TLS from a test CA
-/// as `https://localhost:PORT_B/` (its issuer), with a regular web application for A; and **A**,
-/// on plain http, with the upstream connection `idp` to B. A browser (``TestBrowser``) drives
-/// the application's `/authorize` at A, B's own login page with a software authenticator, and
-/// the way back to A's `/login/callback`; the application's back channel is curl too.
+/// Two real tenants over loopback (``UpstreamTenants``): **A**, at `http://localhost:PORT_A`,
+/// with the upstream connection `idp` to **B**, B's regular web application `tenant-a`. A browser
+/// (``TestBrowser``) drives the application's `/authorize` at A, B's own login page with a
+/// software authenticator, and the way back to A's `/login/callback`; the application's back
+/// channel is curl too.
+@dynamicMemberLookup
 struct UpstreamPair: Sendable {
-    let a: PasskeyTenant
-    let b: PasskeyTenant
-    /// `http://localhost:PORT_A`.
-    let aURL: String
-    /// `https://localhost:PORT_B`.
-    let bURL: String
+    let tenants: UpstreamTenants
     let browser: TestBrowser
     let device: WebAuthnClient
 
+    /// A's and B's members, as `pair.a`, `pair.bURL`.
+    subscript<Value>(dynamicMember member: KeyPath<UpstreamTenants, Value>) -> Value { tenants[keyPath: member] }
+
     static let connection = "idp"
     static let clientID = "tenant-a"
-    static let clientSecret = "b-secret-for-tenant-a-0123456789"
     /// The application's redirect URI at A (a loopback callback of A's default application).
     static let redirectURI = "http://127.0.0.1:53117/callback"
     static let state = "app-state"
@@ -35,7 +33,7 @@ struct UpstreamPair: Sendable {
     /// client for A), and runs `body` while both listen.
     ///
     /// - Parameters:
-    ///   - change: changes the connection, given B's base URL and the CA file.
+    ///   - change: changes the connection, given B's base URL.
     ///   - aClock: A's clock.
     ///   - body: the test.
     static func run(
@@ -43,32 +41,13 @@ struct UpstreamPair: Sendable {
         aClock: TenantClock = .system,
         _ body: @Sendable (UpstreamPair) async throws -> Void
     ) async throws {
-        let files = try TestCertificateAuthority().serverFiles(in: try TemporaryDirectory.current.path)
-        let tls = TenantTLS(certificateChainPath: files.certificateChain, privateKeyPath: files.privateKey)
-        let port = try FreePort.loopback()
-        var bConfiguration = TenantConfiguration(domain: "localhost:\(port)")
-        bConfiguration.applications = [
-            try TenantApplication(
-                option: "name=tenant-a,app_type=regular_web,client_id=\(clientID),client_secret=\(clientSecret),"
-                    + "callbacks=https://localhost/login/callback,callbacks=http://localhost/login/callback")
-        ]
-        let b = try await TestTenant.open(configuration: bConfiguration)
-        let bURL = "https://localhost:\(port)"
-        var connection = UpstreamConnection(
-            name: Self.connection, issuer: bURL + "/", clientID: clientID, clientSecret: Secret(clientSecret))
-        change(&connection, bURL)
-        var aConfiguration = TenantConfiguration()
-        aConfiguration.connections = [connection]
-        aConfiguration.upstreamCABundlePath = files.caCertificate
-        let a = try await TestTenant.open(configuration: aConfiguration, clock: aClock)
-        let browser = TestBrowser(caBundlePath: files.caCertificate)
-        try await b.serving(port: port, tls: tls) { _ in
-            try await a.serving { endpoint in
-                try await body(
-                    UpstreamPair(
-                        a: a, b: b, aURL: "http://localhost:\(endpoint.port)", bURL: bURL, browser: browser,
-                        device: TenantHarness.device()))
-            }
+        try await UpstreamTenants.run(
+            links: [.init(connection: connection, clientID: clientID)], aClock: aClock, connection: change
+        ) { tenants in
+            try await body(
+                UpstreamPair(
+                    tenants: tenants, browser: TestBrowser(caBundlePath: tenants.caBundlePath),
+                    device: TenantHarness.device()))
         }
     }
 
@@ -77,13 +56,14 @@ struct UpstreamPair: Sendable {
     /// The application's `/authorize` URL at A, with `connection=idp` unless `changes` says otherwise.
     func authorizeURL(_ changes: [String: String?] = [:]) -> String {
         var values: [String: String?] = [
-            "response_type": "code", "client_id": a.clientID, "redirect_uri": Self.redirectURI, "state": Self.state,
+            "response_type": "code", "client_id": tenants.a.clientID, "redirect_uri": Self.redirectURI,
+            "state": Self.state,
             "nonce": Self.nonce, "scope": "openid profile email offline_access", "code_challenge": Self.challenge,
             "code_challenge_method": "S256", "connection": Self.connection,
         ]
         for (name, value) in changes { values[name] = value }
         let query = values.compactMap { name, value in value.map { "\(name)=\(WebAuthFlow.encode($0))" } }.sorted()
-        return aURL + "/authorize?" + query.joined(separator: "&")
+        return tenants.aURL + "/authorize?" + query.joined(separator: "&")
     }
 
     /// The application's `/authorize` at A: for an upstream connection, the redirect to B.
@@ -100,18 +80,19 @@ struct UpstreamPair: Sendable {
         let start = try #require(html.range(of: #"data-transaction=""#))
         let transaction = String(html[start.upperBound...].prefix { $0 != "\"" })
         let options = try await browser.post(
-            bURL + "/u/passkey/options",
+            tenants.bURL + "/u/passkey/options",
             json: PageOptionsRequest(
                 transaction: transaction, mode: email == nil ? "login" : "signup", identifier: email))
         #expect(options.status == 200, "\(String(decoding: options.body, as: UTF8.self))")
-        let origin = try WebOrigin(bURL)
+        let origin = try WebOrigin(tenants.bURL)
         let credential: PasskeyResponse
         switch try JSONDecoder().decode(PageOptionsResponse.self, from: Data(options.body)) {
         case .create(let creation): credential = PasskeyResponse(try await device.create(creation, origin: origin))
         case .get(let request): credential = PasskeyResponse(try await device.get(request, origin: origin))
         }
         let verified = try await browser.post(
-            bURL + "/u/passkey/verify", json: PageVerifyRequest(transaction: transaction, credential: credential))
+            tenants.bURL + "/u/passkey/verify",
+            json: PageVerifyRequest(transaction: transaction, credential: credential))
         #expect(verified.status == 200, "\(String(decoding: verified.body, as: UTF8.self))")
         return try JSONDecoder().decode(PageVerifyResponse.self, from: Data(verified.body)).redirect.text
     }
@@ -138,9 +119,9 @@ struct UpstreamPair: Sendable {
     /// The application's code exchange at A.
     func exchange(code: String) async throws -> [String: JSONValue] {
         let response = try await browser.postJSON(
-            aURL + "/oauth/token",
+            tenants.aURL + "/oauth/token",
             [
-                "grant_type": "authorization_code", "client_id": a.clientID, "code": code,
+                "grant_type": "authorization_code", "client_id": tenants.a.clientID, "code": code,
                 "code_verifier": Self.verifier, "redirect_uri": Self.redirectURI,
             ])
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
