@@ -34,40 +34,33 @@ import WebAuthn
 
     /// `--only tenant-web-login`: a regular web application's logins through the authorization code
     /// flow (the login page driven without a browser, `client_secret_basic`) beside the native
-    /// passkey login, measured alternately, per K; the other figures left out.
-    @Test func tenantGivesWebLoginsBesideNativeLogins() async throws {
+    /// passkey login; `--only tenant-federated-login`: logins at one tenant through another, a
+    /// passkey provider in embedded mode over TLS (issue 40), beside the native login. Each measured
+    /// alternately, per K; the other figures left out.
+    @Test(arguments: [
+        (only: "tenant-web-login", figures: "webLogins", perSecond: "webLoginsPerSecond", other: "overHTTP"),
+        (
+            only: "tenant-federated-login", figures: "federatedLogins", perSecond: "federatedLoginsPerSecond",
+            other: "webLogins"
+        ),
+    ])
+    func tenantGivesWebAndFederatedLoginsBesideNativeLogins(
+        _ bench: (only: String, figures: String, perSecond: String, other: String)
+    ) async throws {
         let result = try await ChildProcess.run(
             ChildProcess.built("passkey-bench"),
             [
-                "tenant", "--only", "tenant-web-login", "--seconds", "0.05", "--rounds", "1", "--clients", "2",
+                "tenant", "--only", bench.only, "--seconds", "0.05", "--rounds", "1", "--clients", "2",
                 "--web-users", "2", "--json",
             ])
         #expect(result.status == 0, "\(result.stderr)")
         let output = try JSONValue(json: Array(result.stdout.utf8))
-        #expect(output["overHTTP"]?.arrayValue?.isEmpty == true)
+        #expect(output[bench.other]?.arrayValue?.isEmpty == true)
         #expect(output["loginsPerSecond"] == nil)
-        let web = try #require(output["webLogins"]?.arrayValue)
-        #expect(web.map { $0["clients"]?.numberValue } == [2])
-        #expect(web.allSatisfy { ($0["webLoginsPerSecond"]?.numberValue ?? 0) > 0 })
-        #expect(web.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
-    }
-
-    /// `--only tenant-federated-login`: logins at one tenant through another, a passkey provider in
-    /// embedded mode over TLS (issue 40), beside the native login, measured alternately, per K.
-    @Test func tenantGivesFederatedLoginsBesideNativeLogins() async throws {
-        let result = try await ChildProcess.run(
-            ChildProcess.built("passkey-bench"),
-            [
-                "tenant", "--only", "tenant-federated-login", "--seconds", "0.05", "--rounds", "1", "--clients", "2",
-                "--web-users", "2", "--json",
-            ])
-        #expect(result.status == 0, "\(result.stderr)")
-        let output = try JSONValue(json: Array(result.stdout.utf8))
-        #expect(output["webLogins"]?.arrayValue?.isEmpty == true)
-        let federated = try #require(output["federatedLogins"]?.arrayValue)
-        #expect(federated.map { $0["clients"]?.numberValue } == [2])
-        #expect(federated.allSatisfy { ($0["federatedLoginsPerSecond"]?.numberValue ?? 0) > 0 })
-        #expect(federated.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
+        let figures = try #require(output[bench.figures]?.arrayValue)
+        #expect(figures.map { $0["clients"]?.numberValue } == [2])
+        #expect(figures.allSatisfy { ($0[bench.perSecond]?.numberValue ?? 0) > 0 })
+        #expect(figures.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
     }
 
     /// With `--db postgres://…`: logins over HTTP with N instances on one database (a user signed up
