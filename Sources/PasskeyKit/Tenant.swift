@@ -32,7 +32,7 @@ public struct Tenant: Sendable {
     /// key whatever this says: only new logins follow it.
     public var usesDPoP = false
     /// How the application authenticates at the token and revocation endpoints (RFC 6749 §2.3.1,
-    /// RFC 7009 §2.1): ``ClientAuthentication/none`` for a native or single-page app, the default;
+    /// RFC 7009 §2.1): `ClientAuthentication.none` for a native or single-page app, the default;
     /// its secret for a regular web app, which a web login's code exchange, each renewal and the
     /// revocation at logout then send.
     public var clientAuthentication = ClientAuthentication.none
