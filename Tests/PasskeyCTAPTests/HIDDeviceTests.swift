@@ -7,9 +7,11 @@ import Testing
 /// cancel and keep-alive.
 @Suite struct HIDDeviceTests {
     /// A host of a device whose command layer is the real one, with a user who never shows
-    /// presence: commands that need it wait, with keep-alives, until the client cancels.
+    /// presence: commands that need it wait, with keep-alives, until the client cancels. The wait
+    /// outlasts any test (not the 30 s default), so a slow machine still sees the cancel answered,
+    /// never `CTAP2_ERR_USER_ACTION_TIMEOUT`.
     private func host(messageTimeout: Duration = .seconds(60), clock: CTAPClock = .continuous) -> HIDHost {
-        let absent = UserPresence.ask { _ in
+        let absent = UserPresence.ask(timeout: .seconds(3600)) { _ in
             try? await Task.sleep(for: .seconds(3600))
             return false
         }

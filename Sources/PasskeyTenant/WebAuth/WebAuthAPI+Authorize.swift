@@ -209,24 +209,6 @@ extension WebAuthAPI {
             cookies: [BrowserResponse.cookie(Self.transactionCookie, transaction.text, path: "/u/", secure: secure)])
     }
 
-    /// Opens a login session for `userID` (``LoginSession``, for
-    /// ``TenantConfiguration/loginSessionLifetime``): the login page's ceremony and an upstream
-    /// connection's login both end in one.
-    ///
-    /// - Returns: the session and its `passkey_session` cookie.
-    func openLoginSession(userID: String, at now: Date, secure: Bool) async throws(TenantError)
-        -> (session: LoginSession, cookie: String)
-    {
-        let secret = Secret.random()
-        let lifetime = configuration.loginSessionLifetime.seconds
-        let session = LoginSession(userID: userID, authTime: now, expiresAt: now.addingTimeInterval(lifetime))
-        try await store.insert(session, key: .digest(secret.digest))
-        let cookie = BrowserResponse.cookie(
-            Self.sessionCookie, secret.text, path: "/", secure: secure, crossSite: true,
-            maxAge: Int(lifetime))
-        return (session, cookie)
-    }
-
     /// Issues an authorization code for `request` and `userID` (RFC 6749 §4.1.2): 32 random
     /// bytes, stored as their SHA-256 digest for ``TenantConfiguration/authorizationCodeLifetime``,
     /// with the login session's ID (`sessionID`, the ID token's `sid`).

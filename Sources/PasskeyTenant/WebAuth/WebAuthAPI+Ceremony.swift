@@ -66,7 +66,8 @@ extension WebAuthAPI {
     }
 
     /// Opens a login session for `userID` (the `passkey_session` cookie: 32 random bytes, stored
-    /// as their SHA-256 digest) and answers `request`: a code (``issueCode(for:userID:authTime:sessionID:)``),
+    /// as their SHA-256 digest): the login page's ceremony, the embedded mode's and an upstream
+    /// connection's login all end in one. Then answers `request`: a code (``issueCode(for:userID:authTime:sessionID:)``),
     /// or `access_denied` with `refusal` when the user was not let in (auth0-passkey-api.md §17).
     ///
     /// - Parameters:

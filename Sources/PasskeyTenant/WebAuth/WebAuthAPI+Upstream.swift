@@ -137,10 +137,9 @@ extension WebAuthAPI {
         } catch  where error.code == .accessDenied {
             return refuse("access_denied", error.detail)
         }
-        let (session, sessionCookie) = try await openLoginSession(userID: user.id, at: now, secure: secure)
-        var response = try await issueCode(
-            for: request, userID: user.id, authTime: now, sessionID: session.sessionID
-        ).browserResponse
+        let (answer, sessionCookie) = try await openSession(
+            userID: user.id, authTime: now, request: request, refusal: nil, secure: secure)
+        var response = answer.browserResponse
         response.cookies += [sessionCookie, deletion]
         return response
     }
