@@ -291,13 +291,13 @@ extension PasskeyBench {
                 for web in webLogins {
                     let label = "web logins/s (code flow, K=\(web.clients))"
                     lines.append(
-                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(web.webLoginsPerSecond)
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(web.loginsPerSecond)
                             + "  native \(f(web.nativeLoginsPerSecond))  ratio " + (web.ratio.map(ratio) ?? "—"))
                 }
                 for federated in federatedLogins {
                     let label = "federated logins/s (embedded, K=\(federated.clients))"
                     lines.append(
-                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(federated.federatedLoginsPerSecond)
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(federated.loginsPerSecond)
                             + "  native \(f(federated.nativeLoginsPerSecond))  ratio "
                             + (federated.ratio.map(ratio) ?? "—"))
                 }

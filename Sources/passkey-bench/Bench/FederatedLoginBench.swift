@@ -35,20 +35,7 @@ struct FederatedLoginBench {
     let rounds: Int
 
     /// Federated and native logins per second with K clients, alternating, and their ratio.
-    struct Figure: Encodable {
-        let clients: Int
-        let federatedLoginsPerSecond: Double
-        let nativeLoginsPerSecond: Double
-        /// Federated ÷ native.
-        let ratio: Double?
-
-        init(clients: Int, federatedLoginsPerSecond: Double, nativeLoginsPerSecond: Double) {
-            self.clients = clients
-            self.federatedLoginsPerSecond = federatedLoginsPerSecond
-            self.nativeLoginsPerSecond = nativeLoginsPerSecond
-            ratio = nativeLoginsPerSecond > 0 ? federatedLoginsPerSecond / nativeLoginsPerSecond : nil
-        }
-    }
+    typealias Figure = LoginsBesideNative
 
     /// Opens B and A (A on `configuration`, with ``WebLoginBench``'s application added), signs the
     /// users up at both, serves them and measures both logins per K, `rounds` times alternately;
@@ -102,6 +89,10 @@ struct FederatedLoginBench {
         return try await Throughput.pairedUserRates(
             users: users, clients: clients, seconds: seconds, rounds: rounds,
             { _ = try await webAuth.start(using: agents[$0]) }, baseline: { try await nativeUsers[$0].logIn() }
-        ).map { Figure(clients: $0.clients, federatedLoginsPerSecond: $0.value, nativeLoginsPerSecond: $0.baseline) }
+        ).map {
+            Figure(
+                clients: $0.clients, key: "federatedLoginsPerSecond", loginsPerSecond: $0.value,
+                nativeLoginsPerSecond: $0.baseline)
+        }
     }
 }

@@ -30,20 +30,7 @@ struct WebLoginBench {
     let rounds: Int
 
     /// Web and native logins per second with K clients, alternating, and their ratio.
-    struct Figure: Encodable {
-        let clients: Int
-        let webLoginsPerSecond: Double
-        let nativeLoginsPerSecond: Double
-        /// Web ÷ native.
-        let ratio: Double?
-
-        init(clients: Int, webLoginsPerSecond: Double, nativeLoginsPerSecond: Double) {
-            self.clients = clients
-            self.webLoginsPerSecond = webLoginsPerSecond
-            self.nativeLoginsPerSecond = nativeLoginsPerSecond
-            ratio = nativeLoginsPerSecond > 0 ? webLoginsPerSecond / nativeLoginsPerSecond : nil
-        }
-    }
+    typealias Figure = LoginsBesideNative
 
     /// Adds the regular web application to `configuration`, a confidential client authenticating
     /// with `client_secret_basic`, and returns its secret.
@@ -86,6 +73,10 @@ struct WebLoginBench {
         return try await Throughput.pairedUserRates(
             users: users, clients: clients, seconds: seconds, rounds: rounds,
             { _ = try await webAuth.start(using: pages[$0]) }, baseline: { try await nativeUsers[$0].logIn() }
-        ).map { Figure(clients: $0.clients, webLoginsPerSecond: $0.value, nativeLoginsPerSecond: $0.baseline) }
+        ).map {
+            Figure(
+                clients: $0.clients, key: "webLoginsPerSecond", loginsPerSecond: $0.value,
+                nativeLoginsPerSecond: $0.baseline)
+        }
     }
 }
