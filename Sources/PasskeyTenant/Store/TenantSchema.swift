@@ -22,7 +22,7 @@ enum TenantSchema {
     }
 
     /// Every version, oldest first.
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
 
     /// Settings, users and their passkeys, pending sessions, refresh tokens.
     static let v1 = Migration(
@@ -260,6 +260,23 @@ enum TenantSchema {
         postgres: """
             ALTER TABLE users ADD COLUMN identity TEXT;
             CREATE TABLE upstream_requests (
+                digest BYTEA PRIMARY KEY NOT NULL,
+                body TEXT NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL);
+            """)
+
+    /// The local outbox (``OutboxMailbox``): each recipient's messages as JSON under the SHA-256
+    /// digest of the recipient in lower case.
+    static let v10 = Migration(
+        version: "v10",
+        sqlite: """
+            CREATE TABLE outbox (
+                digest BLOB PRIMARY KEY NOT NULL,
+                body TEXT NOT NULL,
+                expires_at REAL NOT NULL);
+            """,
+        postgres: """
+            CREATE TABLE outbox (
                 digest BYTEA PRIMARY KEY NOT NULL,
                 body TEXT NOT NULL,
                 expires_at DOUBLE PRECISION NOT NULL);
