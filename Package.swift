@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "PasskeyTenant",
             dependencies: [
-                "WebAuthn", "JSONBodies", "Auth0Passkeys",
+                "WebAuthn", "JSONBodies", "Auth0Passkeys", "BlockingIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

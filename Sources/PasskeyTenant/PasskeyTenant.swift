@@ -37,6 +37,10 @@ public final class PasskeyTenant: Sendable {
     let management: ManagementAPI
     /// `/api/events`, the sample protected API.
     let resourceServer: ResourceServer
+    /// `/passwordless/start`, `/passwordless/verify_redirect` (issue 41 otp).
+    let passwordless: PasswordlessAPI
+    /// `/test/outbox`, behind ``OutboxConfiguration/servesTestRoute`` (issue 41 otp).
+    let outbox: OutboxAPI
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use.
@@ -68,6 +72,8 @@ public final class PasskeyTenant: Sendable {
         myAccount = MyAccountAPI(services: services)
         management = ManagementAPI(services: services)
         resourceServer = ResourceServer(services: services)
+        passwordless = PasswordlessAPI(services: services)
+        outbox = OutboxAPI(services: services)
     }
 
     /// Closes the database: a PostgreSQL store's connections are closed and its pool's task ends
@@ -100,7 +106,9 @@ public final class PasskeyTenant: Sendable {
     public var signingKeyID: String { services.signer.keyID }
 
     /// The routes of all five APIs, in the order the tenant serves them.
-    var routes: [any TenantRoutes] { [authentication, resourceServer, myAccount, management, webAuth] }
+    var routes: [any TenantRoutes] {
+        [authentication, resourceServer, myAccount, management, webAuth, passwordless, outbox]
+    }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3), the
     /// machine-to-machine client's grant unless ``TenantConfiguration/managementScopes`` says

@@ -74,6 +74,7 @@ extension TenantConfiguration {
                 }
             }
         }
+        try file.outbox?.apply(to: &outbox)
     }
 
     /// A decoding failure as the key path it happened at and why, after `prefix` when given.
@@ -104,6 +105,7 @@ private struct ConfigurationFile: Decodable {
     var clients: [TenantApplication]?
     var trustedProxies: [String]?
     var connections: [UpstreamConnection]?
+    var outbox: OutboxFileSettings?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case organizations, precedence, attributes, clients, connections
@@ -113,7 +115,8 @@ private struct ConfigurationFile: Decodable {
     }
 
     init(from decoder: any Decoder) throws {
-        try AnyKey.refuseUnknown(in: decoder, allowed: CodingKeys.allCases.map(\.rawValue))
+        try AnyKey.refuseUnknown(
+            in: decoder, allowed: CodingKeys.allCases.map(\.rawValue) + OutboxFileSettings.CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         organizations = try container.decodeIfPresent([TenantOrganization].self, forKey: .organizations)
         organizationUsage = try container.decodeIfPresent(OrganizationUsage.self, forKey: .organizationUsage)
@@ -124,6 +127,7 @@ private struct ConfigurationFile: Decodable {
         clients = try container.decodeIfPresent([TenantApplication].self, forKey: .clients)
         trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
         connections = try container.decodeIfPresent([UpstreamConnection].self, forKey: .connections)
+        outbox = try OutboxFileSettings(from: decoder)
     }
 }
 

@@ -124,6 +124,11 @@ public struct TenantConfiguration: Sendable {
     /// good at every instance on the database. False by default.
     public var requiresDPoPNonce: Bool
 
+    // MARK: - The local outbox (issue 41 otp)
+
+    /// The test route, the outbox file and the passwordless codes' lifetime (``OutboxConfiguration``).
+    public var outbox = OutboxConfiguration()
+
     /// Creates a configuration.
     ///
     /// - Parameters:

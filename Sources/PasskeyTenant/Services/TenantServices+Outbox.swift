@@ -9,8 +9,17 @@ extension TenantServices {
     /// changes under its lock, or a new one when there is none (two first messages at once: the
     /// one that loses the insert appends to the other's).
     ///
-    /// - Throws: `server_error` when the store fails.
+    /// With an outbox file (``OutboxConfiguration/file``), the message is appended to it too, once
+    /// the store has it.
+    ///
+    /// - Throws: `server_error` when the store or the outbox file fails.
     func send(_ message: OutboxMessage) async throws(TenantError) {
+        try await keep(message)
+        try await outboxFile?.append(message)
+    }
+
+    /// Keeps `message` in its recipient's mailbox in the store.
+    private func keep(_ message: OutboxMessage) async throws(TenantError) {
         let key = OutboxMailbox.key(message.to)
         for _ in 0..<2 {
             let now = clock.now()

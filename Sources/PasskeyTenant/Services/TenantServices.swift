@@ -31,6 +31,8 @@ struct TenantServices: Sendable {
     let applications: [RegisteredApplication]
     /// The upstream connections by name, each with its issuer's kept metadata.
     let upstreams: [String: UpstreamIssuer]
+    /// The outbox file every sent message is appended to, when configured (``OutboxConfiguration/file``).
+    let outboxFile: OutboxFile?
 
     /// Opens the services on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use (``PasskeyTenant/init(configuration:database:clock:logger:)``
@@ -43,6 +45,8 @@ struct TenantServices: Sendable {
         let upstreams = try UpstreamIssuer.open(
             configuration.connections, databaseConnection: configuration.connection,
             caBundlePath: configuration.upstreamCABundlePath, now: clock.now)
+        var outboxFile: OutboxFile?
+        if let path = configuration.outbox.file { outboxFile = try await OutboxFile.open(path) }
         let store: any TenantStore =
             if PostgresURL.isPostgres(database) {
                 try await PostgresTenantStore(url: PostgresURL(database), logger: logger)
@@ -66,7 +70,7 @@ struct TenantServices: Sendable {
             managementClientSecret: Secret(
                 try await store.setting("m2m_client_secret") { Secret.random(byteCount: 48).text }),
             dpopNonces: DPoPNonces(key: try await DPoPNonces.key(in: store), clock: clock), applications: applications,
-            upstreams: upstreams)
+            upstreams: upstreams, outboxFile: outboxFile)
     }
 
     /// The application's client ID.

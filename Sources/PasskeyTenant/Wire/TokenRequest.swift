@@ -28,6 +28,11 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
     /// the proof is checked (RFC 9449 §5); never read from the body.
     var dpopThumbprint: String? = nil
+    // issue 41 otp
+    /// The passwordless OTP grant's email or phone number.
+    public var username: String?
+    /// The passwordless OTP grant's one-time code.
+    public var otp: Secret?
 
     /// The passkey grant's type.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
@@ -37,6 +42,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public static let refreshGrant = "refresh_token"
     /// The client credentials grant's type (RFC 6749 §4.4), for Management API tokens.
     public static let clientCredentialsGrant = "client_credentials"
+    /// Auth0's passwordless OTP grant's type: a code `/passwordless/start` sent.
+    public static let passwordlessOTPGrant = "http://auth0.com/oauth/grant-type/passwordless/otp"
 
     /// Creates a request.
     ///
@@ -85,6 +92,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         case codeVerifier = "code_verifier"
         case redirectURI = "redirect_uri"
         case clientSecret = "client_secret"
+        // issue 41 otp
+        case username, otp
     }
 
     /// Reads a body whose `client_id` may be absent (the client authenticates with
@@ -105,5 +114,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         codeVerifier = try container.decodeIfPresent(Secret.self, forKey: .codeVerifier)
         redirectURI = try container.decodeIfPresent(String.self, forKey: .redirectURI)
         clientSecret = try container.decodeIfPresent(Secret.self, forKey: .clientSecret)
+        // issue 41 otp
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        otp = try container.decodeIfPresent(Secret.self, forKey: .otp)
     }
 }
