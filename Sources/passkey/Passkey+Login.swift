@@ -17,7 +17,8 @@ extension Passkey {
                 --browser whose passkey autofill the store answers with the passkey --user or --credential picks. \
                 With --dpop the tokens are DPoP-bound (token_type DPoP): a P-256 key made for the session signs a \
                 proof for every token request; it is sealed with the session, and token, whoami, api, methods and \
-                logout use it.
+                logout use it. With --otp, logs in with a one-time code sent to --email or --phone (passwordless), \
+                read from standard input or, with --code-from-outbox, from the local tenant's outbox.
                 """)
 
         @OptionGroup var session: SessionFlowOptions
@@ -30,7 +31,12 @@ extension Passkey {
 
         @OptionGroup var tokens: TokenOptions
 
+        @OptionGroup var oneTimeCode: OTPLoginOptions
+
         func validate() throws {
+            if oneTimeCode.otp, user != nil || credential != nil || session.webLogin.web {
+                throw ValidationError("--otp logs in with a code: --user, --credential and --web pick a passkey")
+            }
             if user != nil, credential != nil {
                 throw ValidationError("--user and --credential each pick a passkey; give one of them")
             }
@@ -40,6 +46,10 @@ extension Passkey {
         }
 
         func run() async throws {
+            if oneTimeCode.otp {
+                try await oneTimeCode.run(session, tokens: tokens)
+                return
+            }
             // validate() checked the credential ID.
             let choice: AccountChoice =
                 user.map { .user($0) } ?? credential.map { .credential(try! Base64URL.decode($0)) } ?? .mostRecent

@@ -38,6 +38,11 @@ extension Passkey.Tenant {
                 names; --json lists each with its client ID, and its secret if it has one. Upstream OpenID
                 Connect connections come from the file's "connections" list or from --connection: GET
                 /authorize?connection=NAME logs in at the connection's issuer, which answers at /login/callback.
+
+                Passwordless: POST /passwordless/start sends a 6-digit code (email or SMS) or a magic link (email) \
+                that the http://auth0.com/oauth/grant-type/passwordless/otp grant or GET \
+                /passwordless/verify_redirect redeems. Nothing is mailed: messages go to the local outbox, which \
+                --test-outbox serves and --outbox-file appends to.
                 """
         )
 
@@ -164,6 +169,8 @@ extension Passkey.Tenant {
 
         @OptionGroup var organizationOptions: TenantOrganizationOptions
 
+        @OptionGroup var outboxOptions: TenantOutboxOptions
+
         // MARK: - DPoP
 
         @Flag(
@@ -227,6 +234,7 @@ extension Passkey.Tenant {
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)
+            outboxOptions.apply(to: &configuration)
             if !trustedProxies.isEmpty { configuration.trustedProxies = try trustedProxies.map(TrustedProxy.init) }
             for app in apps {
                 let application = try TenantApplication(option: app)

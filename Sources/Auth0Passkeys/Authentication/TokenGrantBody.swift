@@ -9,6 +9,7 @@
 /// | `client_credentials` | `audience` (and the secret, as `client_secret_post`) | spec §15.1, RFC 6749 §4.4.2 |
 /// | `authorization_code` | `code`, `code_verifier`, `redirect_uri` | spec §14.3, RFC 6749 §4.1.3, RFC 7636 §4.5 |
 /// | webauthn | `auth_session`, `authn_response`, `scope`, `realm`?, `audience`?, `organization`? | spec §3.1 |
+/// | passwordless OTP | `username`, `otp`, `realm` (`email`, `sms`), `scope`, `audience`? | Auth0 "Authenticate User" |
 struct TokenGrantBody: Encodable {
     /// `grant_type`.
     enum Grant: String, Encodable {
@@ -16,6 +17,8 @@ struct TokenGrantBody: Encodable {
         case clientCredentials = "client_credentials"
         case authorizationCode = "authorization_code"
         case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+        // issue 41 otp
+        case passwordlessOTP = "http://auth0.com/oauth/grant-type/passwordless/otp"
     }
 
     let grantType: Grant
@@ -30,6 +33,9 @@ struct TokenGrantBody: Encodable {
     var realm: String? = nil
     var audience: String? = nil
     var organization: String? = nil
+    // issue 41 otp
+    var username: String? = nil
+    var otp: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case grantType = "grant_type"
@@ -41,5 +47,7 @@ struct TokenGrantBody: Encodable {
         case authSession = "auth_session"
         case authnResponse = "authn_response"
         case scope, realm, audience, organization
+        // issue 41 otp
+        case username, otp
     }
 }
