@@ -57,7 +57,9 @@ struct PasswordlessAPI: TenantRoutes {
     func start(_ request: PasswordlessStartRequest, authorization: (scheme: String, token: Secret)?, origin: String)
         async throws(TenantError) -> PasswordlessStartResponse
     {
-        let send = request.send ?? "link"
+        // Auth0 defaults `send` to `link`, which it sends by email only; SMS sends a code
+        // (auth0-python's `Passwordless.sms` sends no `send`).
+        let send = request.send ?? (request.connection == PasswordlessConnection.sms.rawValue ? "code" : "link")
         guard send == "code" || send == "link" else {
             throw TenantError(.badRequest, "send must be code or link")
         }

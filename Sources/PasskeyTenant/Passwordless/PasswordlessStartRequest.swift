@@ -9,7 +9,8 @@ import WebAuthn
 /// ```
 ///
 /// `client_secret` is a regular web application's (or `Authorization: Basic`); `phone_number`
-/// replaces `email` for `connection: "sms"`; `send` is `link` when absent, as on Auth0; `authParams`
+/// replaces `email` for `connection: "sms"`; `send` is `link` when absent, as on Auth0 (**[local]**
+/// `code` for `sms`, which sends no link); `authParams`
 /// are a magic link's authorization parameters.
 struct PasswordlessStartRequest: Sendable, Hashable, Decodable {
     var clientID: String
