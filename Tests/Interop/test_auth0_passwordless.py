@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 from auth0.authentication import GetToken, Passwordless
-from auth0.exceptions import Auth0Error
+from auth0.authentication.exceptions import Auth0Error
 
 from conftest import passkey_binary, tls_files
 
