@@ -116,7 +116,8 @@ private struct ConfigurationFile: Decodable {
 
     init(from decoder: any Decoder) throws {
         try AnyKey.refuseUnknown(
-            in: decoder, allowed: CodingKeys.allCases.map(\.rawValue) + OutboxFileSettings.CodingKeys.allCases.map(\.rawValue))
+            in: decoder,
+            allowed: CodingKeys.allCases.map(\.rawValue) + OutboxFileSettings.CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         organizations = try container.decodeIfPresent([TenantOrganization].self, forKey: .organizations)
         organizationUsage = try container.decodeIfPresent(OrganizationUsage.self, forKey: .organizationUsage)

@@ -18,7 +18,8 @@ import WebAuthn
         #expect(answer.requests[0].url == "https://login.example.com/passwordless/start")
         #expect(
             answer.body(0)
-                == #"{"client_id":"\#(Fixtures.clientID)","connection":"email","email":"ada@example.com","send":"code"}"#)
+                == #"{"client_id":"\#(Fixtures.clientID)","connection":"email","email":"ada@example.com","send":"code"}"#
+        )
         #expect(
             answer.body(1)
                 == #"{"client_id":"\#(Fixtures.clientID)","connection":"sms","phone_number":"+15555550100","send":"code"}"#

@@ -5,10 +5,10 @@
 /// The outbox holds codes and links in the clear, so nothing shows it by default: the store keeps
 /// the messages, and a test asks for them through one of these.
 public struct OutboxConfiguration: Sendable, Hashable {
-    /// **[local]** Whether `GET /test/outbox?to=ADDRESS` answers (``OutboxAPI``); without it the
+    /// **[local]** Whether `GET /test/outbox?to=ADDRESS` answers; without it the
     /// route does not exist (404). Off by default.
     public var servesTestRoute: Bool
-    /// **[local]** A file every message is also appended to, as one JSON line (``OutboxFile``);
+    /// **[local]** A file every message is also appended to, as one JSON line;
     /// nil for none. The tenant refuses to start when it cannot open the file for appending.
     public var file: String?
     /// How long a passwordless code or magic link is good for: 180 seconds by default, Auth0's

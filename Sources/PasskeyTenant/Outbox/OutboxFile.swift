@@ -37,7 +37,8 @@ actor OutboxFile {
     ///
     /// - Throws: `invalid_configuration` naming the path and the system's reason.
     static func open(_ path: String) async throws(TenantError) -> OutboxFile {
-        try await BlockingExecutor(label: "OutboxFile.open").run { () throws(TenantError) in try OutboxFile(path: path) }
+        try await BlockingExecutor(label: "OutboxFile.open").run { () throws(TenantError) in try OutboxFile(path: path)
+        }
     }
 
     /// Appends `message` as one line.

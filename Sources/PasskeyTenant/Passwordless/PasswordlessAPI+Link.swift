@@ -29,7 +29,9 @@ extension PasswordlessAPI {
             .badRequest,
             HTMLPage.message(
                 title: "Invalid link",
-                text: "The link is incomplete, expired or replaced by a newer one; ask for a new link in the application."))
+                text:
+                    "The link is incomplete, expired or replaced by a newer one; ask for a new link in the application."
+            ))
         guard parameters.repeated.isEmpty, let clientID = parameters["client_id"],
             let connection = parameters["connection"].flatMap(PasswordlessConnection.init(rawValue:)),
             connection == .email, let address = parameters["email"], let code = parameters["verification_code"]
@@ -43,7 +45,7 @@ extension PasswordlessAPI {
             let redeemed = try await services.redeemPasswordlessCode(
                 code, clientID: clientID, connection: connection, address: address, link: true)
             user = try await services.passwordlessUser(connection, address: redeemed.address)
-        } catch where error.code == .invalidGrant {
+        } catch  where error.code == .invalidGrant {
             return request.response([("error", "access_denied"), ("error_description", error.detail)]).browserResponse
         }
         let (answer, cookie) = try await webAuth.openSession(

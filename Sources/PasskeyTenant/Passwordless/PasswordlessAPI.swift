@@ -133,7 +133,8 @@ struct PasswordlessAPI: TenantRoutes {
                 throw TenantError(.badPhoneNumber, "Missing required property: phone_number")
             }
             let digits = phone.utf8.dropFirst()
-            guard phone.hasPrefix("+"), (1...15).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) })
+            guard phone.hasPrefix("+"), (1...15).contains(digits.count),
+                digits.allSatisfy({ (0x30...0x39).contains($0) })
             else { throw TenantError(.badPhoneNumber, "String does not match pattern: ^\\+[0-9]{1,15}$") }
             return phone
         }

@@ -22,7 +22,9 @@ struct OTPLoginOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("code-from-outbox"),
-        help: "With --otp: read the code from the local tenant's outbox (tenant serve --test-outbox), not from standard input.")
+        help:
+            "With --otp: read the code from the local tenant's outbox (tenant serve --test-outbox), not from standard input."
+    )
     var codeFromOutbox = false
 
     /// Refuses what only `--otp` takes without it, and `--otp` without exactly one address.

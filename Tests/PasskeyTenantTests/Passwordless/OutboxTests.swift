@@ -84,4 +84,16 @@ import WebAuthn
             _ = try await TestTenant.open(configuration: configuration, database: ":memory:")
         }
     }
+
+    @Test func theConfigurationFileSetsTheOutbox() throws {
+        var configuration = TenantConfiguration()
+        try configuration.apply(
+            configurationFile: Array(#"{"test_outbox": true, "outbox_file": "/tmp/o.jsonl", "otp_lifetime": 60}"#.utf8))
+        #expect(
+            configuration.outbox
+                == OutboxConfiguration(servesTestRoute: true, file: "/tmp/o.jsonl", otpLifetime: .seconds(60)))
+        #expect(throws: TenantError(.invalidConfiguration, "")) {
+            try configuration.apply(configurationFile: Array(#"{"otp_lifetime": 0}"#.utf8))
+        }
+    }
 }

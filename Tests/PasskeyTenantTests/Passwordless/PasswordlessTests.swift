@@ -166,19 +166,31 @@ import WebAuthn
         let harness = try await harness()
         try await harness.router { http in
             let cases: [([String: JSONValue], String, String)] = [
-                (["connection": "Username-Password-Authentication", "email": "a@b.c"], "bad.connection",
-                 "Connection does not exist"),
+                (
+                    ["connection": "Username-Password-Authentication", "email": "a@b.c"], "bad.connection",
+                    "Connection does not exist"
+                ),
                 (["email": "a@b.c"], "bad.connection", "Missing required property: connection"),
                 (["connection": "email"], "bad.email", "Missing required property: email"),
                 (["connection": "email", "email": "not an email"], "bad.email", "Invalid email address"),
-                (["connection": "sms", "phone_number": "5555550100"], "bad.phone_number",
-                 "String does not match pattern: ^\\+[0-9]{1,15}$"),
+                (
+                    ["connection": "sms", "phone_number": "5555550100"], "bad.phone_number",
+                    "String does not match pattern: ^\\+[0-9]{1,15}$"
+                ),
                 (["connection": "email", "email": "a@b.c", "send": "fax"], "bad.request", "send must be code or link"),
-                (["connection": "sms", "phone_number": "+15555550100", "send": "link",
-                  "authParams": ["redirect_uri": "http://127.0.0.1/callback"]], "bad.request",
-                 "A link is sent by email only."),
-                (["connection": "email", "email": "a@b.c", "send": "link",
-                  "authParams": ["redirect_uri": "https://evil.example/cb"]], "bad.authParams", "redirect_uri"),
+                (
+                    [
+                        "connection": "sms", "phone_number": "+15555550100", "send": "link",
+                        "authParams": ["redirect_uri": "http://127.0.0.1/callback"],
+                    ], "bad.request",
+                    "A link is sent by email only."
+                ),
+                (
+                    [
+                        "connection": "email", "email": "a@b.c", "send": "link",
+                        "authParams": ["redirect_uri": "https://evil.example/cb"],
+                    ], "bad.authParams", "redirect_uri"
+                ),
             ]
             for (members, code, reason) in cases {
                 expectRefused(try await start(http, harness, members), code, status: .badRequest, saying: reason)
@@ -238,7 +250,8 @@ import WebAuthn
             // Opened again: used, back to the application with Auth0's words.
             let again = try await http.send(.get, path, raw: nil)
             let query = try flow.callbackQuery(try #require(again.location))
-            #expect(query["error"] == "access_denied" && query["error_description"] == "Wrong email or verification code.")
+            #expect(
+                query["error"] == "access_denied" && query["error_description"] == "Wrong email or verification code.")
             // An edited link names no code.
             let edited = try await http.send(.get, path.replacingOccurrences(of: "ada%40", with: "bob%40"), raw: nil)
             #expect(edited.status == .badRequest)
