@@ -1,6 +1,7 @@
 """Shared helpers for the interop suite: the built `passkey` binary and the project's vectors."""
 
 import base64
+import contextlib
 import datetime
 import ipaddress
 import json
@@ -176,3 +177,22 @@ def tls_files(directory: Path) -> dict:
     files["key"].write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     return files
+
+
+@contextlib.contextmanager
+def tls_tenant(directory: Path, *arguments: str):
+    """`passkey tenant serve --json` on a free port over TLS from a test CA (tls_files), with `arguments` more, until
+    the block ends; yields (its start line as a dict, the CA bundle's path) for the SDK under test to trust."""
+    files = tls_files(directory)
+    tenant = subprocess.Popen(
+        [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:",
+         "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = json.loads(tenant.stdout.readline())
+        assert line["url"].startswith("https://127.0.0.1:")
+        yield line, files["ca"]
+    finally:
+        tenant.terminate()
+        tenant.wait(timeout=10)

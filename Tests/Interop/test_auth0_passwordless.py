@@ -3,9 +3,9 @@
 send a code to the tenant's outbox, `GET /test/outbox` shows it, and `GetToken.passwordless_login` exchanges it for
 tokens; a wrong code is refused as Auth0 refuses it."""
 
+import base64
 import json
 import ssl
-import subprocess
 import urllib.parse
 import urllib.request
 
@@ -13,24 +13,16 @@ import pytest
 from auth0.authentication import GetToken, Passwordless
 from auth0.authentication.exceptions import Auth0Error
 
-from conftest import passkey_binary, tls_files
+from conftest import tls_tenant
 
 
 @pytest.fixture
 def tenant(tmp_path, monkeypatch):
     """A TLS tenant with its test outbox; requests (under auth0-python) trusts the test CA through
     REQUESTS_CA_BUNDLE. Yields (domain, client_id, outbox(address) -> messages)."""
-    files = tls_files(tmp_path)
-    process = subprocess.Popen(
-        [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:", "--test-outbox",
-         "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"])],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        line = json.loads(process.stdout.readline())
-        assert line["url"].startswith("https://127.0.0.1:")
-        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(files["ca"]))
-        context = ssl.create_default_context(cafile=str(files["ca"]))
+    with tls_tenant(tmp_path, "--test-outbox") as (line, ca):
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(ca))
+        context = ssl.create_default_context(cafile=str(ca))
 
         def outbox(address):
             url = line["url"] + "/test/outbox?to=" + urllib.parse.quote(address)
@@ -38,14 +30,11 @@ def tenant(tmp_path, monkeypatch):
                 return json.loads(answer.read())
 
         yield line["url"].removeprefix("https://"), line["client_id"], outbox
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def claims(token):
     payload = token.split(".")[1]
-    return json.loads(__import__("base64").urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
 def test_an_email_code_logs_in(tenant):
