@@ -25,7 +25,8 @@ extension WebAuthAPI {
         guard configuration.databaseConnection.passwordsEnabled else {
             throw .invalidRequest("The connection \(configuration.connection) does not take passwords.")
         }
-        guard let identifier = request.identifier.map({ String($0.filter { !$0.isWhitespace }) }), !identifier.isEmpty else {
+        let identifier = String((request.identifier ?? "").filter { !$0.isWhitespace })
+        guard !identifier.isEmpty else {
             throw .invalidRequest("Enter your email address or username.")
         }
         guard let password = request.password, !password.text.isEmpty else {
@@ -40,7 +41,7 @@ extension WebAuthAPI {
             user = try await services.verifiedPasswordLogin(identifier, password: password)
             do {
                 try await services.admit(user, to: organization)
-            } catch where error.code == .accessDenied {
+            } catch  where error.code == .accessDenied {
                 refusal = error
             }
         case "signup":
