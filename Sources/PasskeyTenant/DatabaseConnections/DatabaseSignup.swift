@@ -16,83 +16,65 @@ import Hummingbird
 /// **[local]**: bot detection's answer. Other members are ignored.
 struct DatabaseSignupRequest: Sendable, Decodable {
     var clientID: String?
-    var email: String?
     var password: Secret?
     var connection: String?
-    var username: String?
-    var phoneNumber: String?
-    var givenName: String?
-    var familyName: String?
-    var name: String?
-    var nickname: String?
-    var picture: String?
     var userMetadata: [String: String]?
     var captcha: Secret?
+    /// The identifiers and root attributes, read as ``UserProfile`` reads them.
+    var profile: UserProfile
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
-        case email, password, connection, username
-        case phoneNumber = "phone_number"
-        case givenName = "given_name"
-        case familyName = "family_name"
-        case name, nickname, picture
+        case password, connection
         case userMetadata = "user_metadata"
         case captcha
     }
 
-    /// The profile the user signs up with.
-    var profile: UserProfile {
-        UserProfile(
-            email: email, phoneNumber: phoneNumber, username: username, name: name, givenName: givenName,
-            familyName: familyName, nickname: nickname, picture: picture)
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
+        password = try container.decodeIfPresent(Secret.self, forKey: .password)
+        connection = try container.decodeIfPresent(String.self, forKey: .connection)
+        userMetadata = try container.decodeIfPresent([String: String].self, forKey: .userMetadata)
+        captcha = try container.decodeIfPresent(Secret.self, forKey: .captcha)
+        profile = try UserProfile(container: decoder.container(keyedBy: UserProfile.CodingKeys.self))
     }
 }
 
 /// `POST /dbconnections/signup`'s answer (200): the new user, as Auth0 answers it, `_id` the
-/// user ID without `auth0|`.
+/// user ID without `auth0|`, then the profile's members as the request gave them.
 ///
 /// ```json
 /// {"_id": "6543…", "email": "ada@example.com", "email_verified": false, "username": "ada",
 ///  "given_name": "Ada", "user_metadata": {"plan": "pro"}}
 /// ```
-struct DatabaseSignupResponse: Sendable, Hashable, Codable {
+struct DatabaseSignupResponse: Sendable, Hashable, Encodable {
     var id: String
-    var email: String?
     var emailVerified: Bool
-    var username: String?
-    var phoneNumber: String?
-    var givenName: String?
-    var familyName: String?
-    var name: String?
-    var nickname: String?
-    var picture: String?
+    var profile: UserProfile
     var userMetadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case id = "_id"
-        case email
         case emailVerified = "email_verified"
-        case username
-        case phoneNumber = "phone_number"
-        case givenName = "given_name"
-        case familyName = "family_name"
-        case name, nickname, picture
         case userMetadata = "user_metadata"
     }
 
     /// The answer for a stored user.
     init(_ user: TenantUser) {
         id = user.identityUserID
-        email = user.profile.email
         emailVerified = user.emailVerified ?? false
-        username = user.profile.username
-        phoneNumber = user.profile.phoneNumber
-        givenName = user.profile.givenName
-        familyName = user.profile.familyName
-        name = user.profile.name
-        nickname = user.profile.nickname
-        picture = user.profile.picture
+        profile = user.profile
         userMetadata = user.metadata.isEmpty ? nil : user.metadata
+    }
+
+    /// The profile's members and this answer's in one object.
+    func encode(to encoder: any Encoder) throws {
+        try profile.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(userMetadata, forKey: .userMetadata)
     }
 }
 
