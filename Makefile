@@ -70,7 +70,8 @@ PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|Si
 	|ManagementAPITests|ManagementMethodsTests|ManagementUserSearchTests|ManagementSeedLoginTests|UserStorePagingTests\
 	|OrganizationTests|WebAuthPageTests|LogoutTests|DPoPProofTests|DPoPNonceTests|DPoPBindingTests|SessionIDTests\
 	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
-	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests|OutboxTests|PasswordlessTests
+	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests|OutboxTests|PasswordlessTests\
+	|PasswordSignupTests|PasswordGrantTests|PasswordResetTests|PasswordPageTests
 PG_PROCESS_SUITES := CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
 empty :=
 space := $(empty) $(empty)

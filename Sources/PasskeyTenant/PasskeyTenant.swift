@@ -41,6 +41,8 @@ public final class PasskeyTenant: Sendable {
     let passwordless: PasswordlessAPI
     /// `/test/outbox`, behind ``OutboxConfiguration/servesTestRoute`` (issue 41 otp).
     let outbox: OutboxAPI
+    /// `/dbconnections/*` and the password-reset page (issue 41).
+    let databaseConnections: DatabaseConnectionsAPI
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use.
@@ -74,6 +76,7 @@ public final class PasskeyTenant: Sendable {
         resourceServer = ResourceServer(services: services)
         passwordless = PasswordlessAPI(services: services)
         outbox = OutboxAPI(services: services)
+        databaseConnections = DatabaseConnectionsAPI(services: services)
     }
 
     /// Closes the database: a PostgreSQL store's connections are closed and its pool's task ends
@@ -105,9 +108,9 @@ public final class PasskeyTenant: Sendable {
     /// The signing key's ID, as token headers and the JWKS carry it.
     public var signingKeyID: String { services.signer.keyID }
 
-    /// The routes of all five APIs, in the order the tenant serves them.
+    /// The routes of every API, in the order the tenant serves them.
     var routes: [any TenantRoutes] {
-        [authentication, resourceServer, myAccount, management, webAuth, passwordless, outbox]
+        [authentication, resourceServer, myAccount, management, webAuth, databaseConnections, passwordless, outbox]
     }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3), the

@@ -128,6 +128,10 @@ public struct TenantConfiguration: Sendable {
 
     /// The test route, the outbox file and the passwordless codes' lifetime (``OutboxConfiguration``).
     public var outbox = OutboxConfiguration()
+    // MARK: - Passwords (issue 41)
+
+    /// The database connection's passwords: policy, hash cost, bot detection, reset tickets.
+    public var databaseConnection = DatabaseConnectionOptions()
 
     /// Creates a configuration.
     ///

@@ -170,6 +170,9 @@ extension Passkey.Tenant {
         @OptionGroup var organizationOptions: TenantOrganizationOptions
 
         @OptionGroup var outboxOptions: TenantOutboxOptions
+        // MARK: - Passwords (issue 41 pwtenant)
+
+        @OptionGroup var passwordOptions: TenantPasswordOptions
 
         // MARK: - DPoP
 
@@ -235,6 +238,7 @@ extension Passkey.Tenant {
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)
             outboxOptions.apply(to: &configuration)
+            passwordOptions.apply(to: &configuration)
             if !trustedProxies.isEmpty { configuration.trustedProxies = try trustedProxies.map(TrustedProxy.init) }
             for app in apps {
                 let application = try TenantApplication(option: app)

@@ -66,6 +66,8 @@ extension AuthenticationAPI {
             return try await exchangeCode(request)
         case TokenRequest.passwordlessOTPGrant:
             return try await passwordlessLogin(request)
+        case TokenRequest.passwordRealmGrant, TokenRequest.passwordGrant:
+            return try await passwordGrant(request)
         default:
             throw TenantError(.unsupportedGrantType, "Unsupported grant type: \(request.grantType.prefix(100))")
         }

@@ -184,8 +184,6 @@ struct PasswordlessAPI: TenantRoutes {
 }
 
 extension TenantError.Code {
-    /// Auth0's `/passwordless/start` refusal of a missing or unknown `connection`.
-    static let badConnection = Self(rawValue: "bad.connection")
     /// Auth0's `/passwordless/start` refusal of a missing or malformed `email`.
     static let badEmail = Self(rawValue: "bad.email")
     /// Auth0's `/passwordless/start` refusal of a missing or malformed `phone_number`.

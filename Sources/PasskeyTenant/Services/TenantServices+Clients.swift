@@ -5,7 +5,8 @@ import WebAuthn
 /// (RFC 6749 §2.3, §3.2.1; OpenID Connect Core 1.0 §9).
 extension TenantServices {
     /// The default native application: a public client of the webauthn, authorization code,
-    /// refresh and passwordless OTP grants, with the configuration's callback and logout URLs.
+    /// refresh and passwordless OTP grants and (while the connection takes passwords) the password
+    /// grants, with the configuration's callback and logout URLs.
     var defaultApplication: RegisteredApplication {
         RegisteredApplication(
             name: "Default App", appType: .native, clientID: clientID, clientSecret: nil,
@@ -13,7 +14,7 @@ extension TenantServices {
             grantTypes: [
                 TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant,
                 TokenRequest.passwordlessOTPGrant,
-            ],
+            ] + (configuration.databaseConnection.passwordsEnabled ? [TokenRequest.passwordGrant] : []),
             callbacks: configuration.callbackURLs, logoutURLs: configuration.logoutURLs,
             acceptsEitherSecretMethod: false)
     }

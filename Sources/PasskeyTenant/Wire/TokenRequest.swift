@@ -25,14 +25,18 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     /// The client secret of a confidential client that authenticates with `client_secret_post`
     /// (RFC 6749 §2.3.1).
     public var clientSecret: Secret?
+    /// The password grants' `username` (the user's email or username), or the passwordless OTP
+    /// grant's (the email or phone number the code went to).
+    public var username: String? = nil
+    /// The password grants' `password`; never printed.
+    public var password: Secret? = nil
+    /// **[local]** The answer to bot detection's CAPTCHA (``DatabaseConnectionOptions/captchaAnswer``).
+    public var captcha: Secret? = nil
     /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
     /// the proof is checked (RFC 9449 §5); never read from the body.
     var dpopThumbprint: String? = nil
-    // issue 41 otp
-    /// The passwordless OTP grant's email or phone number.
-    public var username: String?
-    /// The passwordless OTP grant's one-time code.
-    public var otp: Secret?
+    /// The passwordless OTP grant's one-time code; never printed.
+    public var otp: Secret? = nil
 
     /// The passkey grant's type.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
@@ -44,6 +48,10 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public static let clientCredentialsGrant = "client_credentials"
     /// Auth0's passwordless OTP grant's type: a code `/passwordless/start` sent.
     public static let passwordlessOTPGrant = "http://auth0.com/oauth/grant-type/passwordless/otp"
+    /// Auth0's password grant with a realm (the database connection): `username`, `password`, `realm`.
+    public static let passwordRealmGrant = "http://auth0.com/oauth/grant-type/password-realm"
+    /// The resource owner password grant (RFC 6749 §4.3), on the tenant's default directory.
+    public static let passwordGrant = "password"
 
     /// Creates a request.
     ///
@@ -92,8 +100,7 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         case codeVerifier = "code_verifier"
         case redirectURI = "redirect_uri"
         case clientSecret = "client_secret"
-        // issue 41 otp
-        case username, otp
+        case username, otp, password, captcha
     }
 
     /// Reads a body whose `client_id` may be absent (the client authenticates with
@@ -114,8 +121,9 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         codeVerifier = try container.decodeIfPresent(Secret.self, forKey: .codeVerifier)
         redirectURI = try container.decodeIfPresent(String.self, forKey: .redirectURI)
         clientSecret = try container.decodeIfPresent(Secret.self, forKey: .clientSecret)
-        // issue 41 otp
         username = try container.decodeIfPresent(String.self, forKey: .username)
         otp = try container.decodeIfPresent(Secret.self, forKey: .otp)
+        password = try container.decodeIfPresent(Secret.self, forKey: .password)
+        captcha = try container.decodeIfPresent(Secret.self, forKey: .captcha)
     }
 }
