@@ -30,11 +30,17 @@ extension ManagementAPI {
         return ManagedUser(user, connection: configuration.connection)
     }
 
-    /// `GET /api/v2/users/{id}`.
+    /// `GET /api/v2/users/{id}`: the user with its linked identities.
     ///
     /// - Throws: `inexistent_user` (404).
     func managedUser(id: String) async throws(TenantError) -> ManagedUser {
-        ManagedUser(try await existingUser(id), connection: configuration.connection)
+        try await managedUser(try await existingUser(id))
+    }
+
+    /// `user` as the Management API shows it, with the identities linked to it.
+    func managedUser(_ user: TenantUser) async throws(TenantError) -> ManagedUser {
+        ManagedUser(
+            user, connection: configuration.connection, linked: try await store.linkedUsers(primaryID: user.id))
     }
 
     /// `GET /api/v2/users-by-email?email=…`: the users with this email, compared as Auth0 stores
@@ -147,12 +153,13 @@ extension ManagementAPI {
         }
     }
 
-    /// The user with this ID.
+    /// The user with this ID, a user of its own: a linked (secondary) user is an identity of its
+    /// primary, as on Auth0.
     ///
     /// - Throws: `inexistent_user` (404).
-    private func existingUser(_ id: String) async throws(TenantError) -> TenantUser {
-        guard let user = try await store.user(id: id) else {
-            throw TenantError(.inexistentUser, status: 404, "The user does not exist.")
+    func existingUser(_ id: String) async throws(TenantError) -> TenantUser {
+        guard let user = try await store.user(id: id), user.primaryUserID == nil else {
+            throw TenantServices.inexistentUser
         }
         return user
     }
