@@ -176,3 +176,23 @@ def tls_files(directory: Path) -> dict:
     files["key"].write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     return files
+
+
+@pytest.fixture
+def tls_tenant(tmp_path, monkeypatch):
+    """`passkey tenant serve` over TLS from a test CA (tls_files) on an in-memory database: its `--json` line, with
+    "ca" the CA bundle's path added; SSL_CERT_FILE trusts the CA (as httpx and requests, under the SDKs, read it)."""
+    files = tls_files(tmp_path)
+    tenant = subprocess.Popen(
+        [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:",
+         "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = json.loads(tenant.stdout.readline())
+        assert line["url"].startswith("https://127.0.0.1:")
+        monkeypatch.setenv("SSL_CERT_FILE", str(files["ca"]))
+        yield {**line, "ca": str(files["ca"])}
+    finally:
+        tenant.terminate()
+        tenant.wait(timeout=10)

@@ -37,6 +37,15 @@ extension ManagementAPI {
         try await managedUser(try await existingUser(id))
     }
 
+    /// `user` with the identities linked to it (one read per listed user).
+    private func withLinkedIdentities(_ user: ManagedUser) async throws(TenantError) -> ManagedUser {
+        var user = user
+        user.identities += try await store.linkedUsers(primaryID: user.userID).map {
+            $0.linkedIdentity(databaseConnection: configuration.connection)
+        }
+        return user
+    }
+
     /// `user` as the Management API shows it, with the identities linked to it.
     func managedUser(_ user: TenantUser) async throws(TenantError) -> ManagedUser {
         ManagedUser(
@@ -51,9 +60,11 @@ extension ManagementAPI {
         guard let email, !email.isEmpty else {
             throw TenantError(.invalidQueryString, "Query validation error: email is required.")
         }
-        return try await store.users(email: email.lowercased()).map {
-            ManagedUser($0, connection: configuration.connection)
+        var users: [ManagedUser] = []
+        for user in try await store.users(email: email.lowercased()) {
+            users.append(try await managedUser(user))
         }
+        return users
     }
 
     /// `GET /api/v2/users`: the users that match `request.query`, sorted, one page of them, each
@@ -86,7 +97,7 @@ extension ManagementAPI {
             total = matches.count
         }
         var shaped: [JSONValue] = []
-        for user in page { shaped.append(try request.shaped(user)) }
+        for user in page { shaped.append(try request.shaped(try await withLinkedIdentities(user))) }
         guard request.includeTotals else { return TenantResponseEncoder.json(shaped) }
         return TenantResponseEncoder.json(
             ManagedUserPage(start: start, limit: request.perPage, length: shaped.count, total: total, users: shaped))
