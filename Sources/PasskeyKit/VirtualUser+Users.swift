@@ -18,7 +18,7 @@ extension VirtualUser {
     ///   ``PasskeyFlowError/session(_:)`` or ``PasskeyFlowError/user(_:)``.
     public func userMetadata() async throws(PasskeyFlowError) -> [String: JSONValue] {
         let (users, id) = try await ownUsers()
-        return try await users.get(id, fields: ["user_metadata"]).start(as: PasskeyFlowError.management)
+        return try await users.get(id, fields: ["user_id", "user_metadata"]).start(as: PasskeyFlowError.management)
             .userMetadata ?? [:]
     }
 

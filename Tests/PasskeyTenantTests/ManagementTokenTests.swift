@@ -37,14 +37,14 @@ import WebAuthn
             (
                 try await http.send(.post, "/oauth/token", json: harness.clientCredentials(["scope": "read:users"])),
                 try await http.send(
-                    .post, "/oauth/token", json: harness.clientCredentials(["scope": "read:users update:users"]))
+                    .post, "/oauth/token", json: harness.clientCredentials(["scope": "read:users update:clients"]))
             )
         }
         #expect(narrow.status == .ok)
         #expect(narrow.json["scope"] == .string("read:users"))
         expectRefused(
             refused, "access_denied", status: .forbidden,
-            description: "Client has not been granted scopes: update:users")
+            description: "Client has not been granted scopes: update:clients")
     }
 
     @Test(arguments: [
