@@ -181,7 +181,8 @@ def tls_files(directory: Path) -> dict:
 @pytest.fixture
 def tls_tenant(tmp_path, monkeypatch):
     """`passkey tenant serve` over TLS from a test CA (tls_files) on an in-memory database: its `--json` line, with
-    "ca" the CA bundle's path added; SSL_CERT_FILE trusts the CA (as httpx and requests, under the SDKs, read it)."""
+    "ca" the CA bundle's path added; SSL_CERT_FILE (which httpx, under the Management SDK, reads) and
+    REQUESTS_CA_BUNDLE (requests, under the Authentication SDK) trust the CA."""
     files = tls_files(tmp_path)
     tenant = subprocess.Popen(
         [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:",
@@ -192,6 +193,7 @@ def tls_tenant(tmp_path, monkeypatch):
         line = json.loads(tenant.stdout.readline())
         assert line["url"].startswith("https://127.0.0.1:")
         monkeypatch.setenv("SSL_CERT_FILE", str(files["ca"]))
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(files["ca"]))
         yield {**line, "ca": str(files["ca"])}
     finally:
         tenant.terminate()
