@@ -17,9 +17,12 @@ import WebAuthn
             .get("auth0|abc", fields: ["user_metadata", "email"], include: false).start()
         #expect(
             answer.requests.map(\.url)
-                == ["https://login.example.com/api/v2/users/auth0%7Cabc?fields=user_metadata%2Cemail&include_fields=false"])
+                == [
+                    "https://login.example.com/api/v2/users/auth0%7Cabc?fields=user_metadata%2Cemail&include_fields=false"
+                ])
         #expect(answer.requests.first?.method == .get)
-        #expect(answer.requests.first?.headers.contains { $0.name == "Authorization" && $0.value == "Bearer AT" } == true)
+        #expect(
+            answer.requests.first?.headers.contains { $0.name == "Authorization" && $0.value == "Bearer AT" } == true)
         #expect(user.userMetadata == ["theme": .string("dark"), "prefs": .object(["a": .number(1)])])
     }
 

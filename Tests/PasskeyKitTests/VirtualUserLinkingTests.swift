@@ -21,7 +21,8 @@ import WebAuthn
 
             #expect(try await ada.userMetadata().isEmpty)
             #expect(try await ada.updateUserMetadata(["theme": .string("dark")]) == ["theme": .string("dark")])
-            #expect(try await ada.updateUserMetadata(["theme": .null, "plan": .string("pro")]) == ["plan": .string("pro")])
+            #expect(
+                try await ada.updateUserMetadata(["theme": .null, "plan": .string("pro")]) == ["plan": .string("pro")])
 
             let identities = try await ada.link(withOtherUserToken: try await bob.credentials().idToken)
             #expect(identities.map { "auth0|" + $0.userId } == [adaID, bobID])

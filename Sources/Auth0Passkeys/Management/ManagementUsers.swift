@@ -123,7 +123,9 @@ public struct ManagementUsers: Sendable {
             retryable: true, ResponseHandling.json([ManagementUser.Identity].self, ManagementAPIError.self))
     }
 
-    private func link(_ id: String, _ body: [String: JSONValue]) -> Request<[ManagementUser.Identity], ManagementAPIError> {
+    private func link(_ id: String, _ body: [String: JSONValue]) -> Request<
+        [ManagementUser.Identity], ManagementAPIError
+    > {
         api.request(
             .post, "/users/\(ManagementAPI.segment(id))/identities", body: body, retryable: false,
             ResponseHandling.json([ManagementUser.Identity].self, ManagementAPIError.self))

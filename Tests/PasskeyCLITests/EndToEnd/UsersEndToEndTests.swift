@@ -15,7 +15,9 @@ import WebAuthn
         #expect(set.status == 0, "\(set)")
         #expect(set.stdout == "n=3\nprefs={\"a\":1}\ntheme=dark\n", "\(set)")
         let removed = try await terminal.passkey("user", "metadata", "set", "n=null", "--json")
-        #expect(try removed.json()["user_metadata"] == .object(["theme": .string("dark"), "prefs": .object(["a": .number(1)])]))
+        #expect(
+            try removed.json()["user_metadata"]
+                == .object(["theme": .string("dark"), "prefs": .object(["a": .number(1)])]))
         let read = try await terminal.passkey("user", "metadata", "get")
         #expect(read.status == 0 && read.stdout == "prefs={\"a\":1}\ntheme=dark\n", "\(read)")
         let bad = try await terminal.passkey("user", "metadata", "set", "=x")

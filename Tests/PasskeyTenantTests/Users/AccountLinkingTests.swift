@@ -36,7 +36,9 @@ import WebAuthn
                 let userinfo = try await http.send(.get, "/userinfo", bearer: tokens.bearer)
                 #expect(userinfo.json["email"] == .string("ada@example.com"))
                 let refreshed = try await harness.refresh(http, try #require(tokens.refreshToken))
-                #expect(try jwtClaims(Secret(try #require(refreshed.json["id_token"]?.stringValue)))["sub"] == .string(ada.id))
+                #expect(
+                    try jwtClaims(Secret(try #require(refreshed.json["id_token"]?.stringValue)))["sub"]
+                        == .string(ada.id))
                 let page = try flow.page(try await flow.authorize(http))
                 let (code, _) = try flow.codeAndSession(try await flow.logIn(http, page, device: device))
                 let exchanged = try await flow.exchange(http, code: code)
@@ -75,7 +77,8 @@ import WebAuthn
             let bobIdentity = String(bob.dropFirst("auth0|".count))
             let linked = try await harness.userRequest(
                 http, .post, ada, "/identities",
-                body: #"{"provider":"auth0","user_id":"\#(bobIdentity)","connection_id":"Username-Password-Authentication"}"#,
+                body:
+                    #"{"provider":"auth0","user_id":"\#(bobIdentity)","connection_id":"Username-Password-Authentication"}"#,
                 token: token)
             #expect(linked.status == .created, "\(linked.text)")
             #expect(try linked.decode([UserIdentity].self).map(\.userID).last == bobIdentity)

@@ -65,7 +65,8 @@ import WebAuthn
         let harness = try await TenantHarness()
         let results = try await harness.router { http in
             let ada = try await harness.managementUser(http, email: "ada@example.com")
-            let bob = try await harness.managementUser(http, email: "bob@example.com", scope: "openid read:current_user")
+            let bob = try await harness.managementUser(
+                http, email: "bob@example.com", scope: "openid read:current_user")
             let metadata = #"{"user_metadata":{"theme":"dark"}}"#
             return [
                 try await harness.userRequest(http, .get, bob.id, token: ada.tokens.bearer),

@@ -65,7 +65,8 @@ extension PostgresTenantStore {
     /// - Returns: whether there was such a user.
     func deleteUser(id: String) async throws(TenantError) -> Bool {
         try await withConnection { connection in
-            try await !connection.rows("DELETE FROM users WHERE id = \(id) AND primary_user_id IS NULL RETURNING 1").isEmpty
+            try await !connection.rows("DELETE FROM users WHERE id = \(id) AND primary_user_id IS NULL RETURNING 1")
+                .isEmpty
         }
     }
 

@@ -218,7 +218,9 @@ extension PostgresTenantStore {
             createdAt: Date(timeIntervalSince1970: try row.value("created_at")),
             emailVerified: try row.value("email_verified", as: Bool.self) ? true : nil,
             identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) },
-            appMetadata: try appMetadata.map { try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) },
+            appMetadata: try appMetadata.map {
+                try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8))
+            },
             updatedAt: try row.value("updated_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
             primaryUserID: try row.value("primary_user_id", as: String?.self))
     }

@@ -115,7 +115,7 @@ final class PostgresTenantStore: TenantStore {
     /// The versions recorded in `schema_migrations`, in order.
     func appliedMigrations() async throws(TenantError) -> [String] {
         try await withConnection { connection in
-            try await connection.rows("SELECT version FROM schema_migrations ORDER BY version")
+            try await connection.rows("SELECT version FROM schema_migrations ORDER BY length(version), version")
                 .map { try $0.value("version", as: String.self) }
         }
     }

@@ -213,7 +213,9 @@ extension SQLiteTenantStore {
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             emailVerified: (row["email_verified"] as Bool?) == true ? true : nil,
             identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) },
-            appMetadata: try appMetadata.map { try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) },
+            appMetadata: try appMetadata.map {
+                try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8))
+            },
             updatedAt: updatedAt.map(Date.init(timeIntervalSince1970:)), primaryUserID: row["primary_user_id"])
     }
 
