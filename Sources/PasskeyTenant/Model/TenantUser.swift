@@ -13,7 +13,7 @@ public struct TenantUser: Sendable, Hashable, Codable {
     /// The profile given at signup.
     public var profile: UserProfile
     /// `user_metadata`: strings given at signup, any JSON the Management API's `PATCH` sets since
-    /// (merged one level deep, ``UserMetadataPatch``).
+    /// (merged one level deep, ``ManagedUserUpdate``).
     public var metadata: [String: JSONValue]
     /// When the user signed up.
     public var createdAt: Date
