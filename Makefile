@@ -71,7 +71,8 @@ PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|Si
 	|OrganizationTests|WebAuthPageTests|LogoutTests|DPoPProofTests|DPoPNonceTests|DPoPBindingTests|SessionIDTests\
 	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
 	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests|OutboxTests|PasswordlessTests\
-	|PasswordSignupTests|PasswordGrantTests|PasswordResetTests|PasswordPageTests
+	|PasswordSignupTests|PasswordGrantTests|PasswordResetTests|PasswordPageTests\
+	|UserMetadataTests|AccountLinkingTests
 PG_PROCESS_SUITES := CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
 empty :=
 space := $(empty) $(empty)

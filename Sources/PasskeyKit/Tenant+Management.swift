@@ -52,7 +52,7 @@ extension Tenant {
     }
 
     /// `given`, else `https://DOMAIN/api/v2/`, else the discovered issuer followed by `api/v2/`.
-    private func managementAudience(_ given: String?) async throws(PasskeyFlowError) -> String {
+    func managementAudience(_ given: String?) async throws(PasskeyFlowError) -> String {
         if let given { return given }
         if let domain { return "https://\(domain)/api/v2/" }
         do {

@@ -24,7 +24,7 @@ struct Passkey: AsyncParsableCommand {
                 name: "Auth0",
                 subcommands: [
                     Signup.self, Login.self, SeedUsers.self, Enroll.self, Methods.self, Whoami.self, Token.self,
-                    API.self, Logout.self, Config.self, Demo.self,
+                    API.self, Logout.self, Config.self, Demo.self, User.self, Link.self,
                 ]),
             CommandGroup(
                 name: "Authenticator and store",

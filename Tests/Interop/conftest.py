@@ -196,3 +196,13 @@ def tls_tenant(directory: Path, *arguments: str):
     finally:
         tenant.terminate()
         tenant.wait(timeout=10)
+
+
+@pytest.fixture
+def trusted_tls_tenant(tmp_path, monkeypatch):
+    """tls_tenant with no more arguments, its CA trusted by SSL_CERT_FILE (which httpx, under the Management SDK,
+    reads) and REQUESTS_CA_BUNDLE (requests, under the Authentication SDK): its `--json` line with "ca" added."""
+    with tls_tenant(tmp_path) as (line, ca):
+        monkeypatch.setenv("SSL_CERT_FILE", str(ca))
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(ca))
+        yield {**line, "ca": str(ca)}

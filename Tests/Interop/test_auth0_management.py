@@ -2,26 +2,20 @@
 over TLS from a test CA (issue 39): users created, then listed and searched with `q` and `search_engine="v3"`, paged
 with totals, and a query the tenant cannot run refused as Auth0 refuses it."""
 
-
 import pytest
 from auth0.management import ManagementClient
 from auth0.management.core.api_error import ApiError
-
-from conftest import tls_tenant
 
 CONNECTION = "Username-Password-Authentication"
 
 
 @pytest.fixture
-def management(tmp_path, monkeypatch):
-    """A TLS tenant and a ManagementClient of its machine-to-machine client, trusting the test CA through
-    SSL_CERT_FILE (as httpx, under the SDK, reads it)."""
-    with tls_tenant(tmp_path) as (line, ca):
-        monkeypatch.setenv("SSL_CERT_FILE", str(ca))
-        yield ManagementClient(
-            domain=line["url"].removeprefix("https://"), client_id=line["m2m_client_id"],
-            client_secret=line["m2m_client_secret"], audience=line["management_audience"],
-        )
+def management(trusted_tls_tenant):
+    """A ManagementClient of the TLS tenant's machine-to-machine client, trusting the test CA."""
+    return ManagementClient(
+        domain=trusted_tls_tenant["url"].removeprefix("https://"), client_id=trusted_tls_tenant["m2m_client_id"],
+        client_secret=trusted_tls_tenant["m2m_client_secret"], audience=trusted_tls_tenant["management_audience"],
+    )
 
 
 def emails(users) -> list:

@@ -23,6 +23,7 @@ import WebAuthn
         let groups = [
             "AUTH0 SUBCOMMANDS:": [
                 "signup", "login", "seed", "enroll", "methods", "whoami", "token", "api", "logout", "config", "demo",
+                "user", "link",
             ],
             "AUTHENTICATOR AND STORE SUBCOMMANDS:": [
                 "create", "get", "list", "delete", "set", "clone", "import", "export", "profiles", "attestation-ca",

@@ -56,7 +56,7 @@ import WebAuthn
 
     @Test func anUnknownScopeIsRefused() throws {
         #expect(throws: (any Error).self) {
-            try Passkey.parseAsRoot(["tenant", "serve", "--m2m-scope", "update:users"])
+            try Passkey.parseAsRoot(["tenant", "serve", "--m2m-scope", "update:clients"])
         }
     }
 }

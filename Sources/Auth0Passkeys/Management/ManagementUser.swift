@@ -1,3 +1,5 @@
+public import WebAuthn
+
 /// A user as the Management API answers it (spec §15.2):
 ///
 /// ```json
@@ -20,9 +22,12 @@ public struct ManagementUser: Sendable, Hashable, Decodable {
         public let provider: String
         /// `isSocial`.
         public let isSocial: Bool?
+        /// `profileData`: a linked (secondary) identity's profile, as Auth0 lists it under the
+        /// primary user; nil for the user's own identity.
+        public let profileData: [String: JSONValue]?
 
         private enum CodingKeys: String, CodingKey {
-            case connection, provider, isSocial
+            case connection, provider, isSocial, profileData
             case userId = "user_id"
         }
     }
@@ -43,7 +48,12 @@ public struct ManagementUser: Sendable, Hashable, Decodable {
     public let nickname: String?
     /// `picture`.
     public let picture: String?
-    /// `identities`; empty when absent.
+    /// `user_metadata`: what the user may change (``ManagementUsers/patch(_:userMetadata:)``); nil when
+    /// absent.
+    public let userMetadata: [String: JSONValue]?
+    /// `app_metadata`: what only the machine-to-machine client sets; nil when absent.
+    public let appMetadata: [String: JSONValue]?
+    /// `identities`: the user's own, then each linked account's; empty when absent.
     @MissingIsEmpty public private(set) var identities: [Identity]
     /// `created_at`, as sent (ISO 8601).
     public let createdAt: String?
@@ -55,6 +65,8 @@ public struct ManagementUser: Sendable, Hashable, Decodable {
         case userId = "user_id"
         case emailVerified = "email_verified"
         case phoneNumber = "phone_number"
+        case userMetadata = "user_metadata"
+        case appMetadata = "app_metadata"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Hummingbird
+import WebAuthn
 
 /// `POST /dbconnections/signup`'s body (Auth0 Authentication API, "Signup"; auth0-python's
 /// `Database.signup`, Auth0.swift's `signup(email:username:password:connection:userMetadata:rootAttributes:)`):
@@ -52,7 +53,7 @@ struct DatabaseSignupResponse: Sendable, Hashable, Encodable {
     var id: String
     var emailVerified: Bool
     var profile: UserProfile
-    var userMetadata: [String: String]?
+    var userMetadata: [String: JSONValue]?
 
     enum CodingKeys: String, CodingKey {
         case id = "_id"

@@ -30,11 +30,26 @@ extension ManagementAPI {
         return ManagedUser(user, connection: configuration.connection)
     }
 
-    /// `GET /api/v2/users/{id}`.
+    /// `GET /api/v2/users/{id}`: the user with its linked identities.
     ///
     /// - Throws: `inexistent_user` (404).
     func managedUser(id: String) async throws(TenantError) -> ManagedUser {
-        ManagedUser(try await existingUser(id), connection: configuration.connection)
+        try await managedUser(try await existingUser(id))
+    }
+
+    /// `user` with the identities linked to it (one read per listed user).
+    private func withLinkedIdentities(_ user: ManagedUser) async throws(TenantError) -> ManagedUser {
+        var user = user
+        user.identities += try await store.linkedUsers(primaryID: user.userID).map {
+            $0.linkedIdentity(databaseConnection: configuration.connection)
+        }
+        return user
+    }
+
+    /// `user` as the Management API shows it, with the identities linked to it.
+    func managedUser(_ user: TenantUser) async throws(TenantError) -> ManagedUser {
+        ManagedUser(
+            user, connection: configuration.connection, linked: try await store.linkedUsers(primaryID: user.id))
     }
 
     /// `GET /api/v2/users-by-email?email=…`: the users with this email, compared as Auth0 stores
@@ -45,9 +60,11 @@ extension ManagementAPI {
         guard let email, !email.isEmpty else {
             throw TenantError(.invalidQueryString, "Query validation error: email is required.")
         }
-        return try await store.users(email: email.lowercased()).map {
-            ManagedUser($0, connection: configuration.connection)
+        var users: [ManagedUser] = []
+        for user in try await store.users(email: email.lowercased()) {
+            users.append(try await managedUser(user))
         }
+        return users
     }
 
     /// `GET /api/v2/users`: the users that match `request.query`, sorted, one page of them, each
@@ -80,7 +97,7 @@ extension ManagementAPI {
             total = matches.count
         }
         var shaped: [JSONValue] = []
-        for user in page { shaped.append(try request.shaped(user)) }
+        for user in page { shaped.append(try request.shaped(try await withLinkedIdentities(user))) }
         guard request.includeTotals else { return TenantResponseEncoder.json(shaped) }
         return TenantResponseEncoder.json(
             ManagedUserPage(start: start, limit: request.perPage, length: shaped.count, total: total, users: shaped))
@@ -147,12 +164,13 @@ extension ManagementAPI {
         }
     }
 
-    /// The user with this ID.
+    /// The user with this ID, a user of its own: a linked (secondary) user is an identity of its
+    /// primary, as on Auth0.
     ///
     /// - Throws: `inexistent_user` (404).
-    private func existingUser(_ id: String) async throws(TenantError) -> TenantUser {
-        guard let user = try await store.user(id: id) else {
-            throw TenantError(.inexistentUser, status: 404, "The user does not exist.")
+    func existingUser(_ id: String) async throws(TenantError) -> TenantUser {
+        guard let user = try await store.user(id: id), user.primaryUserID == nil else {
+            throw TenantServices.inexistentUser
         }
         return user
     }

@@ -10,6 +10,7 @@ struct ManagementAPI: TenantRoutes {
 
     func addRoutes(to router: Router<TenantRequestContext>, secure: Bool) {
         addManagementRoutes(to: router.group("api/v2"))
+        addUserRoutes(to: router.group("api/v2"), secure: secure)
     }
 }
 
@@ -18,8 +19,9 @@ extension ManagementAPI {
     /// audience, issued by the client credentials grant to the machine-to-machine client, and
     /// granting `scope` (auth0-passkey-api.md §15.4).
     ///
-    /// A user's token is refused even when an API was configured with the management audience:
-    /// only the machine-to-machine client's tokens reach `/api/v2`.
+    /// A user's token is refused here even when an API was configured with the management
+    /// audience: only the machine-to-machine client's tokens reach these routes. The routes of one
+    /// user that a user's own token may call check it with ``userClaims(_:for:scope:userScopes:)``.
     ///
     /// - Throws: `invalid_token` (401) for a missing, malformed, foreign, expired or revoked token,
     ///   one for another audience or not issued by the client credentials grant;
@@ -45,7 +47,10 @@ extension ManagementAPI {
     /// |---|---|---|
     /// | `POST users` | `create:users` | 201, the user |
     /// | `GET users?q=&search_engine=v3&page=&per_page=&include_totals=&sort=&fields=` | `read:users` | 200, an array, or a page with `include_totals=true` |
-    /// | `GET users/{id}` | `read:users` | 200, the user |
+    /// | `GET users/{id}?fields=&include_fields=` | `read:users`, or the user's own `read:current_user` | 200, the user |
+    /// | `PATCH users/{id}` | `update:users`, or the user's own `update:current_user_metadata` | 200, the user |
+    /// | `POST users/{id}/identities` | `update:users`, or the user's own `update:current_user_identities` | 201, the identities |
+    /// | `DELETE users/{id}/identities/{provider}/{user id}` | the same | 200, the identities left |
     /// | `GET users-by-email?email=` | `read:users` | 200, an array |
     /// | `DELETE users/{id}` | `delete:users` | 204 |
     /// | `GET users/{id}/authentication-methods` | `read:authentication_methods` | 200, an array, or a page with `include_totals=true` |
@@ -62,10 +67,6 @@ extension ManagementAPI {
         group.get("users") { request, _ in
             try await self.managementClaims(TenantServices.bearer(request), scope: "read:users")
             return try await self.listManagedUsers(UserListRequest(FormParameters(request.uri.query)))
-        }
-        group.get("users/:id") { request, context in
-            try await self.managementClaims(TenantServices.bearer(request), scope: "read:users")
-            return TenantResponseEncoder.json(try await self.managedUser(id: Self.pathID(context, "id")))
         }
         group.get("users-by-email") { request, _ in
             try await self.managementClaims(TenantServices.bearer(request), scope: "read:users")
@@ -101,7 +102,7 @@ extension ManagementAPI {
     }
 
     /// A path parameter, percent-decoded: `auth0%7C65f0…` and `auth0|65f0…` name one user.
-    private static func pathID(_ context: TenantRequestContext, _ name: String) throws(TenantError) -> String {
+    static func pathID(_ context: TenantRequestContext, _ name: String) throws(TenantError) -> String {
         guard let raw = context.parameters.get(name) else {
             throw TenantError(.invalidRequest, "Path validation error: missing \(name).")
         }

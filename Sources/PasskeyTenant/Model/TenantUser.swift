@@ -1,5 +1,5 @@
 public import FoundationEssentials
-import WebAuthn
+public import WebAuthn
 
 /// A user of the tenant: of its database connection (identifiers, profile, WebAuthn user handle and
 /// passkeys), or of an upstream OpenID Connect connection (``identity``, the profile its ID token
@@ -12,8 +12,9 @@ public struct TenantUser: Sendable, Hashable, Codable {
     public var userHandle: [UInt8]
     /// The profile given at signup.
     public var profile: UserProfile
-    /// `user_metadata` given at signup.
-    public var metadata: [String: String]
+    /// `user_metadata`: strings given at signup, any JSON the Management API's `PATCH` sets since
+    /// (merged one level deep, ``ManagedUserUpdate``).
+    public var metadata: [String: JSONValue]
     /// When the user signed up.
     public var createdAt: Date
     /// Whether the email address is verified: true only when the Management API said so
@@ -24,6 +25,15 @@ public struct TenantUser: Sendable, Hashable, Codable {
     /// connection's: their email is in ``profile`` only, so the same email signing up natively is
     /// another user (Auth0's default: no linking).
     public var identity: UserIdentity? = nil
+    /// `app_metadata`, as the machine-to-machine client's `PATCH /api/v2/users/{id}` sets it; nil
+    /// when never set. Never in a token: Auth0 releases it only through an Action.
+    public var appMetadata: [String: JSONValue]? = nil
+    /// When the Management API last changed the user; nil when never (then ``createdAt``).
+    public var updatedAt: Date? = nil
+    /// The primary user this user is linked to as a secondary identity (Auth0 account linking):
+    /// such a user is no user of its own any more; logging in as it yields the primary's tokens
+    /// and session. Nil for a user of its own.
+    public var primaryUserID: String? = nil
 
     /// The identity's ID: the upstream's `sub`, else the ID without the `auth0|` prefix (My
     /// Account's `identity_user_id`).
@@ -51,6 +61,6 @@ public struct TenantUser: Sendable, Hashable, Codable {
     static func new(profile: UserProfile, metadata: [String: String], at time: Date) -> TenantUser {
         TenantUser(
             id: "auth0|" + Hex.encode(SecureRandom.bytes(12)), userHandle: SecureRandom.bytes(32),
-            profile: profile, metadata: metadata, createdAt: time)
+            profile: profile, metadata: metadata.mapValues(JSONValue.string), createdAt: time)
     }
 }

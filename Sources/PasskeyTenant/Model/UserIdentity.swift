@@ -8,8 +8,9 @@
 /// A user of the tenant's database connection has the identity `auth0` / the connection's name /
 /// their ID without the `auth0|` prefix; a user who logs in through an upstream OpenID Connect
 /// connection (``UpstreamConnection``) has `oidc` / the connection's name / the upstream's `sub`,
-/// and the `user_id` `oidc|NAME|SUB`. Accounts are not linked: the same email through two
-/// connections is two users, as on Auth0 by default.
+/// and the `user_id` `oidc|NAME|SUB`. Accounts are not linked by themselves: the same email
+/// through two connections is two users, as on Auth0 by default, until the Management API links
+/// them (issue 41), and the secondary's identity, with its `profileData`, joins the primary's.
 public struct UserIdentity: Sendable, Hashable, Codable {
     /// `auth0` for the database connection, `oidc` for an OpenID Connect connection.
     public var provider: String
@@ -19,6 +20,9 @@ public struct UserIdentity: Sendable, Hashable, Codable {
     public var userID: String
     /// Whether the connection is a social one (never, for the tenant's connections).
     public var isSocial: Bool
+    /// A linked (secondary) identity's profile, as Auth0 lists it under the primary; nil for a
+    /// user's own identity.
+    public var profileData: IdentityProfileData? = nil
 
     /// Creates an identity.
     ///
@@ -35,7 +39,7 @@ public struct UserIdentity: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case provider, connection, isSocial
+        case provider, connection, isSocial, profileData
         case userID = "user_id"
     }
 

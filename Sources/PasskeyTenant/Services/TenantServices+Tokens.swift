@@ -50,9 +50,11 @@ extension TenantServices {
     static let eventsScope = "read:events"
 
     /// The scopes an API defines, or nil when the tenant has no such API. My Account answers to
-    /// `https://DOMAIN/me/` and to the SDK examples' `https://DOMAIN/me` (§13 open question 5).
+    /// `https://DOMAIN/me/` and to the SDK examples' `https://DOMAIN/me` (§13 open question 5);
+    /// the Management API gives a user's login its current-user scopes only (issue 41).
     func apiScopes(_ audience: String) -> Set<String>? {
         if isMyAccount(audience) { return Self.myAccountScopes }
+        if audience == configuration.managementAudience { return Self.currentUserScopes }
         if audience == configuration.apiAudience { return [Self.eventsScope] }
         return nil
     }
@@ -106,6 +108,8 @@ extension TenantServices {
         refresh: (Secret, RefreshGrant)?,
         boundTo dpopKey: String?, client: String? = nil
     ) async throws(TenantError) -> TokenResponse {
+        // A linked (secondary) user logs in as its primary, whichever grant logs it in.
+        let user = try await primary(of: user)
         let clientID = client ?? self.clientID
         let now = clock.now()
         let issuedAt = Int(now.timeIntervalSince1970)

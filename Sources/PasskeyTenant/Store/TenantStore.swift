@@ -93,7 +93,8 @@ protocol TenantStore: Sendable {
     ///   - counting: whether to count them all (`COUNT(*)`); `total` is nil otherwise.
     func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
         -> (users: [TenantUser], total: Int?)
-    /// Deletes a user with their passkeys, refresh tokens, login sessions and memberships.
+    /// Deletes a user with their passkeys, refresh tokens, login sessions and memberships, and
+    /// with the users linked to it (its secondary identities). A linked user's ID names no user.
     ///
     /// - Returns: whether there was such a user.
     func deleteUser(id: String) async throws(TenantError) -> Bool
@@ -102,6 +103,29 @@ protocol TenantStore: Sendable {
     /// - Throws: `inexistent_user` (404) when the user is gone; `conflict` (409) when the credential
     ///   ID is registered already, to any user.
     func insertPostedCredential(_ credential: TenantCredential) async throws(TenantError)
+
+    // MARK: User metadata and account linking (issue 41)
+
+    /// Changes the user `id` names with `change`, in one transaction holding its row, and stores
+    /// the profile, identifiers, `email_verified`, both metadata and `updated_at` it leaves.
+    ///
+    /// - Returns: the changed user; nil when there is no such user of its own (none, or linked).
+    /// - Throws: what `change` throws; `auth0_idp_error` (409) when a changed identifier belongs to
+    ///   another user; nothing is stored then.
+    func updateUser(id: String, _ change: @escaping @Sendable (inout TenantUser) throws(TenantError) -> Void)
+        async throws(TenantError) -> TenantUser?
+    /// Links `secondaryID` to `primaryID` as its secondary identity, in one transaction.
+    ///
+    /// - Throws: `inexistent_user` (404) when either is no user of its own (none, or linked
+    ///   already: ``TenantServices/alreadyLinked`` for the secondary); `invalid_request` when the
+    ///   secondary has linked identities of its own.
+    func linkUser(_ secondaryID: String, to primaryID: String, at time: Date) async throws(TenantError)
+    /// Makes `secondaryID`, linked to `primaryID`, a user of its own again.
+    ///
+    /// - Returns: whether it was linked to `primaryID`.
+    func unlinkUser(_ secondaryID: String, from primaryID: String) async throws(TenantError) -> Bool
+    /// The users linked to `primaryID`, in the order they were linked.
+    func linkedUsers(primaryID: String) async throws(TenantError) -> [TenantUser]
 
     // MARK: Organizations (auth0-passkey-api.md §17)
 

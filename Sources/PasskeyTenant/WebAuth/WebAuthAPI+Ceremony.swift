@@ -80,6 +80,8 @@ extension WebAuthAPI {
     func openSession(
         userID: String, authTime: Date, request: AuthorizationRequest, refusal: TenantError?, secure: Bool
     ) async throws(TenantError) -> (response: AuthorizationResponse, cookie: String) {
+        // A linked (secondary) user's session is its primary's, whichever way it logged in.
+        let userID = try await services.primaryUserID(of: userID)
         let now = clock.now()
         let session = Secret.random()
         let loginSession = LoginSession(

@@ -33,6 +33,12 @@ final class Terminal {
     /// Runs `passkey arguments…` with exactly this terminal's environment.
     @discardableResult
     func passkey(_ arguments: String...) async throws -> ProcessResult {
+        try await passkey(arguments)
+    }
+
+    /// Runs `passkey arguments` with exactly this terminal's environment.
+    @discardableResult
+    func passkey(_ arguments: [String]) async throws -> ProcessResult {
         try await ChildProcess.run(CLIProcess.executable, arguments, environment: .exactly(environment))
     }
 

@@ -29,7 +29,8 @@ extension PostgresTenantStore {
     func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
         -> (users: [TenantUser], total: Int?)
     {
-        var conditions: [String] = []
+        // A linked (secondary) user is an identity of its primary, no user of its own.
+        var conditions = ["primary_user_id IS NULL"]
         var bindings = PostgresBindings()
         if let userID = filter.userID {
             bindings.append(userID)
@@ -46,7 +47,7 @@ extension PostgresTenantStore {
             bindings.append(username)
             conditions.append("lower(username) = lower($\(bindings.count))")
         }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let whereClause = " WHERE " + conditions.joined(separator: " AND ")
         let count = PostgresQuery(unsafeSQL: "SELECT COUNT(*) AS total FROM users\(whereClause)", binds: bindings)
         // PostgreSQL: LIMIT NULL is none.
         if let limit { bindings.append(limit) } else { bindings.appendNull() }
@@ -68,7 +69,8 @@ extension PostgresTenantStore {
     /// - Returns: whether there was such a user.
     func deleteUser(id: String) async throws(TenantError) -> Bool {
         try await withConnection { connection in
-            try await !connection.rows("DELETE FROM users WHERE id = \(id) RETURNING 1").isEmpty
+            try await !connection.rows("DELETE FROM users WHERE id = \(id) AND primary_user_id IS NULL RETURNING 1")
+                .isEmpty
         }
     }
 

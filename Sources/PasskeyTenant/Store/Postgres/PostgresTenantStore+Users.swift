@@ -210,13 +210,19 @@ extension PostgresTenantStore {
         let profile = try row.value("profile", as: String.self)
         let metadata = try row.value("metadata", as: String.self)
         let identity = try row.value("identity", as: String?.self)
+        let appMetadata = try row.value("app_metadata", as: String?.self)
         return TenantUser(
             id: try row.value("id"), userHandle: Array(try row.value("user_handle", as: Data.self)),
             profile: try JSONDecoder().decode(UserProfile.self, from: Data(profile.utf8)),
-            metadata: try JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)),
+            metadata: try JSONDecoder().decode([String: JSONValue].self, from: Data(metadata.utf8)),
             createdAt: Date(timeIntervalSince1970: try row.value("created_at")),
             emailVerified: try row.value("email_verified", as: Bool.self) ? true : nil,
-            identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) })
+            identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) },
+            appMetadata: try appMetadata.map {
+                try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8))
+            },
+            updatedAt: try row.value("updated_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            primaryUserID: try row.value("primary_user_id", as: String?.self))
     }
 
     static func credential(from row: PostgresRow) throws -> TenantCredential {

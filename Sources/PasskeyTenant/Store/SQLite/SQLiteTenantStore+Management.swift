@@ -25,7 +25,8 @@ extension SQLiteTenantStore {
     func users(_ filter: UserFilter, offset: Int, limit: Int?, counting: Bool) async throws(TenantError)
         -> (users: [TenantUser], total: Int?)
     {
-        var conditions: [String] = []
+        // A linked (secondary) user is an identity of its primary, no user of its own.
+        var conditions = ["primary_user_id IS NULL"]
         var arguments: StatementArguments = []
         if let userID = filter.userID {
             conditions.append("id = ?")
@@ -41,7 +42,7 @@ extension SQLiteTenantStore {
             conditions.append("username = ?")
             arguments += [username]
         }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let whereClause = " WHERE " + conditions.joined(separator: " AND ")
         let counted = arguments
         // SQLite: a negative LIMIT is none.
         let paged = arguments + [limit ?? -1, offset]
@@ -61,7 +62,7 @@ extension SQLiteTenantStore {
     /// - Returns: whether there was such a user.
     func deleteUser(id: String) async throws(TenantError) -> Bool {
         try await write { db in
-            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM users WHERE id = ? AND primary_user_id IS NULL", arguments: [id])
             return db.changesCount == 1
         }
     }

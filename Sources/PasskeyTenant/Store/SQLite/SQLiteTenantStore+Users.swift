@@ -204,13 +204,19 @@ extension SQLiteTenantStore {
         let metadata: String = row["metadata"]
         let handle: Data = row["user_handle"]
         let identity: String? = row["identity"]
+        let appMetadata: String? = row["app_metadata"]
+        let updatedAt: Double? = row["updated_at"]
         return TenantUser(
             id: row["id"], userHandle: Array(handle),
             profile: try JSONDecoder().decode(UserProfile.self, from: Data(profile.utf8)),
-            metadata: try JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)),
+            metadata: try JSONDecoder().decode([String: JSONValue].self, from: Data(metadata.utf8)),
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             emailVerified: (row["email_verified"] as Bool?) == true ? true : nil,
-            identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) })
+            identity: try identity.map { try JSONDecoder().decode(UserIdentity.self, from: Data($0.utf8)) },
+            appMetadata: try appMetadata.map {
+                try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8))
+            },
+            updatedAt: updatedAt.map(Date.init(timeIntervalSince1970:)), primaryUserID: row["primary_user_id"])
     }
 
     static func credential(from row: Row) throws -> TenantCredential {
