@@ -9,6 +9,8 @@
 /// | `client_credentials` | `audience` (and the secret, as `client_secret_post`) | spec §15.1, RFC 6749 §4.4.2 |
 /// | `authorization_code` | `code`, `code_verifier`, `redirect_uri` | spec §14.3, RFC 6749 §4.1.3, RFC 7636 §4.5 |
 /// | webauthn | `auth_session`, `authn_response`, `scope`, `realm`?, `audience`?, `organization`? | spec §3.1 |
+/// | password-realm | `username`, `password`, `realm`, `scope`, `audience`?, `captcha`? | Auth0's Resource Owner Password extension grant |
+/// | `password` | `username`, `password`, `scope`, `audience`?, `captcha`? | RFC 6749 §4.3.2 (the tenant's default directory) |
 struct TokenGrantBody: Encodable {
     /// `grant_type`.
     enum Grant: String, Encodable {
@@ -16,6 +18,8 @@ struct TokenGrantBody: Encodable {
         case clientCredentials = "client_credentials"
         case authorizationCode = "authorization_code"
         case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+        case passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
+        case password
     }
 
     let grantType: Grant
@@ -30,6 +34,10 @@ struct TokenGrantBody: Encodable {
     var realm: String? = nil
     var audience: String? = nil
     var organization: String? = nil
+    // issue 41 pwclient: the password grants
+    var username: String? = nil
+    var password: String? = nil
+    var captcha: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case grantType = "grant_type"
@@ -41,5 +49,6 @@ struct TokenGrantBody: Encodable {
         case authSession = "auth_session"
         case authnResponse = "authn_response"
         case scope, realm, audience, organization
+        case username, password, captcha
     }
 }
