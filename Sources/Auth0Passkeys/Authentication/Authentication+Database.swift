@@ -131,8 +131,7 @@ extension Authentication {
     }
 }
 
-/// `POST /dbconnections/signup`'s own members; ``Authentication/signup(email:username:password:connection:userMetadata:rootAttributes:captcha:)``
-/// adds the root attributes.
+/// `POST /dbconnections/signup`'s own members; `Authentication.signup` adds the root attributes.
 struct DatabaseSignupBody: Encodable {
     let clientId: String
     let email: String

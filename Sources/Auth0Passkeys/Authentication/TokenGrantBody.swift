@@ -9,8 +9,8 @@
 /// | `client_credentials` | `audience` (and the secret, as `client_secret_post`) | spec §15.1, RFC 6749 §4.4.2 |
 /// | `authorization_code` | `code`, `code_verifier`, `redirect_uri` | spec §14.3, RFC 6749 §4.1.3, RFC 7636 §4.5 |
 /// | webauthn | `auth_session`, `authn_response`, `scope`, `realm`?, `audience`?, `organization`? | spec §3.1 |
-/// | password-realm | `username`, `password`, `realm`, `scope`, `audience`?, `captcha`? | Auth0's Resource Owner Password extension grant |
-/// | `password` | `username`, `password`, `scope`, `audience`?, `captcha`? | RFC 6749 §4.3.2 (the tenant's default directory) |
+/// | password-realm | `username`, `password`, `realm`, `scope`, `audience`?, `captcha`? | Auth0's, RFC 6749 §4.3.2 |
+/// | `password` | `username`, `password`, `scope`, `audience`?, `captcha`? | RFC 6749 §4.3.2 |
 struct TokenGrantBody: Encodable {
     /// `grant_type`.
     enum Grant: String, Encodable {
