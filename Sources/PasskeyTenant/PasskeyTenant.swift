@@ -37,6 +37,8 @@ public final class PasskeyTenant: Sendable {
     let management: ManagementAPI
     /// `/api/events`, the sample protected API.
     let resourceServer: ResourceServer
+    /// `/dbconnections/*` and the password-reset page (issue 41).
+    let databaseConnections: DatabaseConnectionsAPI
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
     /// machine-to-machine client on first use.
@@ -68,6 +70,7 @@ public final class PasskeyTenant: Sendable {
         myAccount = MyAccountAPI(services: services)
         management = ManagementAPI(services: services)
         resourceServer = ResourceServer(services: services)
+        databaseConnections = DatabaseConnectionsAPI(services: services)
     }
 
     /// Closes the database: a PostgreSQL store's connections are closed and its pool's task ends
@@ -100,7 +103,9 @@ public final class PasskeyTenant: Sendable {
     public var signingKeyID: String { services.signer.keyID }
 
     /// The routes of all five APIs, in the order the tenant serves them.
-    var routes: [any TenantRoutes] { [authentication, resourceServer, myAccount, management, webAuth] }
+    var routes: [any TenantRoutes] {
+        [authentication, resourceServer, myAccount, management, webAuth, databaseConnections]
+    }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3), the
     /// machine-to-machine client's grant unless ``TenantConfiguration/managementScopes`` says

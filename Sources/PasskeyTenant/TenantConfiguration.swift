@@ -124,6 +124,11 @@ public struct TenantConfiguration: Sendable {
     /// good at every instance on the database. False by default.
     public var requiresDPoPNonce: Bool
 
+    // MARK: - Passwords (issue 41)
+
+    /// The database connection's passwords: policy, hash cost, bot detection, reset tickets.
+    public var databaseConnection = DatabaseConnectionOptions()
+
     /// Creates a configuration.
     ///
     /// - Parameters:

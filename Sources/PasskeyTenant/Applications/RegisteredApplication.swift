@@ -75,8 +75,12 @@ public struct RegisteredApplication: Sendable {
     /// Whether the client holds a secret (RFC 6749 §2.1).
     public var isConfidential: Bool { clientSecret != nil }
 
-    /// Whether the client may use `grant`.
-    func allows(_ grant: String) -> Bool { grantTypes.contains(grant) }
+    /// Whether the client may use `grant`. The `password` grant type (the dashboard's "Password")
+    /// lets a client use the password-realm grant too, as Auth0's does.
+    func allows(_ grant: String) -> Bool {
+        grantTypes.contains(grant)
+            || (grant == TokenRequest.passwordRealmGrant && grantTypes.contains(TokenRequest.passwordGrant))
+    }
 
     /// Whether the client authenticates with `method`.
     func accepts(_ method: TenantApplication.TokenEndpointAuthMethod) -> Bool {

@@ -126,7 +126,7 @@ public struct TenantApplication: Sendable, Hashable {
     /// The grants the tenant issues to some client; `grant_types` names only these.
     static let knownGrants = [
         TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant, TokenRequest.clientCredentialsGrant,
-        TokenRequest.webAuthnGrant,
+        TokenRequest.webAuthnGrant, TokenRequest.passwordGrant, TokenRequest.passwordRealmGrant,
     ]
 
     /// Refuses a list of applications, each as ``validate(at:)`` does, and a name given twice; the

@@ -64,6 +64,8 @@ extension AuthenticationAPI {
             return try await refresh(request)
         case TokenRequest.authorizationCodeGrant:
             return try await exchangeCode(request)
+        case TokenRequest.passwordRealmGrant, TokenRequest.passwordGrant:
+            return try await passwordGrant(request)
         default:
             throw TenantError(.unsupportedGrantType, "Unsupported grant type: \(request.grantType.prefix(100))")
         }

@@ -4,13 +4,15 @@ import WebAuthn
 /// The tenant's applications, and client authentication at `/oauth/token` and `/oauth/revoke`
 /// (RFC 6749 §2.3, §3.2.1; OpenID Connect Core 1.0 §9).
 extension TenantServices {
-    /// The default native application: a public client of the webauthn, authorization code and
-    /// refresh grants, with the configuration's callback and logout URLs.
+    /// The default native application: a public client of the webauthn, authorization code,
+    /// refresh and (while the connection takes passwords) password grants, with the
+    /// configuration's callback and logout URLs.
     var defaultApplication: RegisteredApplication {
         RegisteredApplication(
             name: "Default App", appType: .native, clientID: clientID, clientSecret: nil,
             tokenEndpointAuthMethod: .none,
-            grantTypes: [TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant],
+            grantTypes: [TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant]
+                + (configuration.databaseConnection.passwordsEnabled ? [TokenRequest.passwordGrant] : []),
             callbacks: configuration.callbackURLs, logoutURLs: configuration.logoutURLs,
             acceptsEitherSecretMethod: false)
     }

@@ -4,7 +4,7 @@
 /// compared alike). Both given: users with both.
 ///
 /// ```
-/// SELECT * FROM users [WHERE id = ? [AND] email = ?] ORDER BY created_at, id [LIMIT ? OFFSET ?]
+/// SELECT * FROM users [WHERE id = ? [AND] email = ? [AND] username = ?] ORDER BY created_at, id [LIMIT ? OFFSET ?]
 /// ```
 ///
 /// Everything else `GET /api/v2/users` takes (prefixes, `OR`, `NOT`, the other fields, `sort`) is
@@ -15,6 +15,9 @@ struct UserFilter: Sendable, Hashable {
     var userID: String?
     /// Only the users with this email, without regard to case.
     var email: String?
+    /// Only the database connection's user with this username, without regard to case (the
+    /// password grants' `username`, issue 41).
+    var username: String? = nil
 
     /// Every user.
     static let all = UserFilter()

@@ -25,6 +25,13 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     /// The client secret of a confidential client that authenticates with `client_secret_post`
     /// (RFC 6749 §2.3.1).
     public var clientSecret: Secret?
+    // issue 41 pwtenant: the password grants' (password-realm and password) user, password and CAPTCHA answer.
+    /// The password grants' `username`: the user's email or username.
+    public var username: String? = nil
+    /// The password grants' `password`; never printed.
+    public var password: Secret? = nil
+    /// **[local]** The answer to bot detection's CAPTCHA (``DatabaseConnectionOptions/captchaAnswer``).
+    public var captcha: Secret? = nil
     /// The RFC 7638 thumbprint of the request's DPoP proof's key, set by the token endpoint once
     /// the proof is checked (RFC 9449 §5); never read from the body.
     var dpopThumbprint: String? = nil
@@ -37,6 +44,10 @@ public struct TokenRequest: Sendable, Hashable, Codable {
     public static let refreshGrant = "refresh_token"
     /// The client credentials grant's type (RFC 6749 §4.4), for Management API tokens.
     public static let clientCredentialsGrant = "client_credentials"
+    /// Auth0's password grant with a realm (the database connection): `username`, `password`, `realm`.
+    public static let passwordRealmGrant = "http://auth0.com/oauth/grant-type/password-realm"
+    /// The resource owner password grant (RFC 6749 §4.3), on the tenant's default directory.
+    public static let passwordGrant = "password"
 
     /// Creates a request.
     ///
@@ -85,6 +96,8 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         case codeVerifier = "code_verifier"
         case redirectURI = "redirect_uri"
         case clientSecret = "client_secret"
+        // issue 41 pwtenant
+        case username, password, captcha
     }
 
     /// Reads a body whose `client_id` may be absent (the client authenticates with
@@ -105,5 +118,9 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         codeVerifier = try container.decodeIfPresent(Secret.self, forKey: .codeVerifier)
         redirectURI = try container.decodeIfPresent(String.self, forKey: .redirectURI)
         clientSecret = try container.decodeIfPresent(Secret.self, forKey: .clientSecret)
+        // issue 41 pwtenant
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        password = try container.decodeIfPresent(Secret.self, forKey: .password)
+        captcha = try container.decodeIfPresent(Secret.self, forKey: .captcha)
     }
 }

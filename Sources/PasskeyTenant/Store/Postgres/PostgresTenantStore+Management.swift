@@ -42,6 +42,10 @@ extension PostgresTenantStore {
                 "(lower(email) = lower($\(bindings.count)) OR (identity IS NOT NULL "
                     + "AND lower(profile::json->>'email') = lower($\(bindings.count))))")
         }
+        if let username = filter.username {
+            bindings.append(username)
+            conditions.append("lower(username) = lower($\(bindings.count))")
+        }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let count = PostgresQuery(unsafeSQL: "SELECT COUNT(*) AS total FROM users\(whereClause)", binds: bindings)
         // PostgreSQL: LIMIT NULL is none.

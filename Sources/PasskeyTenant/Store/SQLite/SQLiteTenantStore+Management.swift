@@ -37,6 +37,10 @@ extension SQLiteTenantStore {
                 "(email = ? OR (identity IS NOT NULL AND json_extract(profile, '$.email') = ? COLLATE NOCASE))")
             arguments += [email, email]
         }
+        if let username = filter.username {
+            conditions.append("username = ?")
+            arguments += [username]
+        }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let counted = arguments
         // SQLite: a negative LIMIT is none.
