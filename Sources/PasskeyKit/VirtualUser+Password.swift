@@ -1,4 +1,4 @@
-public import Auth0Passkeys
+import Auth0Passkeys
 
 extension VirtualUser {
     /// The connection a password signup creates the user in when the tenant names none: Auth0's

@@ -1,3 +1,4 @@
+import Auth0Passkeys
 import PasskeyKit
 
 /// What `passkey signup --password-stdin` and `passkey login --password-stdin` report: the
