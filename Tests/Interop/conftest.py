@@ -9,6 +9,7 @@ import pty
 import select
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,22 @@ def tls_files(directory: Path) -> dict:
     files["key"].write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     return files
+
+
+@contextmanager
+def tls_tenant(directory: Path, *arguments: str):
+    """`passkey tenant serve` over TLS from a test root (tls_files) on a free port with an in-memory database and
+    `arguments`, until the block ends: yields (its JSON start line, the tls_files)."""
+    files = tls_files(directory)
+    tenant = subprocess.Popen(
+        [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:",
+         "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = json.loads(tenant.stdout.readline())
+        assert line["url"].startswith("https://127.0.0.1:")
+        yield line, files
+    finally:
+        tenant.terminate()
+        tenant.wait(timeout=10)
