@@ -25,6 +25,10 @@ extension TenantConfiguration {
     ///
     /// `connections` are upstream OpenID Connect connections (``UpstreamConnection``).
     ///
+    /// `password_policy` (`none`, `low`, `fair`, `good`, `excellent`, Auth0's connection option),
+    /// `bot_detection` (`off`, `always`) and `captcha_answer` (**[local]**, the test-mode answer) set
+    /// ``databaseConnection`` (``DatabaseConnectionOptions``).
+    ///
     /// **[local]** `trusted_proxies` (``TrustedProxy``) is the local tenant's own key: Auth0 has no
     /// proxies in front of it to configure. Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
     /// `verification_method`, `signup.verification`, `validation.allowed_types`) are accepted and
@@ -64,6 +68,10 @@ extension TenantConfiguration {
             try UpstreamConnection.validate(connections, databaseConnection: connection)
             self.connections = connections
         }
+        // issue 41 pwtenant
+        if let policy = file.passwordPolicy { databaseConnection.passwordPolicy = policy }
+        if let botDetection = file.botDetection { databaseConnection.botDetection = botDetection }
+        if let answer = file.captchaAnswer { databaseConnection.captchaAnswer = Secret(answer) }
         if let proxies = file.trustedProxies {
             trustedProxies = []
             for (index, text) in proxies.enumerated() {
@@ -104,12 +112,20 @@ private struct ConfigurationFile: Decodable {
     var clients: [TenantApplication]?
     var trustedProxies: [String]?
     var connections: [UpstreamConnection]?
+    // issue 41 pwtenant
+    var passwordPolicy: PasswordPolicy?
+    var botDetection: DatabaseConnectionOptions.BotDetection?
+    var captchaAnswer: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case organizations, precedence, attributes, clients, connections
         case trustedProxies = "trusted_proxies"
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
+        // issue 41 pwtenant
+        case passwordPolicy = "password_policy"
+        case botDetection = "bot_detection"
+        case captchaAnswer = "captcha_answer"
     }
 
     init(from decoder: any Decoder) throws {
@@ -124,6 +140,10 @@ private struct ConfigurationFile: Decodable {
         clients = try container.decodeIfPresent([TenantApplication].self, forKey: .clients)
         trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
         connections = try container.decodeIfPresent([UpstreamConnection].self, forKey: .connections)
+        // issue 41 pwtenant
+        passwordPolicy = try container.decodeIfPresent(PasswordPolicy.self, forKey: .passwordPolicy)
+        botDetection = try container.decodeIfPresent(DatabaseConnectionOptions.BotDetection.self, forKey: .botDetection)
+        captchaAnswer = try container.decodeIfPresent(String.self, forKey: .captchaAnswer)
     }
 }
 

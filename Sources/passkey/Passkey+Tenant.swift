@@ -164,6 +164,10 @@ extension Passkey.Tenant {
 
         @OptionGroup var organizationOptions: TenantOrganizationOptions
 
+        // MARK: - Passwords (issue 41 pwtenant)
+
+        @OptionGroup var passwordOptions: TenantPasswordOptions
+
         // MARK: - DPoP
 
         @Flag(
@@ -227,6 +231,7 @@ extension Passkey.Tenant {
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)
+            passwordOptions.apply(to: &configuration)
             if !trustedProxies.isEmpty { configuration.trustedProxies = try trustedProxies.map(TrustedProxy.init) }
             for app in apps {
                 let application = try TenantApplication(option: app)

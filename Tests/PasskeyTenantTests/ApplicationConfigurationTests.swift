@@ -51,7 +51,7 @@ import Testing
             #"{"clients": [{"name": "a", "app_type": "spa", "grant_types": ["client_credentials"]}]}"#,
             "clients[0].grant_types"
         ),
-        (#"{"clients": [{"name": "a", "app_type": "spa", "grant_types": ["password"]}]}"#, "clients[0].grant_types"),
+        (#"{"clients": [{"name": "a", "app_type": "spa", "grant_types": ["implicit"]}]}"#, "clients[0].grant_types"),
         (
             #"{"clients": [{"name": "a", "app_type": "non_interactive", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn"]}]}"#,
             "clients[0].grant_types"

@@ -8,7 +8,7 @@ struct TenantOrganizationOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
         help: """
-            A JSON tenant configuration file: organizations, organization_usage, \
+            A JSON tenant configuration file: organizations, organization_usage, password_policy, bot_detection, \
             organization_require_behavior, the connection's attributes and precedence, in Auth0's key \
             names. The flags below override it.
             """)
