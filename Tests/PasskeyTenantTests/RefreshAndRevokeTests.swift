@@ -102,7 +102,9 @@ import WebAuthn
                 try await http.send(
                     .post, "/oauth/token",
                     // `password` is a grant of the tenant since issue 41: the device grant is one it lacks.
-                    raw: #"{"grant_type":"urn:ietf:params:oauth:grant-type:device_code","client_id":"\#(harness.clientID)"}"#),
+                    raw:
+                        #"{"grant_type":"urn:ietf:params:oauth:grant-type:device_code","client_id":"\#(harness.clientID)"}"#
+                ),
                 try await http.send(
                     .post, "/oauth/token", raw: #"{"grant_type":"refresh_token","client_id":"\#(harness.clientID)"}"#)
             )

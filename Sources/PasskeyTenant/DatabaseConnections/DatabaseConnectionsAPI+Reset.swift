@@ -52,7 +52,8 @@ extension DatabaseConnectionsAPI {
         do {
             guard try await liveTicket(Secret(ticket)) != nil else { return Self.badTicket }
             guard let password else {
-                return .page(.badRequest, Self.resetForm(ticket: ticket, policy: policy, error: "Enter a new password."))
+                return .page(
+                    .badRequest, Self.resetForm(ticket: ticket, policy: policy, error: "Enter a new password."))
             }
             do {
                 try services.checkPasswordStrength(password)

@@ -50,12 +50,12 @@ extension DatabaseConnectionsAPI {
         do {
             user = try await services.newUser(
                 profile: profile, metadata: body.userMetadata ?? [:], connection: configuration.connection)
-        } catch where error.code == .invalidRequest {
+        } catch  where error.code == .invalidRequest {
             throw TenantError(.invalidSignup, error.detail)
         }
         do {
             try await store.insertUser(user)
-        } catch where error.code == .userExists {
+        } catch  where error.code == .userExists {
             throw TenantError(.signupUserExists, "The user already exists.")
         }
         do {

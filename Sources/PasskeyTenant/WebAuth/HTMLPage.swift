@@ -99,9 +99,13 @@ enum HTMLPage {
     ///     email, phone number and username (auth0-passkey-api.md §18).
     ///   - connections: the upstream connections' names and `/authorize` links, each a plain
     ///     "Continue with NAME" link in `#connections` (no script, so the CSP stays as it is).
+    ///   - passwords: whether the connection takes passwords: then `#password` and the
+    ///     `#password-login` and `#password-signup` buttons follow the passkey buttons (issue 41).
+    ///   - captcha: whether bot detection is on: then `#captcha`, its answer.
     static func login(
         transaction: String, domain: String, signupFirst: Bool, loginHint: String?, autostart: Bool = false,
-        emailOnly: Bool = true, connections: [(name: String, href: String)] = []
+        emailOnly: Bool = true, connections: [(name: String, href: String)] = [], passwords: Bool = false,
+        captcha: Bool = false
     ) -> String {
         let title = signupFirst ? "Sign up" : "Log in"
         let value = loginHint.map { " value=\"\(escape($0))\"" } ?? ""
@@ -114,7 +118,7 @@ enum HTMLPage {
             <form id="passkey-form" data-transaction="\(escape(transaction))" data-screen="\(signupFirst ? "signup" : "login")"\(autostart ? " data-autostart=\"true\"" : "")>
             <label for="identifier">\(emailOnly ? "Email address" : "Email, phone number or username")</label>
             <input id="identifier" name="identifier" type="\(emailOnly ? "email" : "text")" autocomplete="username webauthn"\(value)>
-            \(buttons)
+            \(buttons)\(passwords ? "\n" + passwordFields(captcha: captcha) : "")
             <button id="cancel" type="button">Cancel</button>
             <p id="error" role="alert"></p>
             </form>
@@ -126,5 +130,21 @@ enum HTMLPage {
                         "<a class=\"connection\" href=\"\(escape(href))\">Continue with \(escape(name))</a>"
                     }.joined(separator: "\n") + "\n</nav>")
         return document(title: "\(title) · \(domain)", body: body)
+    }
+
+    /// The login page's password fields (issue 41), as Universal Login offers a password beside
+    /// a passkey: the password, bot detection's answer when it is on, and the two buttons.
+    static func passwordFields(captcha: Bool) -> String {
+        let answer =
+            captcha
+            ? "\n<label for=\"captcha\">Verification answer</label>\n"
+                + "<input id=\"captcha\" name=\"captcha\" type=\"text\" autocomplete=\"off\">"
+            : ""
+        return """
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" autocomplete="current-password">\(answer)
+            <button id="password-login" type="button">Continue with password</button>
+            <button id="password-signup" type="button">Sign up with password</button>
+            """
     }
 }

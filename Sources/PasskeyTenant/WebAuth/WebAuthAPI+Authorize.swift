@@ -203,7 +203,9 @@ extension WebAuthAPI {
         let html = HTMLPage.login(
             transaction: transaction.text, domain: configuration.domain, signupFirst: request.wantsSignup,
             loginHint: request.loginHint, autostart: request.autostart ?? false,
-            emailOnly: configuration.identifiers.email.signup == .required, connections: links)
+            emailOnly: configuration.identifiers.email.signup == .required, connections: links,
+            passwords: configuration.databaseConnection.passwordsEnabled,
+            captcha: configuration.databaseConnection.botDetection == .always)
         return .page(
             .ok, html,
             cookies: [BrowserResponse.cookie(Self.transactionCookie, transaction.text, path: "/u/", secure: secure)])

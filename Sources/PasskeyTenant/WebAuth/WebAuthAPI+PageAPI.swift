@@ -121,7 +121,7 @@ extension WebAuthAPI {
     /// `fragment` modes, the transaction gone; else `/u/passkey/response`, which renders the
     /// response page (``pageResponse(transactionCookie:)``) from the transaction, its ceremony
     /// cleared.
-    private func pageRedirect(_ response: AuthorizationResponse, digest: [UInt8]) async throws(TenantError)
+    func pageRedirect(_ response: AuthorizationResponse, digest: [UInt8]) async throws(TenantError)
         -> PageVerifyResponse
     {
         if let location = response.location {
@@ -162,7 +162,7 @@ extension WebAuthAPI {
     /// content type without a preflight), and an `Origin`, when sent, is the page's.
     ///
     /// - Returns: the transaction's digest.
-    private func checkPageCaller(_ transaction: String, _ caller: PageCaller) throws(TenantError) -> [UInt8] {
+    func checkPageCaller(_ transaction: String, _ caller: PageCaller) throws(TenantError) -> [UInt8] {
         let digest = Secret(transaction).digest
         guard let cookie = caller.transactionCookie, Secret(cookie).digest == digest else {
             throw TenantError(.accessDenied, status: 403, "The login page's transaction cookie is missing or differs.")

@@ -7,7 +7,8 @@ import PasskeyTenant
 struct TenantPasswordOptions: ParsableArguments {
     @Option(
         name: .customLong("password-policy"),
-        help: "The connection's password strength policy: none, low, fair, good (default) or excellent, Auth0's levels.")
+        help: "The connection's password strength policy: none, low, fair, good (default) or excellent, Auth0's levels."
+    )
     var passwordPolicy: PasswordPolicy?
 
     @Option(

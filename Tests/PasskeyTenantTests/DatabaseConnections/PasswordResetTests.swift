@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import PasskeyTenant
 import TestSupport
 import Testing
 import WebAuthn
+
+@testable import PasskeyTenant
 
 /// `POST /dbconnections/change_password` and the ticket page it sends (issue 41): the same answer
 /// for every email, an outbox message for a password user, and a ticket that sets a new password

@@ -37,7 +37,8 @@ import WebAuthn
             _ = try await harness.signUp(http, email: "grace@example.com")
             return (
                 try await harness.passwordSignup(http, email: "ADA@example.com"),
-                try await harness.passwordSignup(http, email: "other@example.com", fields: ["username": .string("ADA")]),
+                try await harness.passwordSignup(
+                    http, email: "other@example.com", fields: ["username": .string("ADA")]),
                 try await harness.passwordSignup(http, email: "grace@example.com")
             )
         }

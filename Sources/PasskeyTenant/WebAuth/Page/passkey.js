@@ -7,6 +7,9 @@
 // follows the redirect it answers with. Conditional mediation runs on #identifier when the
 // browser offers it; a button's modal ceremony aborts it first. #cancel posts to
 // /u/passkey/cancel and follows the access_denied redirect it answers with. Errors go to #error.
+// When the connection takes passwords, #password-login and #password-signup (and the form's
+// submit with a password typed) post the identifier, #password and #captcha to
+// /u/passkey/password and follow the redirect it answers with.
 // On an authorization response page it does only that page's part: it submits a form_post form,
 // or posts a web_message to the opener or parent, targeted at the page's data-origin only.
 "use strict";
@@ -36,6 +39,10 @@
   const loginButton = document.getElementById("login");
   const signupButton = document.getElementById("signup");
   const errorLine = document.getElementById("error");
+  const passwordField = document.getElementById("password");
+  const captchaField = document.getElementById("captcha");
+  const passwordButtons = ["password-login", "password-signup"].map((id) => document.getElementById(id))
+    .filter((button) => button);
   // The conditional request's AbortController, and its options request: a modal ceremony waits
   // for that request to settle, so the tenant sees the modal's options last (each options call
   // replaces the page's pending challenge).
@@ -266,6 +273,35 @@
     }
   }
 
+  // A password login or signup (POST /u/passkey/password), then the redirect.
+  async function passwordCeremony(mode) {
+    abortConditional();
+    if (conditionalOptions) {
+      await conditionalOptions;
+      conditionalOptions = null;
+    }
+    showError("");
+    const typed = identifier.value.trim();
+    if (!typed || !passwordField.value) {
+      showError("Enter your email address and your password.");
+      (typed ? passwordField : identifier).focus();
+      return;
+    }
+    const body = { transaction, mode, identifier: typed, password: passwordField.value };
+    if (captchaField) {
+      body.captcha = captchaField.value;
+    }
+    passwordButtons.forEach((button) => { button.disabled = true; });
+    try {
+      const verified = await post("/u/passkey/password", body);
+      location.assign(verified.redirect);
+    } catch (error) {
+      showError(describe(error));
+      passwordButtons.forEach((button) => { button.disabled = false; });
+      startConditional();
+    }
+  }
+
   // Cancel: back to the application with error=access_denied (POST /u/passkey/cancel).
   async function cancel() {
     abortConditional();
@@ -280,9 +316,18 @@
   document.getElementById("cancel").addEventListener("click", cancel);
   loginButton.addEventListener("click", () => modal("login"));
   signupButton.addEventListener("click", () => modal("signup"));
+  if (passwordField) {
+    document.getElementById("password-login").addEventListener("click", () => passwordCeremony("login"));
+    document.getElementById("password-signup").addEventListener("click", () => passwordCeremony("signup"));
+  }
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    modal(form.dataset.screen === "signup" ? "signup" : "login");
+    const mode = form.dataset.screen === "signup" ? "signup" : "login";
+    if (passwordField && passwordField.value) {
+      passwordCeremony(mode);
+    } else {
+      modal(mode);
+    }
   });
   // ext-passkey-autostart=true: the first screen's ceremony at once, for a browser no one clicks in.
   if (form.dataset.autostart === "true") {

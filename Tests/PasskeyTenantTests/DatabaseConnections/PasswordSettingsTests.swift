@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import InMemoryLogging
+import TestSupport
+import Testing
+import WebAuthn
+
+@testable import PasskeyTenant
+
+/// The pieces of the database connection's passwords (issue 41): the hash's form, the
+/// configuration file's keys, and logs that carry no password.
+@Suite struct PasswordSettingsTests {
+    @Test func theHashCarriesItsParametersAndNeverPrints() throws {
+        let hash = try PasswordHash.make(Secret("Correct-Horse-9"), logN: 10)
+        #expect(hash.encoded.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+        #expect(hash.encoded.split(separator: "$").count == 4)
+        #expect(try hash.verifies(Secret("Correct-Horse-9")))
+        #expect(try !hash.verifies(Secret("correct-horse-9")))
+        #expect(try hash != PasswordHash.make(Secret("Correct-Horse-9"), logN: 10))
+        #expect("\(hash)" == "<redacted>")
+        var dumped = ""
+        dump(hash, to: &dumped)
+        #expect(!dumped.contains("scrypt"))
+        #expect(throws: TenantError.self) {
+            try PasswordHash(encoded: "$scrypt$ln=40,r=8,p=1$AA$AA").verifies(Secret("x"))
+        }
+    }
+
+    @Test func theFileSetsThePolicyAndBotDetection() throws {
+        var configuration = TenantConfiguration()
+        try configuration.apply(
+            configurationFile: Array(
+                #"{"password_policy": "fair", "bot_detection": "always", "captcha_answer": "ok"}"#.utf8))
+        #expect(configuration.databaseConnection.passwordPolicy == .fair)
+        #expect(configuration.databaseConnection.botDetection == .always)
+        #expect(configuration.databaseConnection.captchaAnswer == Secret("ok"))
+        let malformed = [
+            (#"{"password_policy": "weak"}"#, "password_policy:"), (#"{"bot_detection": 1}"#, "bot_detection:"),
+        ]
+        for (file, key) in malformed {
+            var configuration = TenantConfiguration()
+            let error = #expect(throws: TenantError.self) {
+                try configuration.apply(configurationFile: Array(file.utf8))
+            }
+            #expect(error?.detail.hasPrefix(key) == true, "\(error?.detail ?? "")")
+        }
+    }
+
+    @Test func tracedPasswordCallsLogNoPassword() async throws {
+        let (harness, logs) = try await SecretRedactionTests.tracedHarness()
+        let tokens = try await harness.router { http in
+            _ = try await harness.passwordSignup(http)
+            _ = try await harness.passwordLogin(http, password: "Wrong-Horse-9")
+            _ = try await harness.passwordSignup(http, email: "weak@example.com", password: "weak-secret")
+            _ = try await http.send(
+                .post, "/dbconnections/change_password",
+                json: [
+                    "client_id": harness.clientID, "email": "ada@example.com",
+                    "connection": harness.tenant.configuration.connection,
+                ])
+            return try await harness.passwordLogin(http).decode(TokenResponse.self)
+        }
+        let text = logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(logs.entries.count >= 5)
+        for secret in [TenantHarness.strongPassword, "Wrong-Horse-9", "weak-secret", tokens.accessToken.text] {
+            #expect(!text.contains(secret))
+        }
+        #expect(!text.contains("lo/reset?ticket="))
+    }
+}
