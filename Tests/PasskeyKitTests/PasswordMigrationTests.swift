@@ -55,6 +55,13 @@ import WebAuthn
             let onThePage = try await user.logInOnTheWeb(
                 redirectURL: Self.callback, using: LoginPageUserAgent(device: phone))
             #expect(onThePage.user.sub == sub)
+            // The same page offers the password beside the passkey, as Universal Login does.
+            let form = LoginPageUserAgent.Ceremony.password(
+                identifier: "ada@example.com", password: Passphrase(Self.password), signUp: false)
+            let passwordOnThePage = try await user.logInOnTheWeb(
+                redirectURL: Self.callback, parameters: ["prompt": "login"],
+                using: LoginPageUserAgent(device: phone, ceremony: form))
+            #expect(passwordOnThePage.user.sub == sub)
 
             let again = try await user.logIn(usernameOrEmail: "ada@example.com", password: Self.password)
             #expect(again.user.sub == sub)
