@@ -59,7 +59,7 @@ def enroll_passkey(tenant, authenticator, refresh_token):
         tenant.url + f"/me/v1/authentication-methods/{urllib.parse.quote(urllib.parse.unquote(method_id), safe='')}"
         "/verify", json={"auth_session": challenge.json()["auth_session"], "authn_response": created},
         headers=bearer, timeout=30)
-    assert verified.status_code == 200, verified.text
+    assert verified.status_code == 201, verified.text
     return created
 
 
