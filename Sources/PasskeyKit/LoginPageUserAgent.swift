@@ -2,7 +2,7 @@ public import Auth0Passkeys
 import FoundationEssentials
 public import Logging
 public import PasskeyAuthenticator
-import WebAuthn
+public import WebAuthn
 
 /// A user agent with no browser: it follows the redirects of a login through every origin on its
 /// way (the application's tenant, an upstream identity provider, back), runs the local tenant's
@@ -24,7 +24,9 @@ import WebAuthn
 ///    identifier), the page's cookies and `Origin`, then the device's
 ///    `navigator.credentials.get` (or `.create`) with the device's origin (`https://<rpId>` by
 ///    default, which the tenant accepts as its own), then `POST /u/passkey/verify` with
-///    `PublicKeyCredential.toJSON()`; its redirect is followed as in 1;
+///    `PublicKeyCredential.toJSON()`; its redirect is followed as in 1 (a
+///    ``Ceremony/password(identifier:password:signUp:)`` posts the page's password form,
+///    `POST /u/passkey/password`, instead);
 /// 3. a redirect to ``invokeURL`` carrying an authenticate URL (the provider's embedded mode)
 ///    is not fetched: the device logs in there, or, when it refuses, the login is cancelled
 ///    there (`access_denied`: `EmbeddedAuthentication/invoke(url:device:choosing:)`); the URL
@@ -53,6 +55,31 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         /// A signup of a new user named by `identifier`: an email, a phone number starting with
         /// `+`, or a username.
         case signUp(identifier: String)
+        /// The page's password form (issue 41), where the connection takes passwords: a login
+        /// (`signUp` false) or a signup of `identifier` (an email, or at login a username) with
+        /// `password`; no passkey. `POST /u/passkey/password` (**[local]**).
+        case password(identifier: String, password: Passphrase, signUp: Bool)
+
+        public static func == (left: Ceremony, right: Ceremony) -> Bool {
+            switch (left, right) {
+            case (.logIn, .logIn): true
+            case (.signUp(let a), .signUp(let b)): a == b
+            case (.password(let a, let secret, let new), .password(let b, let other, let alsoNew)):
+                a == b && secret.bytes == other.bytes && new == alsoNew
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .logIn: hasher.combine(0)
+            case .signUp(let identifier): hasher.combine(identifier)
+            case .password(let identifier, let password, let signUp):
+                hasher.combine(identifier)
+                hasher.combine(password.bytes)
+                hasher.combine(signUp)
+            }
+        }
     }
 
     /// The device whose passkey answers the page.
@@ -137,6 +164,14 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         -> String
     {
         let transaction = try Self.transaction(in: page)
+        if case .password(let identifier, let password, let signUp) = ceremony {
+            let answer: VerifyAnswer = try await post(
+                url.origin + "/u/passkey/password",
+                PasswordBody(
+                    transaction: transaction, mode: signUp ? "signup" : "login", identifier: identifier,
+                    password: String(decoding: password.bytes, as: UTF8.self)), url, cookies)
+            return url.resolve(answer.redirect)
+        }
         let options: PageOptions = try await post(
             url.origin + "/u/passkey/options", OptionsBody(transaction: transaction, ceremony: ceremony), url, cookies)
         let verified: VerifyAnswer
@@ -241,8 +276,17 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
             switch ceremony {
             case .logIn: (mode, identifier) = ("login", nil)
             case .signUp(let name): (mode, identifier) = ("signup", name)
+            case .password: (mode, identifier) = ("login", nil)
             }
         }
+    }
+
+    /// `POST /u/passkey/password`'s body (issue 41): the password form's fields.
+    private struct PasswordBody: Encodable {
+        let transaction: String
+        let mode: String
+        let identifier: String
+        let password: String
     }
 
     /// `POST /u/passkey/options`'s answer: `{"mode": "get" | "create", "publicKey": options}`.

@@ -27,8 +27,11 @@ extension PasskeyBench {
                 Then as many users log in at a second tenant through the first, a passkey provider in embedded \
                 mode served over TLS (an upstream OpenID Connect connection; the provider's invoke URL answered \
                 with the passkey, as an app's embedded SDK does), alternately with their native login at the \
-                second: the ratio is federated ÷ native. --only measures the figures whose name starts with its \
-                value: tenant-in-process, tenant-http, tenant-postgres, tenant-web-login, tenant-federated-login.
+                second: the ratio is federated ÷ native. Then as many users sign up with a password and log in \
+                with it (the password-realm grant, scrypt at the connection's cost, stated with one hash's time), \
+                alternately with the native passkey login: the ratio is password ÷ native. --only measures the \
+                figures whose name starts with its value: tenant-in-process, tenant-http, tenant-postgres, \
+                tenant-web-login, tenant-federated-login, tenant-password-login.
                 """
         )
 
@@ -59,7 +62,7 @@ extension PasskeyBench {
         @Option(
             name: .customLong("web-users"),
             help: """
-                Users of the web, federated and native login figures, signed up first; a multiple of every \
+                Users of the web, federated, password and native login figures, signed up first; a multiple of every \
                 --clients value.
                 """)
         var webUsers = 32
@@ -138,11 +141,20 @@ extension PasskeyBench {
                     users: webUsers, clients: clients, seconds: seconds, rounds: rounds
                 ).figures(configuration: signing.configuration)
             }
+            var password: [PasswordLoginBench.Figure] = []
+            var hashCost: PasswordLoginBench.HashCost?
+            if wants("tenant-password-login") {
+                hashCost = try PasswordLoginBench.hashCost(logN: configuration.databaseConnection.passwordHashLogN)
+                let bench = PasswordLoginBench(users: webUsers, clients: clients, seconds: seconds, rounds: rounds)
+                password = try await tenant.serving { endpoint in
+                    try await bench.figures(tenant: tenant, endpoint: endpoint)
+                }
+            }
             let result = Result(
                 rs256SignsPerSecond: signs, ceilingLoginsPerSecond: ceiling,
                 registrationsPerSecond: inProcess?.registrations, loginsPerSecond: inProcess?.logins,
                 ratioInProcess: inProcess.map { $0.logins / ceiling }, overHTTP: overHTTP, overPostgres: overPostgres,
-                webLogins: web, federatedLogins: federated)
+                webLogins: web, federatedLogins: federated, passwordLogins: password, passwordHash: hashCost)
             try BenchOutput.write(result, json: json, lines: [result.text])
         }
 
@@ -257,6 +269,10 @@ extension PasskeyBench {
             let webLogins: [WebLoginBench.Figure]
             /// Logins through a passkey provider in embedded mode beside the native login, per K.
             let federatedLogins: [FederatedLoginBench.Figure]
+            /// Password logins (the password-realm grant) beside the native login, per K.
+            let passwordLogins: [PasswordLoginBench.Figure]
+            /// The password hash's cost in this run, when the password figure was measured.
+            let passwordHash: PasswordLoginBench.HashCost?
 
             var text: String {
                 func f(_ value: Double) -> String { String(format: "%.1f", value) }
@@ -301,6 +317,14 @@ extension PasskeyBench {
                             + "  native \(f(federated.nativeLoginsPerSecond))  ratio "
                             + (federated.ratio.map(ratio) ?? "—"))
                 }
+                for password in passwordLogins {
+                    let label = "password logins/s (K=\(password.clients))"
+                    lines.append(
+                        label.padding(toLength: 38, withPad: " ", startingAt: 0) + f(password.loginsPerSecond)
+                            + "  native \(f(password.nativeLoginsPerSecond))  ratio "
+                            + (password.ratio.map(ratio) ?? "—"))
+                }
+                if let passwordHash { lines.append("password hash             \(passwordHash.text)") }
                 return lines.joined(separator: "\n")
             }
         }

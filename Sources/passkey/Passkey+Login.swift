@@ -17,8 +17,11 @@ extension Passkey {
                 --browser whose passkey autofill the store answers with the passkey --user or --credential picks. \
                 With --dpop the tokens are DPoP-bound (token_type DPoP): a P-256 key made for the session signs a \
                 proof for every token request; it is sealed with the session, and token, whoami, api, methods and \
-                logout use it. With --otp, logs in with a one-time code sent to --email or --phone (passwordless), \
-                read from standard input or, with --code-from-outbox, from the local tenant's outbox.
+                logout use it. With --password-stdin, logs in with the password on standard input's first line \
+                instead (the password-realm grant with --connection, else the plain password grant), naming the \
+                user with --email or --username. With --otp, logs in with a one-time code sent to --email or \
+                --phone (passwordless), read from standard input or, with --code-from-outbox, from the local \
+                tenant's outbox.
                 """)
 
         @OptionGroup var session: SessionFlowOptions
@@ -29,13 +32,36 @@ extension Passkey {
         @Option(help: "Use this passkey (credential ID, base64url).")
         var credential: String?
 
+        @Option(help: "With --password-stdin: the user's email; with --otp: the address the code goes to.")
+        var email: String?
+
+        @Option(help: "With --password-stdin: the user's username.")
+        var username: String?
+
+        @OptionGroup var password: PasswordInputOptions
+
         @OptionGroup var tokens: TokenOptions
 
         @OptionGroup var oneTimeCode: OTPLoginOptions
 
         func validate() throws {
-            if oneTimeCode.otp, user != nil || credential != nil || session.webLogin.web {
-                throw ValidationError("--otp logs in with a code: --user, --credential and --web pick a passkey")
+            try oneTimeCode.validate(email: email)
+            if oneTimeCode.otp {
+                guard username == nil, !password.passwordStdin, user == nil, credential == nil, !session.webLogin.web
+                else {
+                    throw ValidationError(
+                        "--otp logs in with a code: not with --username, --password-stdin, --user, --credential or --web")
+                }
+            } else if password.passwordStdin {
+                guard (email == nil) != (username == nil) else {
+                    throw ValidationError("--password-stdin names the user with --email or --username (one of them)")
+                }
+                guard user == nil, credential == nil, !session.webLogin.web else {
+                    throw ValidationError(
+                        "--password-stdin logs in with a password: not with --user, --credential or --web")
+                }
+            } else if email != nil || username != nil {
+                throw ValidationError("--email and --username name a password user: give --password-stdin")
             }
             if user != nil, credential != nil {
                 throw ValidationError("--user and --credential each pick a passkey; give one of them")
@@ -47,7 +73,15 @@ extension Passkey {
 
         func run() async throws {
             if oneTimeCode.otp {
-                try await oneTimeCode.run(session, tokens: tokens)
+                try await oneTimeCode.run(session, email: email, tokens: tokens)
+                return
+            }
+            if password.passwordStdin, let identifier = email ?? username {
+                let secret = try password.password()
+                try await session.runWithPassword("login", tokens: tokens) { user, showTokens in
+                    PasswordOutcome(
+                        try await user.logIn(usernameOrEmail: identifier, password: secret), showTokens: showTokens)
+                }
                 return
             }
             // validate() checked the credential ID.

@@ -14,7 +14,9 @@ extension Passkey {
                 --json. A passkey the tenant refuses is deleted again. With --web, signs up on the tenant's \
                 login page instead (Web Auth, screen_hint=signup, --email pre-filled), in the desktop's browser or \
                 in one started with --browser whose passkey requests the store answers. With --dpop the tokens \
-                are DPoP-bound, as for login.
+                are DPoP-bound, as for login. With --password-stdin, signs up in the database connection with the \
+                password on standard input's first line instead (POST /dbconnections/signup, --email and \
+                optionally --username), then logs in with it; a passkey can be added later with enroll.
                 """)
 
         @OptionGroup var session: SessionFlowOptions
@@ -31,9 +33,16 @@ extension Passkey {
         @Option(help: "The new user's username.")
         var username: String?
 
+        @OptionGroup var password: PasswordInputOptions
+
         @OptionGroup var tokens: TokenOptions
 
         func validate() throws {
+            if password.passwordStdin {
+                guard email != nil, phone == nil, name == nil, !session.webLogin.web else {
+                    throw ValidationError("--password-stdin signs up with --email (and --username); not --web")
+                }
+            }
             if session.webLogin.web, phone != nil || username != nil || name != nil {
                 throw ValidationError("with --web the tenant's page asks for the email only: give --email")
             }
@@ -43,6 +52,15 @@ extension Passkey {
         }
 
         func run() async throws {
+            if password.passwordStdin, let email {
+                let secret = try password.password()
+                try await session.runWithPassword("signup", tokens: tokens) { user, showTokens in
+                    PasswordOutcome(
+                        try await user.signUp(email: email, password: secret, username: username),
+                        showTokens: showTokens)
+                }
+                return
+            }
             try await session.run("signup", tokens: tokens, signUp: true, loginHint: email, choosing: .mostRecent) {
                 user, device, showTokens in
                 SignupOutcome(

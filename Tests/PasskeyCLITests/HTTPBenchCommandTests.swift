@@ -36,15 +36,20 @@ import WebAuthn
     /// flow (the login page driven without a browser, `client_secret_basic`) beside the native
     /// passkey login; `--only tenant-federated-login`: logins at one tenant through another, a
     /// passkey provider in embedded mode over TLS (issue 40), beside the native login. Each measured
-    /// alternately, per K; the other figures left out.
+    /// alternately, per K; the other figures left out. `--only tenant-password-login`: password
+    /// logins (issue 41) beside the native login, with scrypt's cost stated.
     @Test(arguments: [
         (only: "tenant-web-login", figures: "webLogins", perSecond: "webLoginsPerSecond", other: "overHTTP"),
         (
             only: "tenant-federated-login", figures: "federatedLogins", perSecond: "federatedLoginsPerSecond",
             other: "webLogins"
         ),
+        (
+            only: "tenant-password-login", figures: "passwordLogins", perSecond: "passwordLoginsPerSecond",
+            other: "federatedLogins"
+        ),
     ])
-    func tenantGivesWebAndFederatedLoginsBesideNativeLogins(
+    func tenantGivesWebFederatedAndPasswordLoginsBesideNativeLogins(
         _ bench: (only: String, figures: String, perSecond: String, other: String)
     ) async throws {
         let result = try await ChildProcess.run(
@@ -61,6 +66,9 @@ import WebAuthn
         #expect(figures.map { $0["clients"]?.numberValue } == [2])
         #expect(figures.allSatisfy { ($0[bench.perSecond]?.numberValue ?? 0) > 0 })
         #expect(figures.allSatisfy { ($0["ratio"]?.numberValue ?? 0) > 0 })
+        let hash = output["passwordHash"].map { [$0["n"], $0["r"], $0["p"]].map { $0?.numberValue } }
+        #expect(hash == (bench.only == "tenant-password-login" ? [32768, 8, 1] : nil), "\(output)")
+        #expect(hash == nil || (output["passwordHash"]?["milliseconds"]?.numberValue ?? 0) > 0)
     }
 
     /// With `--db postgres://…`: logins over HTTP with N instances on one database (a user signed up

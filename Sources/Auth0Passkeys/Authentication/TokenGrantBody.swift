@@ -10,6 +10,8 @@
 /// | `authorization_code` | `code`, `code_verifier`, `redirect_uri` | spec §14.3, RFC 6749 §4.1.3, RFC 7636 §4.5 |
 /// | webauthn | `auth_session`, `authn_response`, `scope`, `realm`?, `audience`?, `organization`? | spec §3.1 |
 /// | passwordless OTP | `username`, `otp`, `realm` (`email`, `sms`), `scope`, `audience`? | Auth0 "Authenticate User" |
+/// | password-realm | `username`, `password`, `realm`, `scope`, `audience`?, `captcha`? | Auth0's, RFC 6749 §4.3.2 |
+/// | `password` | `username`, `password`, `scope`, `audience`?, `captcha`? | RFC 6749 §4.3.2 |
 struct TokenGrantBody: Encodable {
     /// `grant_type`.
     enum Grant: String, Encodable {
@@ -17,8 +19,9 @@ struct TokenGrantBody: Encodable {
         case clientCredentials = "client_credentials"
         case authorizationCode = "authorization_code"
         case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
-        // issue 41 otp
         case passwordlessOTP = "http://auth0.com/oauth/grant-type/passwordless/otp"
+        case passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
+        case password
     }
 
     let grantType: Grant
@@ -33,8 +36,10 @@ struct TokenGrantBody: Encodable {
     var realm: String? = nil
     var audience: String? = nil
     var organization: String? = nil
-    // issue 41 otp
+    // The password grants (username, password, captcha) and the passwordless OTP grant (username, otp).
     var username: String? = nil
+    var password: String? = nil
+    var captcha: String? = nil
     var otp: String? = nil
 
     enum CodingKeys: String, CodingKey {
@@ -47,7 +52,6 @@ struct TokenGrantBody: Encodable {
         case authSession = "auth_session"
         case authnResponse = "authn_response"
         case scope, realm, audience, organization
-        // issue 41 otp
-        case username, otp
+        case username, password, captcha, otp
     }
 }

@@ -8,7 +8,7 @@ package import WebAuthn
 /// every member whose name is secret with `"<redacted>"`, whatever its type. The secret names are
 /// tokens (`access_token`, `refresh_token`, `id_token`, `token`, `mfa_token`, …), sessions
 /// (`auth_session`), client secrets, challenges (`challenge`, and `clientDataJSON`, which carries
-/// the challenge inside), passwords, one-time codes, and an embedded login's `redirectUrl` (its
+/// the challenge inside), passwords (and a new one), CAPTCHA answers, one-time codes, and an embedded login's `redirectUrl` (its
 /// `request` is a one-time capability). A body that is not JSON is never logged, only its size.
 ///
 /// Headers: `Authorization`, `DPoP` and cookies are replaced whole; a `Location` keeps its path
@@ -20,7 +20,7 @@ package enum WireRedactor {
         "access_token", "refresh_token", "id_token", "token", "mfa_token", "recovery_code",
         "auth_session", "client_secret", "client_assertion", "challenge", "clientdatajson",
         "password", "otp", "binding_code", "subject_token", "session_transfer_token", "code_verifier",
-        "authorization", "dpop", "redirecturl",
+        "authorization", "dpop", "redirecturl", "new_password", "captcha",
     ]
 
     /// Header names whose values are secret.

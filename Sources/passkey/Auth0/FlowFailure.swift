@@ -95,6 +95,15 @@ struct FlowFailure: Error, Encodable, CustomStringConvertible {
             hint = "check --client-id (AUTH0_CLIENT_ID): the tenant does not know this application"
         case ("too_many_attempts", _):
             hint = "the tenant locked further attempts for a while; wait, then try again"
+        case _ where (error as? AuthenticationError)?.isInvalidCredentials == true:
+            hint = "wrong email, username or password"
+        case _ where (error as? AuthenticationError)?.isPasswordNotStrongEnough == true:
+            let policy = error.info["policy"]?.stringValue.map { $0.split(separator: "\n").joined(separator: "; ") }
+            hint = "the connection's password policy refuses it" + (policy.map { ": \($0)" } ?? "")
+        case ("user_exists", _), ("username_exists", _):
+            hint = "that identifier is taken: sign up with another one, or run `passkey login`"
+        case ("requires_verification", _):
+            hint = "the tenant's bot detection wants a CAPTCHA answer"
         case ("invalid_grant", _) where reason.contains("wrong-origin"):
             hint = "the tenant does not accept this origin: drop --origin, or configure the tenant with it"
         case ("invalid_grant", _) where reason.contains("refresh token") || reason.contains("refresh_token"):

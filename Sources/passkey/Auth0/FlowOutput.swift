@@ -6,6 +6,7 @@ import PasskeyKit
 // What an Auth0 command prints on success: text for people, JSON with `--json`.
 extension SignupOutcome: CommandOutput {}
 extension LoginOutcome: CommandOutput {}
+extension PasswordOutcome: CommandOutput {}
 extension EnrollOutcome: CommandOutput {}
 extension MethodsOutcome: CommandOutput {}
 extension RenamedMethodOutcome: CommandOutput {}

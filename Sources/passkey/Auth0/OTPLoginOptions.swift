@@ -3,7 +3,8 @@ import Foundation
 import PasskeyKit
 
 /// `passkey login --otp (--email E | --phone P) [--code-from-outbox]` (issue 41): a passwordless
-/// login with a one-time code, by email or SMS, kept as the session as every login is.
+/// login with a one-time code, by email or SMS, kept as the session as every login is. `--email` is
+/// `login`'s own (it names a password user too), passed to ``run(_:email:tokens:)``.
 struct OTPLoginOptions: ParsableArguments {
     @Flag(
         name: .customLong("otp"),
@@ -13,9 +14,6 @@ struct OTPLoginOptions: ParsableArguments {
             --code-from-outbox) is exchanged for tokens (the passwordless OTP grant).
             """)
     var otp = false
-
-    @Option(help: "With --otp: the email address the code goes to (connection email).")
-    var email: String?
 
     @Option(help: "With --otp: the phone number, E.164, the code goes to by SMS (connection sms).")
     var phone: String?
@@ -28,10 +26,12 @@ struct OTPLoginOptions: ParsableArguments {
     var codeFromOutbox = false
 
     /// Refuses what only `--otp` takes without it, and `--otp` without exactly one address.
-    func validate() throws {
+    ///
+    /// - Parameter email: `login`'s `--email`.
+    func validate(email: String?) throws {
         guard otp else {
-            if email != nil || phone != nil || codeFromOutbox {
-                throw ValidationError("--email, --phone and --code-from-outbox go with --otp")
+            if phone != nil || codeFromOutbox {
+                throw ValidationError("--phone and --code-from-outbox go with --otp")
             }
             return
         }
@@ -44,8 +44,9 @@ struct OTPLoginOptions: ParsableArguments {
     ///
     /// - Parameters:
     ///   - session: the tenant, store and session options of `login`.
+    ///   - email: `login`'s `--email`, when the code goes by email.
     ///   - tokens: `--show-tokens` and `--dpop`.
-    func run(_ session: SessionFlowOptions, tokens: TokenOptions) async throws {
+    func run(_ session: SessionFlowOptions, email: String?, tokens: TokenOptions) async throws {
         let showTokens = tokens.showTokens || session.auth0.format.json
         try await runningFlow("login", session.auth0, dpop: tokens.dpop) { user in
             let address = email ?? phone ?? ""

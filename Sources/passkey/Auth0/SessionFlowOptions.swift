@@ -47,6 +47,23 @@ struct SessionFlowOptions: ParsableArguments {
     }
 }
 
+extension SessionFlowOptions {
+    /// Runs a password flow (`--password-stdin`): `body` with the user and whether to print the
+    /// tokens, no device involved; the new session is then protected as asked, as a passkey
+    /// flow's is, so `enroll` and the other session commands use it.
+    func runWithPassword(
+        _ step: String, tokens: TokenOptions,
+        _ body: @escaping (VirtualUser, _ showTokens: Bool) async throws -> PasswordOutcome
+    ) async throws {
+        let showTokens = tokens.showTokens || auth0.format.json
+        try await runningFlow(step, auth0, dpop: tokens.dpop) { user in
+            let outcome = try await body(user, showTokens)
+            try await protection.apply(to: user)
+            return outcome
+        }
+    }
+}
+
 /// `--show-tokens` and `--dpop`, which `signup` and `login` take after their own options.
 struct TokenOptions: ParsableArguments {
     @Flag(name: .customLong("show-tokens"), help: "Print the tokens.")

@@ -42,6 +42,14 @@ final class Terminal {
         try await ChildProcess.run(CLIProcess.executable, arguments, environment: .exactly(environment))
     }
 
+    /// Runs `passkey arguments…` with `input` on its standard input: a password for
+    /// `--password-stdin`, which no argument may carry.
+    @discardableResult
+    func passkey(_ arguments: String..., input: String) async throws -> ProcessResult {
+        try await ChildProcess.run(
+            CLIProcess.executable, arguments, environment: .exactly(environment), input: Array(input.utf8))
+    }
+
     /// Starts `passkey tenant serve` on this terminal's database and points the CLI at it.
     ///
     /// - Parameter arguments: more `tenant serve` options.

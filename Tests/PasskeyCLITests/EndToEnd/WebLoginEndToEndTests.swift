@@ -72,8 +72,11 @@ struct WebLoginEndToEndTests {
 
 /// Whether the browsers the web login tests start are on `PATH`.
 enum InstalledBrowsers {
-    static var chromiumAndFirefox: Bool {
+    static var chromiumAndFirefox: Bool { installed(.chromium, .firefox) }
+    static var chromium: Bool { installed(.chromium) }
+
+    private static func installed(_ engines: BrowserEngine...) -> Bool {
         let environment = ProcessInfo.processInfo.environment
-        return [BrowserEngine.chromium, .firefox].allSatisfy { (try? $0.locate(environment: environment)) != nil }
+        return engines.allSatisfy { (try? $0.locate(environment: environment)) != nil }
     }
 }
