@@ -28,13 +28,23 @@ struct SessionTransfer: Sendable, Hashable, Codable {
         case expiresAt = "expires_at"
     }
 
-    /// The `audience` a refresh request names to get a session transfer token:
-    /// `urn:<domain>:session_transfer`, as Auth0.swift's `ssoExchange` sends it with its URL's host
-    /// (the domain without a port), so both forms are accepted.
+    /// Whether `audience` asks a refresh request for a session transfer token:
+    /// `urn:<domain>:session_transfer`. Auth0.swift's `ssoExchange` sends its URL's host, the
+    /// domain without a port, so that form is accepted too; **[local]** and when the domain is a
+    /// loopback name, any loopback host (a client reaches a local tenant on `localhost` at
+    /// `127.0.0.1`).
     static func isAudience(_ audience: String, domain: String) -> Bool {
-        let host =
-            domain.hasPrefix("[") ? String(domain.prefix { $0 != "]" }) + "]" : String(domain.prefix { $0 != ":" })
-        return audience == "urn:\(domain):session_transfer" || audience == "urn:\(host):session_transfer"
+        guard audience.hasPrefix("urn:"), audience.hasSuffix(":session_transfer") else { return false }
+        let named = String(audience.dropFirst("urn:".count).dropLast(":session_transfer".count))
+        let host = Self.host(domain)
+        return named == domain || named == host
+            || (RegisteredURL.isLoopback(host) && RegisteredURL.isLoopback(Self.host(named)))
+    }
+
+    /// `authority` without its port.
+    private static func host(_ authority: String) -> String {
+        authority.hasPrefix("[")
+            ? String(authority.prefix { $0 != "]" }) + "]" : String(authority.prefix { $0 != ":" })
     }
 
     /// The answer's `issued_token_type` (RFC 8693 §2.2.1, Auth0's type URI).
