@@ -100,7 +100,9 @@ public final class PasskeyTenant: Sendable {
     public var signingKeyID: String { services.signer.keyID }
 
     /// The routes of all five APIs, in the order the tenant serves them.
-    var routes: [any TenantRoutes] { [authentication, resourceServer, myAccount, management, webAuth] }
+    var routes: [any TenantRoutes] {
+        [authentication, resourceServer, myAccount, management, InvitationsAPI(services: services), webAuth]
+    }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3), the
     /// machine-to-machine client's grant unless ``TenantConfiguration/managementScopes`` says
@@ -108,7 +110,7 @@ public final class PasskeyTenant: Sendable {
     public static let managementScopes = [
         "create:users", "read:users", "delete:users", "create:authentication_methods",
         "read:authentication_methods", "delete:authentication_methods",
-    ]
+    ] + InvitationsAPI.scopes
 
     /// The ID of the pending method an enrollment challenge creates, as Auth0 names it.
     public static let pendingPasskeyMethodID = "passkey|new"

@@ -88,7 +88,7 @@ public struct TenantConfiguration: Sendable {
 
     /// The scopes the machine-to-machine client, and every application with the
     /// `client_credentials` grant, is granted on the Management API (auth0-passkey-api.md §15.1):
-    /// by default all six of ``PasskeyTenant/managementScopes``.
+    /// by default all of ``PasskeyTenant/managementScopes``.
     public var managementScopes: [String]
 
     // MARK: - Organizations and identifiers

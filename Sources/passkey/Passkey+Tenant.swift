@@ -108,9 +108,10 @@ extension Passkey.Tenant {
         @Option(
             name: .customLong("m2m-scope"),
             help: """
-                A Management API scope of the machine-to-machine client (repeatable; replaces the default six: \
+                A Management API scope of the machine-to-machine client (repeatable; replaces the default ones: \
                 create:users read:users delete:users create:authentication_methods read:authentication_methods \
-                delete:authentication_methods).
+                delete:authentication_methods create:organization_invitations read:organization_invitations \
+                delete:organization_invitations).
                 """)
         var m2mScopes: [String] = []
 

@@ -18,32 +18,38 @@ extension CredentialsManager {
         parameters: [String: JSONValue] = [:], headers: [String: String] = [:]
     ) async throws(CredentialsManagerError) -> SSOCredentials {
         try await serializedUnlocked { () async throws(CredentialsManagerError) in
-            let lock = try self.lockStorage()
-            defer { lock.release() }
-            guard let stored = try self.read() else { throw .noCredentials }
-            guard let refreshToken = stored.refreshToken else { throw .noRefreshToken }
-            try self.requireDPoPKey(stored)
-            let sso: SSOCredentials
-            do {
-                sso = try await self.sessionAuthentication.ssoCredentials(
-                    withRefreshToken: refreshToken, clientAuthentication: self.clientAuthentication
-                )
-                .parameters(parameters).headers(headers).start()
-            } catch {
-                throw CredentialsManagerError(
-                    .ssoExchangeFailed, "The refresh token could not be exchanged for SSO credentials.", cause: error)
-            }
-            if let idToken = sso.idToken {
-                try await self.validateIDToken(idToken)
-            }
-            if sso.refreshToken != nil || sso.idToken != nil {
-                try self.saveSession(
-                    Credentials(
-                        accessToken: stored.accessToken, tokenType: stored.tokenType,
-                        idToken: sso.idToken ?? stored.idToken, refreshToken: sso.refreshToken ?? refreshToken,
-                        expiresAt: stored.expiresAt, scope: stored.scope, recoveryCode: stored.recoveryCode))
-            }
-            return sso
+            try await self.ssoExchange(parameters: parameters, headers: headers)
         }
+    }
+
+    private func ssoExchange(
+        parameters: [String: JSONValue], headers: [String: String]
+    ) async throws(CredentialsManagerError) -> SSOCredentials {
+        let lock = try lockStorage()
+        defer { lock.release() }
+        guard let stored = try read() else { throw .noCredentials }
+        guard let refreshToken = stored.refreshToken else { throw .noRefreshToken }
+        try requireDPoPKey(stored)
+        let sso: SSOCredentials
+        do {
+            sso = try await sessionAuthentication.ssoCredentials(
+                withRefreshToken: refreshToken, clientAuthentication: clientAuthentication
+            )
+            .parameters(parameters).headers(headers).start()
+        } catch {
+            throw CredentialsManagerError(
+                .ssoExchangeFailed, "The refresh token could not be exchanged for SSO credentials.", cause: error)
+        }
+        if let idToken = sso.idToken {
+            try await validateIDToken(idToken)
+        }
+        if sso.refreshToken != nil || sso.idToken != nil {
+            try saveSession(
+                Credentials(
+                    accessToken: stored.accessToken, tokenType: stored.tokenType,
+                    idToken: sso.idToken ?? stored.idToken, refreshToken: sso.refreshToken ?? refreshToken,
+                    expiresAt: stored.expiresAt, scope: stored.scope, recoveryCode: stored.recoveryCode))
+        }
+        return sso
     }
 }

@@ -101,7 +101,7 @@ extension ManagementAPI {
     }
 
     /// A path parameter, percent-decoded: `auth0%7C65f0…` and `auth0|65f0…` name one user.
-    private static func pathID(_ context: TenantRequestContext, _ name: String) throws(TenantError) -> String {
+    static func pathID(_ context: TenantRequestContext, _ name: String) throws(TenantError) -> String {
         guard let raw = context.parameters.get(name) else {
             throw TenantError(.invalidRequest, "Path validation error: missing \(name).")
         }

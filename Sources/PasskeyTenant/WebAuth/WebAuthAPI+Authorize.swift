@@ -143,13 +143,20 @@ extension WebAuthAPI {
         if prompts.contains("none"), prompts.count > 1 {
             return refuse("invalid_request", "prompt=none cannot be combined with another value.")
         }
-        let request = AuthorizationRequest(
+        var request = AuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: parameters["nonce"],
             scope: parameters["scope"], audience: parameters["audience"], organization: organization?.id,
             codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
             screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
             autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"],
             responseMode: mode == .query ? nil : mode)
+        if let ticket = parameters["invitation"] {
+            do {
+                try await applyInvitation(ticket, to: &request, organization: organization)
+            } catch where error.code == .invalidRequest {
+                return refuse("invalid_request", error.detail)
+            }
+        }
         var sessionCookie = sessionCookie
         if let transfer = parameters[SessionTransfer.parameter] ?? transferCookie {
             if let redeemed = try await redeemSessionTransfer(

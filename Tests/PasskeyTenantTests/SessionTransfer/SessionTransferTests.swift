@@ -68,11 +68,13 @@ import WebAuthn
     @Test func theTokenIsUsedOnceAndExpires() async throws {
         let (harness, flow, spa) = try await Self.setUp()
         let (twice, expired, forged) = try await harness.router { http in
-            let token = try #require(try await Self.transfer(harness, http).answer.json["access_token"]?.stringValue)
+            let answer = try await Self.transfer(harness, http).answer
+            let token = try #require(answer.json["access_token"]?.stringValue)
             _ = try await flow.authorize(http, ["client_id": spa, "session_transfer_token": token])
             let twice = try await flow.authorize(http, ["client_id": spa, "session_transfer_token": token])
+            let rotated = Secret(try #require(answer.json["refresh_token"]?.stringValue))
             let late = try #require(
-                try await Self.transfer(harness, http).answer.json["access_token"]?.stringValue)
+                try await harness.refresh(http, rotated, audience: Self.audience).json["access_token"]?.stringValue)
             harness.clock.advance(by: 61)
             let expired = try await flow.authorize(http, ["client_id": spa, "session_transfer_token": late])
             let forged = try await flow.authorize(
