@@ -70,7 +70,7 @@ PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|Si
 	|ManagementAPITests|ManagementMethodsTests|ManagementUserSearchTests|ManagementSeedLoginTests|UserStorePagingTests\
 	|OrganizationTests|WebAuthPageTests|LogoutTests|DPoPProofTests|DPoPNonceTests|DPoPBindingTests|SessionIDTests\
 	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
-	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests
+	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests|SessionTransferTests|InvitationTests
 PG_PROCESS_SUITES := CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
 empty :=
 space := $(empty) $(empty)

@@ -25,6 +25,9 @@ extension TenantConfiguration {
     ///
     /// `connections` are upstream OpenID Connect connections (``UpstreamConnection``).
     ///
+    /// **[local]** `session_transfer_lifetime` (seconds, ``sessionTransferLifetime``) is the local
+    /// tenant's own key: Auth0 fixes the session transfer token's lifetime.
+    ///
     /// **[local]** `trusted_proxies` (``TrustedProxy``) is the local tenant's own key: Auth0 has no
     /// proxies in front of it to configure. Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
     /// `verification_method`, `signup.verification`, `validation.allowed_types`) are accepted and
@@ -64,6 +67,7 @@ extension TenantConfiguration {
             try UpstreamConnection.validate(connections, databaseConnection: connection)
             self.connections = connections
         }
+        if let seconds = file.sessionTransferLifetime { sessionTransferLifetime = .seconds(seconds) }
         if let proxies = file.trustedProxies {
             trustedProxies = []
             for (index, text) in proxies.enumerated() {
@@ -104,12 +108,15 @@ private struct ConfigurationFile: Decodable {
     var clients: [TenantApplication]?
     var trustedProxies: [String]?
     var connections: [UpstreamConnection]?
+    // issue 41 sso
+    var sessionTransferLifetime: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case organizations, precedence, attributes, clients, connections
         case trustedProxies = "trusted_proxies"
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
+        case sessionTransferLifetime = "session_transfer_lifetime"
     }
 
     init(from decoder: any Decoder) throws {
@@ -124,6 +131,11 @@ private struct ConfigurationFile: Decodable {
         clients = try container.decodeIfPresent([TenantApplication].self, forKey: .clients)
         trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
         connections = try container.decodeIfPresent([UpstreamConnection].self, forKey: .connections)
+        sessionTransferLifetime = try container.decodeIfPresent(Int.self, forKey: .sessionTransferLifetime)
+        if let seconds = sessionTransferLifetime, seconds < 1 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .sessionTransferLifetime, in: container, debugDescription: "a number of seconds, 1 or more")
+        }
     }
 }
 

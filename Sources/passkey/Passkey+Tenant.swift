@@ -179,7 +179,17 @@ extension Passkey.Tenant {
         )
         var dpopNonce = false
 
+        // MARK: - Native to Web SSO (issue 41 sso)
+
+        @Option(
+            name: .customLong("session-transfer-lifetime"),
+            help: "Seconds a session transfer token (Native to Web SSO) may be redeemed; 60 by default.")
+        var sessionTransferLifetime: Int?
+
         func validate() throws {
+            if let sessionTransferLifetime, sessionTransferLifetime < 1 {
+                throw ValidationError("--session-transfer-lifetime must be 1 second or more.")
+            }
             guard (tlsCert == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
             }
@@ -228,6 +238,7 @@ extension Passkey.Tenant {
             configuration.pageConnectSources =
                 pageConnectSources.isEmpty ? [Self.loopbackConnectSource] : pageConnectSources.filter { $0 != "'self'" }
             try organizationOptions.apply(to: &configuration)
+            if let sessionTransferLifetime { configuration.sessionTransferLifetime = .seconds(sessionTransferLifetime) }
             if !trustedProxies.isEmpty { configuration.trustedProxies = try trustedProxies.map(TrustedProxy.init) }
             for app in apps {
                 let application = try TenantApplication(option: app)

@@ -1,8 +1,9 @@
-@testable import Auth0Passkeys
 import Foundation
 import PasskeyTenant
 import Testing
 import WebAuthn
+
+@testable import Auth0Passkeys
 
 /// One login's refresh token against the local tenant, with the real `CurlTransport`: API
 /// credentials for two audiences (Multi-Resource Refresh Token) and SSO credentials (a session

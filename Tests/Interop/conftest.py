@@ -1,6 +1,7 @@
 """Shared helpers for the interop suite: the built `passkey` binary and the project's vectors."""
 
 import base64
+import contextlib
 import datetime
 import ipaddress
 import json
@@ -176,3 +177,33 @@ def tls_files(directory: Path) -> dict:
     files["key"].write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     return files
+
+
+@contextlib.contextmanager
+def tls_tenant(directory: Path, monkeypatch, *extra):
+    """`passkey tenant serve` over TLS from a test CA (tls_files), with `extra` arguments, trusted by httpx through
+    SSL_CERT_FILE: yields the JSON line it prints once it listens (url, client IDs, the m2m secret, audiences)."""
+    files = tls_files(directory)
+    tenant = subprocess.Popen(
+        [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:",
+         "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"]), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = json.loads(tenant.stdout.readline())
+        assert line["url"].startswith("https://127.0.0.1:")
+        monkeypatch.setenv("SSL_CERT_FILE", str(files["ca"]))
+        yield line
+    finally:
+        tenant.terminate()
+        tenant.wait(timeout=10)
+
+
+def management_client(line: dict):
+    """auth0-python's ManagementClient, unmodified, as the served tenant's machine-to-machine client."""
+    from auth0.management import ManagementClient
+
+    return ManagementClient(
+        domain=line["url"].removeprefix("https://"), client_id=line["m2m_client_id"],
+        client_secret=line["m2m_client_secret"], audience=line["management_audience"],
+    )

@@ -2,14 +2,10 @@
 over TLS from a test CA (issue 39): users created, then listed and searched with `q` and `search_engine="v3"`, paged
 with totals, and a query the tenant cannot run refused as Auth0 refuses it."""
 
-import json
-import subprocess
-
 import pytest
-from auth0.management import ManagementClient
 from auth0.management.core.api_error import ApiError
 
-from conftest import passkey_binary, tls_files
+from conftest import management_client, tls_tenant
 
 CONNECTION = "Username-Password-Authentication"
 
@@ -18,23 +14,8 @@ CONNECTION = "Username-Password-Authentication"
 def management(tmp_path, monkeypatch):
     """A TLS tenant and a ManagementClient of its machine-to-machine client, trusting the test CA through
     SSL_CERT_FILE (as httpx, under the SDK, reads it)."""
-    files = tls_files(tmp_path)
-    tenant = subprocess.Popen(
-        [passkey_binary(), "tenant", "serve", "--json", "--port", "0", "--db", ":memory:",
-         "--tls-cert", str(files["cert"]), "--tls-key", str(files["key"])],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        line = json.loads(tenant.stdout.readline())
-        assert line["url"].startswith("https://127.0.0.1:")
-        monkeypatch.setenv("SSL_CERT_FILE", str(files["ca"]))
-        yield ManagementClient(
-            domain=line["url"].removeprefix("https://"), client_id=line["m2m_client_id"],
-            client_secret=line["m2m_client_secret"], audience=line["management_audience"],
-        )
-    finally:
-        tenant.terminate()
-        tenant.wait(timeout=10)
+    with tls_tenant(tmp_path, monkeypatch) as line:
+        yield management_client(line)
 
 
 def emails(users) -> list:

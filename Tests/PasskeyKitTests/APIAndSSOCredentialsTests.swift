@@ -32,8 +32,9 @@ import WebAuthn
 
             // The session transfer token opens the web application as the same user, once.
             let sso = try await user.ssoCredentials()
+            // The RP ID is localhost: the tenant serves its pages there (from 127.0.0.1 it redirects).
             let authorize =
-                endpoint.baseURL + "/authorize?response_type=code&client_id=web-post&scope=openid"
+                endpoint.baseURL.replacing("127.0.0.1", with: "localhost") + "/authorize?response_type=code&client_id=web-post&scope=openid"
                 + "&redirect_uri=\(RegularWebApps.callback)&state=s1&code_challenge=\(Self.challenge)"
                 + "&code_challenge_method=S256&session_transfer_token=\(sso.sessionTransferToken)"
             let redirect = try await CurlTransport().send(HTTPRequest(method: .get, url: authorize))

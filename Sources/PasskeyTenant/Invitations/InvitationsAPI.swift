@@ -27,7 +27,8 @@ struct InvitationsAPI: TenantRoutes {
         group.post(":id/invitations") { request, context in
             try await management.managementClaims(TenantServices.bearer(request), scope: Self.scopes[0])
             let body = try await request.decode(as: NewOrganizationInvitation.self, context: context)
-            let invitation = try await services.createInvitation(body, organizationID: ManagementAPI.pathID(context, "id"))
+            let invitation = try await services.createInvitation(
+                body, organizationID: ManagementAPI.pathID(context, "id"))
             return TenantResponseEncoder.json(invitation.wire, status: .created)
         }
         group.get(":id/invitations") { request, context in
@@ -46,7 +47,10 @@ struct InvitationsAPI: TenantRoutes {
         group.get(":id/invitations/:invitation") { request, context in
             try await management.managementClaims(TenantServices.bearer(request), scope: Self.scopes[1])
             let id = try ManagementAPI.pathID(context, "invitation")
-            guard let found = try await services.invitations(of: ManagementAPI.pathID(context, "id")).first(where: { $0.id == id })
+            guard
+                let found = try await services.invitations(of: ManagementAPI.pathID(context, "id")).first(where: {
+                    $0.id == id
+                })
             else {
                 throw TenantError(.notFound, status: 404, "The invitation does not exist.")
             }
@@ -54,7 +58,8 @@ struct InvitationsAPI: TenantRoutes {
         }
         group.delete(":id/invitations/:invitation") { request, context in
             try await management.managementClaims(TenantServices.bearer(request), scope: Self.scopes[2])
-            try await services.deleteInvitation(try ManagementAPI.pathID(context, "invitation"), of: ManagementAPI.pathID(context, "id"))
+            try await services.deleteInvitation(
+                try ManagementAPI.pathID(context, "invitation"), of: ManagementAPI.pathID(context, "id"))
             return TenantResponseEncoder.empty(status: .noContent)
         }
     }

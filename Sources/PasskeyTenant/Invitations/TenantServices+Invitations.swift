@@ -49,7 +49,8 @@ extension TenantServices {
         let expiry = now.addingTimeInterval(Double(try body.lifetime()))
         let ticket = Base64URL.encode(SecureRandom.bytes(24))
         let link =
-            configuration.issuer + "authorize?" + FormParameters.encode([
+            configuration.issuer + "authorize?"
+            + FormParameters.encode([
                 ("client_id", body.clientID), ("invitation", ticket), ("organization", organization.id),
                 ("organization_name", organization.name),
             ])
@@ -65,7 +66,8 @@ extension TenantServices {
             try await send(
                 OutboxMessage(
                     id: Self.newMessageID(), to: email, channel: .email, kind: .invitation,
-                    text: "\(body.inviter.name) has invited you to join \(organization.displayName ?? organization.name).",
+                    text:
+                        "\(body.inviter.name) has invited you to join \(organization.displayName ?? organization.name).",
                     link: link, clientID: body.clientID, createdAt: now))
         }
         return invitation
@@ -142,7 +144,8 @@ extension TenantServices {
     func checkInvitee(_ email: String?, of invitation: OrganizationInvitation) throws(TenantError) {
         guard email?.lowercased() == invitation.invitee.email else {
             throw TenantError(
-                .accessDenied, status: 403, "The invitation is for another email address; sign up with the invited one.")
+                .accessDenied, status: 403, "The invitation is for another email address; sign up with the invited one."
+            )
         }
     }
 

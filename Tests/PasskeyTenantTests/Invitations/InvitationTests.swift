@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import PasskeyTenant
 import Testing
 import WebAuthn
+
+@testable import PasskeyTenant
 
 /// Organization invitations: the Management API creates, lists, reads and deletes them; the link
 /// goes to the outbox; `/authorize?invitation=&organization=` opens the signup for the invitee,
@@ -30,7 +31,8 @@ import WebAuthn
         ]
         body.merge(extra) { $1 }
         let bearer = if let token { token } else { try await harness.managementToken(http) }
-        return try await http.send(.post, "/api/v2/organizations/\(organization)/invitations", json: body, bearer: bearer)
+        return try await http.send(
+            .post, "/api/v2/organizations/\(organization)/invitations", json: body, bearer: bearer)
     }
 
     /// The `/authorize` changes of an invitation's link: its `invitation` and `organization`.
@@ -74,14 +76,14 @@ import WebAuthn
         let outbox = try await harness.tenant.services.outbox(to: "grace@example.com")
         #expect(outbox.map(\.kind) == [.invitation])
         #expect(outbox.first?.link == created.json["invitation_url"]?.stringValue)
-        #expect(listed.json["invitations"] == .array([.object(try #require(created.json.objectValue))]))
+        #expect(listed.json["invitations"] == .array([.object(created.json)]))
         #expect(listed.json["start"] == .number(0) && listed.json["limit"] == .number(50))
         #expect(read.json == created.json)
         // The page opens on signup, for the invitee.
         #expect(page.text.contains(#"data-screen="signup""#))
         #expect(page.text.contains(#"value="grace@example.com""#))
         #expect(try jwtClaims(tokens.idToken)["org_id"] == .string(Self.acme.id))
-        #expect(after.json == .array([]))
+        #expect(try after.decode([JSONValue].self).isEmpty)
         // Used once: the link no longer opens a signup.
         #expect(try flow.callbackQuery(try #require(again.location))["error"] == "invalid_request")
     }
@@ -136,7 +138,8 @@ import WebAuthn
         let flow = WebAuthFlow(harness)
         let (deleted, read, opened) = try await harness.router { http in
             let created = try await Self.invite(harness, http)
-            let path = "/api/v2/organizations/\(Self.acme.id)/invitations/\(try #require(created.json["id"]?.stringValue))"
+            let path =
+                "/api/v2/organizations/\(Self.acme.id)/invitations/\(try #require(created.json["id"]?.stringValue))"
             let token = try await harness.managementToken(http)
             return (
                 try await http.send(.delete, path, bearer: token), try await http.send(.get, path, bearer: token),

@@ -94,7 +94,8 @@ import WebAuthn
         let (page, none) = try await harness.router { http in
             let (_, session) = try await flow.signUpForCode(http, ["client_id": spa], email: "grace@example.com")
             return (
-                try await flow.authorize(http, ["client_id": spa, "session_transfer_token": "bogus"], session: session),
+                try await flow.authorize(
+                    http, ["client_id": spa, "session_transfer_token": "bogus"], session: session),
                 try await flow.authorize(
                     http, ["client_id": spa, "session_transfer_token": "bogus", "prompt": "none"], session: session)
             )
