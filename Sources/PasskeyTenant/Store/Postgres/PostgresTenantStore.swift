@@ -112,10 +112,11 @@ final class PostgresTenantStore: TenantStore {
         }
     }
 
-    /// The versions recorded in `schema_migrations`, in order.
+    /// The versions recorded in `schema_migrations`, in order: `v2` before `v10`, as
+    /// ``TenantSchema/migrations`` lists them (their text order would put `v10` second).
     func appliedMigrations() async throws(TenantError) -> [String] {
         try await withConnection { connection in
-            try await connection.rows("SELECT version FROM schema_migrations ORDER BY version")
+            try await connection.rows("SELECT version FROM schema_migrations ORDER BY length(version), version")
                 .map { try $0.value("version", as: String.self) }
         }
     }
