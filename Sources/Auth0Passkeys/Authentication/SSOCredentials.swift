@@ -72,10 +72,7 @@ public struct SSOCredentials: Sendable, Hashable, Decodable, CustomStringConvert
         issuedTokenType = try container.decode(String.self, forKey: .issuedTokenType)
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
-        guard
-            let seconds = container.lenient(Double.self, .expiresIn)
-                ?? container.lenient(String.self, .expiresIn).flatMap(Double.init), seconds.isFinite
-        else {
+        guard let seconds = container.lenientSeconds(.expiresIn) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .expiresIn, in: container, debugDescription: "Format of expires_in is not recognized.")
         }

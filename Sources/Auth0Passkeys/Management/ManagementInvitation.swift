@@ -10,14 +10,26 @@
 ///
 /// Only `id` is required; the other members are read when present.
 public struct ManagementInvitation: Sendable, Hashable, Decodable {
+    /// `inviter`: who invites.
+    public struct Inviter: Sendable, Hashable, Decodable {
+        /// `name`.
+        public let name: String?
+    }
+
+    /// `invitee`: who is invited.
+    public struct Invitee: Sendable, Hashable, Decodable {
+        /// `email`: the only address the invitation signs up.
+        public let email: String?
+    }
+
     /// `id`: `uinv_…`.
     public let id: String
     /// `organization_id`.
     public let organizationId: String?
-    /// `inviter.name`.
-    public let inviterName: String?
-    /// `invitee.email`.
-    public let inviteeEmail: String?
+    /// `inviter`.
+    public let inviter: Inviter?
+    /// `invitee`.
+    public let invitee: Invitee?
     /// `invitation_url`: the link the invitee opens; it carries `invitation` (the ticket) and
     /// `organization`.
     public let invitationURL: String?
@@ -40,23 +52,6 @@ public struct ManagementInvitation: Sendable, Hashable, Decodable {
         case expiresAt = "expires_at"
         case clientId = "client_id"
         case ticketId = "ticket_id"
-    }
-
-    private struct Inviter: Decodable { let name: String? }
-    private struct Invitee: Decodable { let email: String? }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        organizationId = try container.decodeIfPresent(String.self, forKey: .organizationId)
-        inviterName = try container.decodeIfPresent(Inviter.self, forKey: .inviter)?.name
-        inviteeEmail = try container.decodeIfPresent(Invitee.self, forKey: .invitee)?.email
-        invitationURL = try container.decodeIfPresent(String.self, forKey: .invitationURL)
-        createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt)
-        expiresAt = try container.decodeIfPresent(String.self, forKey: .expiresAt)
-        clientId = try container.decodeIfPresent(String.self, forKey: .clientId)
-        _roles = MissingIsEmpty(wrappedValue: try container.decodeIfPresent([String].self, forKey: .roles) ?? [])
-        ticketId = try container.decodeIfPresent(String.self, forKey: .ticketId)
     }
 }
 

@@ -29,7 +29,7 @@ struct InvitationsAPI: TenantRoutes {
             let body = try await request.decode(as: NewOrganizationInvitation.self, context: context)
             let invitation = try await services.createInvitation(
                 body, organizationID: ManagementAPI.pathID(context, "id"))
-            return TenantResponseEncoder.json(invitation.wire, status: .created)
+            return TenantResponseEncoder.json(invitation, status: .created)
         }
         group.get(":id/invitations") { request, context in
             try await management.managementClaims(TenantServices.bearer(request), scope: Self.scopes[1])
@@ -37,7 +37,7 @@ struct InvitationsAPI: TenantRoutes {
             let page = try ManagementAPI.integer(query.get("page"), "page", default: 0)
             let perPage = try ManagementAPI.integer(query.get("per_page"), "per_page", default: 50)
             let all = try await services.invitations(of: ManagementAPI.pathID(context, "id"))
-            let slice = all.dropFirst(page * perPage).prefix(perPage).map(\.wire)
+            let slice = all.dropFirst(page * perPage).prefix(perPage)
             guard try ManagementAPI.flag(query.get("include_totals"), "include_totals") else {
                 return TenantResponseEncoder.json(Array(slice))
             }
@@ -54,7 +54,7 @@ struct InvitationsAPI: TenantRoutes {
             else {
                 throw TenantError(.notFound, status: 404, "The invitation does not exist.")
             }
-            return TenantResponseEncoder.json(found.wire)
+            return TenantResponseEncoder.json(found)
         }
         group.delete(":id/invitations/:invitation") { request, context in
             try await management.managementClaims(TenantServices.bearer(request), scope: Self.scopes[2])
@@ -69,5 +69,5 @@ struct InvitationsAPI: TenantRoutes {
 struct InvitationPage: Encodable {
     let start: Int
     let limit: Int
-    let invitations: [OrganizationInvitation.Wire]
+    let invitations: [OrganizationInvitation]
 }

@@ -38,8 +38,6 @@ struct OrganizationInvitation: Sendable, Hashable, Codable {
     var roles: [String]?
     /// The secret of the link: who holds it may sign up as the invitee.
     var ticketID: String
-    /// When it expires, as a date (``expiresAt`` is its text).
-    var expiry: Date
 
     enum CodingKeys: String, CodingKey {
         case id, inviter, invitee, roles
@@ -52,32 +50,7 @@ struct OrganizationInvitation: Sendable, Hashable, Codable {
         case appMetadata = "app_metadata"
         case userMetadata = "user_metadata"
         case ticketID = "ticket_id"
-        case expiry = "expiry"
     }
-
-    /// The answer's members: all but the stored ``expiry``.
-    struct Wire: Encodable {
-        let invitation: OrganizationInvitation
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(invitation.id, forKey: .id)
-            try container.encode(invitation.organizationID, forKey: .organizationID)
-            try container.encode(invitation.inviter, forKey: .inviter)
-            try container.encode(invitation.invitee, forKey: .invitee)
-            try container.encode(invitation.invitationURL, forKey: .invitationURL)
-            try container.encode(invitation.createdAt, forKey: .createdAt)
-            try container.encode(invitation.expiresAt, forKey: .expiresAt)
-            try container.encode(invitation.clientID, forKey: .clientID)
-            try container.encodeIfPresent(invitation.connectionID, forKey: .connectionID)
-            try container.encodeIfPresent(invitation.appMetadata, forKey: .appMetadata)
-            try container.encodeIfPresent(invitation.userMetadata, forKey: .userMetadata)
-            try container.encodeIfPresent(invitation.roles, forKey: .roles)
-            try container.encode(invitation.ticketID, forKey: .ticketID)
-        }
-    }
-
-    var wire: Wire { Wire(invitation: self) }
 }
 
 /// One organization's live invitations, oldest first, as `organization_invitations` keeps them
@@ -87,7 +60,13 @@ struct OrganizationInvitations: Sendable, Hashable, Codable {
     /// At most this many live invitations per organization **[local]**.
     static let capacity = 1000
 
-    var invitations: [OrganizationInvitation]
+    /// An invitation and when it expires (its ``OrganizationInvitation/expiresAt`` as a date).
+    struct Entry: Sendable, Hashable, Codable {
+        var invitation: OrganizationInvitation
+        var expiry: Date
+    }
+
+    var invitations: [Entry]
     var expiresAt: Date
 
     /// The key of `organizationID`'s invitations.
@@ -97,7 +76,7 @@ struct OrganizationInvitations: Sendable, Hashable, Codable {
 
     /// The invitations still live at `time`.
     func live(at time: Date) -> [OrganizationInvitation] {
-        invitations.filter { $0.expiry > time }
+        invitations.filter { $0.expiry > time }.map(\.invitation)
     }
 }
 

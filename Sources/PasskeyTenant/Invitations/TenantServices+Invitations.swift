@@ -59,9 +59,8 @@ extension TenantServices {
             id: "uinv_" + Self.invitationID(), organizationID: organization.id, inviter: body.inviter,
             invitee: .init(email: email), invitationURL: link, createdAt: now.formatted(format),
             expiresAt: expiry.formatted(format), clientID: body.clientID, connectionID: body.connectionID,
-            appMetadata: body.appMetadata, userMetadata: body.userMetadata, roles: body.roles, ticketID: ticket,
-            expiry: expiry)
-        try await keepInvitation(invitation)
+            appMetadata: body.appMetadata, userMetadata: body.userMetadata, roles: body.roles, ticketID: ticket)
+        try await keep(OrganizationInvitations.Entry(invitation: invitation, expiry: expiry))
         if body.sendInvitationEmail != false {
             try await send(
                 OutboxMessage(
@@ -73,9 +72,9 @@ extension TenantServices {
         return invitation
     }
 
-    /// Adds `invitation` to its organization's row, dropping the expired ones.
-    private func keepInvitation(_ invitation: OrganizationInvitation) async throws(TenantError) {
-        let key = OrganizationInvitations.key(invitation.organizationID)
+    /// Adds `entry` to its organization's row, dropping the expired ones.
+    private func keep(_ entry: OrganizationInvitations.Entry) async throws(TenantError) {
+        let key = OrganizationInvitations.key(entry.invitation.organizationID)
         for _ in 0..<2 {
             let now = clock.now()
             guard
@@ -83,11 +82,11 @@ extension TenantServices {
                     OrganizationInvitations.self, key: key, at: now,
                     { record in
                         guard record.live(at: now).count < OrganizationInvitations.capacity else { return }
-                        record.invitations = record.live(at: now) + [invitation]
-                        record.expiresAt = max(record.expiresAt, invitation.expiry)
+                        record.invitations = record.invitations.filter { $0.expiry > now } + [entry]
+                        record.expiresAt = max(record.expiresAt, entry.expiry)
                     })
             else {
-                let record = OrganizationInvitations(invitations: [invitation], expiresAt: invitation.expiry)
+                let record = OrganizationInvitations(invitations: [entry], expiresAt: entry.expiry)
                 if try await store.insert(record, key: key, expiring: now) { return }
                 continue
             }
@@ -118,7 +117,7 @@ extension TenantServices {
         _ = try await store.update(
             OrganizationInvitations.self, key: OrganizationInvitations.key(organization.id), at: clock.now()
         ) { record in
-            record.invitations.removeAll { $0.id == id }
+            record.invitations.removeAll { $0.invitation.id == id }
         }
     }
 
@@ -166,7 +165,7 @@ extension TenantServices {
         let before = try await store.update(
             OrganizationInvitations.self, key: OrganizationInvitations.key(organization.id), at: now
         ) { record in
-            record.invitations.removeAll { $0.ticketID == ticket }
+            record.invitations.removeAll { $0.invitation.ticketID == ticket }
         }
         guard before?.live(at: now).contains(where: { $0.ticketID == ticket }) == true else {
             throw .invalidRequest("The invitation is not valid for this organization, has expired or was used.")

@@ -44,17 +44,7 @@ public struct TokenResponse: Sendable, Hashable, Codable {
         case issuedTokenType = "issued_token_type"
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        accessToken = try container.decode(Secret.self, forKey: .accessToken)
-        tokenType = try container.decode(String.self, forKey: .tokenType)
-        expiresIn = try container.decode(Int.self, forKey: .expiresIn)
-        scope = try container.decodeIfPresent(String.self, forKey: .scope) ?? ""
-        idToken = try container.decodeIfPresent(Secret.self, forKey: .idToken)
-        refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
-        issuedTokenType = try container.decodeIfPresent(String.self, forKey: .issuedTokenType)
-    }
-
+    /// Encodes the answer as the tenant's writer does: an empty ``scope`` left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accessToken, forKey: .accessToken)
