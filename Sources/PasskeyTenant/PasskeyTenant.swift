@@ -107,10 +107,11 @@ public final class PasskeyTenant: Sendable {
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3), the
     /// machine-to-machine client's grant unless ``TenantConfiguration/managementScopes`` says
     /// otherwise.
-    public static let managementScopes = [
-        "create:users", "read:users", "delete:users", "create:authentication_methods",
-        "read:authentication_methods", "delete:authentication_methods",
-    ] + InvitationsAPI.scopes
+    public static let managementScopes =
+        [
+            "create:users", "read:users", "delete:users", "create:authentication_methods",
+            "read:authentication_methods", "delete:authentication_methods",
+        ] + InvitationsAPI.scopes
 
     /// The ID of the pending method an enrollment challenge creates, as Auth0 names it.
     public static let pendingPasskeyMethodID = "passkey|new"

@@ -34,7 +34,8 @@ import WebAuthn
             let sso = try await user.ssoCredentials()
             // The RP ID is localhost: the tenant serves its pages there (from 127.0.0.1 it redirects).
             let authorize =
-                endpoint.baseURL.replacing("127.0.0.1", with: "localhost") + "/authorize?response_type=code&client_id=web-post&scope=openid"
+                endpoint.baseURL.replacing("127.0.0.1", with: "localhost")
+                + "/authorize?response_type=code&client_id=web-post&scope=openid"
                 + "&redirect_uri=\(RegularWebApps.callback)&state=s1&code_challenge=\(Self.challenge)"
                 + "&code_challenge_method=S256&session_transfer_token=\(sso.sessionTransferToken)"
             let redirect = try await CurlTransport().send(HTTPRequest(method: .get, url: authorize))

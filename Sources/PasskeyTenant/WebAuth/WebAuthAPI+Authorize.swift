@@ -153,7 +153,7 @@ extension WebAuthAPI {
         if let ticket = parameters["invitation"] {
             do {
                 try await applyInvitation(ticket, to: &request, organization: organization)
-            } catch where error.code == .invalidRequest {
+            } catch  where error.code == .invalidRequest {
                 return refuse("invalid_request", error.detail)
             }
         }
