@@ -72,7 +72,7 @@ PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|Si
 	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
 	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests|OutboxTests|PasswordlessTests\
 	|PasswordSignupTests|PasswordGrantTests|PasswordResetTests|PasswordPageTests\
-	|UserMetadataTests|AccountLinkingTests
+	|UserMetadataTests|AccountLinkingTests|SessionTransferTests|InvitationTests
 PG_PROCESS_SUITES := CrossInstanceTests|DatabaseFaultTests|TenantDrainTests|tenantGivesLoginsOfInstancesOnOnePostgreSQL
 empty :=
 space := $(empty) $(empty)

@@ -33,6 +33,16 @@ extension VirtualUser {
             forAudience: audience, scope: (["openid profile email"] + [scope].compactMap { $0 }).joined(separator: " "))
     }
 
+    /// A session transfer token from the session's refresh token (Native to Web SSO): what opens
+    /// a web application of the tenant as this user without a login, at its `/authorize` with
+    /// `session_transfer_token` (``SSOCredentials``). The rotated refresh token is kept.
+    ///
+    /// - Returns: the SSO credentials.
+    /// - Throws: `CredentialsManagerError`.
+    public func ssoCredentials() async throws(CredentialsManagerError) -> SSOCredentials {
+        try await credentialsManager.ssoCredentials()
+    }
+
     /// The signed-in user as `/userinfo` reports it now (auth0-passkey-api.md §6.3).
     ///
     /// - Returns: the user.

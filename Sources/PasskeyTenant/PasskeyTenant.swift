@@ -110,17 +110,18 @@ public final class PasskeyTenant: Sendable {
 
     /// The routes of every API, in the order the tenant serves them.
     var routes: [any TenantRoutes] {
-        [authentication, resourceServer, myAccount, management, webAuth, databaseConnections, passwordless, outbox]
+        [authentication, resourceServer, myAccount, management, InvitationsAPI(services: services), webAuth, databaseConnections, passwordless, outbox]
     }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3;
     /// `update:users` for `PATCH users/{id}` and account linking, issue 41), the
     /// machine-to-machine client's grant unless ``TenantConfiguration/managementScopes`` says
     /// otherwise.
-    public static let managementScopes = [
-        "create:users", "read:users", "delete:users", "create:authentication_methods",
-        "read:authentication_methods", "delete:authentication_methods", "update:users",
-    ]
+    public static let managementScopes =
+        [
+            "create:users", "read:users", "delete:users", "create:authentication_methods",
+            "read:authentication_methods", "delete:authentication_methods", "update:users",
+        ] + InvitationsAPI.scopes
 
     /// The ID of the pending method an enrollment challenge creates, as Auth0 names it.
     public static let pendingPasskeyMethodID = "passkey|new"

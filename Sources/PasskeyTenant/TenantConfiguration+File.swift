@@ -28,6 +28,8 @@ extension TenantConfiguration {
     /// `password_policy` (`none`, `low`, `fair`, `good`, `excellent`, Auth0's connection option),
     /// `bot_detection` (`off`, `always`) and `captcha_answer` (**[local]**, the test-mode answer) set
     /// ``databaseConnection`` (``DatabaseConnectionOptions``).
+    /// **[local]** `session_transfer_lifetime` (seconds, ``sessionTransferLifetime``) is the local
+    /// tenant's own key: Auth0 fixes the session transfer token's lifetime.
     ///
     /// **[local]** `trusted_proxies` (``TrustedProxy``) is the local tenant's own key: Auth0 has no
     /// proxies in front of it to configure. Auth0's attribute keys the local tenant does not act on (`profile_required`, `unique`,
@@ -68,10 +70,10 @@ extension TenantConfiguration {
             try UpstreamConnection.validate(connections, databaseConnection: connection)
             self.connections = connections
         }
-        // issue 41 pwtenant
-        if let policy = file.passwordPolicy { databaseConnection.passwordPolicy = policy }
+            if let policy = file.passwordPolicy { databaseConnection.passwordPolicy = policy }
         if let botDetection = file.botDetection { databaseConnection.botDetection = botDetection }
         if let answer = file.captchaAnswer { databaseConnection.captchaAnswer = Secret(answer) }
+        if let seconds = file.sessionTransferLifetime { sessionTransferLifetime = .seconds(seconds) }
         if let proxies = file.trustedProxies {
             trustedProxies = []
             for (index, text) in proxies.enumerated() {
@@ -114,20 +116,20 @@ private struct ConfigurationFile: Decodable {
     var trustedProxies: [String]?
     var connections: [UpstreamConnection]?
     var outbox: OutboxFileSettings?
-    // issue 41 pwtenant
     var passwordPolicy: PasswordPolicy?
     var botDetection: DatabaseConnectionOptions.BotDetection?
     var captchaAnswer: String?
+        var sessionTransferLifetime: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case organizations, precedence, attributes, clients, connections
         case trustedProxies = "trusted_proxies"
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
-        // issue 41 pwtenant
-        case passwordPolicy = "password_policy"
+            case passwordPolicy = "password_policy"
         case botDetection = "bot_detection"
         case captchaAnswer = "captcha_answer"
+        case sessionTransferLifetime = "session_transfer_lifetime"
     }
 
     init(from decoder: any Decoder) throws {
@@ -145,10 +147,14 @@ private struct ConfigurationFile: Decodable {
         trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
         connections = try container.decodeIfPresent([UpstreamConnection].self, forKey: .connections)
         outbox = try OutboxFileSettings(from: decoder)
-        // issue 41 pwtenant
-        passwordPolicy = try container.decodeIfPresent(PasswordPolicy.self, forKey: .passwordPolicy)
+            passwordPolicy = try container.decodeIfPresent(PasswordPolicy.self, forKey: .passwordPolicy)
         botDetection = try container.decodeIfPresent(DatabaseConnectionOptions.BotDetection.self, forKey: .botDetection)
         captchaAnswer = try container.decodeIfPresent(String.self, forKey: .captchaAnswer)
+        sessionTransferLifetime = try container.decodeIfPresent(Int.self, forKey: .sessionTransferLifetime)
+        if let seconds = sessionTransferLifetime, seconds < 1 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .sessionTransferLifetime, in: container, debugDescription: "a number of seconds, 1 or more")
+        }
     }
 }
 

@@ -73,6 +73,9 @@ public struct TenantConfiguration: Sendable {
     /// How long a login page's transaction (its `/authorize` parameters and pending challenge)
     /// lives: 10 minutes.
     public var loginTransactionLifetime: Duration
+    /// How long a session transfer token (Native to Web SSO, ``SessionTransfer``) may be redeemed
+    /// at `/authorize`: 60 seconds, as on Auth0.
+    public var sessionTransferLifetime: Duration
 
     // MARK: - Applications
 
@@ -85,7 +88,7 @@ public struct TenantConfiguration: Sendable {
 
     /// The scopes the machine-to-machine client, and every application with the
     /// `client_credentials` grant, is granted on the Management API (auth0-passkey-api.md §15.1):
-    /// by default all six of ``PasskeyTenant/managementScopes``.
+    /// by default all of ``PasskeyTenant/managementScopes``.
     public var managementScopes: [String]
 
     // MARK: - Organizations and identifiers
@@ -172,6 +175,7 @@ public struct TenantConfiguration: Sendable {
         self.authorizationCodeLifetime = .seconds(60)
         self.loginSessionLifetime = .seconds(7 * 86_400)
         self.loginTransactionLifetime = .seconds(600)
+        self.sessionTransferLifetime = .seconds(60)
         self.applications = []
         self.managementScopes = PasskeyTenant.managementScopes
         self.organizations = []

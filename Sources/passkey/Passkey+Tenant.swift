@@ -113,9 +113,10 @@ extension Passkey.Tenant {
         @Option(
             name: .customLong("m2m-scope"),
             help: """
-                A Management API scope of the machine-to-machine client (repeatable; replaces the default six: \
+                A Management API scope of the machine-to-machine client (repeatable; replaces the default ones: \
                 create:users read:users delete:users create:authentication_methods read:authentication_methods \
-                delete:authentication_methods).
+                delete:authentication_methods create:organization_invitations read:organization_invitations \
+                delete:organization_invitations).
                 """)
         var m2mScopes: [String] = []
 
@@ -188,7 +189,17 @@ extension Passkey.Tenant {
         )
         var dpopNonce = false
 
+        // MARK: - Native to Web SSO (issue 41 sso)
+
+        @Option(
+            name: .customLong("session-transfer-lifetime"),
+            help: "Seconds a session transfer token (Native to Web SSO) may be redeemed; 60 by default.")
+        var sessionTransferLifetime: Int?
+
         func validate() throws {
+            if let sessionTransferLifetime, sessionTransferLifetime < 1 {
+                throw ValidationError("--session-transfer-lifetime must be 1 second or more.")
+            }
             guard (tlsCert == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
             }
@@ -239,6 +250,7 @@ extension Passkey.Tenant {
             try organizationOptions.apply(to: &configuration)
             outboxOptions.apply(to: &configuration)
             passwordOptions.apply(to: &configuration)
+            if let sessionTransferLifetime { configuration.sessionTransferLifetime = .seconds(sessionTransferLifetime) }
             if !trustedProxies.isEmpty { configuration.trustedProxies = try trustedProxies.map(TrustedProxy.init) }
             for app in apps {
                 let application = try TenantApplication(option: app)

@@ -79,6 +79,13 @@ import WebAuthn
                 try await live.auth.renew(withRefreshToken: refreshToken).start()
             }
             #expect(dead?.code == .invalidGrant)
+            // Auth0's answer to a refused refresh token: 403, and the SDK's predicate names it.
+            #expect(dead?.statusCode == 403 && dead?.isInvalidRefreshToken == true && dead?.isRetryable == false)
+            // The Credentials Manager's renewal keeps it as the cause of `renewFailed`.
+            try await manager.store(credentials: login)
+            let renewal = await #expect(throws: CredentialsManagerError.self) { try await manager.renew() }
+            #expect(renewal?.code == .renewFailed)
+            #expect((renewal?.cause as? AuthenticationError)?.isInvalidRefreshToken == true)
         }
     }
 

@@ -152,4 +152,34 @@ import WebAuthn
             #expect(!text.contains(secret))
         }
     }
+
+    @Test func organizationInvitationsAreCreatedListedReadAndDeleted() async throws {
+        var configuration = TenantConfiguration()
+        configuration.organizations = [TenantOrganization(name: "acme")]
+        try await LiveTenant.run(configuration: configuration) { live in
+            let organizations = try await management(live).organizations
+            let acme = live.tenant.configuration.organizations[0].id
+            let created = try await organizations.createInvitation(
+                NewManagementInvitation(
+                    inviterName: "Ada", inviteeEmail: "grace@example.com", clientId: live.tenant.clientID, ttlSec: 3600,
+                    roles: ["rol_1"]),
+                organization: acme
+            ).start()
+            #expect(created.id.hasPrefix("uinv_") && created.organizationId == acme)
+            #expect(created.invitee?.email == "grace@example.com" && created.inviter?.name == "Ada")
+            #expect(created.roles == ["rol_1"])
+            #expect(created.invitationURL?.contains("invitation=\(created.ticketId ?? "-")") == true)
+            #expect(try await organizations.invitations(organization: acme).start().map(\.id) == [created.id])
+            #expect(try await organizations.invitation(id: created.id, organization: acme).start() == created)
+            try await organizations.deleteInvitation(id: created.id, organization: acme).start()
+            let gone = await #expect(throws: ManagementAPIError.self) {
+                try await organizations.invitation(id: created.id, organization: acme).start()
+            }
+            #expect(gone?.isNotFound == true)
+            let unknown = await #expect(throws: ManagementAPIError.self) {
+                try await organizations.invitations(organization: "org_nobody").start()
+            }
+            #expect(unknown?.isNotFound == true)
+        }
+    }
 }

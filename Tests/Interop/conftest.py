@@ -206,3 +206,13 @@ def trusted_tls_tenant(tmp_path, monkeypatch):
         monkeypatch.setenv("SSL_CERT_FILE", str(ca))
         monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(ca))
         yield {**line, "ca": str(ca)}
+
+
+def management_client(line: dict):
+    """auth0-python's ManagementClient, unmodified, as the served tenant's machine-to-machine client."""
+    from auth0.management import ManagementClient
+
+    return ManagementClient(
+        domain=line["url"].removeprefix("https://"), client_id=line["m2m_client_id"],
+        client_secret=line["m2m_client_secret"], audience=line["management_audience"],
+    )

@@ -3,8 +3,9 @@ over TLS from a test CA (issue 39): users created, then listed and searched with
 with totals, and a query the tenant cannot run refused as Auth0 refuses it."""
 
 import pytest
-from auth0.management import ManagementClient
 from auth0.management.core.api_error import ApiError
+
+from conftest import management_client
 
 CONNECTION = "Username-Password-Authentication"
 
@@ -12,10 +13,7 @@ CONNECTION = "Username-Password-Authentication"
 @pytest.fixture
 def management(trusted_tls_tenant):
     """A ManagementClient of the TLS tenant's machine-to-machine client, trusting the test CA."""
-    return ManagementClient(
-        domain=trusted_tls_tenant["url"].removeprefix("https://"), client_id=trusted_tls_tenant["m2m_client_id"],
-        client_secret=trusted_tls_tenant["m2m_client_secret"], audience=trusted_tls_tenant["management_audience"],
-    )
+    return management_client(trusted_tls_tenant)
 
 
 def emails(users) -> list:

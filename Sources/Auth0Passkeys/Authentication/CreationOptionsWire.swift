@@ -50,4 +50,11 @@ extension KeyedDecodingContainer {
     func lenient<Value: Decodable>(_ type: Value.Type, _ key: Key) -> Value? {
         (try? decodeIfPresent(type, forKey: key)) ?? nil
     }
+
+    /// A number of seconds sent as a number or a numeric string, as the SDK reads `expires_in`;
+    /// `nil` when absent, malformed or not finite (`"inf"` and `"nan"` parse, but no token lives
+    /// forever).
+    func lenientSeconds(_ key: Key) -> Double? {
+        (lenient(Double.self, key) ?? lenient(String.self, key).flatMap(Double.init)).flatMap { $0.isFinite ? $0 : nil }
+    }
 }

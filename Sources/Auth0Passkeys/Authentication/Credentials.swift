@@ -98,11 +98,7 @@ public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible,
             refreshToken = container.lenient(String.self, .refreshToken)
             scope = container.lenient(String.self, .scope)
             recoveryCode = container.lenient(String.self, .recoveryCode)
-            let expiresIn =
-                container.lenient(Double.self, .expiresIn)
-                ?? container.lenient(String.self, .expiresIn).flatMap(Double.init)
-            // `"inf"` and `"nan"` parse as numbers, but no token lives forever.
-            expiresAt = now.addingTimeInterval(expiresIn.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+            expiresAt = now.addingTimeInterval(container.lenientSeconds(.expiresIn) ?? 0)
         }
     }
 

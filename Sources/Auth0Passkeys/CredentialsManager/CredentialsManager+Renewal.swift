@@ -148,7 +148,7 @@ extension CredentialsManager {
     }
 
     /// A DPoP-bound session renews only with its key (RFC 9449 §5: the refresh token is bound).
-    private func requireDPoPKey(_ stored: Credentials) throws(CredentialsManagerError) {
+    func requireDPoPKey(_ stored: Credentials) throws(CredentialsManagerError) {
         if StoredSession.isBound(stored), dpop.key == nil {
             throw .dpopKeyMissing
         }
@@ -214,7 +214,7 @@ extension CredentialsManager {
 
     /// ``serialized(_:)``, with the passphrase asked first when the storage requires one
     /// (``unlock()``): the entry points that read the sealed session and may renew it.
-    private func serializedUnlocked<Value: Sendable>(
+    func serializedUnlocked<Value: Sendable>(
         _ operation: @escaping @Sendable () async throws(CredentialsManagerError) -> Value
     ) async throws(CredentialsManagerError) -> Value {
         try await serialized { () async throws(CredentialsManagerError) in

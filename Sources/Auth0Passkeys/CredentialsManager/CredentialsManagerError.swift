@@ -21,6 +21,9 @@ public struct CredentialsManagerError: Auth0LibraryError, Hashable {
         public static let renewFailed = Code(rawValue: "renewFailed")
         /// The exchange of the refresh token for API credentials failed.
         public static let apiExchangeFailed = Code(rawValue: "apiExchangeFailed")
+        /// The exchange of the refresh token for SSO credentials failed (Auth0.swift's
+        /// `ssoExchangeFailed`).
+        public static let ssoExchangeFailed = Code(rawValue: "ssoExchangeFailed")
         /// The revoke request failed; the credentials are kept.
         public static let revokeFailed = Code(rawValue: "revokeFailed")
         /// The storage could not save.

@@ -3,7 +3,8 @@ import WebAuthn
 
 /// Auth0's Management API (`https://DOMAIN/api/v2`), the part that seeds test users who already
 /// hold passkeys: users (create, read, find by email, delete) and their authentication methods
-/// (list, attach a passkey, delete) (spec §15).
+/// (list, attach a passkey, delete) (spec §15); and organization invitations (create, list, read,
+/// delete; ``organizations``, scopes `create:`, `read:` and `delete:organization_invitations`).
 ///
 /// It needs a Management API access token, which a machine-to-machine application gets with
 /// ``Authentication/clientCredentials(clientSecret:audience:)`` for the audience
@@ -98,6 +99,9 @@ public struct ManagementAPI: TokenAuthorizedAPI, CustomStringConvertible, Custom
 
     /// The authentication-method calls (spec §15.3).
     public var authenticationMethods: ManagementAuthenticationMethods { ManagementAuthenticationMethods(api: self) }
+
+    /// The organization invitation calls.
+    public var organizations: ManagementOrganizations { ManagementOrganizations(api: self) }
 
     /// A request to a path under ``url`` with the `Authorization` header; on a GET, `body` is the
     /// query.

@@ -75,8 +75,10 @@ extension TokenResponse: JSONWritable {
             writer.member(CodingKeys.accessToken.rawValue, accessToken.text)
             writer.member(CodingKeys.expiresIn.rawValue, expiresIn)
             if let idToken { writer.member(CodingKeys.idToken.rawValue, idToken.text) }
+            if let issuedTokenType { writer.member(CodingKeys.issuedTokenType.rawValue, issuedTokenType) }
             if let refreshToken { writer.member(CodingKeys.refreshToken.rawValue, refreshToken.text) }
-            writer.member(CodingKeys.scope.rawValue, scope)
+            // A session transfer token's answer has no scope (``TokenResponse``).
+            if !scope.isEmpty { writer.member(CodingKeys.scope.rawValue, scope) }
             writer.member(CodingKeys.tokenType.rawValue, tokenType)
         }
     }

@@ -37,6 +37,8 @@ struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// `response_mode`, when not the default `query` (OAuth 2.0 Multiple Response Type Encoding
     /// Practices §2.1): how the code goes back (``AuthorizationResponse``).
     var responseMode: AuthorizationResponse.Mode?
+    /// The ticket of an organization invitation (`invitation`), whose signup this is.
+    var invitation: String? = nil
 
     /// An authorization response to this request with `parameters`, `state` last.
     func response(_ parameters: [(String, String?)]) -> AuthorizationResponse {

@@ -22,7 +22,7 @@ enum TenantSchema {
     }
 
     /// Every version, oldest first.
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14]
 
     /// Settings, users and their passkeys, pending sessions, refresh tokens.
     static let v1 = Migration(

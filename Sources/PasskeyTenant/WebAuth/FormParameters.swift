@@ -35,6 +35,11 @@ struct FormParameters: Sendable, Hashable {
         return value
     }
 
+    /// `parameters` as a query string (without the `?`), each value percent-encoded.
+    static func encode(_ parameters: [(String, String)]) -> String {
+        parameters.map { "\($0)=\(PercentEncoding.encode($1))" }.joined(separator: "&")
+    }
+
     private static func decode(_ text: Substring) -> String {
         PercentEncoding.decode(String(text).replacing("+", with: " "))
     }

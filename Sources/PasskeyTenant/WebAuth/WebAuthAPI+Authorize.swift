@@ -34,6 +34,9 @@ extension WebAuthAPI {
     ///   - query: the query string, without `?`.
     ///   - sessionCookie: the `passkey_session` cookie, if any.
     ///   - secure: whether the tenant serves TLS (cookies get `Secure`).
+    ///   - transferCookie: the `auth0_session_transfer_token` cookie, if any: with the
+    ///     `session_transfer_token` parameter, a session transfer token
+    ///     (``redeemSessionTransfer(_:for:client:organization:secure:)``).
     ///   - host: the `Host` the browser sent: the tenant's origin as the browser reaches it, where an
     ///     upstream connection sends the browser back, and where the authenticate URL of a client
     ///     with an invoke URL is (``tenantOrigin(host:secure:acceptedOnly:)``).
@@ -41,7 +44,9 @@ extension WebAuthAPI {
     ///   unless a login session issues the code, the redirect to its invoke URL
     ///   (``invokeRedirect(for:invokeURL:origin:)``) instead of the page.
     /// - Throws: `server_error` only, for a database fault.
-    func authorize(query: String?, sessionCookie: String?, secure: Bool, host: String? = nil)
+    func authorize(
+        query: String?, sessionCookie: String?, secure: Bool, host: String? = nil, transferCookie: String? = nil
+    )
         async throws(TenantError)
         -> BrowserResponse
     {
@@ -138,13 +143,29 @@ extension WebAuthAPI {
         if prompts.contains("none"), prompts.count > 1 {
             return refuse("invalid_request", "prompt=none cannot be combined with another value.")
         }
-        let request = AuthorizationRequest(
+        var request = AuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: parameters["nonce"],
             scope: parameters["scope"], audience: parameters["audience"], organization: organization?.id,
             codeChallenge: challenge, prompt: parameters["prompt"], maxAge: maxAge,
             screenHint: parameters["screen_hint"], loginHint: parameters["login_hint"],
             autostart: parameters["ext-passkey-autostart"] == "true" ? true : nil, dpopJKT: parameters["dpop_jkt"],
             responseMode: mode == .query ? nil : mode)
+        if let ticket = parameters["invitation"] {
+            do {
+                try await applyInvitation(ticket, to: &request, organization: organization)
+            } catch  where error.code == .invalidRequest {
+                return refuse("invalid_request", error.detail)
+            }
+        }
+        var sessionCookie = sessionCookie
+        if let transfer = parameters[SessionTransfer.parameter] ?? transferCookie {
+            if let redeemed = try await redeemSessionTransfer(
+                transfer, for: request, client: client, organization: organization, secure: secure)
+            {
+                return redeemed
+            }
+            sessionCookie = nil
+        }
         let session = try await usableSession(sessionCookie, maxAge: maxAge)
         if let session, !prompts.contains("login"), !request.wantsSignup,
             let user = try await store.user(id: session.userID)

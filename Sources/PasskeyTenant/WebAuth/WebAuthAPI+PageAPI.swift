@@ -33,7 +33,7 @@ extension WebAuthAPI {
             guard let identifier = request.identifier, !identifier.isEmpty else {
                 throw .invalidRequest("Enter your email address, phone number or username to sign up.")
             }
-            try services.checkSignup(into: try services.issuedOrganization(transaction.request.organization))
+            try await services.signupChecks(for: transaction.request, email: Self.pageProfile(identifier).email)
             let user = try await services.newUser(
                 profile: Self.pageProfile(identifier), metadata: [:], connection: configuration.connection)
             let generated = services.registrationOptions(for: user)
@@ -87,7 +87,7 @@ extension WebAuthAPI {
                 request.credential, challenge: challenge, relyingParty: relyingParty, userID: new.id,
                 userAgent: caller.userAgent)
             try await store.createUser(new, credential: credential)
-            try await services.join(new, to: organization)
+            try await services.joinAfterSignup(new, request: transaction.request)
             user = new
         }
         let (response, cookie) = try await openSession(

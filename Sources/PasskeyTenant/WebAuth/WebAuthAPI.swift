@@ -36,7 +36,8 @@ extension WebAuthAPI {
             }
             return try await self.authorize(
                 query: request.uri.query, sessionCookie: request.cookies[Self.sessionCookie]?.value, secure: secure,
-                host: request.headers[.host] ?? request.head.authority
+                host: request.headers[.host] ?? request.head.authority,
+                transferCookie: request.cookies[SessionTransfer.cookie]?.value
             ).response(connectSources: sources)
         }
         for method in [HTTPRequest.Method.get, .post] {

@@ -21,9 +21,10 @@ struct LiveTenant {
 
     /// Runs `body` against a fresh tenant on an in-memory database, signing with the fixture key.
     static func run<Value: Sendable>(
-        logger: Logger? = nil, _ body: @Sendable (LiveTenant) async throws -> Value
+        configuration: TenantConfiguration = TenantConfiguration(), logger: Logger? = nil,
+        _ body: @Sendable (LiveTenant) async throws -> Value
     ) async throws -> Value {
-        let tenant = try await TestTenant.open()
+        let tenant = try await TestTenant.open(configuration: configuration)
         return try await TestTenant.serve(tenant) { _, baseURL in
             let auth = try Authentication(clientId: tenant.clientID, baseURL: baseURL, logger: logger)
             return try await body(LiveTenant(tenant: tenant, auth: auth, baseURL: baseURL, logger: logger))
