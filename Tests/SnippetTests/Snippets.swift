@@ -210,3 +210,18 @@ func controlServerForATest() async throws {
     }
     // snippet.end
 }
+
+/// DocC: moving a password user to passkeys (Auth0.swift's database connection calls).
+func docPasswordUser(auth: Authentication, password: String) async throws {
+    // snippet.begin
+    let user = try await auth.signup(
+        email: "ada@example.com", password: password, connection: "Username-Password-Authentication",
+        userMetadata: ["plan": "trial"]
+    ).start()
+    let credentials = try await auth.login(
+        usernameOrEmail: user.email, password: password, realmOrConnection: "Username-Password-Authentication",
+        scope: "openid profile email offline_access"
+    ).start()
+    // snippet.end
+    _ = credentials
+}

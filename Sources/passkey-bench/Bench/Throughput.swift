@@ -42,7 +42,8 @@ enum Throughput {
     }
 
     /// Runs `clients` tasks at once for `seconds`, each calling `body` with its client number and
-    /// how many times it has called it before, and returns the calls per second of all together.
+    /// how many times it has called it before, and at least once (a task the machine starts late
+    /// still counts), and returns the calls per second of all together.
     static func concurrentRate(
         clients: Int, seconds: Double,
         _ body: @escaping @Sendable (_ client: Int, _ iteration: Int) async throws -> Void
@@ -54,7 +55,7 @@ enum Throughput {
             for client in 0..<clients {
                 group.addTask {
                     var done = 0
-                    while clock.now < end {
+                    while done == 0 || clock.now < end {
                         try await body(client, done)
                         done += 1
                     }

@@ -41,8 +41,10 @@ import WebAuthn
         #expect(noOutbox.status == 1 && noOutbox.stderr.contains("--test-outbox"), "\(noOutbox)")
         let noAddress = try await terminal.passkey("login", "--otp")
         #expect(noAddress.status != 0 && noAddress.stderr.contains("give --email or --phone"), "\(noAddress)")
-        let stray = try await terminal.passkey("login", "--email", "ada@example.com")
+        let stray = try await terminal.passkey("login", "--phone", "+15550100", "--code-from-outbox")
         #expect(stray.status != 0 && stray.stderr.contains("go with --otp"), "\(stray)")
+        let emailAlone = try await terminal.passkey("login", "--email", "ada@example.com")
+        #expect(emailAlone.status != 0 && emailAlone.stderr.contains("give --password-stdin"), "\(emailAlone)")
         await tenant.stop()
     }
 }
