@@ -110,7 +110,10 @@ public final class PasskeyTenant: Sendable {
 
     /// The routes of every API, in the order the tenant serves them.
     var routes: [any TenantRoutes] {
-        [authentication, resourceServer, myAccount, management, InvitationsAPI(services: services), webAuth, databaseConnections, passwordless, outbox]
+        [
+            authentication, resourceServer, myAccount, management, InvitationsAPI(services: services), webAuth,
+            databaseConnections, passwordless, outbox,
+        ]
     }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3;

@@ -70,7 +70,7 @@ extension TenantConfiguration {
             try UpstreamConnection.validate(connections, databaseConnection: connection)
             self.connections = connections
         }
-            if let policy = file.passwordPolicy { databaseConnection.passwordPolicy = policy }
+        if let policy = file.passwordPolicy { databaseConnection.passwordPolicy = policy }
         if let botDetection = file.botDetection { databaseConnection.botDetection = botDetection }
         if let answer = file.captchaAnswer { databaseConnection.captchaAnswer = Secret(answer) }
         if let seconds = file.sessionTransferLifetime { sessionTransferLifetime = .seconds(seconds) }
@@ -119,14 +119,14 @@ private struct ConfigurationFile: Decodable {
     var passwordPolicy: PasswordPolicy?
     var botDetection: DatabaseConnectionOptions.BotDetection?
     var captchaAnswer: String?
-        var sessionTransferLifetime: Int?
+    var sessionTransferLifetime: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case organizations, precedence, attributes, clients, connections
         case trustedProxies = "trusted_proxies"
         case organizationUsage = "organization_usage"
         case organizationRequireBehavior = "organization_require_behavior"
-            case passwordPolicy = "password_policy"
+        case passwordPolicy = "password_policy"
         case botDetection = "bot_detection"
         case captchaAnswer = "captcha_answer"
         case sessionTransferLifetime = "session_transfer_lifetime"
@@ -147,7 +147,7 @@ private struct ConfigurationFile: Decodable {
         trustedProxies = try container.decodeIfPresent([String].self, forKey: .trustedProxies)
         connections = try container.decodeIfPresent([UpstreamConnection].self, forKey: .connections)
         outbox = try OutboxFileSettings(from: decoder)
-            passwordPolicy = try container.decodeIfPresent(PasswordPolicy.self, forKey: .passwordPolicy)
+        passwordPolicy = try container.decodeIfPresent(PasswordPolicy.self, forKey: .passwordPolicy)
         botDetection = try container.decodeIfPresent(DatabaseConnectionOptions.BotDetection.self, forKey: .botDetection)
         captchaAnswer = try container.decodeIfPresent(String.self, forKey: .captchaAnswer)
         sessionTransferLifetime = try container.decodeIfPresent(Int.self, forKey: .sessionTransferLifetime)

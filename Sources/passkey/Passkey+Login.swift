@@ -50,7 +50,8 @@ extension Passkey {
                 guard username == nil, !password.passwordStdin, user == nil, credential == nil, !session.webLogin.web
                 else {
                     throw ValidationError(
-                        "--otp logs in with a code: not with --username, --password-stdin, --user, --credential or --web")
+                        "--otp logs in with a code: not with --username, --password-stdin, --user, --credential or --web"
+                    )
                 }
             } else if password.passwordStdin {
                 guard (email == nil) != (username == nil) else {
