@@ -50,7 +50,8 @@ extension Passkey {
                 guard username == nil, !password.passwordStdin, user == nil, credential == nil, !session.webLogin.web
                 else {
                     throw ValidationError(
-                        "--otp logs in with a code: not with --username, --password-stdin, --user, --credential or --web")
+                        "--otp logs in with a code: not with --username, --password-stdin, --user, --credential or --web"
+                    )
                 }
             } else if password.passwordStdin {
                 guard (email == nil) != (username == nil) else {
@@ -61,7 +62,8 @@ extension Passkey {
                         "--password-stdin logs in with a password: not with --user, --credential or --web")
                 }
             } else if email != nil || username != nil {
-                throw ValidationError("--email and --username name a password user: give --password-stdin")
+                throw ValidationError(
+                    "--email and --username go with --password-stdin; --email and --phone go with --otp")
             }
             if user != nil, credential != nil {
                 throw ValidationError("--user and --credential each pick a passkey; give one of them")
