@@ -62,7 +62,8 @@ extension Passkey {
                         "--password-stdin logs in with a password: not with --user, --credential or --web")
                 }
             } else if email != nil || username != nil {
-                throw ValidationError("--email and --username name a password user: give --password-stdin")
+                throw ValidationError(
+                    "--email and --username go with --password-stdin; --email and --phone go with --otp")
             }
             if user != nil, credential != nil {
                 throw ValidationError("--user and --credential each pick a passkey; give one of them")

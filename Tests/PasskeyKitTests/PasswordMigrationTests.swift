@@ -8,7 +8,9 @@ import WebAuthn
 /// Issue 41's migration story with the library alone, against a local tenant on loopback with the
 /// real libcurl client: a password user signs up and logs in with the password, enrolls a passkey
 /// through My Account, logs in with it natively and on the login page, and the password still
-/// works; one user (`auth0|…`) throughout. Then each refusal of the slice, as Auth0 answers it.
+/// works; one user (`auth0|…`) throughout. The user then reads and writes their `user_metadata`
+/// and links a passwordless (email code) account to theirs, after which the code, the password and
+/// the passkey all log the same user in. Then each refusal of the slice, as Auth0 answers it.
 @Suite struct PasswordMigrationTests {
     static let password = "Correct-Horse-9-staple"
     static let callback = "http://127.0.0.1/callback"
@@ -21,6 +23,7 @@ import WebAuthn
     ) async throws {
         var configuration = TenantConfiguration()
         configuration.databaseConnection.passwordHashLogN = 12
+        configuration.outbox.servesTestRoute = true
         change(&configuration.databaseConnection)
         let tenant = try await PasskeyTenant(configuration: configuration, database: ":memory:")
         try await tenant.serving { endpoint in
@@ -65,8 +68,34 @@ import WebAuthn
 
             let again = try await user.logIn(usernameOrEmail: "ada@example.com", password: Self.password)
             #expect(again.user.sub == sub)
-            // Issue 41 `users`: the story goes on here with the same `user` — its metadata read
-            // (`plan` is `trial`) and written, then linked to a second identity.
+
+            #expect(try await user.userMetadata() == ["plan": .string("trial")])
+            #expect(
+                try await user.updateUserMetadata(["plan": .null, "theme": .string("dark")]) == [
+                    "theme": .string("dark")
+                ])
+            #expect(try await user.userMetadata() == ["theme": .string("dark")])
+
+            // A second identity: a passwordless account, logged in by the code the email carried.
+            let mail = VirtualUser(tenant: tenant, device: nil)
+            try await mail.startPasswordless(email: "ada@example.com")
+            let byCode = try await mail.logIn(
+                email: "ada@example.com", code: try await tenant.latestCode(sentTo: "ada@example.com"))
+            let mailSub = byCode.user.sub
+            #expect(mailSub.hasPrefix("email|"))
+
+            let identities = try await user.link(withOtherUserToken: try await mail.credentials().idToken)
+            #expect(identities.map { $0.provider + "|" + $0.userId } == [sub, mailSub])
+
+            try await mail.logOut(revoke: true)
+            try await mail.startPasswordless(email: "ada@example.com")
+            let linked = try await mail.logIn(
+                email: "ada@example.com", code: try await tenant.latestCode(sentTo: "ada@example.com"))
+            #expect(linked.user.sub == sub)
+            #expect(try await mail.userMetadata() == ["theme": .string("dark")])
+            try await user.logOut(revoke: true)
+            #expect(try await user.logIn(usernameOrEmail: "ada@example.com", password: Self.password).user.sub == sub)
+            #expect(try await user.logIn().user.sub == sub)
         }
     }
 

@@ -6,13 +6,16 @@ import WebAuthn
 /// Issue 41's migration story as a user types it against `passkey tenant serve`: `signup
 /// --password-stdin`, `login --password-stdin`, `enroll` into the session's user, `login` with
 /// the passkey (and on the login page in a headless Chromium where one is installed), then the
-/// password again; the password never an argument, never printed.
+/// password again; then `user metadata set|get`, a passwordless account (`login --otp`, the code
+/// from the outbox, in a second sessions directory) joined by `link --with-sessions`, after which
+/// the code, the password and the passkey all log the first user in; the password never an
+/// argument, never printed.
 @Suite(.serialized) struct PasswordEndToEndTests {
     static let password = "Correct-Horse-9-staple"
 
     @Test func aPasswordUserEnrollsAPasskeyAndLogsInWithEither() async throws {
         let terminal = try Terminal()
-        let tenant = try await terminal.startTenant()
+        let tenant = try await terminal.startTenant(arguments: ["--test-outbox"])
 
         let signup = try await terminal.passkey(
             "signup", "--email", "ada@example.com", "--password-stdin", "--json", input: Self.password + "\n")
@@ -43,9 +46,33 @@ import WebAuthn
         let again = try await terminal.passkey(
             "login", "--password-stdin", "--email", "ada@example.com", input: Self.password)
         #expect(again.status == 0 && again.stdout.contains(sub), "\(again)")
-        // Issue 41 `users`: `passkey user metadata get|set` and `passkey link` go on from this session.
 
-        for run in [signup, login, enroll, byPasskey, again] {
+        let set = try await terminal.passkey("user", "metadata", "set", "theme=dark")
+        #expect(set.status == 0 && set.stdout == "theme=dark\n", "\(set)")
+        let read = try await terminal.passkey("user", "metadata", "get")
+        #expect(read.status == 0 && read.stdout == "theme=dark\n", "\(read)")
+
+        // A second identity: a passwordless account in a sessions directory of its own.
+        let byCode = ["login", "--otp", "--email", "ada@example.com", "--code-from-outbox", "--sessions"]
+        let mail = try await terminal.passkey(byCode + [terminal.home + "/mail-sessions"])
+        #expect(mail.status == 0 && mail.stdout.hasPrefix("Logged in as ada@example.com (email|"), "\(mail)")
+        let linked = try await terminal.passkey("link", "--with-sessions", terminal.home + "/mail-sessions", "--json")
+        #expect(linked.status == 0, "\(linked)")
+        let identities = try #require(try linked.json()["identities"]?.arrayValue)
+        #expect(identities.map { $0["provider"]?.stringValue } == ["auth0", "email"], "\(linked)")
+
+        let linkedByCode = try await terminal.passkey(byCode + [terminal.home + "/linked-sessions"])
+        #expect(linkedByCode.status == 0 && linkedByCode.stdout.contains("(\(sub))"), "\(linkedByCode)")
+        let linkedMetadata = try await terminal.passkey(
+            "user", "metadata", "get", "--sessions", terminal.home + "/linked-sessions")
+        #expect(linkedMetadata.stdout == "theme=dark\n", "\(linkedMetadata)")
+        let stillByPassword = try await terminal.passkey(
+            "login", "--password-stdin", "--email", "ada@example.com", input: Self.password)
+        #expect(stillByPassword.status == 0 && stillByPassword.stdout.contains(sub), "\(stillByPassword)")
+        let stillByPasskey = try await terminal.passkey("login")
+        #expect(stillByPasskey.stdout.hasPrefix("Logged in as ada@example.com (\(sub)) with passkey "))
+
+        for run in [signup, login, enroll, byPasskey, again, stillByPassword] {
             #expect(!run.stdout.contains(Self.password) && !run.stderr.contains(Self.password))
         }
         await tenant.stop()
