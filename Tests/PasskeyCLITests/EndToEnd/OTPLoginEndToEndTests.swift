@@ -44,7 +44,7 @@ import WebAuthn
         let stray = try await terminal.passkey("login", "--phone", "+15550100", "--code-from-outbox")
         #expect(stray.status != 0 && stray.stderr.contains("go with --otp"), "\(stray)")
         let emailAlone = try await terminal.passkey("login", "--email", "ada@example.com")
-        #expect(emailAlone.status != 0 && emailAlone.stderr.contains("give --password-stdin"), "\(emailAlone)")
+        #expect(emailAlone.status != 0 && emailAlone.stderr.contains("go with --password-stdin"), "\(emailAlone)")
         await tenant.stop()
     }
 }
