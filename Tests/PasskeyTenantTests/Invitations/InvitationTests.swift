@@ -133,6 +133,23 @@ import WebAuthn
         #expect(invitee.status == .ok, "\(invitee.text)")
     }
 
+    @Test func anInviteeSignsUpWithAPasswordOnThePage() async throws {
+        let harness = try await Self.harness()
+        let flow = WebAuthFlow(harness)
+        let (other, tokens) = try await harness.router { http in
+            let link = try Self.linkParameters(try await Self.invite(harness, http))
+            let page = try flow.page(try await flow.authorize(http, link))
+            let other = try await PasswordPageTests.password(
+                http, flow, page, mode: "signup", identifier: "eve@example.com")
+            let invitee = try await PasswordPageTests.password(
+                http, flow, page, mode: "signup", identifier: "grace@example.com")
+            let (code, _) = try flow.codeAndSession(invitee)
+            return (other, try await flow.exchange(http, code: code).decode(TokenResponse.self))
+        }
+        expectRefused(other, "access_denied", status: .forbidden)
+        #expect(try jwtClaims(tokens.idToken)["org_id"] == .string(Self.acme.id))
+    }
+
     @Test func aDeletedInvitationIsGone() async throws {
         let harness = try await Self.harness()
         let flow = WebAuthFlow(harness)
