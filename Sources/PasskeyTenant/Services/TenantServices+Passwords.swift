@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WebAuthn
 
-/// The database connection's passwords (issue 41): the one check of a password login (the
+/// The database connection's passwords: the one check of a password login (the
 /// password grants and the login page), the one way a password is set (signup, reset), and bot
 /// detection.
 extension TenantServices {

@@ -3,7 +3,7 @@ import WebAuthn
 
 extension WebAuthAPI {
     /// `POST /u/passkey/password`: the login page's password login or signup, beside its passkey
-    /// buttons, as Universal Login offers both when the connection has both (issue 41). **[local]**
+    /// buttons, as Universal Login offers both when the connection has both. **[local]**
     ///
     /// A login checks the password as the password grants do
     /// (``TenantServices/verifiedPasswordLogin(_:password:)``: the same answer for an unknown user, a
