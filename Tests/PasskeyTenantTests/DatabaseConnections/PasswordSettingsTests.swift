@@ -27,16 +27,6 @@ import WebAuthn
         }
     }
 
-    /// A secret prints nothing of its value, not even a fingerprint (an offline guess check for a
-    /// password).
-    @Test func aSecretPrintsNothingOfItsValue() {
-        let secret = Secret("Correct-Horse-9")
-        #expect("\(secret)" == "<redacted>" && String(reflecting: secret) == "<redacted>")
-        var dumped = ""
-        dump(secret, to: &dumped)
-        #expect(!dumped.contains("Correct"))
-    }
-
     /// scrypt runs off the concurrency pool: while more hashes than the pool has threads are
     /// running, a task on the pool still wakes from a short sleep before any of them ends.
     @Test func hashingLeavesTheConcurrencyPoolFree() async throws {
