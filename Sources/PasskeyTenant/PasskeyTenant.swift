@@ -37,11 +37,11 @@ public final class PasskeyTenant: Sendable {
     let management: ManagementAPI
     /// `/api/events`, the sample protected API.
     let resourceServer: ResourceServer
-    /// `/passwordless/start`, `/passwordless/verify_redirect` (issue 41 otp).
+    /// `/passwordless/start`, `/passwordless/verify_redirect`.
     let passwordless: PasswordlessAPI
-    /// `/test/outbox`, behind ``OutboxConfiguration/servesTestRoute`` (issue 41 otp).
+    /// `/test/outbox`, behind ``OutboxConfiguration/servesTestRoute``.
     let outbox: OutboxAPI
-    /// `/dbconnections/*` and the password-reset page (issue 41).
+    /// `/dbconnections/*` and the password-reset page.
     let databaseConnections: DatabaseConnectionsAPI
 
     /// Opens a tenant on a database, creating its schema, signing key, client ID and
@@ -117,7 +117,7 @@ public final class PasskeyTenant: Sendable {
     }
 
     /// The Management API scopes the tenant implements (auth0-passkey-api.md §15.2, §15.3;
-    /// `update:users` for `PATCH users/{id}` and account linking, issue 41), the
+    /// `update:users` for `PATCH users/{id}` and account linking), the
     /// machine-to-machine client's grant unless ``TenantConfiguration/managementScopes`` says
     /// otherwise.
     public static let managementScopes =

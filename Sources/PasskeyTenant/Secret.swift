@@ -1,10 +1,11 @@
 import WebAuthn
 
-/// A bearer secret: an `auth_session`, a refresh token or an access token.
+/// A secret: an `auth_session`, a refresh token or an access token, a password, a CAPTCHA answer.
 ///
-/// Whoever holds one can act as its user, so it never prints: `description` is a short SHA-256
-/// fingerprint (enough to tell two apart in a log) and the mirror is empty, so `dump` and string
-/// interpolation show nothing of it (STYLE §5). The tenant stores only ``digest``, never the text.
+/// Whoever holds one can act as its user, so it never prints: `description` is `<redacted>` and
+/// the mirror is empty, so `dump` and string interpolation show nothing of it, not even a hash of
+/// it, which for a password would be an offline guess check (STYLE §5). The tenant stores only
+/// ``digest``, never the text.
 public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -24,9 +25,7 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     /// SHA-256 of the text: the key the tenant stores it under.
     var digest: [UInt8] { SHA256Digest.hash(Array(text.utf8)) }
 
-    public var description: String {
-        "<redacted \(Hex.encode(digest.prefix(4)))>"
-    }
+    public var description: String { "<redacted>" }
 
     public var debugDescription: String { description }
 

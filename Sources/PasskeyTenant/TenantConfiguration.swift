@@ -127,11 +127,11 @@ public struct TenantConfiguration: Sendable {
     /// good at every instance on the database. False by default.
     public var requiresDPoPNonce: Bool
 
-    // MARK: - The local outbox (issue 41 otp)
+    // MARK: - The local outbox
 
     /// The test route, the outbox file and the passwordless codes' lifetime (``OutboxConfiguration``).
     public var outbox = OutboxConfiguration()
-    // MARK: - Passwords (issue 41)
+    // MARK: - Passwords
 
     /// The database connection's passwords: policy, hash cost, bot detection, reset tickets.
     public var databaseConnection = DatabaseConnectionOptions()

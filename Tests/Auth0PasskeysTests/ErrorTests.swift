@@ -37,6 +37,16 @@ import WebAuthn
         #expect(legacy?.isPasswordAlreadyUsed == false)
     }
 
+    /// `/dbconnections/signup`'s `invalid_password`: `description` is an object of rules, so the
+    /// reason is the top-level `message` and the `policy`.
+    @Test func aWeakPasswordReadsTheMessageAndThePolicy() async {
+        let error = await authError(
+            #"{"name":"PasswordStrengthError","message":"Password is too weak","code":"invalid_password","description":{"rules":[{"message":"At least %d characters in length","format":[8],"code":"lengthAtLeast","verified":false}],"verified":false},"policy":"* At least 8 characters in length","statusCode":400}"#
+        )
+        #expect(error?.isPasswordNotStrongEnough == true)
+        #expect(error?.reason == "Password is too weak.\n* At least 8 characters in length")
+    }
+
     /// Each predicate of spec §7.2 with an answer that sets it, and its name for the report.
     static let predicateCases: [(json: String, name: String, holds: @Sendable (AuthenticationError) -> Bool)] = [
         (#"{"error":"mfa_required"}"#, "isMultifactorRequired", { $0.isMultifactorRequired }),

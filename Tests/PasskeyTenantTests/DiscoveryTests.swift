@@ -64,7 +64,19 @@ import WebAuthn
                 == .array([.string("query"), .string("fragment"), .string("form_post"), .string("web_message")]))
         #expect(result.json["code_challenge_methods_supported"] == .array([.string("S256")]))
         let grants = result.json["grant_types_supported"]?.arrayValue ?? []
-        #expect(grants.contains(.string("authorization_code")))
+        for grant in [
+            "authorization_code", "password", "http://auth0.com/oauth/grant-type/password-realm",
+            "http://auth0.com/oauth/grant-type/passwordless/otp",
+        ] {
+            #expect(grants.contains(.string(grant)), "\(grant)")
+        }
+        let without = try await TenantHarness(configuration: .passwords { $0.passwordsEnabled = false })
+        let withoutResult = try await without.router { http in
+            try await http.send(.get, "/.well-known/openid-configuration")
+        }
+        let withoutGrants = withoutResult.json["grant_types_supported"]?.arrayValue ?? []
+        #expect(!withoutGrants.contains(.string("password")))
+        #expect(withoutGrants.contains(.string("http://auth0.com/oauth/grant-type/passwordless/otp")))
         let claims = result.json["claims_supported"]?.arrayValue ?? []
         for claim in ["auth_time", "nonce", "amr", "sid", "org_id", "org_name"] {
             #expect(claims.contains(.string(claim)), "\(claim)")

@@ -5,7 +5,8 @@ public import WebAuthn
 ///
 /// Both Auth0 body shapes are read: OAuth (`{"error", "error_description"}`) and the legacy one
 /// (`{"code", "description", "name"}`). ``code`` is `error`, else `code`, else
-/// `a0.sdk.internal_error.unknown`; the message is `description`, else `error_description`.
+/// `a0.sdk.internal_error.unknown`; the message is `description`, else `error_description`, else
+/// `message` and `policy` (``reason``).
 ///
 /// ```swift
 /// do {
@@ -63,11 +64,19 @@ public struct AuthenticationError: Auth0APIError, Hashable {
         return .unknown
     }
 
-    /// The message: `description`, else `error_description`, else a generic text; with a final
-    /// period.
+    /// The message: `description`, else `error_description`, else `message` followed by the
+    /// `policy` on lines of its own when the body has a code (`/dbconnections/signup`'s
+    /// `invalid_password`, whose `description` is an object of rules), else a generic text; with a
+    /// final period.
     public var reason: String {
-        Self.sentence(
-            info["description"]?.stringValue ?? info["error_description"]?.stringValue ?? "Failed with unknown error")
+        if let text = info["description"]?.stringValue ?? info["error_description"]?.stringValue {
+            return Self.sentence(text)
+        }
+        guard code != .unknown, let message = info["message"]?.stringValue else {
+            return Self.sentence("Failed with unknown error")
+        }
+        guard let policy = info["policy"]?.stringValue, !policy.isEmpty else { return Self.sentence(message) }
+        return Self.sentence(message) + "\n" + policy
     }
 
     /// The raw `description` or `error_description`, for the predicates that compare exact texts.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import WebAuthn
 
 extension AuthenticationAPI {
-    /// The password grants (issue 41): Auth0's `http://auth0.com/oauth/grant-type/password-realm`
+    /// The password grants: Auth0's `http://auth0.com/oauth/grant-type/password-realm`
     /// (`username`, `password`, `realm` = the database connection) and the resource owner password
     /// grant (RFC 6749 §4.3: `username`, `password`, on the default directory, here the database
     /// connection), each with `scope` and `audience`.

@@ -109,17 +109,22 @@ extension AuthenticationAPI {
         return UserClaims(user: user, scopes: claims.scopes, includeSubject: true)
     }
 
-    /// OpenID Connect Discovery for this tenant.
+    /// OpenID Connect Discovery for this tenant (OpenID Connect Discovery 1.0 §3), listing, as
+    /// Auth0's does, the password and password-realm grants while the database connection takes
+    /// passwords, and the passwordless OTP grant.
     var discovery: OpenIDConfiguration {
         let base = configuration.issuer
+        let passwordGrants =
+            configuration.databaseConnection.passwordsEnabled
+            ? [TokenRequest.passwordGrant, TokenRequest.passwordRealmGrant] : []
         return OpenIDConfiguration(
             issuer: base, authorizationEndpoint: base + "authorize", tokenEndpoint: base + "oauth/token",
             userinfoEndpoint: base + "userinfo", revocationEndpoint: base + "oauth/revoke",
             endSessionEndpoint: base + "oidc/logout", jwksURI: base + ".well-known/jwks.json",
             grantTypesSupported: [
                 TokenRequest.webAuthnGrant, TokenRequest.authorizationCodeGrant, TokenRequest.refreshGrant,
-                TokenRequest.clientCredentialsGrant,
-            ],
+                TokenRequest.clientCredentialsGrant, TokenRequest.passwordlessOTPGrant,
+            ] + passwordGrants,
             scopesSupported: TenantServices.openIDScopes.sorted(),
             claimsSupported: UserClaims.CodingKeys.allCases.map(\.rawValue)
                 + ["iss", "aud", "exp", "iat", "azp", "auth_time", "nonce", "amr", "sid", "org_id", "org_name"])

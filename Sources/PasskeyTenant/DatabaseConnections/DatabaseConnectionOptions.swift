@@ -1,4 +1,4 @@
-/// How the database connection treats passwords (issue 41): whether it takes them, their
+/// How the database connection treats passwords: whether it takes them, their
 /// strength policy, the cost of their hash, bot detection, and how long a reset ticket lives.
 ///
 /// `passkey tenant serve` sets these with `--password-policy`, `--bot-detection` and

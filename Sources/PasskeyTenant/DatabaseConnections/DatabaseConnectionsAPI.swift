@@ -4,7 +4,7 @@ import Hummingbird
 import JSONBodies
 import NIOCore
 
-/// The database connection's password endpoints (issue 41; Auth0 Authentication API, "Database
+/// The database connection's password endpoints (Auth0 Authentication API, "Database
 /// connections"), and the page a password-reset ticket opens:
 ///
 /// ```

@@ -1,3 +1,4 @@
+import BlockingIO
 import FoundationEssentials
 import WebAuthn
 
@@ -10,6 +11,10 @@ import WebAuthn
 ///
 /// The string is not the password, yet it is what a dictionary attack starts from: it never
 /// prints (`description` is `<redacted>`, the mirror empty), and no error or log carries it.
+///
+/// scrypt is 50–300 ms of CPU by design (RFC 7914 §2: memory-hard and slow), so hashing and
+/// verifying run on a ``BlockingExecutor`` of their own, never on the Swift concurrency pool, whose
+/// few threads (one per core) every request of the tenant shares.
 struct PasswordHash: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -19,7 +24,27 @@ struct PasswordHash: Sendable, Hashable, CustomStringConvertible, CustomDebugStr
     /// The hash of `password` under a fresh salt, with cost N = 2^`logN`, r = 8, p = 1.
     ///
     /// - Throws: `server_error` when scrypt fails (never for input: any password hashes).
-    static func make(_ password: Secret, logN: Int) throws(TenantError) -> PasswordHash {
+    static func make(_ password: Secret, logN: Int) async throws(TenantError) -> PasswordHash {
+        try await offPool { () throws(TenantError) in try makeNow(password, logN: logN) }
+    }
+
+    /// Whether `password` is the one this hash was made of, compared in constant time.
+    ///
+    /// - Throws: `server_error` for a stored string that does not parse or whose cost is out of
+    ///   bounds (the database was changed behind the tenant's back).
+    func verifies(_ password: Secret) async throws(TenantError) -> Bool {
+        try await Self.offPool { () throws(TenantError) in try verifiesNow(password) }
+    }
+
+    /// Runs scrypt on a queue of its own (a fresh one per call, so concurrent logins hash in
+    /// parallel rather than in line), returning the result to the awaiting task.
+    private static func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws(TenantError) -> Value)
+        async throws(TenantError) -> Value
+    {
+        try await BlockingExecutor(label: "PasswordHash").run(body)
+    }
+
+    private static func makeNow(_ password: Secret, logN: Int) throws(TenantError) -> PasswordHash {
         let parameters = ScryptParameters(salt: Base64URL(SecureRandom.bytes(16)), n: 1 << UInt64(logN), r: 8, p: 1)
         let hash = try derive(password, parameters)
         return PasswordHash(
@@ -27,11 +52,7 @@ struct PasswordHash: Sendable, Hashable, CustomStringConvertible, CustomDebugStr
                 + Base64URL.encode(hash))
     }
 
-    /// Whether `password` is the one this hash was made of, compared in constant time.
-    ///
-    /// - Throws: `server_error` for a stored string that does not parse or whose cost is out of
-    ///   bounds (the database was changed behind the tenant's back).
-    func verifies(_ password: Secret) throws(TenantError) -> Bool {
+    private func verifiesNow(_ password: Secret) throws(TenantError) -> Bool {
         let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0].isEmpty, parts[1] == "scrypt" else { throw Self.corrupt }
         var values: [Substring: UInt64] = [:]

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WebAuthn
 
-/// The body of `PATCH /api/v2/users/{id}` (Auth0 Management API "Update a User"; issue 41):
+/// The body of `PATCH /api/v2/users/{id}` (Auth0 Management API "Update a User"):
 ///
 /// ```
 /// { "user_metadata"?: {…} | null, "app_metadata"?: {…} | null,

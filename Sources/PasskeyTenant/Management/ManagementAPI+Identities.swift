@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WebAuthn
 
-/// Account linking through the Management API (issue 41; Auth0 "User Account Linking"): the
+/// Account linking through the Management API (Auth0 "User Account Linking"): the
 /// secondary user becomes an identity of the primary, listed with its `profileData`, and every
 /// login as it yields the primary's tokens and session (``TenantServices/primary(of:)``);
 /// unlinking makes it a user of its own again.

@@ -4,7 +4,7 @@ import Hummingbird
 import WebAuthn
 
 /// The Management API's routes of one user that the user's own token may call as well as the
-/// machine-to-machine client's (issue 41; Auth0, "Get Management API Access Tokens for
+/// machine-to-machine client's (Auth0, "Get Management API Access Tokens for
 /// Single-Page Applications"): a user who logged in asking for the management audience and the
 /// current-user scopes reads and changes their own user and links their own accounts.
 extension ManagementAPI {

@@ -10,7 +10,7 @@
 /// connection (``UpstreamConnection``) has `oidc` / the connection's name / the upstream's `sub`,
 /// and the `user_id` `oidc|NAME|SUB`. Accounts are not linked by themselves: the same email
 /// through two connections is two users, as on Auth0 by default, until the Management API links
-/// them (issue 41), and the secondary's identity, with its `profileData`, joins the primary's.
+/// them, and the secondary's identity, with its `profileData`, joins the primary's.
 public struct UserIdentity: Sendable, Hashable, Codable {
     /// `auth0` for the database connection, `oidc` for an OpenID Connect connection.
     public var provider: String

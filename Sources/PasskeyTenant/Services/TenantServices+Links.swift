@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WebAuthn
 
-/// Account linking as every login sees it (issue 41; Auth0 "User Account Linking"): a linked
+/// Account linking as every login sees it (Auth0 "User Account Linking"): a linked
 /// (secondary) user logs in as its primary, whichever way it logs in, because the two places
 /// that make a login's result, ``issueTokens(for:scopes:audience:organization:authTime:nonce:sessionID:identifiers:refresh:boundTo:client:)``
 /// and ``WebAuthAPI/openSession(userID:authTime:request:refusal:secure:)``, resolve it here.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WebAuthn
 
-/// The database connection's passwords (issue 41): the one check of a password login (the
+/// The database connection's passwords: the one check of a password login (the
 /// password grants and the login page), the one way a password is set (signup, reset), and bot
 /// detection.
 extension TenantServices {
@@ -62,10 +62,10 @@ extension TenantServices {
                 stored = try await store.peek(StoredPassword.self, key: StoredPassword.key(user.id), at: clock.now())
             }
             guard let user, let stored else {
-                _ = try PasswordHash.make(password, logN: configuration.databaseConnection.passwordHashLogN)
+                _ = try await PasswordHash.make(password, logN: configuration.databaseConnection.passwordHashLogN)
                 throw Self.wrongPassword
             }
-            guard try stored.hash.verifies(password) else { throw Self.wrongPassword }
+            guard try await stored.hash.verifies(password) else { throw Self.wrongPassword }
             return user
         }
     }
@@ -83,7 +83,7 @@ extension TenantServices {
     /// Sets `userID`'s password: hashes it and stores it over the one there, if any.
     func setPassword(_ password: Secret, userID: String) async throws(TenantError) {
         let record = StoredPassword(
-            hash: try PasswordHash.make(password, logN: configuration.databaseConnection.passwordHashLogN))
+            hash: try await PasswordHash.make(password, logN: configuration.databaseConnection.passwordHashLogN))
         let key = StoredPassword.key(userID)
         if try await store.update(StoredPassword.self, key: key, at: clock.now(), { $0 = record }) != nil { return }
         if try await store.insert(record, key: key) { return }

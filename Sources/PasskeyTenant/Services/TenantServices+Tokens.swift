@@ -51,7 +51,7 @@ extension TenantServices {
 
     /// The scopes an API defines, or nil when the tenant has no such API. My Account answers to
     /// `https://DOMAIN/me/` and to the SDK examples' `https://DOMAIN/me` (§13 open question 5);
-    /// the Management API gives a user's login its current-user scopes only (issue 41).
+    /// the Management API gives a user's login its current-user scopes only.
     func apiScopes(_ audience: String) -> Set<String>? {
         if isMyAccount(audience) { return Self.myAccountScopes }
         if audience == configuration.managementAudience { return Self.currentUserScopes }

@@ -1,5 +1,5 @@
 extension TenantSchema {
-    /// Database connections with passwords (issue 41): each user's scrypt hash (``StoredPassword``,
+    /// Database connections with passwords: each user's scrypt hash (``StoredPassword``,
     /// deleted with its user), and the password-reset tickets (``PasswordTicket``) under the
     /// SHA-256 digest of the ticket.
     static let v11 = Migration(

@@ -1,5 +1,5 @@
 extension TenantSchema {
-    /// Passwordless codes and magic links (``PasswordlessCode``, issue 41 otp): each as JSON under
+    /// Passwordless codes and magic links (``PasswordlessCode``): each as JSON under
     /// the SHA-256 digest of its application, connection and address; the code itself only as a
     /// digest inside.
     static let v12 = Migration(

@@ -1,5 +1,5 @@
 extension TenantSchema {
-    /// User metadata and account linking (issue 41, `users`): `app_metadata` as JSON (NULL: never
+    /// User metadata and account linking: `app_metadata` as JSON (NULL: never
     /// set), when the Management API last changed a user (NULL: never), and a linked (secondary)
     /// user's primary with the time of the link. Deleting a primary deletes its secondaries, as
     /// deleting a user on Auth0 deletes every identity it holds **[local]**.

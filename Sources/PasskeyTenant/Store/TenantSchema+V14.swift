@@ -1,5 +1,5 @@
 extension TenantSchema {
-    /// Issue 41 (`sso`): session transfer tokens (``SessionTransfer``) under the SHA-256 digest of
+    /// Native to Web SSO and invitations: session transfer tokens (``SessionTransfer``) under the SHA-256 digest of
     /// the token, and each organization's invitations (``OrganizationInvitations``) as JSON under
     /// the SHA-256 digest of the organization's ID.
     static let v14 = Migration(

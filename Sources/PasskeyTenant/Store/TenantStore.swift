@@ -104,7 +104,7 @@ protocol TenantStore: Sendable {
     ///   ID is registered already, to any user.
     func insertPostedCredential(_ credential: TenantCredential) async throws(TenantError)
 
-    // MARK: User metadata and account linking (issue 41)
+    // MARK: User metadata and account linking
 
     /// Changes the user `id` names with `change`, in one transaction holding its row, and stores
     /// the profile, identifiers, `email_verified`, both metadata and `updated_at` it leaves.

@@ -16,7 +16,7 @@ struct UserFilter: Sendable, Hashable {
     /// Only the users with this email, without regard to case.
     var email: String?
     /// Only the database connection's user with this username, without regard to case (the
-    /// password grants' `username`, issue 41).
+    /// password grants' `username`).
     var username: String? = nil
 
     /// Every user.

@@ -100,7 +100,7 @@ enum HTMLPage {
     ///   - connections: the upstream connections' names and `/authorize` links, each a plain
     ///     "Continue with NAME" link in `#connections` (no script, so the CSP stays as it is).
     ///   - passwords: whether the connection takes passwords: then `#password` and the
-    ///     `#password-login` and `#password-signup` buttons follow the passkey buttons (issue 41).
+    ///     `#password-login` and `#password-signup` buttons follow the passkey buttons.
     ///   - captcha: whether bot detection is on: then `#captcha`, its answer.
     static func login(
         transaction: String, domain: String, signupFirst: Bool, loginHint: String?, autostart: Bool = false,
@@ -132,7 +132,7 @@ enum HTMLPage {
         return document(title: "\(title) · \(domain)", body: body)
     }
 
-    /// The login page's password fields (issue 41), as Universal Login offers a password beside
+    /// The login page's password fields, as Universal Login offers a password beside
     /// a passkey: the password, bot detection's answer when it is on, and the two buttons.
     static func passwordFields(captcha: Bool) -> String {
         let answer =

@@ -1,6 +1,6 @@
 public import WebAuthn
 
-/// `POST /u/passkey/password`'s body: the login page's password login or signup (issue 41).
+/// `POST /u/passkey/password`'s body: the login page's password login or signup.
 /// **[local]**
 ///
 /// ```

@@ -3,12 +3,14 @@ import WebAuthn
 
 extension WebAuthAPI {
     /// `POST /u/passkey/password`: the login page's password login or signup, beside its passkey
-    /// buttons, as Universal Login offers both when the connection has both (issue 41). **[local]**
+    /// buttons, as Universal Login offers both when the connection has both. **[local]**
     ///
     /// A login checks the password as the password grants do
     /// (``TenantServices/verifiedPasswordLogin(_:password:)``: the same answer for an unknown user, a
     /// passkey-only user and a wrong password; the user's lockout); a signup keeps the
-    /// connection's policy and identifier rules and stores the user with the password. Either
+    /// connection's policy and identifier rules, the organization's signup rules or its invitation
+    /// (``TenantServices/signupChecks(for:email:)`` before, ``TenantServices/joinAfterSignup(_:request:)``
+    /// after, as the passkey signup), and stores the user with the password. Either
     /// opens the login session through the one ``openSession(userID:authTime:request:refusal:secure:)``,
     /// then answers as ``pageVerify(_:caller:)`` does.
     ///
@@ -45,17 +47,17 @@ extension WebAuthAPI {
                 refusal = error
             }
         case "signup":
-            try services.checkSignup(into: organization)
+            let profile = Self.pageProfile(identifier)
+            try await services.signupChecks(for: transaction.request, email: profile.email)
             do {
                 try services.checkPasswordStrength(password)
             } catch {
                 throw .invalidRequest("The password is too weak. It must have:\n" + error.policy.text)
             }
-            let new = try await services.newUser(
-                profile: Self.pageProfile(identifier), metadata: [:], connection: configuration.connection)
+            let new = try await services.newUser(profile: profile, metadata: [:], connection: configuration.connection)
             try await store.insertUser(new)
             try await services.setPassword(password, userID: new.id)
-            try await services.join(new, to: organization)
+            try await services.joinAfterSignup(new, request: transaction.request)
             user = new
         default:
             throw .invalidRequest("mode: login or signup")

@@ -20,7 +20,7 @@ extension WebAuthAPI {
     /// GET  /u/passkey.css        the page's stylesheet
     /// POST /u/passkey/options    the next ceremony's options       (under the address lockout)
     /// POST /u/passkey/verify     the ceremony's answer → code      (under the address lockout)
-    /// POST /u/passkey/password   a password login or signup → code (issue 41) (under the address lockout)
+    /// POST /u/passkey/password   a password login or signup → code (under the address lockout)
     /// POST /u/passkey/cancel     back to the application with access_denied (under the address lockout)
     /// GET  /u/passkey/response   the form_post / web_message page of the verified ceremony
     /// GET  /embedded/authenticate   the embedded ceremony's options          (under the address lockout)

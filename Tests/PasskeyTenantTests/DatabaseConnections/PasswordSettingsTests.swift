@@ -11,20 +11,40 @@ import WebAuthn
 /// The pieces of the database connection's passwords (issue 41): the hash's form, the
 /// configuration file's keys, and logs that carry no password.
 @Suite struct PasswordSettingsTests {
-    @Test func theHashCarriesItsParametersAndNeverPrints() throws {
-        let hash = try PasswordHash.make(Secret("Correct-Horse-9"), logN: 10)
+    @Test func theHashCarriesItsParametersAndNeverPrints() async throws {
+        let hash = try await PasswordHash.make(Secret("Correct-Horse-9"), logN: 10)
         #expect(hash.encoded.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
         #expect(hash.encoded.split(separator: "$").count == 4)
-        #expect(try hash.verifies(Secret("Correct-Horse-9")))
-        #expect(try !hash.verifies(Secret("correct-horse-9")))
-        #expect(try hash != PasswordHash.make(Secret("Correct-Horse-9"), logN: 10))
+        #expect(try await hash.verifies(Secret("Correct-Horse-9")))
+        #expect(try await !hash.verifies(Secret("correct-horse-9")))
+        #expect(try await hash != PasswordHash.make(Secret("Correct-Horse-9"), logN: 10))
         #expect("\(hash)" == "<redacted>")
         var dumped = ""
         dump(hash, to: &dumped)
         #expect(!dumped.contains("scrypt"))
-        #expect(throws: TenantError.self) {
-            try PasswordHash(encoded: "$scrypt$ln=40,r=8,p=1$AA$AA").verifies(Secret("x"))
+        await #expect(throws: TenantError.self) {
+            try await PasswordHash(encoded: "$scrypt$ln=40,r=8,p=1$AA$AA").verifies(Secret("x"))
         }
+    }
+
+    /// scrypt runs off the concurrency pool: while more hashes than the pool has threads are
+    /// running, a task on the pool still wakes from a short sleep before any of them ends.
+    @Test func hashingLeavesTheConcurrencyPoolFree() async throws {
+        let finished = Finished()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    _ = try await PasswordHash.make(Secret("Correct-Horse-9"), logN: 15)
+                    await finished.add("hash")
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(5))
+                await finished.add("sleeper")
+            }
+            try await group.waitForAll()
+        }
+        #expect(await finished.order.first == "sleeper")
     }
 
     @Test func theFileSetsThePolicyAndBotDetection() throws {
@@ -68,4 +88,10 @@ import WebAuthn
         }
         #expect(!text.contains("lo/reset?ticket="))
     }
+}
+
+/// The order in which concurrent tasks finished.
+private actor Finished {
+    private(set) var order: [String] = []
+    func add(_ name: String) { order.append(name) }
 }

@@ -118,19 +118,26 @@ import WebAuthn
         }
     }
 
+    /// With a passkey or with a password on the page: another email is refused, and the invitee
+    /// who signs up with a password becomes a member.
     @Test func onlyTheInviteeSignsUp() async throws {
         let harness = try await Self.harness()
         let flow = WebAuthFlow(harness)
-        let (other, invitee) = try await harness.router { http in
+        let (other, invitee, otherPassword, tokens) = try await harness.router { http in
             let link = try Self.linkParameters(try await Self.invite(harness, http))
             let page = try flow.page(try await flow.authorize(http, link))
-            return (
-                try await flow.options(http, page, mode: "signup", identifier: "eve@example.com"),
-                try await flow.options(http, page, mode: "signup", identifier: "Grace@Example.com")
-            )
+            let other = try await flow.options(http, page, mode: "signup", identifier: "eve@example.com")
+            let invitee = try await flow.options(http, page, mode: "signup", identifier: "Grace@Example.com")
+            let otherPassword = try await PasswordPageTests.password(
+                http, flow, page, mode: "signup", identifier: "eve@example.com")
+            let (code, _) = try flow.codeAndSession(
+                try await PasswordPageTests.password(http, flow, page, mode: "signup", identifier: "grace@example.com"))
+            return (other, invitee, otherPassword, try await flow.exchange(http, code: code).decode(TokenResponse.self))
         }
         expectRefused(other, "access_denied", status: .forbidden)
         #expect(invitee.status == .ok, "\(invitee.text)")
+        expectRefused(otherPassword, "access_denied", status: .forbidden)
+        #expect(try jwtClaims(tokens.idToken)["org_id"] == .string(Self.acme.id))
     }
 
     @Test func aDeletedInvitationIsGone() async throws {

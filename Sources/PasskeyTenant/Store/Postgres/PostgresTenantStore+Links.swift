@@ -2,7 +2,7 @@ import FoundationEssentials
 import PostgresNIO
 import WebAuthn
 
-// User metadata and account linking (issue 41): a user changed through the Management API, and
+// User metadata and account linking: a user changed through the Management API, and
 // secondary users linked to a primary; each change one transaction holding the rows it reads.
 extension PostgresTenantStore {
     /// Changes a user of its own with `change`, in one transaction holding its row

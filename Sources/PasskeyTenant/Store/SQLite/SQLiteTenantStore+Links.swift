@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 import WebAuthn
 
-// User metadata and account linking (issue 41): a user changed through the Management API, and
+// User metadata and account linking: a user changed through the Management API, and
 // secondary users linked to a primary.
 extension SQLiteTenantStore {
     /// Changes a user of its own with `change`, in one write transaction, checking the identifiers
