@@ -35,7 +35,7 @@ extension VirtualUser {
 
     /// A session transfer token from the session's refresh token (Native to Web SSO): what opens
     /// a web application of the tenant as this user without a login, at its `/authorize` with
-    /// `session_transfer_token` (``SSOCredentials``). The rotated refresh token is kept.
+    /// `session_transfer_token` (`SSOCredentials`). The rotated refresh token is kept.
     ///
     /// - Returns: the SSO credentials.
     /// - Throws: `CredentialsManagerError`.
