@@ -55,7 +55,7 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         /// A signup of a new user named by `identifier`: an email, a phone number starting with
         /// `+`, or a username.
         case signUp(identifier: String)
-        /// The page's password form (issue 41), where the connection takes passwords: a login
+        /// The page's password form, where the connection takes passwords: a login
         /// (`signUp` false) or a signup of `identifier` (an email, or at login a username) with
         /// `password`; no passkey. `POST /u/passkey/password` (**[local]**).
         case password(identifier: String, password: Passphrase, signUp: Bool)
@@ -281,7 +281,7 @@ public struct LoginPageUserAgent: WebAuthUserAgent {
         }
     }
 
-    /// `POST /u/passkey/password`'s body (issue 41): the password form's fields.
+    /// `POST /u/passkey/password`'s body: the password form's fields.
     private struct PasswordBody: Encodable {
         let transaction: String
         let mode: String

@@ -1,7 +1,7 @@
 public import Auth0Passkeys
 public import WebAuthn
 
-/// The user's own Management API calls (issue 41; Auth0.swift's `users(token:)`): their
+/// The user's own Management API calls (Auth0.swift's `users(token:)`): their
 /// `user_metadata`, and linking another account to theirs, with a token for the management
 /// audience exchanged from the session's refresh token, as Auth0.swift's examples get one
 /// (`apiCredentials(forAudience: "https://DOMAIN/api/v2/", scope: "read:current_user …")`).

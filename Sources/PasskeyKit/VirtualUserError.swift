@@ -34,7 +34,7 @@ public struct VirtualUserError: CodedError, Hashable {
         public static let refusedURL = Code(rawValue: "refused_url")
         /// A step failed with an error none of the libraries' types describes (a backend's own).
         public static let unexpected = Code(rawValue: "unexpected")
-        /// The tenant serves no test outbox, or it holds no code for the address (issue 41 otp).
+        /// The tenant serves no test outbox, or it holds no code for the address.
         public static let noOutbox = Code(rawValue: "no_outbox")
     }
 

@@ -171,7 +171,7 @@ extension Passkey.Tenant {
         @OptionGroup var organizationOptions: TenantOrganizationOptions
 
         @OptionGroup var outboxOptions: TenantOutboxOptions
-        // MARK: - Passwords (issue 41 pwtenant)
+        // MARK: - Passwords
 
         @OptionGroup var passwordOptions: TenantPasswordOptions
 
@@ -189,7 +189,7 @@ extension Passkey.Tenant {
         )
         var dpopNonce = false
 
-        // MARK: - Native to Web SSO (issue 41 sso)
+        // MARK: - Native to Web SSO
 
         @Option(
             name: .customLong("session-transfer-lifetime"),

@@ -5,7 +5,7 @@ import PasskeyKit
 import WebAuthn
 
 extension Passkey {
-    /// `passkey user metadata get|set`: the signed-in user's own `user_metadata` (issue 41).
+    /// `passkey user metadata get|set`: the signed-in user's own `user_metadata`.
     struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The signed-in user's own user (Auth0 Management API with a user's token).",

@@ -2,7 +2,7 @@ public import WebAuthn
 
 /// The user calls of the Management API (spec §15.2), reached through ``ManagementAPI/users``,
 /// or as Auth0.swift's `Users` through ``users(token:domain:tokenType:transport:retryPolicy:clientInfo:logger:)``
-/// with a user's own token (issue 41): the user, its `user_metadata`, and account linking.
+/// with a user's own token: the user, its `user_metadata`, and account linking.
 public struct ManagementUsers: Sendable {
     let api: ManagementAPI
 

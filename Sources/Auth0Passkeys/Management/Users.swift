@@ -4,8 +4,8 @@ public import Logging
 /// ``ManagementAPI/users``.
 public typealias Users = ManagementUsers
 
-/// The Management API's user calls with a user's own token, as Auth0.swift's `Auth0.users(token:domain:)`
-/// (issue 41): the token comes from a login that asked for the audience `https://DOMAIN/api/v2/`
+/// The Management API's user calls with a user's own token, as Auth0.swift's
+/// `Auth0.users(token:domain:)`: the token comes from a login that asked for the audience `https://DOMAIN/api/v2/`
 /// and the current-user scopes (`read:current_user`, `update:current_user_metadata`,
 /// `update:current_user_identities`), and reaches the user's own ID (its `sub`) only.
 ///

@@ -5,7 +5,7 @@ import PasskeyTenant
 import WebAuthn
 
 /// Password logins per second beside native passkey logins, over HTTP on loopback, measured
-/// alternately in one run (issue 41), with the cost of the password hash stated.
+/// alternately in one run, with the cost of the password hash stated.
 ///
 /// A password login is Auth0's password-realm grant (`VirtualUser.logIn(usernameOrEmail:password:)`:
 /// one request, then the ID token validated); the tenant verifies the password with scrypt

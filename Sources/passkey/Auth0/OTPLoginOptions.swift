@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PasskeyKit
 
-/// `passkey login --otp (--email E | --phone P) [--code-from-outbox]` (issue 41): a passwordless
+/// `passkey login --otp (--email E | --phone P) [--code-from-outbox]`: a passwordless
 /// login with a one-time code, by email or SMS, kept as the session as every login is. `--email` is
 /// `login`'s own (it names a password user too), passed to ``run(_:email:tokens:)``.
 struct OTPLoginOptions: ParsableArguments {

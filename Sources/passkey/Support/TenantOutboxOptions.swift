@@ -1,7 +1,7 @@
 import ArgumentParser
 import PasskeyTenant
 
-/// `tenant serve`'s local outbox and passwordless codes (issue 41): the test route, the outbox
+/// `tenant serve`'s local outbox and passwordless codes: the test route, the outbox
 /// file and the codes' lifetime, over what `--config` says (`test_outbox`, `outbox_file`,
 /// `otp_lifetime`).
 struct TenantOutboxOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import PasskeyTenant
 
-/// `passkey tenant serve`'s options of the database connection's passwords (issue 41): the
+/// `passkey tenant serve`'s options of the database connection's passwords: the
 /// password policy and bot detection. They override `--config`'s `password_policy`,
 /// `bot_detection` and `captcha_answer`.
 struct TenantPasswordOptions: ParsableArguments {
