@@ -195,6 +195,10 @@ import WebAuthn
             for (members, code, reason) in cases {
                 expectRefused(try await start(http, harness, members), code, status: .badRequest, saying: reason)
             }
+            for garbage in ["{\"connection\": \"email\", \"email\": ", "\u{FF}\u{FE}not json", "[1, 2]"] {
+                let result = try await http.send(.post, "/passwordless/start", raw: garbage)
+                #expect(result.status == .badRequest, "\(result.text)")
+            }
             let grant = try await otp(http, harness, username: "a@b.c", code: "123456", realm: "github")
             expectRefused(grant, "invalid_request", status: .badRequest, saying: "Connection does not exist")
             #expect(try await outbox(http, to: "a@b.c").isEmpty)
