@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import Foundation
 import PackageDescription
 
 /// Every Swift target opts into the same upcoming features, so each `public import` is a visible
@@ -8,6 +9,14 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// SoftPasskey's version, the one line of `VERSION` (the wheel's and the tarball's too), and the
+/// commit built from (with `-dirty` when the work tree differs from it): what `passkey --version`
+/// prints, through `CBuildInfo`.
+let version =
+    (try? String(contentsOfFile: Context.packageDirectory + "/VERSION", encoding: .utf8))?
+    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+let commit = Context.gitInformation.map { $0.currentCommit + ($0.hasUncommittedChanges ? "-dirty" : "") } ?? "unknown"
 
 let package = Package(
     name: "SoftPasskey",
@@ -121,7 +130,7 @@ let package = Package(
         .target(
             name: "Auth0Passkeys",
             dependencies: [
-                "WebAuthn", "BlockingIO", "CCurl", .product(name: "Logging", package: "swift-log"),
+                "WebAuthn", "BlockingIO", "CCurl", "CBuildInfo", .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -195,11 +204,19 @@ let package = Package(
             dependencies: ["PasskeyAuthenticator", "WebAuthn"],
             swiftSettings: swiftSettings
         ),
+        /// The version and commit above, as C strings (a Swift target cannot be given a value to compile in).
+        .target(
+            name: "CBuildInfo",
+            cSettings: [
+                .define("SOFTPASSKEY_VERSION", to: "\"\(version)\""),
+                .define("SOFTPASSKEY_COMMIT", to: "\"\(commit)\""),
+            ]
+        ),
         .executableTarget(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP", "BlockingIO",
+                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP", "BlockingIO", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),

@@ -27,7 +27,7 @@ extension Passkey {
             let tools = try await PasskeyMCP.start(
                 store: directory, profile: profile, custody: custody,
                 transport: trust.transport(ControlService.transportConfiguration))
-            try await tools.serve(over: StdioTransport(), name: "passkey", version: Passkey.configuration.version)
+            try await tools.serve(over: StdioTransport(), name: "passkey", version: BuildInfo.version)
         }
     }
 }

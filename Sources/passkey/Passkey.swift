@@ -18,7 +18,7 @@ struct Passkey: AsyncParsableCommand {
             + "(or to the Auth0-compatible tenant it serves) with them, and verifies WebAuthn responses as a relying "
             + "party does. Results go to standard output (JSON with --json, and from create, get and verify whenever "
             + "standard output is not a terminal), diagnostics to standard error.",
-        version: "0.1.0",
+        version: BuildInfo.line,
         groupedSubcommands: [
             CommandGroup(
                 name: "Auth0",

@@ -1,3 +1,4 @@
+import CBuildInfo
 import FoundationEssentials
 import WebAuthn
 
@@ -13,8 +14,8 @@ import WebAuthn
 /// of the SDK would. Pass `nil` where a client takes one to send no header (the SDK's "telemetry
 /// disabled").
 public struct Auth0ClientInfo: Sendable, Hashable {
-    /// This library's version.
-    public static let libraryVersion = "0.1.0"
+    /// This library's version: SoftPasskey's, the one line of its `VERSION` file.
+    public static let libraryVersion = String(cString: softpasskey_version())
     /// The Auth0.swift release whose wire behaviour this library mirrors.
     public static let coreVersion = "2.12.0"
 
