@@ -1,7 +1,8 @@
 """A client of `passkey serve`'s control API (the W3C WebDriver virtual-authenticator routes of
 WebAuthn L3 §11 plus SoftPasskey's own), with `requests` only.
 
-    server = PasskeyServer()                      # starts `$PASSKEY_BIN serve --json`
+    server = PasskeyServer()                      # starts `passkey serve --json`: the wheel's own binary,
+                                                  # or $PASSKEY_BIN's (softpasskey.binary.locate)
     session = server.new_session()
     authenticator = session.add_authenticator(protocol="ctap2", transport="internal",
                                               hasResidentKey=True, hasUserVerification=True,
@@ -17,7 +18,6 @@ Every refusal is a :class:`ControlError` carrying WebDriver's error shape
 """
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -27,6 +27,8 @@ import time
 import urllib.parse
 
 import requests
+
+from softpasskey.binary import locate
 
 
 class ControlError(Exception):
@@ -44,7 +46,7 @@ class PasskeyServer:
     def __init__(self, binary=None, arguments=(), url=None, token=None, env=None):
         self.process = None
         if url is None:
-            binary = binary or os.environ.get("PASSKEY_BIN", "passkey")
+            binary = locate(binary)
             # Its log goes to a file, never to a pipe nobody reads (a full pipe would stall it).
             self.log = tempfile.TemporaryFile(mode="w+")
             self.process = subprocess.Popen(
