@@ -4,13 +4,13 @@
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libp11-kit-dev softhsm2 opensc libpsl-dev publicsuffix libsqlite3-dev python3 python3-venv \
 	time chromium firefox-esr webkit2gtk-driver xvfb libfido2-dev fido2-tools golang-go golang-github-duo-labs-webauthn-dev \
-	postgresql nginx-light apache2 libapache2-mod-auth-openidc
+	postgresql nginx-light apache2 libapache2-mod-auth-openidc debootstrap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: setup apt-packages python-tools build test swift-test postgres-test interop-test examples-test browser-test demo docs lint clean fuzz \
-	fuzz-build fuzz-regressions bench
+	fuzz-build fuzz-regressions bench dist dist-test bare-root-background
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
 setup: apt-packages python-tools
@@ -27,9 +27,9 @@ apt-packages:
 python-tools: $(VENV)/.installed
 
 PYTHON_REQUIREMENTS := Tests/Interop/requirements.txt Examples/python/requirements.txt Examples/locust/requirements.txt \
-	Tests/Browser/requirements.txt
+	Tests/Browser/requirements.txt Dist/requirements.txt
 
-$(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt Python/pyproject.toml
+$(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt Python/pyproject.toml Python/setup.py
 	@echo "setup: creating $(VENV) with the interop tools and the examples' packages"
 	@python3 -m venv $(VENV)
 	@$(VENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(PYTHON_REQUIREMENTS))
@@ -43,8 +43,11 @@ build: setup
 
 ## test: style, documentation, the Swift test suites (the tenant's on SQLite, its store suites again on PostgreSQL),
 ## the Python interop suite against the built CLI, the examples (pytest against passkey serve, Locust in distributed
-## mode), and every fuzz target over its seeds and past crashers
-test: build lint docs swift-test postgres-test interop-test examples-test browser-test fuzz-regressions
+## mode), every fuzz target over its seeds and past crashers, and the wheel and the tarball on a bare Debian root (made
+## from the debug build, which test has made anyway: a release build would double its time; `make dist` makes those)
+test: setup bare-root-background build lint docs swift-test postgres-test interop-test examples-test browser-test \
+	fuzz-regressions dist-test
+test: DIST_CONFIGURATION = debug
 
 swift-test:
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -141,6 +144,29 @@ bench: setup
 	swift build -c release
 	"$$(swift build -c release --show-bin-path)/passkey-bench" $(BENCH_ARGS)
 
+## dist: the release in dist/: `passkey` built with the Swift runtime linked statically (DIST_CONFIGURATION, release
+## by default), then Dist/package.py: a manylinux wheel of Python/softpasskey carrying it, and
+## softpasskey-VERSION-linux-x86_64.tar.gz (bin/, lib/, README.md, LICENSES/, SHA256SUMS), with its debug symbols
+## beside, SHA256SUMS and dist.json (sizes, vendored libraries, the glibc needed); a release over 45 MB fails
+DIST_CONFIGURATION ?= release
+# Linked statically, FoundationNetworking (the MCP SDK imports it) needs its libcurl shim named.
+DIST_FLAGS = -c $(DIST_CONFIGURATION) --static-swift-stdlib -Xlinker -l_CFURLSessionInterface
+dist: setup
+	swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --product passkey
+	$(VENV)/bin/python Dist/package.py --binary "$$(swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --show-bin-path)/passkey" \
+	  $(if $(filter release,$(DIST_CONFIGURATION)),--max-bytes 45000000)
+
+## dist-test: the artifacts in dist/ on a bare Debian root (Tests/Dist/bare-root.sh: debootstrap's minbase, cached in
+## ~/.cache/softpasskey, with python3 only), at most DIST_TEST_SECONDS
+DIST_TEST_SECONDS ?= 600
+dist-test: dist
+	timeout -k 10 $(DIST_TEST_SECONDS) $(SUDO) bash Tests/Dist/bare-root.sh dist
+
+# The bare root and the wheelhouse are fetched while the build compiles (network and dpkg: little CPU); dist-test
+# waits for them, or makes them itself if this failed (its log: .build/bare-root-prepare.log).
+bare-root-background: setup
+	@mkdir -p .build && ($(SUDO) bash Tests/Dist/bare-root.sh --prepare >.build/bare-root-prepare.log 2>&1 &)
+
 # The symbol graphs DocC reads, emitted by the one debug build that `make test` makes anyway (the flags are
 # the same for every step of `test` and `docs`, so nothing is compiled twice).
 SYMBOL_GRAPH_FLAGS := -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all
@@ -169,4 +195,4 @@ lint:
 	swift format lint --strict --recursive Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build $(VENV) dist

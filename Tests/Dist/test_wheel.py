@@ -1,0 +1,48 @@
+"""The release wheel on a bare Debian root: `pip install softpasskey-….whl` into a fresh virtual
+environment is the whole installation. Its `passkey` console script and `PasskeyServer()` run the
+binary it carries, whose libraries auditwheel vendored.
+
+Run inside the root by Tests/Dist/bare-root.sh, with this environment's Python; the example suite
+(Examples/python: py_webauthn's relying party and `PasskeyServer()`) runs after it the same way.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import softpasskey.binary
+from softpasskey.control import PasskeyServer
+
+VERSION = os.environ["SOFTPASSKEY_VERSION"]
+SCRIPTS = Path(sys.executable).parent
+
+
+def test_the_console_script_runs_the_bundled_binary():
+    bundled = Path(softpasskey.binary.bundled())
+    assert bundled.is_relative_to(Path(softpasskey.binary.__file__).parent), "the binary is inside the package"
+    assert "PASSKEY_BIN" not in os.environ and shutil.which("swift") is None
+    version = subprocess.run([SCRIPTS / "passkey", "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith(VERSION + " (commit ")
+
+
+def test_passkey_server_starts_the_bundled_binary_by_default():
+    server = PasskeyServer()
+    try:
+        assert server.process.args[0] == softpasskey.binary.bundled()
+        session = server.new_session()
+        authenticator = session.add_authenticator(protocol="ctap2", transport="internal", hasResidentKey=True,
+                                                  hasUserVerification=True, isUserVerified=True)
+        assert authenticator.credentials() == []
+        session.delete()
+    finally:
+        assert server.stop() == 0
+
+
+def test_the_demo_runs_and_says_why_it_skips_the_browser(tmp_path):
+    environment = {"PATH": f"{SCRIPTS}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    demo = subprocess.run([SCRIPTS / "passkey", "demo"], capture_output=True, text=True, timeout=300,
+                          env=environment)
+    assert demo.returncode == 0, demo.stdout + demo.stderr
+    assert "Skipped: Chromium is not installed" in demo.stdout, demo.stdout
