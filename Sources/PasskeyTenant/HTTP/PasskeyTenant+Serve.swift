@@ -25,7 +25,12 @@ public struct TenantTLS: Sendable {
             NIOSSLCertificateSource.certificate($0)
         }
         let key = try NIOSSLPrivateKey(file: privateKeyPath, format: .pem)
-        return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain, privateKey: .privateKey(key))
+        // Closing, the server sends close_notify and need not wait for the peer's (RFC 8446 §6.1): an idle
+        // keep-alive client never answers, and NIOSSL's default 5 s wait held each stop that long.
+        configuration.shutdownTimeout = .milliseconds(250)
+        return configuration
     }
 }
 
