@@ -9,7 +9,6 @@ output, one standard-error line starting with the WebAuthn error name.
 import base64
 import json
 import os
-import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -659,12 +658,13 @@ def test_seeded_second_credential_differs(passkey, tmp_path):
 # --- Volume ----------------------------------------------------------------------------------------
 
 
-def test_two_hundred_registrations_and_assertions(rp, record_property):
-    """200 × (create, get) in one store, distinct users, alternating profiles, each verified by
-    py_webauthn; the elapsed time is recorded (pytest --junitxml) and printed (pytest -s)."""
-    started = time.monotonic()
+def test_fifty_registrations_and_assertions_in_one_store(rp):
+    """50 × (create, get) in one store, distinct users, alternating profiles and the allow-listed and
+    discoverable paths, each verified by py_webauthn; every passkey stays listed. (Each ceremony is a
+    process of its own; the store's own suites hold hundreds of credentials, and its speed is a
+    benchmark's, `passkey-bench authenticator`.)"""
     ids = []
-    for i in range(200):
+    for i in range(50):
         profile = "platform" if i % 2 == 0 else "security-key"
         user = f"user-{i:03d}"
         options = rp.creation_options(user, resident_key="required")
@@ -678,11 +678,8 @@ def test_two_hundred_registrations_and_assertions(rp, record_property):
         auth = rp.verify_authentication(request, assertion, fido2=False)
         assert auth.new_sign_count == (1 if profile == "security-key" else 0)
         ids.append(response["id"])
-    elapsed = time.monotonic() - started
-    record_property("seconds", round(elapsed, 2))
-    print(f"\n200 registrations + 200 assertions: {elapsed:.1f} s")
-    assert len(set(ids)) == 200
-    assert len(listed(rp.passkey, rp.store)) == 200
+    assert len(set(ids)) == 50
+    assert len(listed(rp.passkey, rp.store)) == 50
 
 
 # --- Options from python-fido2's server, and other shapes of input ---------------------------------
