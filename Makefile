@@ -168,9 +168,10 @@ bare-root-background: setup
 	@mkdir -p .build && ($(SUDO) bash Tests/Dist/bare-root.sh --prepare >.build/bare-root-prepare.log 2>&1 &)
 
 # The symbol graphs DocC reads, emitted by the one debug build that `make test` makes anyway (the flags are
-# the same for every step of `test` and `docs`, so nothing is compiled twice).
+# the same for every step of `test` and `docs`, so nothing is compiled twice). That build carries no DWARF: no
+# debugger reads it, and writing and linking it was a good part of the build's time (a crash still names its frames).
 SYMBOL_GRAPH_FLAGS := -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs-all
-test docs: SWIFT_BUILD_FLAGS += $(SYMBOL_GRAPH_FLAGS)
+test docs: SWIFT_BUILD_FLAGS += $(SYMBOL_GRAPH_FLAGS) -debug-info-format none
 
 # docc-catalog MODULE: the module's symbol graph (only its own symbols), then its catalog, warnings as errors.
 define docc-catalog
