@@ -44,6 +44,12 @@ fi
 flock --unlock 9
 $prepare_only && { echo "bare-root: $root_cache and $wheelhouse ready in $((SECONDS - started)) s"; exit 0; }
 
+# auditwheel's own reading of the wheel: a manylinux tag, and nothing left outside the policy.
+shown=$("$python" -m auditwheel show "$dist"/softpasskey-*.whl | tr -s ' \n' ' ')
+tag=$(grep -o 'is consistent with the following platform tag: "manylinux_[0-9a-z_]*"' <<<"$shown" | cut -d'"' -f2) ||
+  { echo "bare-root: auditwheel names no manylinux tag for the wheel: $shown"; exit 1; }
+echo "bare-root: auditwheel show: $tag"
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/passkey-bare-root.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 root=$work/root

@@ -27,6 +27,15 @@ def test_the_console_script_runs_the_bundled_binary():
     assert version.stdout.startswith(VERSION + " (commit ")
 
 
+def test_the_bundled_binary_and_its_vendored_libraries_resolve_inside_the_root():
+    bundled = Path(softpasskey.binary.bundled())
+    vendored = sorted((bundled.parents[2] / "softpasskey.libs").iterdir())
+    assert vendored, "auditwheel vendored the libraries a bare root lacks"
+    for binary in [bundled, *vendored]:
+        ldd = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+        assert "not found" not in ldd, f"{binary.name}:\n{ldd}"
+
+
 def test_passkey_server_starts_the_bundled_binary_by_default():
     server = PasskeyServer()
     try:
