@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: setup apt-packages python-tools build test swift-test postgres-test interop-test examples-test browser-test demo docs lint clean fuzz \
+.PHONY: setup apt-packages python-tools build build-tests test swift-test postgres-test interop-test examples-test browser-test demo docs lint clean fuzz \
 	fuzz-build fuzz-regressions bench dist dist-test bare-root-background
 
 ## setup: install missing Debian packages and the Python test tools (idempotent, quiet when done)
@@ -41,11 +41,15 @@ $(VENV)/.installed: $(PYTHON_REQUIREMENTS) Tests/Interop/requirements-peer.txt P
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
+# The tests too, in the same build, so that swift-test builds nothing (built apart, the libraries were compiled twice)
+build-tests: setup
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+
 ## test: style, documentation, the Swift test suites (the tenant's on SQLite, its store suites again on PostgreSQL),
 ## the Python interop suite against the built CLI, the examples (pytest against passkey serve, Locust in distributed
 ## mode), every fuzz target over its seeds and past crashers, and the wheel and the tarball on a bare Debian root (made
 ## from the debug build, which test has made anyway: a release build would double its time; `make dist` makes those)
-test: setup bare-root-background build lint docs swift-test postgres-test interop-test examples-test browser-test \
+test: setup bare-root-background build-tests lint docs swift-test postgres-test interop-test examples-test browser-test \
 	fuzz-regressions dist-test
 test: DIST_CONFIGURATION = debug
 
