@@ -156,7 +156,7 @@ DIST_CONFIGURATION ?= release
 # Linked statically, FoundationNetworking (the MCP SDK imports it) needs its libcurl shim named. The dynamic symbol
 # table keeps only what the binary imports (the static runtime's -export-dynamic put every symbol there), and a
 # release is optimized for size: the two took the wheel from 47 MB to under 45.
-DIST_FLAGS = -c $(DIST_CONFIGURATION) --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker --no-export-dynamic \
+DIST_FLAGS = -c $(DIST_CONFIGURATION) --manifest-cache none --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker --no-export-dynamic \
 	$(if $(filter release,$(DIST_CONFIGURATION)),-Xswiftc -Osize)
 dist: setup
 	swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --product passkey
