@@ -159,6 +159,9 @@ DIST_CONFIGURATION ?= release
 DIST_FLAGS = -c $(DIST_CONFIGURATION) --manifest-cache none --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker --no-export-dynamic \
 	$(if $(filter release,$(DIST_CONFIGURATION)),-Xswiftc -Osize)
 dist: setup
+	@# A newer Package.swift makes SwiftPM plan again, and without its manifest cache Package.swift reads the commit
+	@# anew: passkey --version names the commit built (a cached plan keeps the commit it was made with).
+	touch Package.swift
 	swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --product passkey
 	$(VENV)/bin/python Dist/package.py --binary "$$(swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --show-bin-path)/passkey" \
 	  $(if $(filter release,$(DIST_CONFIGURATION)),--max-bytes 45000000)
