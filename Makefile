@@ -47,8 +47,8 @@ build-tests: setup
 
 ## test: style, documentation, the Swift test suites (the tenant's on SQLite, its store suites again on PostgreSQL),
 ## the Python interop suite against the built CLI, the examples (pytest against passkey serve, Locust in distributed
-## mode), every fuzz target over its seeds and past crashers, and the wheel and the tarball on a bare Debian root (made
-## from the debug build, which test has made anyway: a release build would double its time; `make dist` makes those)
+## mode), every fuzz target over its seeds and past crashers, and the wheel and the tarball on a bare Debian root, made
+## from test's own debug build (a release build would add some 17 minutes; `make dist dist-test` tests the release)
 test: setup bare-root-background build-tests lint docs swift-test postgres-test interop-test examples-test browser-test \
 	fuzz-regressions dist-test
 test: DIST_CONFIGURATION = debug
