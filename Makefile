@@ -185,14 +185,15 @@ test docs: SWIFT_BUILD_FLAGS += $(SYMBOL_GRAPH_FLAGS) -debug-info-format none
 
 # docc-catalog MODULE: the module's symbol graph (only its own symbols), then its catalog, warnings as errors.
 define docc-catalog
-	@swift build --target $(1) $(SWIFT_BUILD_FLAGS) >/dev/null
 	@rm -rf .build/symbol-graphs-$(1) && mkdir -p .build/symbol-graphs-$(1) && \
 	  cp .build/symbol-graphs-all/$(1)*.symbols.json .build/symbol-graphs-$(1)/
 	docc convert Sources/$(1)/$(1).docc --additional-symbol-graph-dir .build/symbol-graphs-$(1) \
 	  --output-path .build/$(1).doccarchive --warnings-as-errors
 endef
 
-docs: setup
+# The graphs come from the whole build (build-tests): a `swift build --target` of one module compiled its closure
+# again with other settings, and swift-test then compiled it back, some five minutes in all.
+docs: build-tests
 	$(call docc-catalog,WebAuthn)
 	$(call docc-catalog,Auth0Passkeys)
 	$(call docc-catalog,PasskeyKit)
