@@ -1,5 +1,6 @@
 import BlockingIO
 import FoundationEssentials
+import Synchronization
 import WebAuthn
 
 /// A password as the tenant keeps it: scrypt (RFC 7914) of the password under a random salt, in a
@@ -36,12 +37,20 @@ struct PasswordHash: Sendable, Hashable, CustomStringConvertible, CustomDebugStr
         try await Self.offPool { () throws(TenantError) in try verifiesNow(password) }
     }
 
-    /// Runs scrypt on a queue of its own (a fresh one per call, so concurrent logins hash in
-    /// parallel rather than in line), returning the result to the awaiting task.
+    /// scrypt's queues, one per core, taken in turn: concurrent logins hash in parallel up to the
+    /// machine's width and no further, so a burst of them holds at most that many 32 MiB blocks
+    /// (a fresh queue per call had no bound).
+    private static let executors = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map {
+        BlockingExecutor(label: "PasswordHash-\($0)")
+    }
+    private static let turn = Atomic<Int>(0)
+
+    /// Runs scrypt on the next of ``executors``, returning the result to the awaiting task.
     private static func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws(TenantError) -> Value)
         async throws(TenantError) -> Value
     {
-        try await BlockingExecutor(label: "PasswordHash").run(body)
+        let index = turn.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try await executors[Int(index.magnitude % UInt(executors.count))].run(body)
     }
 
     private static func makeNow(_ password: Secret, logN: Int) throws(TenantError) -> PasswordHash {
