@@ -165,6 +165,11 @@ dist: setup
 	swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --product passkey
 	$(VENV)/bin/python Dist/package.py --binary "$$(swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --show-bin-path)/passkey" \
 	  $(if $(filter release,$(DIST_CONFIGURATION)),--max-bytes 45000000)
+	@# Linked statically, the modules importing Foundation were compiled against the static runtime's modules, whose
+	@# autolink entries name libraries that exist only as archives (CoreFoundation, _Foundation*); SwiftPM does not
+	@# compile them back for a dynamic build, whose link then fails. Those objects go, so the next build remakes them.
+	grep -l -a -E -- '-l(CoreFoundation|_Foundation)' "$$(swift build $(SWIFT_BUILD_FLAGS) $(DIST_FLAGS) --show-bin-path)"/*.build/*.o \
+	  | xargs -r rm -f
 
 ## dist-test: the artifacts in dist/ on a bare Debian root (Tests/Dist/bare-root.sh: debootstrap's minbase, cached in
 ## ~/.cache/softpasskey, with python3 only), at most DIST_TEST_SECONDS
