@@ -118,16 +118,12 @@ def add_licences(wheel, licences, out, work):
     return result
 
 
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def write_sums(folder, paths, destination):
-    lines = [f"{sha256(path)}  {path.relative_to(folder)}\n" for path in sorted(paths)]
+    """`sha256sum -c`'s format: each file's digest and its path below `folder`."""
+    lines = []
+    for path in sorted(paths):
+        with open(path, "rb") as file:
+            lines.append(f"{hashlib.file_digest(file, 'sha256').hexdigest()}  {path.relative_to(folder)}\n")
     destination.write_text("".join(lines))
 
 
@@ -155,15 +151,18 @@ def build_tarball(wheel, version, licences, debug, out, work):
     with tarfile.open(tarball, "w:gz") as archive:
         archive.add(tree, arcname=name)
     shutil.copy2(debug, out / f"{name}.debug")
-    return tarball
+    return tarball, tree
 
 
 def newest_glibc(folder):
     """The newest GLIBC_x.y symbol version any ELF file under `folder` asks for."""
     versions = set()
     for path in folder.rglob("*"):
-        if path.is_file() and path.open("rb").read(4) == b"\x7fELF":
-            versions |= set(re.findall(r"GLIBC_([0-9.]+)", run("objdump", "-T", path)))
+        if not path.is_file():
+            continue
+        with open(path, "rb") as file:
+            if file.read(4) == b"\x7fELF":
+                versions |= set(re.findall(r"GLIBC_([0-9.]+)", run("objdump", "-T", path)))
     return max(versions, key=lambda text: tuple(map(int, text.split("."))))
 
 
@@ -190,7 +189,7 @@ def main():
     licences = arguments.work / "LICENSES"
     collect_licences(arguments.binary, vendored, licences)
     wheel = add_licences(repaired, licences, arguments.out, arguments.work)
-    tarball = build_tarball(wheel, version, licences, debug, arguments.out, arguments.work)
+    tarball, tree = build_tarball(wheel, version, licences, debug, arguments.out, arguments.work)
     write_sums(arguments.out, [path for path in arguments.out.iterdir() if path.is_file()],
                arguments.out / "SHA256SUMS")
 
@@ -203,7 +202,7 @@ def main():
         "tarball": tarball.name,
         "tarball_bytes": tarball.stat().st_size,
         "vendored": sorted(vendored),
-        "glibc": newest_glibc(arguments.work / tarball.name[: -len(".tar.gz")]),
+        "glibc": newest_glibc(tree),
     }
     (arguments.out / "dist.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
