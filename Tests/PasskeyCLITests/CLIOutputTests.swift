@@ -86,7 +86,7 @@ import WebAuthn
         #expect(set["set"]?.objectValue?["backupState"] == .bool(true))
 
         let other = shell.directory.appending("other")
-        let cloned = try Self.object(try await shell.passkey("clone", id, "--to", other, "--json"))
+        let cloned = try Self.object(try await shell.passkey("clone", "--to", other, "--json", "--", id))
         #expect(cloned["cloned"]?.objectValue?["id"] == .string(id))
         #expect(cloned["to"] == .string(other))
 
