@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "PasskeyPKCS11", targets: ["PasskeyPKCS11"]),
         .library(name: "PasskeyBrowser", targets: ["PasskeyBrowser"]),
         .library(name: "PasskeyCTAP", targets: ["PasskeyCTAP"]),
+        .library(name: "PasskeyConformance", targets: ["PasskeyConformance"]),
         .executable(name: "passkey", targets: ["passkey"]),
     ],
     dependencies: [
@@ -137,6 +138,20 @@ let package = Package(
         ),
         /// The request-body decoder the tenant and the control server share (not a product;
         /// `package` API but for the decoder type their request contexts name).
+        /// The FIDO2 server conformance suite (`passkey conformance`): forged ceremonies under a test
+        /// PKI of its own, driven through the FIDO transport binding or in process, and a local FIDO
+        /// metadata service.
+        .target(
+            name: "PasskeyConformance",
+            dependencies: [
+                "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "JSONBodies",
             dependencies: ["WebAuthn", .product(name: "Hummingbird", package: "hummingbird")],
@@ -216,7 +231,7 @@ let package = Package(
             name: "passkey",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP", "BlockingIO", "CBuildInfo",
+                "PasskeyPKCS11", "PasskeyBrowser", "PasskeyCTAP", "PasskeyConformance", "BlockingIO", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
@@ -247,7 +262,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "WebAuthn", "PasskeyTenant",
+                "WebAuthn", "PasskeyTenant", "PasskeyConformance",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -266,6 +281,11 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PasskeyConformanceTests",
+            dependencies: ["PasskeyConformance", "PasskeyAuthenticator", "WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 public import WebAuthn
 
-/// Reading and editing JSON in tests through WebAuthn's `JSONValue`, never `[String: Any]`
+/// Reading and editing JSON (server answers, endpoint maps, tests) through WebAuthn's `JSONValue`, never `[String: Any]`
 /// (STYLE §3): `value["credential"]?["id"]?.stringValue`.
 extension JSONValue {
     /// Parses JSON text.

@@ -22,6 +22,8 @@ public struct HandmadeCeremony: Sendable {
     public var rawAttestationObject: [UInt8]?
     /// The RP ID whose hash authenticator data carries; `nil` for ``rpID``.
     public var claimedRPID: String?
+    /// The AAGUID attested credential data carries: the authenticator model a registration claims.
+    public var aaguid = AAGUID.zero
     public var credentialID = SecureRandom.bytes(16)
     public var key: SigningKey
     /// The challenge issued.
@@ -46,7 +48,7 @@ public struct HandmadeCeremony: Sendable {
         AuthenticatorData(
             rpIDHash: rpIDHash, flags: flags, signCount: signCount,
             attestedCredentialData: try AttestedCredentialData(
-                aaguid: .zero, credentialID: credentialID, publicKey: key.publicKey))
+                aaguid: aaguid, credentialID: credentialID, publicKey: key.publicKey))
     }
 
     public func attestationObject() throws -> [UInt8] {
