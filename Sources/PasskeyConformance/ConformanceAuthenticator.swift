@@ -19,7 +19,8 @@ public enum ConformanceAuthenticator: String, Sendable, Hashable, CaseIterable {
     /// The model's AAGUID: `53504b43-0000-4000-8000-00000000000N` ("SPKC", then the model's number).
     public var aaguid: AAGUID {
         let number = UInt8(Self.allCases.firstIndex(of: self)! + 1)  // every case is in allCases
-        return try! AAGUID(bytes: [0x53, 0x50, 0x4B, 0x43, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, number])  // sixteen bytes: always an AAGUID
+        // Sixteen bytes are always an AAGUID.
+        return try! AAGUID(bytes: [0x53, 0x50, 0x4B, 0x43, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, number])
     }
 
     /// The status the local metadata service lists (its latest status report), or `nil` for a

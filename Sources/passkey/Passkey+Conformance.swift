@@ -77,9 +77,10 @@ extension Passkey.Conformance {
                 configuration = try ConformanceConfiguration(
                     origin: origin ?? Self.origin(of: server), rpID: rpID, trustsRoot: trustsRoot,
                     usesMetadata: metadata)
-                endpoints = try map.map { path throws(ConformanceError) in
-                    try EndpointMap(json: try Self.read(path))
-                } ?? .binding
+                endpoints =
+                    try map.map { path throws(ConformanceError) in
+                        try EndpointMap(json: try Self.read(path))
+                    } ?? .binding
             } catch {
                 throw ValidationError(error.description)
             }
@@ -142,7 +143,8 @@ extension Passkey.Conformance {
             let suite: ConformanceSuite
             do { suite = try ConformanceSuite().only(only) } catch { throw ValidationError(error.description) }
             let entries = suite.tests.map {
-                Entry(id: $0.id, group: $0.group.rawValue, expected: $0.expected.rawValue, rule: $0.rule, title: $0.title)
+                Entry(
+                    id: $0.id, group: $0.group.rawValue, expected: $0.expected.rawValue, rule: $0.rule, title: $0.title)
             }
             if format.json {
                 printJSON(entries)

@@ -3,7 +3,8 @@ extension ConformanceReport {
     /// a `testcase` per test named by its ID and title, `failure` and `skipped` with their reasons.
     public var junitXML: String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="passkey conformance" tests="\#(tests.count)" failures="\#(failed)" skipped="\#(skipped)">"#
+        xml +=
+            #"<testsuites name="passkey conformance" tests="\#(tests.count)" failures="\#(failed)" skipped="\#(skipped)">"#
         xml += "\n"
         for group in ConformanceGroup.allCases {
             let results = tests.filter { $0.group == group }
@@ -23,7 +24,8 @@ extension ConformanceReport {
                     xml += ">\n" + #"      <failure message="\#(message)">\#(Self.escaped(result.rule))</failure>"#
                     xml += "\n    </testcase>\n"
                 case .skipped:
-                    xml += ">\n" + #"      <skipped message="\#(Self.escaped(result.reason))"/>"# + "\n    </testcase>\n"
+                    xml +=
+                        ">\n" + #"      <skipped message="\#(Self.escaped(result.reason))"/>"# + "\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"

@@ -35,7 +35,8 @@ public struct ConformanceReport: Sendable, Hashable, Codable {
                 "\(results.count { $0.outcome == outcome }) \(outcome.rawValue)"
             }
             let label = "\(group.rawValue) \(group.title)"
-            lines.append(label + String(repeating: " ", count: max(1, 26 - label.count)) + counts.joined(separator: ", "))
+            lines.append(
+                label + String(repeating: " ", count: max(1, 26 - label.count)) + counts.joined(separator: ", "))
         }
         for result in tests where result.outcome == .failed {
             lines.append("FAIL \(result.id): \(result.title) (\(result.rule)): \(result.reason)")

@@ -87,7 +87,8 @@ public struct ConformanceRun: Sendable {
         let registration = try await register(username: username, algorithm: algorithm, forge)
         guard registration.verdict.accepted else {
             throw ConformanceError(
-                .wrongVerdict, "the server refused a valid registration the test needs: \(registration.verdict.summary)")
+                .wrongVerdict, "the server refused a valid registration the test needs: \(registration.verdict.summary)"
+            )
         }
         return registration
     }

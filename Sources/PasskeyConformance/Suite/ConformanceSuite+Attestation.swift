@@ -7,11 +7,14 @@ extension ConformanceSuite {
     /// are skipped unless the run says so (``ConformanceConfiguration/trustsRoot``).
     public static let attestation: [ConformanceTest] = ConformanceFormat.allCases.flatMap { format in
         [
-            attests(format, fault: nil, expected: .accepted,
-                    title: "a credential attested with \(format.title) is accepted")
+            attests(
+                format, fault: nil, expected: .accepted,
+                title: "a credential attested with \(format.title) is accepted")
         ]
             + AttestationFault.allCases.filter { $0.applies(to: format) }.map { fault in
-                attests(format, fault: fault, expected: .refused, title: "an attestation with \(format.title) \(fault.title)")
+                attests(
+                    format, fault: fault, expected: .refused,
+                    title: "an attestation with \(format.title) \(fault.title)")
             }
     }
 
@@ -20,7 +23,8 @@ extension ConformanceSuite {
         _ format: ConformanceFormat, fault: AttestationFault?, expected: ConformanceTest.Verdict, title: String
     ) -> ConformanceTest {
         let id = (["ATT", format.rawValue] + (fault.map { [$0.rawValue] } ?? [])).joined(separator: "-").uppercased()
-        let rule = fault.map { "WebAuthn L3 \(format.section), \($0.rule)" } ?? "WebAuthn L3 \(format.section), §7.1 step 22"
+        let rule =
+            fault.map { "WebAuthn L3 \(format.section), \($0.rule)" } ?? "WebAuthn L3 \(format.section), §7.1 step 22"
         return ConformanceTest(id, .attestation, expected, title, rule: rule) { run throws(ConformanceError) in
             if let fault, fault.needsTrust, !run.configuration.trustsRoot {
                 throw ConformanceError(

@@ -14,7 +14,9 @@ extension ConformanceSuite {
             case .unlisted: "a model metadata does not list is refused"
             default: "a model whose status is \(model.status?.rawValue ?? "") is refused"
             }
-        return ConformanceTest(id, .metadata, expected, title, rule: "WebAuthn L3 §7.1 steps 23–24; FIDO MDS 3.0 §3.1.4") {
+        return ConformanceTest(
+            id, .metadata, expected, title, rule: "WebAuthn L3 §7.1 steps 23–24; FIDO MDS 3.0 §3.1.4"
+        ) {
             run throws(ConformanceError) in
             guard run.configuration.usesMetadata else {
                 throw ConformanceError(.skipped, "the server was not told about the runner's metadata (--metadata)")

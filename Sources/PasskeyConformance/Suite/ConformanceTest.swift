@@ -54,7 +54,7 @@ public struct ConformanceTest: Sendable, Identifiable {
             default:
                 return result(.passed, "")
             }
-        } catch where error.code == .skipped {
+        } catch  where error.code == .skipped {
             return result(.skipped, error.reason)
         } catch {
             return result(.failed, error.description)

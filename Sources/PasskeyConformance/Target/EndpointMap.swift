@@ -56,7 +56,8 @@ public struct EndpointMap: Sendable, Hashable {
     /// The FIDO transport binding itself: `POST /attestation/options` and the rest, bodies as
     /// they are, `status` `"ok"` for a yes.
     public static let binding = EndpointMap(
-        endpoints: Dictionary(uniqueKeysWithValues: ConformanceCall.allCases.map { ($0, Endpoint(path: "/\($0.rawValue)")) }))
+        endpoints: Dictionary(
+            uniqueKeysWithValues: ConformanceCall.allCases.map { ($0, Endpoint(path: "/\($0.rawValue)")) }))
 
     public init(endpoints: [ConformanceCall: Endpoint], notApplicable: [String: String] = [:]) {
         self.endpoints = endpoints
@@ -86,7 +87,8 @@ public struct EndpointMap: Sendable, Hashable {
                 continue
             }
             guard let call = Self.calls[name] else {
-                throw ConformanceError(.badMap, "\(name): not a call (\(Self.calls.keys.sorted().joined(separator: ", ")))")
+                throw ConformanceError(
+                    .badMap, "\(name): not a call (\(Self.calls.keys.sorted().joined(separator: ", ")))")
             }
             endpoints[call] = try Self.endpoint(member, name: name, default: self[call])
         }

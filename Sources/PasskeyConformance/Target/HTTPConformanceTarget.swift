@@ -10,7 +10,7 @@ public import WebAuthn
 /// let target = HTTPConformanceTarget(server: "http://localhost:8080")
 /// let report = await ConformanceSuite().run(against: target, origin: "http://localhost:8080")
 /// ```
-public struct HTTPConformanceTarget: ConformanceTarget {
+public struct HTTPConformanceTarget: ConformanceTarget, CustomStringConvertible {
     /// The server URL the paths are appended to, without a trailing `/`.
     public let server: String
     /// Where the calls are.
@@ -33,19 +33,24 @@ public struct HTTPConformanceTarget: ConformanceTarget {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         self.map = map
         self.variables = variables
-        self.transport = transport ?? CurlTransport(configuration: .init(timeout: .seconds(10), connectTimeout: .seconds(5)))
+        self.transport =
+            transport ?? CurlTransport(configuration: .init(timeout: .seconds(10), connectTimeout: .seconds(5)))
     }
 
     public var notApplicable: [String: String] { map.notApplicable }
+
+    /// The server URL: never the variables, which may hold secrets.
+    public var description: String { server }
 
     public func send(_ call: ConformanceCall, _ body: JSONValue, after options: ConformanceAnswer?)
         async throws(ConformanceError) -> ConformanceAnswer
     {
         let endpoint = map[call]
         let values = EndpointMap.Endpoint.Values(request: body, options: options?.body, variables: variables)
-        let filled = try endpoint.body.map { template throws(ConformanceError) in
-            try EndpointMap.Endpoint.fill(template, values)
-        } ?? body
+        let filled =
+            try endpoint.body.map { template throws(ConformanceError) in
+                try EndpointMap.Endpoint.fill(template, values)
+            } ?? body
         var headers = [(name: "Content-Type", value: "application/json"), (name: "Accept", value: "application/json")]
         for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) {
             headers.append((name, try EndpointMap.Endpoint.interpolate(value, values)))
@@ -56,7 +61,8 @@ public struct HTTPConformanceTarget: ConformanceTarget {
         let url = server + (try EndpointMap.Endpoint.interpolate(endpoint.path, values))
         let response: HTTPResponse
         do {
-            response = try await transport.send(HTTPRequest(method: .post, url: url, headers: headers, body: filled.json))
+            response = try await transport.send(
+                HTTPRequest(method: .post, url: url, headers: headers, body: filled.json))
         } catch {
             throw ConformanceError(.unreachable, "POST \(url): \(error.code): \(error.reason)")
         }
@@ -79,7 +85,8 @@ public struct HTTPConformanceTarget: ConformanceTarget {
         default:
             // A refusal needs no particular body: whatever it says is its message.
             let body = (try? JSONValue(json: response.body)) ?? .string(text)
-            let message = body["errorMessage"]?.stringValue ?? body["error_description"]?.stringValue
+            let message =
+                body["errorMessage"]?.stringValue ?? body["error_description"]?.stringValue
                 ?? body["error"]?.stringValue ?? text
             return ConformanceAnswer(status: status, accepted: false, message: message, body: body)
         }
@@ -100,7 +107,8 @@ public struct HTTPConformanceTarget: ConformanceTarget {
                     .badAnswer, "POST \(url) answered no options object at \(endpoint.options ?? "the top level")")
             }
         }
-        var answer = ConformanceAnswer(status: status, accepted: accepted, message: message, body: body, options: options)
+        var answer = ConformanceAnswer(
+            status: status, accepted: accepted, message: message, body: body, options: options)
         answer.cookies = response.headers.filter { $0.name.lowercased() == "set-cookie" }.compactMap { header in
             header.value.split(separator: ";", maxSplits: 1).first.map { String($0.drop(while: \.isWhitespace)) }
         }

@@ -8,7 +8,7 @@ public import WebAuthn
 /// ``RelyingParty/generateRegistrationOptions(rpName:user:algorithms:excludeCredentials:residentKey:userVerification:authenticatorAttachment:attestation:hints:extensions:timeout:challenge:)``,
 /// verdicts from ``RelyingParty/verifyRegistration(_:challenge:at:)`` and
 /// ``RelyingParty/verifyAuthentication(_:challenge:credential:allowCredentials:userIdentified:)``.
-public actor RelyingPartyConformanceTarget: ConformanceTarget {
+public actor RelyingPartyConformanceTarget: ConformanceTarget, CustomStringConvertible {
     /// The policy: RP ID, origins, algorithms, trust anchors, metadata. User verification is
     /// required per ceremony, as its options ask.
     public let relyingParty: RelyingParty
@@ -39,6 +39,27 @@ public actor RelyingPartyConformanceTarget: ConformanceTarget {
     public init(relyingParty: RelyingParty, requiresTrustedAttestation: Bool = false) {
         self.relyingParty = relyingParty
         self.requiresTrustedAttestation = requiresTrustedAttestation
+    }
+
+    /// The relying party of a server that checks attestation: it trusts the runner's root for
+    /// every format that carries a chain (or, given `metadata`, the roots the metadata lists for
+    /// each model) and requires trusted attestation.
+    ///
+    /// - Parameters:
+    ///   - rpID: the RP ID; its origin is `https://` and the ID.
+    ///   - pki: the runner's PKI.
+    ///   - metadata: FIDO metadata to read instead of trusting the root directly.
+    public init(rpID: String, trusting pki: ConformancePKI, metadata: MetadataBLOB? = nil) {
+        let formats: [AttestationFormat] = [.packed, .tpm, .androidKey, .fidoU2F, .apple]
+        let anchors = metadata == nil ? Dictionary(uniqueKeysWithValues: formats.map { ($0, [pki.root]) }) : [:]
+        self.init(
+            relyingParty: RelyingParty(ids: [rpID], trustAnchors: anchors, metadata: metadata),
+            requiresTrustedAttestation: true)
+    }
+
+    /// `RelyingParty(<RP IDs>)`.
+    public nonisolated var description: String {
+        "RelyingParty(\(relyingParty.ids.joined(separator: ", ")))"
     }
 
     public func send(_ call: ConformanceCall, _ body: JSONValue, after options: ConformanceAnswer?)
@@ -72,7 +93,8 @@ public actor RelyingPartyConformanceTarget: ConformanceTarget {
             excludeCredentials: user.credentials.compactMap { records[$0]?.record.descriptor },
             residentKey: selection?["residentKey"]?.stringValue.map(ResidentKeyRequirement.init) ?? .preferred,
             userVerification: userVerification,
-            attestation: body["attestation"]?.stringValue.map(AttestationConveyancePreference.init) ?? AttestationConveyancePreference.none)
+            attestation: body["attestation"]?.stringValue.map(AttestationConveyancePreference.init)
+                ?? AttestationConveyancePreference.none)
         pending[generated.challenge] = Pending(
             username: username, requiresUserVerification: userVerification == .required, allowed: [])
         return .binding(accepted: true, try Self.members(generated.options))
