@@ -9,54 +9,7 @@ import X509
 /// key attestation certificate made for the test.
 @Suite struct AndroidKeyAttestationTests {
     /// An `AuthorizationList` holding the tags §8.4 reads.
-    struct Authorizations {
-        var purposes: [Int] = []
-        var origin: Int?
-        var allApplications = false
-
-        static let hardwareKey = Self(purposes: [2], origin: 0)
-
-        func serialize(_ serializer: inout DER.Serializer) throws {
-            try serializer.appendConstructedNode(identifier: .sequence) { list in
-                if !purposes.isEmpty {
-                    try list.serialize(explicitlyTaggedWithTagNumber: 1, tagClass: .contextSpecific) { tagged in
-                        try tagged.appendConstructedNode(identifier: .set) { set in
-                            for purpose in purposes { try set.serialize(purpose) }
-                        }
-                    }
-                }
-                if allApplications {
-                    try list.serialize(explicitlyTaggedWithTagNumber: 600, tagClass: .contextSpecific) { tagged in
-                        try tagged.serialize(ASN1Null())
-                    }
-                }
-                if let origin {
-                    try list.serialize(explicitlyTaggedWithTagNumber: 702, tagClass: .contextSpecific) { tagged in
-                        try tagged.serialize(origin)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The key description extension (1.3.6.1.4.1.11129.2.1.17).
-    static func keyDescription(
-        challenge: [UInt8], software: Authorizations = .init(), tee: Authorizations = .hardwareKey
-    ) throws -> Certificate.Extension {
-        var serializer = DER.Serializer()
-        try serializer.appendConstructedNode(identifier: .sequence) { description in
-            for _ in 0..<2 {
-                try description.serialize(300)  // attestation / KeyMint version
-                description.appendPrimitiveNode(identifier: .enumerated) { $0.append(1) }  // TrustedEnvironment
-            }
-            try description.serialize(ASN1OctetString(contentBytes: ArraySlice(challenge)))
-            try description.serialize(ASN1OctetString(contentBytes: []))
-            try software.serialize(&description)
-            try tee.serialize(&description)
-        }
-        return Certificate.Extension(
-            oid: [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17], critical: false, value: ArraySlice(serializer.serializedBytes))
-    }
+    typealias Authorizations = AndroidAuthorizationList
 
     /// A registration whose certificate, issued by `authority`, certifies `certifiedKey` (by
     /// default the credential key) with `extensions` (by default a hardware key for this ceremony).
@@ -75,7 +28,7 @@ import X509
             try DistinguishedName { CommonName("Android Keystore Key") },
             publicKey: .init(certifiedKey ?? credentialKey.publicKey),
             extensions: try extensions?(clientDataHash)
-                ?? Certificate.Extensions { try keyDescription(challenge: clientDataHash) })
+                ?? Certificate.Extensions { try AndroidAuthorizationList.keyDescription(challenge: clientDataHash) })
         let signature = try (signer ?? ceremony.key).signature(for: ceremony.authenticatorData().bytes + clientDataHash)
         ceremony.format = .androidKey
         ceremony.statement = [
@@ -122,7 +75,9 @@ import X509
     /// Step 4: the key description's challenge is clientDataHash.
     @Test func theChallengeIsClientDataHash() throws {
         #expect(throws: WebAuthnError(.invalidAttestationStatement, "")) {
-            try Self.register { _ in try Certificate.Extensions { try Self.keyDescription(challenge: [1, 2, 3]) } }
+            try Self.register { _ in
+                try Certificate.Extensions { try AndroidAuthorizationList.keyDescription(challenge: [1, 2, 3]) }
+            }
         }
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
             try Self.register { _ in Certificate.Extensions() }
@@ -143,7 +98,9 @@ import X509
         everyone.allApplications = true
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
             try Self.register { hash in
-                try Certificate.Extensions { try Self.keyDescription(challenge: hash, software: everyone) }
+                try Certificate.Extensions {
+                    try AndroidAuthorizationList.keyDescription(challenge: hash, software: everyone)
+                }
             }
         }
     }
@@ -153,7 +110,7 @@ import X509
     func theKeyWasGeneratedToSign(_ tee: Authorizations) throws {
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
             try Self.register { hash in
-                try Certificate.Extensions { try Self.keyDescription(challenge: hash, tee: tee) }
+                try Certificate.Extensions { try AndroidAuthorizationList.keyDescription(challenge: hash, tee: tee) }
             }
         }
     }
@@ -162,7 +119,8 @@ import X509
     @Test func softwareEnforcementIsThePolicys() throws {
         let softwareOnly: (_ hash: [UInt8]) throws -> Certificate.Extensions = { hash in
             try Certificate.Extensions {
-                try Self.keyDescription(challenge: hash, software: .hardwareKey, tee: Authorizations())
+                try AndroidAuthorizationList.keyDescription(
+                    challenge: hash, software: .hardwareKey, tee: Authorizations())
             }
         }
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
@@ -172,8 +130,4 @@ import X509
         policy.acceptsSoftwareEnforcedAndroidKeys = true
         #expect(try Self.register(policy: policy, extensions: softwareOnly).attestationType == .basic)
     }
-}
-
-extension AndroidKeyAttestationTests.Authorizations: CustomTestStringConvertible {
-    var testDescription: String { "purposes \(purposes), origin \(origin.map(String.init) ?? "none")" }
 }

@@ -8,18 +8,6 @@ import X509
 /// The `apple` anonymous format (WebAuthn L3 §8.8), each step of its procedure broken alone with a
 /// credential certificate made for the test.
 @Suite struct AppleAttestationTests {
-    /// The nonce extension's value, `SEQUENCE { [1] EXPLICIT OCTET STRING nonce }`.
-    static func nonceExtension(_ nonce: [UInt8]) throws -> Certificate.Extension {
-        var serializer = DER.Serializer()
-        try serializer.appendConstructedNode(identifier: .sequence) { sequence in
-            try sequence.serialize(explicitlyTaggedWithTagNumber: 1, tagClass: .contextSpecific) { tagged in
-                try tagged.serialize(ASN1OctetString(contentBytes: ArraySlice(nonce)))
-            }
-        }
-        return Certificate.Extension(
-            oid: [1, 2, 840, 113635, 100, 8, 2], critical: false, value: ArraySlice(serializer.serializedBytes))
-    }
-
     /// A registration whose credential certificate, issued by `authority`, certifies `certifiedKey`
     /// (by default the credential key) with `extensions` (by default the right nonce).
     static func register(
@@ -34,7 +22,8 @@ import X509
         let certificate = try authority.issue(
             try DistinguishedName { CommonName("SoftPasskey Test Credential") },
             publicKey: .init(certifiedKey ?? credentialKey.publicKey),
-            extensions: try extensions?(ceremony) ?? Certificate.Extensions { try nonceExtension(nonce) })
+            extensions: try extensions?(ceremony)
+                ?? Certificate.Extensions { try AttestationCertificateProfile.appleNonceExtension(nonce) })
         ceremony.format = .apple
         ceremony.statement = ["x5c": .array([.bytes(try TestCertificateAuthority.der(certificate))])]
         return try ceremony.register(RelyingParty(ids: ["example.org"], trustAnchors: [.apple: [authority.anchor]]))
@@ -60,7 +49,9 @@ import X509
     @Test func theNonceIsThisCeremonys() throws {
         #expect(throws: WebAuthnError(.invalidAttestationStatement, "")) {
             try Self.register(TestCertificateAuthority()) { _ in
-                try Certificate.Extensions { try Self.nonceExtension([UInt8](repeating: 7, count: 32)) }
+                try Certificate.Extensions {
+                    try AttestationCertificateProfile.appleNonceExtension([UInt8](repeating: 7, count: 32))
+                }
             }
         }
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {

@@ -25,7 +25,7 @@ import X509
     ) throws -> VerifiedRegistration {
         let leafKey = P256.Signing.PrivateKey()
         let leaf = try TestCertificateAuthority.der(
-            authority.issue(PackedAttestationTests.subject(), publicKey: .init(leafKey.publicKey)))
+            authority.issue(AttestationCertificateProfile.packedSubject(), publicKey: .init(leafKey.publicKey)))
         var ceremony = try ceremony ?? HandmadeCeremony()
         try attest(
             &ceremony, x5c: extraCertificate ? [leaf, TestCertificateAuthority.der(authority.certificate)] : [leaf],
@@ -57,7 +57,7 @@ import X509
         }
         let authority = try TestCertificateAuthority()
         let leaf = try authority.issue(
-            PackedAttestationTests.subject(), publicKey: .init(P384.Signing.PrivateKey().publicKey))
+            AttestationCertificateProfile.packedSubject(), publicKey: .init(P384.Signing.PrivateKey().publicKey))
         var ceremony = try HandmadeCeremony()
         try Self.attest(&ceremony, x5c: [TestCertificateAuthority.der(leaf)], signer: SigningKey.generate(.es256))
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) { try ceremony.register() }

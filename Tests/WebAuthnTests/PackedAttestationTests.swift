@@ -8,35 +8,6 @@ import X509
 /// The `packed` format's x5c path (WebAuthn L3 §8.2) and its certificate requirements (§8.2.1),
 /// each broken alone with a certificate made for the test.
 @Suite struct PackedAttestationTests {
-    /// The subject §8.2.1 asks for.
-    static func subject(
-        country: String? = "US", organization: String? = "SoftPasskey Tests",
-        unit: String? = "Authenticator Attestation", commonName: String? = "SoftPasskey Test Attestation"
-    ) throws -> DistinguishedName {
-        var attributes: [RelativeDistinguishedName] = []
-        if let country {
-            attributes.append(try .init(.init(type: .RDNAttributeType.countryName, printableString: country)))
-        }
-        if let organization {
-            attributes.append(try .init(.init(type: .RDNAttributeType.organizationName, utf8String: organization)))
-        }
-        if let unit {
-            attributes.append(try .init(.init(type: .RDNAttributeType.organizationalUnitName, utf8String: unit)))
-        }
-        if let commonName {
-            attributes.append(try .init(.init(type: .RDNAttributeType.commonName, utf8String: commonName)))
-        }
-        return DistinguishedName(attributes)
-    }
-
-    /// The `id-fido-gen-ce-aaguid` extension (§8.2.1) vouching for `aaguid`.
-    static func aaguidExtension(_ aaguid: AAGUID, critical: Bool = false) throws -> Certificate.Extension {
-        var serializer = DER.Serializer()
-        try serializer.serialize(ASN1OctetString(contentBytes: ArraySlice(aaguid.bytes)))
-        return Certificate.Extension(
-            oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4], critical: critical, value: ArraySlice(serializer.serializedBytes))
-    }
-
     /// A registration attested with a leaf issued by `authority` with these properties, verified
     /// against `authority` as the packed trust anchor.
     static func register(
@@ -45,11 +16,12 @@ import X509
     ) throws -> VerifiedRegistration {
         let leafKey = P256.Signing.PrivateKey()
         let leaf = try authority.issue(
-            subject ?? Self.subject(), publicKey: .init(leafKey.publicKey), version: version,
+            subject ?? AttestationCertificateProfile.packedSubject(), publicKey: .init(leafKey.publicKey),
+            version: version,
             extensions: extensions
                 ?? Certificate.Extensions {
                     Critical(BasicConstraints.notCertificateAuthority)
-                    try aaguidExtension(.zero)
+                    try AttestationCertificateProfile.aaguidExtension(.zero)
                 })
         var ceremony = try HandmadeCeremony()
         try ceremony.attestPacked(
@@ -85,7 +57,7 @@ import X509
 
     @Test(arguments: ["C", "O", "OU", "CN"])
     func theSubjectHasEveryRequiredAttribute(_ missing: String) throws {
-        let subject = try Self.subject(
+        let subject = try AttestationCertificateProfile.packedSubject(
             country: missing == "C" ? nil : "US", organization: missing == "O" ? nil : "SoftPasskey Tests",
             unit: missing == "OU" ? nil : "Authenticator Attestation",
             commonName: missing == "CN" ? nil : "SoftPasskey Test Attestation")
@@ -96,7 +68,8 @@ import X509
 
     @Test func theSubjectOUIsAuthenticatorAttestation() throws {
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
-            try Self.register(TestCertificateAuthority(), subject: Self.subject(unit: "Attestation"))
+            try Self.register(
+                TestCertificateAuthority(), subject: AttestationCertificateProfile.packedSubject(unit: "Attestation"))
         }
     }
 
@@ -114,13 +87,15 @@ import X509
         #expect(throws: WebAuthnError(.attestationCertificateRequirements, "")) {
             try Self.register(
                 TestCertificateAuthority(),
-                extensions: Certificate.Extensions { try Self.aaguidExtension(.zero, critical: true) })
+                extensions: Certificate.Extensions {
+                    try AttestationCertificateProfile.aaguidExtension(.zero, critical: true)
+                })
         }
         #expect(throws: WebAuthnError(.attestationCertAAGUIDMismatch, "")) {
             try Self.register(
                 TestCertificateAuthority(),
                 extensions: Certificate.Extensions {
-                    try Self.aaguidExtension(AAGUID(bytes: [UInt8](repeating: 1, count: 16)))
+                    try AttestationCertificateProfile.aaguidExtension(AAGUID(bytes: [UInt8](repeating: 1, count: 16)))
                 })
         }
     }
@@ -128,7 +103,8 @@ import X509
     @Test func anotherRootIsUntrusted() throws {
         let other = try TestCertificateAuthority()
         let leafKey = P256.Signing.PrivateKey()
-        let leaf = try TestCertificateAuthority().issue(Self.subject(), publicKey: .init(leafKey.publicKey))
+        let leaf = try TestCertificateAuthority().issue(
+            AttestationCertificateProfile.packedSubject(), publicKey: .init(leafKey.publicKey))
         var ceremony = try HandmadeCeremony()
         try ceremony.attestPacked(x5c: [TestCertificateAuthority.der(leaf)], signer: SigningKey(leafKey))
         #expect(throws: WebAuthnError(.untrustedAttestationRoot, "")) {

@@ -31,51 +31,21 @@ import X509
         }
 
         /// `TPMT_PUBLIC` of the credential key: ECC, nameAlg SHA-256, NIST P-256.
-        func eccPublicArea() -> [UInt8] {
-            let key = ceremony.key.publicKey.cbor
-            let x = key[-2]?.bytesValue ?? []
-            let y = key[-3]?.bytesValue ?? []
-            return [0x00, 0x23, 0x00, 0x0B, 0x00, 0x06, 0x04, 0x72, 0x00, 0x00, 0x00, 0x10, 0x00, 0x10, 0x00, 0x03]
-                + [0x00, 0x10] + u16(x.count) + x + u16(y.count) + y
-        }
-
-        func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-
-        /// The AIK certificate §8.3.1 describes (TPM attributes in one RDN), or one that lacks the
-        /// device names, the AIK usage, or says it is a CA, or vouches for `aaguid`.
-        static func aikExtensions(
-            device: Bool = true, usage: Bool = true, isCA: Bool = false, aaguid: AAGUID? = nil
-        ) throws -> Certificate.Extensions {
-            let attributes = try RelativeDistinguishedName([
-                .init(type: [2, 23, 133, 2, 1], utf8String: "id:FFFFF1D0"),
-                .init(type: [2, 23, 133, 2, 2], utf8String: "SoftPasskey TPM"),
-                .init(type: [2, 23, 133, 2, 3], utf8String: "id:13"),
-            ])
-            let name: GeneralName = device ? .directoryName(DistinguishedName([attributes])) : .dnsName("tpm.example")
-            return try Certificate.Extensions {
-                Critical(SubjectAlternativeNames([name]))
-                if usage { try ExtendedKeyUsage([.init(oid: [2, 23, 133, 8, 3])]) }
-                if isCA {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                } else {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                }
-                if let aaguid { try PackedAttestationTests.aaguidExtension(aaguid) }
-            }
+        func eccPublicArea() throws -> [UInt8] {
+            try TPMStatementParts.publicArea(of: ceremony.key.publicKey)
         }
 
         /// The attestation statement, signed over certInfo by the AIK (or `signer`).
         func cbor() throws -> CBOR {
-            let pubArea = publicArea ?? eccPublicArea()
+            let pubArea = try publicArea ?? eccPublicArea()
             let attToBeSigned = try ceremony.authenticatorData().bytes + SHA256Digest.hash(ceremony.clientData(.create))
-            let extra = extraData ?? SHA256Digest.hash(attToBeSigned)
-            let name = attestedName ?? [0x00, 0x0B] + SHA256Digest.hash(pubArea)
-            var certInfo =
-                withUnsafeBytes(of: magic.bigEndian, Array.init) + withUnsafeBytes(of: type.bigEndian, Array.init)
-            certInfo += [0x00, 0x00] + u16(extra.count) + extra + [UInt8](repeating: 0, count: 17 + 8)
-            certInfo += u16(name.count) + name + [0x00, 0x00] + certInfoSuffix
+            let certInfo = TPMStatementParts.certInfo(
+                extraData: extraData ?? SHA256Digest.hash(attToBeSigned),
+                attestedName: attestedName ?? TPMStatementParts.name(of: pubArea), magic: magic, type: type,
+                suffix: certInfoSuffix)
             let aik = try authority.issue(
-                aikSubject, publicKey: .init(aikKey.publicKey), extensions: aikExtensions ?? Self.aikExtensions())
+                aikSubject, publicKey: .init(aikKey.publicKey),
+                extensions: aikExtensions ?? AttestationCertificateProfile.aikExtensions())
             let signature = try (signer ?? SigningKey(aikKey)).signature(for: certInfo)
             return [
                 "ver": .text(version), "alg": -7, "sig": .bytes(signature),
@@ -98,8 +68,8 @@ import X509
     /// Step 1: `ver` is "2.0", and the members parse.
     @Test func theStatementIsWellFormed() throws {
         try Statement.expect(.invalidAttestationStatement) { $0.version = "1.2" }
-        try Statement.expect(.invalidAttestationStatement) { $0.publicArea = Array($0.eccPublicArea().dropLast()) }
-        try Statement.expect(.invalidAttestationStatement) { $0.publicArea = $0.eccPublicArea() + [0] }
+        try Statement.expect(.invalidAttestationStatement) { $0.publicArea = Array(try $0.eccPublicArea().dropLast()) }
+        try Statement.expect(.invalidAttestationStatement) { $0.publicArea = try $0.eccPublicArea() + [0] }
         try Statement.expect(.invalidAttestationStatement) { $0.certInfoSuffix = [0] }
     }
 
@@ -108,7 +78,7 @@ import X509
         try Statement.expect(.invalidAttestationStatement) { statement in
             var other = statement
             other.ceremony.key = try SigningKey.generate(.es256)
-            statement.publicArea = other.eccPublicArea()
+            statement.publicArea = try other.eccPublicArea()
         }
     }
 
@@ -133,13 +103,13 @@ import X509
             $0.aikSubject = try DistinguishedName { CommonName("AIK") }
         }
         try Statement.expect(.attestationCertificateRequirements) {
-            $0.aikExtensions = try Statement.aikExtensions(device: false)
+            $0.aikExtensions = try AttestationCertificateProfile.aikExtensions(device: false)
         }
         try Statement.expect(.attestationCertificateRequirements) {
-            $0.aikExtensions = try Statement.aikExtensions(usage: false)
+            $0.aikExtensions = try AttestationCertificateProfile.aikExtensions(usage: false)
         }
         try Statement.expect(.attestationCertificateRequirements) {
-            $0.aikExtensions = try Statement.aikExtensions(isCA: true)
+            $0.aikExtensions = try AttestationCertificateProfile.aikExtensions(isCA: true)
         }
         try Statement.expect(.attestationCertificateRequirements) { $0.aikExtensions = Certificate.Extensions() }
     }
@@ -155,11 +125,12 @@ import X509
             Critical(SubjectAlternativeNames([.directoryName(separate)]))
             try ExtendedKeyUsage([.init(oid: [2, 23, 133, 8, 3])])
             Critical(BasicConstraints.notCertificateAuthority)
-            try PackedAttestationTests.aaguidExtension(.zero)
+            try AttestationCertificateProfile.aaguidExtension(.zero)
         }
         #expect(try statement.register().isTrusted)
         try Statement.expect(.attestationCertAAGUIDMismatch) {
-            $0.aikExtensions = try Statement.aikExtensions(aaguid: AAGUID(bytes: [UInt8](repeating: 1, count: 16)))
+            $0.aikExtensions = try AttestationCertificateProfile.aikExtensions(
+                aaguid: AAGUID(bytes: [UInt8](repeating: 1, count: 16)))
         }
     }
 }

@@ -3,7 +3,7 @@ package import X509
 
 /// An Android key attestation `AuthorizationList` (Android "Key and ID Attestation") holding the
 /// tags WebAuthn L3 §8.4 reads, and the `KeyDescription` extension that carries two of them.
-package struct AndroidAuthorizationList: Sendable, Hashable {
+package struct AndroidAuthorizationList: Sendable, Hashable, CustomStringConvertible {
     /// `purpose [1] EXPLICIT SET OF INTEGER`.
     package var purposes: [Int] = []
     /// `origin [702] EXPLICIT INTEGER`.
@@ -15,6 +15,10 @@ package struct AndroidAuthorizationList: Sendable, Hashable {
         self.purposes = purposes
         self.origin = origin
         self.allApplications = allApplications
+    }
+
+    package var description: String {
+        "purposes \(purposes), origin \(origin.map(String.init) ?? "none")"
     }
 
     /// A key generated in the keystore (`KM_ORIGIN_GENERATED`) to sign (`KM_PURPOSE_SIGN`).

@@ -10,26 +10,17 @@ package import X509
 /// Signatures are ECDSA's, randomized: two issuers with the same key, names, periods and serial
 /// numbers make certificates whose bytes may differ, and which verify alike.
 package struct ConformanceIssuer: Sendable {
-    /// A certificate's validity period.
-    package struct Validity: Sendable {
-        package let notBefore: Date
-        package let notAfter: Date
+    /// A certificate's validity period: `notBefore` to `notAfter`.
+    package typealias Validity = ClosedRange<Date>
 
-        package init(notBefore: Date, notAfter: Date) {
-            self.notBefore = notBefore
-            self.notAfter = notAfter
-        }
-
-        /// A root's: 2020-01-01 to 2050-01-01, so that it outlives every certificate it issues.
-        static let root = Self(
-            notBefore: Date(timeIntervalSince1970: 1_577_836_800), notAfter: Date(timeIntervalSince1970: 2_524_608_000))
-        /// A current certificate's: 2024-01-01 to 2044-01-01.
-        static let current = Self(
-            notBefore: Date(timeIntervalSince1970: 1_704_067_200), notAfter: Date(timeIntervalSince1970: 2_335_219_200))
-        /// An expired certificate's: 2020-01-01 to 2021-01-01.
-        static let expired = Self(
-            notBefore: Date(timeIntervalSince1970: 1_577_836_800), notAfter: Date(timeIntervalSince1970: 1_609_459_200))
-    }
+    /// A root's validity: 2020-01-01 to 2050-01-01, so that it outlives every certificate it issues.
+    static let rootValidity = Date(timeIntervalSince1970: 1_577_836_800)...Date(timeIntervalSince1970: 2_524_608_000)
+    /// A current certificate's validity: 2024-01-01 to 2044-01-01.
+    static let currentValidity =
+        Date(timeIntervalSince1970: 1_704_067_200)...Date(timeIntervalSince1970: 2_335_219_200)
+    /// An expired certificate's validity: 2020-01-01 to 2021-01-01.
+    static let expiredValidity =
+        Date(timeIntervalSince1970: 1_577_836_800)...Date(timeIntervalSince1970: 1_609_459_200)
 
     package let key: P256.Signing.PrivateKey
     package let certificate: Certificate
@@ -44,7 +35,7 @@ package struct ConformanceIssuer: Sendable {
         self.key = key
         certificate = try Certificate(
             version: .v3, serialNumber: serialNumber, publicKey: .init(key.publicKey),
-            notValidBefore: validity.notBefore, notValidAfter: validity.notAfter, issuer: subject, subject: subject,
+            notValidBefore: validity.lowerBound, notValidAfter: validity.upperBound, issuer: subject, subject: subject,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true))
@@ -59,8 +50,8 @@ package struct ConformanceIssuer: Sendable {
         serialNumber: Certificate.SerialNumber, validity: Validity, extensions: Certificate.Extensions
     ) throws -> Certificate {
         try Certificate(
-            version: version, serialNumber: serialNumber, publicKey: publicKey, notValidBefore: validity.notBefore,
-            notValidAfter: validity.notAfter, issuer: certificate.subject, subject: subject, extensions: extensions,
+            version: version, serialNumber: serialNumber, publicKey: publicKey, notValidBefore: validity.lowerBound,
+            notValidAfter: validity.upperBound, issuer: certificate.subject, subject: subject, extensions: extensions,
             issuerPrivateKey: .init(key))
     }
 

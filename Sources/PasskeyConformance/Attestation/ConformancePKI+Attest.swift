@@ -91,7 +91,8 @@ extension ConformancePKI {
         return try ConformanceIssuer.der(
             (fault == .untrustedChain ? otherIssuer : rootIssuer).issue(
                 subject, publicKey: publicKey, serialNumber: entity.serial(expired: expired),
-                validity: expired ? .expired : .current, extensions: extensions))
+                validity: expired ? ConformanceIssuer.expiredValidity : ConformanceIssuer.currentValidity,
+                extensions: extensions))
     }
 
     /// `packed` with a batch certificate (§8.2): the batch key signs attToBeSigned; the
@@ -123,7 +124,8 @@ extension ConformancePKI {
     /// signs, and the certificate holds it).
     private func fidoU2F(_ forgery: Forgery) throws(WebAuthnError) -> CBOR {
         let data = try Self.u2fVerificationData(
-            forgery.authenticatorData, clientDataHash: forgery.clientDataHash, credentialKey: forgery.credentialKey.publicKey)
+            forgery.authenticatorData, clientDataHash: forgery.clientDataHash,
+            credentialKey: forgery.credentialKey.publicKey)
         let wrongKey = forgery.fault == .wrongCertificateProfile
         let p256 = try Self.key(seed, .fidoU2F)
         let p384 = try Self.p384Key(seed, .fidoU2FP384)

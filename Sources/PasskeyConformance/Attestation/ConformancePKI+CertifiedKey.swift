@@ -34,16 +34,10 @@ extension ConformancePKI {
     /// (``AttestationFault/badSignature``: another challenge; ``AttestationFault/wrongCertificateProfile``:
     /// no key description).
     func androidKey(_ forgery: Forgery) throws(WebAuthnError) -> CBOR {
-        let challenge = forgery.fault == .badSignature ? SHA256Digest.hash(forgery.clientDataHash) : forgery.clientDataHash
-        let certificate = try forging("the android-key certificate") {
-            try leaf(
-                .androidKey, DistinguishedName { CommonName("Android Keystore Key") },
-                publicKey: Certificate.PublicKey(derEncoded: forgery.credentialKey.publicKey.spki),
-                extensions: try Certificate.Extensions {
-                    if forgery.fault != .wrongCertificateProfile {
-                        try AndroidAuthorizationList.keyDescription(challenge: challenge)
-                    }
-                }, fault: forgery.fault)
+        let challenge =
+            forgery.fault == .badSignature ? SHA256Digest.hash(forgery.clientDataHash) : forgery.clientDataHash
+        let certificate = try credentialCertificate(.androidKey, "Android Keystore Key", forgery) {
+            try AndroidAuthorizationList.keyDescription(challenge: challenge)
         }
         let signature = try forgery.credentialKey.signature(for: forgery.signedData)
         return [
@@ -57,16 +51,24 @@ extension ConformancePKI {
     /// ``AttestationFault/wrongCertificateProfile``: no nonce extension).
     func apple(_ forgery: Forgery) throws(WebAuthnError) -> CBOR {
         let nonce = SHA256Digest.hash(forgery.fault == .badSignature ? forgery.signedData + [0] : forgery.signedData)
-        let certificate = try forging("the apple credential certificate") {
-            try leaf(
-                .apple, DistinguishedName { CommonName("SoftPasskey Conformance Credential") },
-                publicKey: Certificate.PublicKey(derEncoded: forgery.credentialKey.publicKey.spki),
-                extensions: try Certificate.Extensions {
-                    if forgery.fault != .wrongCertificateProfile {
-                        try AttestationCertificateProfile.appleNonceExtension(nonce)
-                    }
-                }, fault: forgery.fault)
+        let certificate = try credentialCertificate(.apple, "SoftPasskey Conformance Credential", forgery) {
+            try AttestationCertificateProfile.appleNonceExtension(nonce)
         }
         return ["x5c": [.bytes(certificate)]]
+    }
+
+    /// A certificate of the credential key itself, named `commonName`, with the extension
+    /// `profile` makes (none for ``AttestationFault/wrongCertificateProfile``).
+    private func credentialCertificate(
+        _ entity: Entity, _ commonName: String, _ forgery: Forgery,
+        profile: () throws -> Certificate.Extension
+    ) throws(WebAuthnError) -> [UInt8] {
+        try forging("the \(entity.rawValue) credential certificate") {
+            try leaf(
+                entity, DistinguishedName { CommonName(commonName) },
+                publicKey: Certificate.PublicKey(derEncoded: forgery.credentialKey.publicKey.spki),
+                extensions: Certificate.Extensions(forgery.fault == .wrongCertificateProfile ? [] : [profile()]),
+                fault: forgery.fault)
+        }
     }
 }

@@ -22,14 +22,9 @@ public struct ConformancePKI: Sendable {
 
     /// The certificates of the PKI, each with the label its key derives from and its serial number.
     enum Entity: String, CaseIterable {
-        case root
-        case otherRoot = "other-root"
-        case packedBatch = "packed-batch"
-        case fidoU2F = "fido-u2f"
-        case fidoU2FP384 = "fido-u2f-p384"
-        case tpmAIK = "tpm-aik"
-        case androidKey = "android-key"
-        case apple
+        case root, apple
+        case otherRoot = "other-root", packedBatch = "packed-batch", tpmAIK = "tpm-aik"
+        case fidoU2F = "fido-u2f", fidoU2FP384 = "fido-u2f-p384", androidKey = "android-key"
         case metadataSigner = "metadata-signer"
 
         /// The serial number: the entity's place, from 1; an expired certificate's 1000 more.
@@ -84,7 +79,7 @@ public struct ConformancePKI: Sendable {
                         OrganizationName("SoftPasskey Conformance")
                         CommonName("SoftPasskey Conformance Metadata Signer")
                     }, publicKey: .init(key.publicKey), serialNumber: Entity.metadataSigner.serial(expired: expired),
-                    validity: expired ? .expired : .current,
+                    validity: expired ? ConformanceIssuer.expiredValidity : ConformanceIssuer.currentValidity,
                     extensions: try Certificate.Extensions {
                         Critical(BasicConstraints.notCertificateAuthority)
                         Critical(KeyUsage(digitalSignature: true))
@@ -103,7 +98,7 @@ public struct ConformancePKI: Sendable {
                     CountryName("US")
                     OrganizationName("SoftPasskey Conformance")
                     CommonName(commonName)
-                }, key: key, serialNumber: entity.serial(), validity: .root)
+                }, key: key, serialNumber: entity.serial(), validity: ConformanceIssuer.rootValidity)
         }
     }
 
