@@ -13,9 +13,10 @@ public import WebAuthn
 /// BASE64URL({"alg":"ES256","typ":"JWT","x5c":[BASE64(leaf DER), …]}) '.' BASE64URL(payload) '.' BASE64URL(r ‖ s)
 /// ```
 ///
-/// Everything derives from the PKI's seed, the serial number and `nextUpdate` (signatures are
-/// RFC 6979 deterministic), so two processes with the same seed serve the same bytes.
-/// ``MetadataBLOB`` reads it back:
+/// The statuses derive from the serial number and `nextUpdate` alone, and the root's key and name
+/// from the PKI's seed, so a BLOB served by one process verifies to the root of another with the
+/// same seed (the certificates' signatures, and so the bytes, may differ). ``MetadataBLOB`` reads
+/// it back:
 ///
 /// ```swift
 /// let pki = try ConformancePKI()

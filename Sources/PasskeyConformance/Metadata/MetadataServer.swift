@@ -43,6 +43,14 @@ public struct MetadataServer: Sendable {
         self.blobs = blobs
     }
 
+    /// The bytes served for `variant`.
+    ///
+    /// - Parameter variant: which BLOB.
+    /// - Returns: the compact JWS.
+    public func blob(_ variant: ConformanceMetadata.Variant) -> [UInt8] {
+        blobs[variant] ?? []  // every variant is made in init
+    }
+
     /// The path each variant is served at, without its leading `/`: the good BLOB at the root, the
     /// others at their raw value.
     public static func path(_ variant: ConformanceMetadata.Variant) -> String {
