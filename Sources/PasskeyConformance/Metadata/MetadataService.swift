@@ -71,7 +71,8 @@ public actor MetadataService {
         } catch {
             guard let current, time < current.nextUpdate + Self.gracePeriod else { throw error }
             logger.info(
-                "metadata: keeping BLOB no. \(current.blob.number) past its nextUpdate \(current.blob.nextUpdate): \(error)")
+                "metadata: keeping BLOB no. \(current.blob.number) past its nextUpdate \(current.blob.nextUpdate)",
+                metadata: ["error": "\(error)"])
             lastRefreshFailure = error
             return current.blob
         }
