@@ -12,8 +12,9 @@ extension Passkey {
             abstract: "Check a relying-party server against the FIDO2 server conformance suite.",
             discussion: "run drives a server through the FIDO transport binding (POST /attestation/options, "
                 + "/attestation/result, /assertion/options, /assertion/result) or an endpoint map, with "
-                + "registrations and assertions forged to break one rule each; list names the tests.",
-            subcommands: [Run.self, List.self, Root.self])
+                + "registrations and assertions forged to break one rule each; list names the tests; mds serve "
+                + "publishes the metadata the MDS tests need.",
+            subcommands: [Run.self, List.self, Root.self, MDS.self])
     }
 }
 

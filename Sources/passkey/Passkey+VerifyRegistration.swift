@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import PasskeyConformance
 import WebAuthn
 
 extension Passkey.Verify {
     /// `passkey verify registration`.
-    struct Registration: ParsableCommand {
+    struct Registration: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a registration (WebAuthn L3 §7.1) and print the credential to store.")
 
@@ -21,16 +22,25 @@ extension Passkey.Verify {
         @Option(help: "A FIDO Metadata Service v3 BLOB (JWT): listed authenticators chain to its roots.")
         var metadata: String?
 
+        @Option(
+            name: .customLong("metadata-url"),
+            help: "Fetch the metadata BLOB from this URL instead (passkey conformance mds serve, or the FIDO MDS).")
+        var metadataURL: String?
+
         @Option(name: .customLong("metadata-root"), help: "The PEM root the metadata BLOB must chain to.")
         var metadataRoot: String?
 
         func validate() throws {
-            guard (metadata == nil) == (metadataRoot == nil) else {
+            guard metadata == nil || metadataURL == nil else {
+                throw ValidationError("--metadata and --metadata-url exclude each other")
+            }
+            guard (metadata == nil && metadataURL == nil) == (metadataRoot == nil) else {
                 throw ValidationError("--metadata and --metadata-root go together")
             }
         }
 
-        func run() throws {
+        func run() async throws {
+            let fetched = try await fetchMetadata()
             try reportingFailures {
                 let response = try WebAuthnJSON.decode(
                     RegistrationResponseJSON.self, from: Input.read(relyingParty.response))
@@ -41,7 +51,7 @@ extension Passkey.Verify {
                 let anchorsByFormat = Dictionary(
                     uniqueKeysWithValues: RelyingParty.supportedAttestationFormats.map { ($0, anchors) })
                 var verifier = relyingParty.relyingParty(trustAnchors: anchors.isEmpty ? [:] : anchorsByFormat)
-                verifier.metadata = try loadMetadata()
+                verifier.metadata = try fetched ?? loadMetadata()
                 let verified = try verifier.verifyRegistration(
                     response, challenge: relyingParty.challengeBytes(), at: instant())
                 printOutput(Output(verified), json: StandardOutput.printsJSON(forced: relyingParty.format.json))
@@ -51,11 +61,28 @@ extension Passkey.Verify {
         /// The metadata BLOB, verified to its root as of `--at`.
         private func loadMetadata() throws -> MetadataBLOB? {
             guard let metadata, let metadataRoot else { return nil }
-            let roots = try X509Certificate.certificates(pem: String(decoding: Input.read(metadataRoot), as: UTF8.self))
-            guard let root = roots.first else {
-                throw CLIError.unrecognized("--metadata-root \(metadataRoot) holds no PEM certificate")
+            return try MetadataBLOB(jwt: Input.read(metadata), root: Self.root(metadataRoot), at: instant())
+        }
+
+        /// The BLOB at `--metadata-url`, through ``MetadataService``, verified to its root as of `--at`.
+        private func fetchMetadata() async throws -> MetadataBLOB? {
+            guard let metadataURL, let metadataRoot else { return nil }
+            let (root, time) = try reportingFailures { (try Self.root(metadataRoot), try instant()) }
+            do {
+                return try await MetadataService(url: metadataURL, root: root, now: { time }).blob()
+            } catch {
+                printError(error.description)
+                throw ExitCode(1)
             }
-            return try MetadataBLOB(jwt: Input.read(metadata), root: root, at: instant())
+        }
+
+        /// The first certificate of the PEM file at `path`.
+        private static func root(_ path: String) throws -> X509Certificate {
+            let roots = try X509Certificate.certificates(pem: String(decoding: Input.read(path), as: UTF8.self))
+            guard let root = roots.first else {
+                throw CLIError.unrecognized("--metadata-root \(path) holds no PEM certificate")
+            }
+            return root
         }
 
         private func instant() throws -> Date {

@@ -28,7 +28,7 @@ import WebAuthn
             "AUTHENTICATOR AND STORE SUBCOMMANDS:": [
                 "create", "get", "list", "delete", "set", "clone", "import", "export", "profiles", "attestation-ca",
             ],
-            "RELYING PARTY SUBCOMMANDS:": ["verify", "inspect"],
+            "RELYING PARTY SUBCOMMANDS:": ["verify", "inspect", "conformance"],
             "SERVER SUBCOMMANDS:": ["tenant", "serve", "mcp", "browser", "device"],
         ]
         for (heading, commands) in groups {
