@@ -43,15 +43,18 @@ public actor RelyingPartyConformanceTarget: ConformanceTarget, CustomStringConve
 
     /// The relying party of a server that checks attestation: it trusts the runner's root for
     /// every format that carries a chain (or, given `metadata`, the roots the metadata lists for
-    /// each model) and requires trusted attestation.
+    /// each model, and the root for `fido-u2f`) and requires trusted attestation.
     ///
     /// - Parameters:
     ///   - rpID: the RP ID; its origin is `https://` and the ID.
     ///   - pki: the runner's PKI.
     ///   - metadata: FIDO metadata to read instead of trusting the root directly.
     public init(rpID: String, trusting pki: ConformancePKI, metadata: MetadataBLOB? = nil) {
-        let formats: [AttestationFormat] = [.packed, .tpm, .androidKey, .fidoU2F, .apple]
-        let anchors = metadata == nil ? Dictionary(uniqueKeysWithValues: formats.map { ($0, [pki.root]) }) : [:]
+        // FIDO metadata finds U2F authenticators by attestation key identifier, not AAGUID, and
+        // MetadataBLOB reads AAGUID entries only: fido-u2f keeps the root as its anchor.
+        let formats: [AttestationFormat] =
+            metadata == nil ? [.packed, .tpm, .androidKey, .fidoU2F, .apple] : [.fidoU2F]
+        let anchors = Dictionary(uniqueKeysWithValues: formats.map { ($0, [pki.root]) })
         self.init(
             relyingParty: RelyingParty(ids: [rpID], trustAnchors: anchors, metadata: metadata),
             requiresTrustedAttestation: true)
