@@ -204,6 +204,7 @@ docs: build-tests
 	$(call docc-catalog,PasskeyKit)
 	$(call docc-catalog,PasskeyControl)
 	$(call docc-catalog,PasskeyPKCS11)
+	$(call docc-catalog,PasskeyConformance)
 	$(call docc-catalog,PasskeyBrowser)
 	$(call docc-catalog,PasskeyCTAP)
 
