@@ -87,6 +87,19 @@ class RelyingPartyMemory:
                 return user.credentials[credential_id]
         raise Failed("unknown credential")
 
+    def begin_registration(self, user: User, state):
+        """`user` is the session's registering user, `state` the one registration in progress (a new one replaces it)."""
+        user.pending_registration = state
+        self.registering = user
+
+    def begin_assertion(self, user, state):
+        """`user` (None: usernameless) is the session's asserting user, `state` the one assertion in progress."""
+        self.asserting = user
+        if user is None:
+            self.usernameless = state
+        else:
+            user.pending_assertion = state
+
     def take_registration(self):
         """(user, state) of the registration in progress, its challenge consumed."""
         user = self.registering

@@ -81,8 +81,7 @@ def main():
                 authenticator_attachment=AuthenticatorAttachment(attachment) if attachment else None,
                 extensions=body.get("extensions") if isinstance(body.get("extensions"), dict) else None,
             )
-            user.pending_registration = (relying_party, state)
-            memory.registering = user
+            memory.begin_registration(user, (relying_party, state))
         return as_json(generated)
 
     def attestation_result(body):
@@ -107,11 +106,7 @@ def main():
                 user_verification=UserVerificationRequirement(uv) if uv else None,
                 extensions=body.get("extensions") if isinstance(body.get("extensions"), dict) else None,
             )
-            memory.asserting = user
-            if user:
-                user.pending_assertion = state
-            else:
-                memory.usernameless = state
+            memory.begin_assertion(user, state)
         return as_json(generated)
 
     def assertion_result(body):

@@ -154,8 +154,7 @@ def main():
                 authenticator_selection=criteria,
                 exclude_credentials=[PublicKeyCredentialDescriptor(id=c.id) for c in user.credentials.values()],
             )
-            user.pending_registration = (generated.challenge, uv == UserVerificationRequirement.REQUIRED)
-            memory.registering = user
+            memory.begin_registration(user, (generated.challenge, uv == UserVerificationRequirement.REQUIRED))
         answer = json.loads(options_to_json(generated))
         if isinstance(body.get("extensions"), dict):  # py_webauthn has no extensions input: echoed
             answer["extensions"] = body["extensions"]
@@ -188,12 +187,7 @@ def main():
                 allow_credentials=[PublicKeyCredentialDescriptor(id=c.id) for c in user.credentials.values()]
                 if user else [],
             )
-            state = (generated.challenge, uv == UserVerificationRequirement.REQUIRED)
-            memory.asserting = user
-            if user:
-                user.pending_assertion = state
-            else:
-                memory.usernameless = state
+            memory.begin_assertion(user, (generated.challenge, uv == UserVerificationRequirement.REQUIRED))
         answer = json.loads(options_to_json(generated))
         if isinstance(body.get("extensions"), dict):
             answer["extensions"] = body["extensions"]
