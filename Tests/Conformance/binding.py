@@ -11,18 +11,29 @@ pending challenges. Only the verification differs between the two servers; it is
 Every answer is JSON with `status` ("ok" or "failed") and `errorMessage`; a refusal or any error is a 4xx, never a
 500: whatever a handler raises becomes `{"status":"failed","errorMessage":…}` with 400 (404 for an unknown path).
 
-The session is the latest options call, as one browser session would be: a result is checked against the user
-whose options were asked for last (registration and assertion each keep their own), and that user's one pending
-challenge is consumed by the result, whatever the verdict."""
+The session is a cookie an options answer sets (the runner sends it back with the ceremony's result), else, for
+a client without cookies, the latest options call of that kind: a result is checked against the user whose
+options the session asked for, and that user's one pending challenge is consumed by the result, whatever the
+verdict."""
 
 import argparse
 import base64
 import json
+import secrets
 import sys
 import threading
 import traceback
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Session:
+    """The session cookie a request carried (`token`) and the one its answer sets (`issued`)."""
+
+    def __init__(self, token):
+        self.token = token
+        self.issued = None
 
 
 class Failed(Exception):
@@ -56,8 +67,6 @@ class User:
     display_name: str
     id: bytes
     credentials: dict = field(default_factory=dict)  # credential ID -> Credential
-    pending_registration: object = None  # the library's state for the one registration in progress
-    pending_assertion: object = None
 
 
 class RelyingPartyMemory:
@@ -66,9 +75,8 @@ class RelyingPartyMemory:
     def __init__(self):
         self.lock = threading.Lock()
         self.users = {}
-        self.registering = None  # the user whose attestation options were asked for last
-        self.asserting = None  # likewise for assertion options
-        self.usernameless = None  # the pending state of an assertion asked for without a username
+        self.pending = {}  # session token -> (kind, user or None, the library's state)
+        self.latest = {}  # kind -> the token of the latest options call, for a client that sends no cookie
 
     def user(self, name: str, display_name: str, new_id) -> User:
         """The user called `name`, created with `new_id()` as its user handle on first use."""
@@ -87,37 +95,26 @@ class RelyingPartyMemory:
                 return user.credentials[credential_id]
         raise Failed("unknown credential")
 
-    def begin_registration(self, user: User, state):
-        """`user` is the session's registering user, `state` the one registration in progress (a new one replaces it)."""
-        user.pending_registration = state
-        self.registering = user
+    def begin(self, kind: str, user, state, session: "Session"):
+        """Keeps `state`, the library's for a `kind` ("registration" or "assertion") ceremony of `user` (None: a
+        usernameless assertion), under a new session token the answer sets as a cookie; it replaces that user's
+        pending one of that kind (one pending challenge per user)."""
+        for token, (other_kind, other_user, _) in list(self.pending.items()):
+            if other_kind == kind and other_user is user:
+                del self.pending[token]
+        session.issued = secrets.token_urlsafe(16)
+        self.pending[session.issued] = (kind, user, state)
+        self.latest[kind] = session.issued
 
-    def begin_assertion(self, user, state):
-        """`user` (None: usernameless) is the session's asserting user, `state` the one assertion in progress."""
-        self.asserting = user
-        if user is None:
-            self.usernameless = state
-        else:
-            user.pending_assertion = state
-
-    def take_registration(self):
-        """(user, state) of the registration in progress, its challenge consumed."""
-        user = self.registering
-        if user is None or user.pending_registration is None:
-            raise Failed("no registration in progress: ask /attestation/options first")
-        state, user.pending_registration = user.pending_registration, None
-        return user, state
-
-    def take_assertion(self):
-        """(user or None for a usernameless assertion, state), its challenge consumed."""
-        user = self.asserting
-        if user is None:
-            state, self.usernameless = self.usernameless, None
-        else:
-            state, user.pending_assertion = user.pending_assertion, None
-        if state is None:
-            raise Failed("no assertion in progress: ask /assertion/options first")
-        return user, state
+    def take(self, kind: str, session: "Session"):
+        """(user, state) of the `kind` ceremony of the session's cookie, else of the latest options call; its
+        challenge is consumed, whatever the verdict."""
+        token = session.token or self.latest.get(kind)
+        entry = self.pending.pop(token, None) if token else None
+        if entry is None or entry[0] != kind:
+            path = "/attestation/options" if kind == "registration" else "/assertion/options"
+            raise Failed(f"no {kind} in progress for this session: ask {path} first")
+        return entry[1], entry[2]
 
     def add(self, credential: Credential):
         """Keeps a new credential; refuses an ID any user already has (WebAuthn L3 §7.1 step 26)."""
@@ -162,16 +159,25 @@ def arguments(description: str, defects=()):
     return parser.parse_args()
 
 
+COOKIE = "conformance-session"
+
+
 def serve(options, routes: dict, on_start=None):
-    """Serves `routes` ({path: handler(body: dict) -> dict}) until killed, printing `{"url": …}` once listening;
+    """Serves `routes` ({path: handler(body: dict, session: Session) -> dict}) until killed, printing `{"url": …}` once listening;
     `on_start(origin)` runs first, with the origin the server expects."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def answer(self, status: int, payload: dict):
+        def cookie(self):
+            cookies = SimpleCookie(self.headers.get("Cookie") or "")
+            return cookies[COOKIE].value if COOKIE in cookies else None
+
+        def answer(self, status: int, payload: dict, issued=None):
             data = json.dumps(payload).encode()
             self.send_response(status)
+            if issued:
+                self.send_header("Set-Cookie", f"{COOKIE}={issued}; Path=/; HttpOnly")
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -189,8 +195,9 @@ def serve(options, routes: dict, on_start=None):
                     body = json.loads(raw or b"null")
                 except ValueError as error:
                     raise Failed(f"the request body is not JSON: {error}")
-                result = handler(body_object(body))
-                self.answer(200, {"status": "ok", "errorMessage": "", **result})
+                session = Session(self.cookie())
+                result = handler(body_object(body), session)
+                self.answer(200, {"status": "ok", "errorMessage": "", **result}, session.issued)
             except Exception as error:  # every failure is the client's 4xx, never a 500
                 message = str(error) or type(error).__name__
                 if not isinstance(error, Failed):

@@ -62,7 +62,7 @@ def main():
     def server(attestation=None):
         return Fido2Server(rp, attestation=attestation, verify_origin=verify_origin, verify_attestation=verifier)
 
-    def attestation_options(body):
+    def attestation_options(body, session):
         name = body.get("username")
         if not isinstance(name, str) or not name:
             raise Failed("username is missing")
@@ -81,12 +81,12 @@ def main():
                 authenticator_attachment=AuthenticatorAttachment(attachment) if attachment else None,
                 extensions=body.get("extensions") if isinstance(body.get("extensions"), dict) else None,
             )
-            memory.begin_registration(user, (relying_party, state))
+            memory.begin("registration", user, (relying_party, state), session)
         return as_json(generated)
 
-    def attestation_result(body):
+    def attestation_result(body, session):
         with memory.lock:
-            user, (relying_party, state) = memory.take_registration()
+            user, (relying_party, state) = memory.take("registration", session)
             auth_data = relying_party.register_complete(state, body)
             memory.add(Credential(
                 id=auth_data.credential_data.credential_id, owner=user, sign_count=auth_data.counter,
@@ -94,7 +94,7 @@ def main():
             ))
         return {}
 
-    def assertion_options(body):
+    def assertion_options(body, session):
         name = body.get("username") or ""
         if not isinstance(name, str):
             raise Failed("username is not a string")
@@ -106,12 +106,12 @@ def main():
                 user_verification=UserVerificationRequirement(uv) if uv else None,
                 extensions=body.get("extensions") if isinstance(body.get("extensions"), dict) else None,
             )
-            memory.begin_assertion(user, state)
+            memory.begin("assertion", user, state, session)
         return as_json(generated)
 
-    def assertion_result(body):
+    def assertion_result(body, session):
         with memory.lock:
-            user, state = memory.take_assertion()
+            user, state = memory.take("assertion", session)
             credential = memory.owned_credential(user, body)
             server().authenticate_complete(state, [credential.record], body)
             counter = AuthenticationResponse.from_dict(body).response.authenticator_data.counter

@@ -132,7 +132,7 @@ def main():
                 return challenge
         return challenge
 
-    def attestation_options(body):
+    def attestation_options(body, session):
         name = body.get("username")
         if not isinstance(name, str) or not name:
             raise Failed("username is missing")
@@ -154,15 +154,16 @@ def main():
                 authenticator_selection=criteria,
                 exclude_credentials=[PublicKeyCredentialDescriptor(id=c.id) for c in user.credentials.values()],
             )
-            memory.begin_registration(user, (generated.challenge, uv == UserVerificationRequirement.REQUIRED))
+            required = uv == UserVerificationRequirement.REQUIRED
+            memory.begin("registration", user, (generated.challenge, required), session)
         answer = json.loads(options_to_json(generated))
         if isinstance(body.get("extensions"), dict):  # py_webauthn has no extensions input: echoed
             answer["extensions"] = body["extensions"]
         return answer
 
-    def attestation_result(body):
+    def attestation_result(body, session):
         with memory.lock:
-            user, (challenge, uv_required) = memory.take_registration()
+            user, (challenge, uv_required) = memory.take("registration", session)
             verified = verify_registration_response(
                 credential=body, expected_challenge=expected_challenge(body, challenge),
                 expected_rp_id=options.rp_id, expected_origin=expected_origin(body),
@@ -175,7 +176,7 @@ def main():
             ))
         return {}
 
-    def assertion_options(body):
+    def assertion_options(body, session):
         name = body.get("username") or ""
         if not isinstance(name, str):
             raise Failed("username is not a string")
@@ -187,15 +188,16 @@ def main():
                 allow_credentials=[PublicKeyCredentialDescriptor(id=c.id) for c in user.credentials.values()]
                 if user else [],
             )
-            memory.begin_assertion(user, (generated.challenge, uv == UserVerificationRequirement.REQUIRED))
+            required = uv == UserVerificationRequirement.REQUIRED
+            memory.begin("assertion", user, (generated.challenge, required), session)
         answer = json.loads(options_to_json(generated))
         if isinstance(body.get("extensions"), dict):
             answer["extensions"] = body["extensions"]
         return answer
 
-    def assertion_result(body):
+    def assertion_result(body, session):
         with memory.lock:
-            user, (challenge, uv_required) = memory.take_assertion()
+            user, (challenge, uv_required) = memory.take("assertion", session)
             credential = memory.owned_credential(user, body)
             verified = verify_authentication_response(
                 credential=body, expected_challenge=expected_challenge(body, challenge),

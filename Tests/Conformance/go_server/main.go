@@ -15,9 +15,10 @@
 // caller: the JSON of the options in base64url (the library's []byte members marshal as standard base64), refusing
 // a credential ID already registered, refusing an assertion whose counter set the library's CloneWarning (WebAuthn
 // L3 §7.2 step 22), and, with -root, checking an attestation statement's x5c chain against the PEM's certificates
-// (this version of the library verifies statements but takes no trust anchors). Like binding.py, the session is
-// the latest options call: a result is checked against the user whose options were asked for last, and that
-// user's pending challenge is consumed by the result, whatever the verdict.
+// (this version of the library verifies statements but takes no trust anchors). Like binding.py, the session is a
+// cookie an options answer sets (else, for a client without cookies, the latest options call of that kind): a
+// result is checked against the user whose options the session asked for, and that user's one pending challenge
+// is consumed by the result, whatever the verdict.
 package main
 
 import (
@@ -44,7 +45,14 @@ type user struct {
 	name        string
 	displayName string
 	credentials []webauthn.Credential
-	pending     *webauthn.SessionData // the one registration or assertion in progress
+}
+
+// ceremony is a registration or assertion in progress: the library's session data and the user (nil: a
+// usernameless assertion).
+type ceremony struct {
+	kind    string
+	account *user
+	session *webauthn.SessionData
 }
 
 func (u *user) WebAuthnID() []byte                         { return u.id }
@@ -58,9 +66,41 @@ type server struct {
 	relyingParty *webauthn.WebAuthn
 	roots        *x509.CertPool // nil without -root
 	users        map[string]*user
-	registering  *user
-	asserting    *user
-	usernameless *webauthn.SessionData
+	pending      map[string]ceremony // session cookie -> the ceremony its options began
+	latest       map[string]string   // kind -> the cookie of the latest options call, for a client without cookies
+}
+
+const cookieName = "conformance-session"
+
+// begin keeps a ceremony under a new session cookie, replacing the user's pending one of that kind (one pending
+// challenge per user); it returns the cookie.
+func (s *server) begin(kind string, account *user, session *webauthn.SessionData) (string, error) {
+	for token, other := range s.pending {
+		if other.kind == kind && other.account == account {
+			delete(s.pending, token)
+		}
+	}
+	random := make([]byte, 16)
+	if _, err := rand.Read(random); err != nil {
+		return "", err
+	}
+	token := b64url(random)
+	s.pending[token] = ceremony{kind: kind, account: account, session: session}
+	s.latest[kind] = token
+	return token, nil
+}
+
+// take consumes the ceremony of the request's cookie, else of the latest options call, whatever the verdict.
+func (s *server) take(kind, token string) (ceremony, error) {
+	if token == "" {
+		token = s.latest[kind]
+	}
+	found, ok := s.pending[token]
+	delete(s.pending, token)
+	if !ok || found.kind != kind {
+		return ceremony{}, refusal("no " + kind + " in progress for this session: ask its options first")
+	}
+	return found, nil
 }
 
 // refusal is an error answered as 400 {"status":"failed","errorMessage":…}.
@@ -115,7 +155,10 @@ func descriptors(credentials []webauthn.Credential) []protocol.CredentialDescrip
 	return list
 }
 
-func (s *server) attestationOptions(body []byte) (map[string]interface{}, error) {
+// call is the session cookie a request carried (token) and the one its answer sets (issued).
+type call struct{ token, issued string }
+
+func (s *server) attestationOptions(body []byte, c *call) (map[string]interface{}, error) {
 	var request struct {
 		Username               string                            `json:"username"`
 		DisplayName            string                            `json:"displayName"`
@@ -153,18 +196,18 @@ func (s *server) attestationOptions(body []byte) (map[string]interface{}, error)
 	if err != nil {
 		return nil, err
 	}
-	account.pending = session
-	s.registering = account
+	if c.issued, err = s.begin("registration", account, session); err != nil {
+		return nil, err
+	}
 	return options(creation.Response, creation.Response.Challenge, account.id, exclusions, "excludeCredentials")
 }
 
-func (s *server) attestationResult(body []byte) (map[string]interface{}, error) {
-	account := s.registering
-	if account == nil || account.pending == nil {
-		return nil, refusal("no registration in progress: ask /attestation/options first")
+func (s *server) attestationResult(body []byte, c *call) (map[string]interface{}, error) {
+	pending, err := s.take("registration", c.token)
+	if err != nil {
+		return nil, err
 	}
-	session := *account.pending
-	account.pending = nil
+	account, session := pending.account, *pending.session
 	parsed, err := protocol.ParseCredentialCreationResponseBody(bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -218,7 +261,7 @@ func (s *server) trusted(statement map[string]interface{}) error {
 	return nil
 }
 
-func (s *server) assertionOptions(body []byte) (map[string]interface{}, error) {
+func (s *server) assertionOptions(body []byte, c *call) (map[string]interface{}, error) {
 	var request struct {
 		Username         string                               `json:"username"`
 		UserVerification protocol.UserVerificationRequirement `json:"userVerification"`
@@ -236,7 +279,9 @@ func (s *server) assertionOptions(body []byte) (map[string]interface{}, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.asserting, s.usernameless = nil, session
+		if c.issued, err = s.begin("assertion", nil, session); err != nil {
+			return nil, err
+		}
 		return options(assertion.Response, assertion.Response.Challenge, nil, nil, "allowCredentials")
 	}
 	account, ok := s.users[request.Username]
@@ -247,22 +292,18 @@ func (s *server) assertionOptions(body []byte) (map[string]interface{}, error) {
 	if err != nil {
 		return nil, err
 	}
-	account.pending = session
-	s.asserting = account
+	if c.issued, err = s.begin("assertion", account, session); err != nil {
+		return nil, err
+	}
 	return options(assertion.Response, assertion.Response.Challenge, nil, descriptors(account.credentials), "allowCredentials")
 }
 
-func (s *server) assertionResult(body []byte) (map[string]interface{}, error) {
-	account := s.asserting
-	var session *webauthn.SessionData
-	if account == nil {
-		session, s.usernameless = s.usernameless, nil
-	} else {
-		session, account.pending = account.pending, nil
+func (s *server) assertionResult(body []byte, c *call) (map[string]interface{}, error) {
+	pending, err := s.take("assertion", c.token)
+	if err != nil {
+		return nil, err
 	}
-	if session == nil {
-		return nil, refusal("no assertion in progress: ask /assertion/options first")
-	}
+	account, session := pending.account, pending.session
 	parsed, err := protocol.ParseCredentialRequestResponseBody(bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -295,7 +336,7 @@ func (s *server) assertionResult(body []byte) (map[string]interface{}, error) {
 	return map[string]interface{}{"status": "ok", "errorMessage": ""}, nil
 }
 
-func (s *server) route(handler func([]byte) (map[string]interface{}, error), verbose bool) http.HandlerFunc {
+func (s *server) route(handler func([]byte, *call) (map[string]interface{}, error), verbose bool) http.HandlerFunc {
 	return func(writer http.ResponseWriter, request *http.Request) {
 		answer := func(status int, payload map[string]interface{}) {
 			text, _ := json.Marshal(payload)
@@ -316,7 +357,14 @@ func (s *server) route(handler func([]byte) (map[string]interface{}, error), ver
 		if err == nil {
 			s.lock.Lock()
 			var result map[string]interface{}
-			result, err = handler(body)
+			c := &call{}
+			if cookie, err := request.Cookie(cookieName); err == nil {
+				c.token = cookie.Value
+			}
+			result, err = handler(body, c)
+			if c.issued != "" {
+				http.SetCookie(writer, &http.Cookie{Name: cookieName, Value: c.issued, Path: "/", HttpOnly: true})
+			}
 			s.lock.Unlock()
 			if err == nil {
 				answer(200, result)
@@ -353,7 +401,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	s := &server{relyingParty: relyingParty, users: map[string]*user{}}
+	s := &server{relyingParty: relyingParty, users: map[string]*user{}, pending: map[string]ceremony{}, latest: map[string]string{}}
 	if *root != "" {
 		text, err := os.ReadFile(*root)
 		if err != nil {
