@@ -52,7 +52,8 @@ DEFECT_TESTS = {
 
 @pytest.fixture(scope="module")
 def runner_root(tmp_path_factory):
-    """The runner's attestation root as a PEM file, for the servers' --root."""
+    """The runner's attestation root (`passkey conformance root`) as a PEM file, for the servers' --root; the runner
+    is then run with --trusts-root."""
     path = tmp_path_factory.mktemp("root") / "root.pem"
     result = subprocess.run([passkey_binary(), "conformance", "root"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -119,7 +120,7 @@ def differences(expected: dict, actual: dict, report) -> list:
 def clean_pywebauthn(commands):
     """The report of py_webauthn without defects: the baseline of the defect matrix."""
     with started(commands["pywebauthn"]) as url:
-        return conformance(url)[1]
+        return conformance(url, "--trusts-root")[1]
 
 
 @pytest.mark.parametrize("server", ["pywebauthn", "fido2", "go-webauthn"])
@@ -129,7 +130,7 @@ def test_each_server_gets_its_expected_report(server, commands, clean_pywebauthn
         report = clean_pywebauthn
     else:
         with started(commands[server]) as url:
-            report = conformance(url, "--junit", str(junit))[1]
+            report = conformance(url, "--trusts-root", "--junit", str(junit))[1]
         cases = ElementTree.parse(junit).getroot().iter("testcase")
         assert len(list(cases)) == len(report["tests"]), "the JUnit XML has not one testcase per test"
     path = REPORTS / f"{server}.json"
@@ -145,7 +146,7 @@ def test_each_server_gets_its_expected_report(server, commands, clean_pywebauthn
 @pytest.mark.parametrize("defect", sorted(DEFECT_TESTS))
 def test_a_defect_fails_exactly_the_tests_that_cover_it(defect, commands, clean_pywebauthn):
     with started([*commands["pywebauthn"], "--defect", defect]) as url:
-        code, report = conformance(url)
+        code, report = conformance(url, "--trusts-root")
     assert code == 1
     before, after = outcomes(clean_pywebauthn), outcomes(report)
     newly_failed = {id for id, outcome in after.items() if outcome == "failed" and before.get(id) == "passed"}
