@@ -285,7 +285,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyConformanceTests",
-            dependencies: ["PasskeyConformance", "PasskeyAuthenticator", "WebAuthn", "TestSupport"],
+            dependencies: ["PasskeyConformance", "PasskeyAuthenticator", "PasskeyTenant", "WebAuthn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

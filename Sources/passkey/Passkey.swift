@@ -32,7 +32,7 @@ struct Passkey: AsyncParsableCommand {
                     Create.self, Get.self, List.self, Delete.self, SetProperties.self, Clone.self, Import.self,
                     Export.self, Profiles.self, AttestationCA.self,
                 ]),
-            CommandGroup(name: "Relying party", subcommands: [Verify.self, Inspect.self]),
+            CommandGroup(name: "Relying party", subcommands: [Verify.self, Inspect.self, Conformance.self]),
             CommandGroup(
                 name: "Server", subcommands: [Tenant.self, Serve.self, MCPServer.self, Browser.self, Device.self]),
         ]
