@@ -18,7 +18,8 @@ import os
 
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
-from fido2.attestation import AttestationVerifier
+from fido2.attestation import AttestationVerifier, NoneAttestation
+from fido2.attestation.base import _default_attestations
 from fido2.server import Fido2Server
 from fido2.webauthn import (
     AttestationConveyancePreference,
@@ -35,7 +36,9 @@ class TrustedRoots(AttestationVerifier):
     """python-fido2's attestation verification with the `--root` certificates as the only trust anchors."""
 
     def __init__(self, certificates):
-        super().__init__()
+        # python-fido2's default attestation types leave out "none", which a relying party may accept even when it
+        # asked for attestation (WebAuthn L3 §7.1 step 23 leaves that to its policy): this one does.
+        super().__init__([*_default_attestations(), NoneAttestation()])
         self.certificates = certificates
 
     def ca_lookup(self, attestation_result, auth_data):
