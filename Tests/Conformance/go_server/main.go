@@ -356,6 +356,7 @@ func (s *server) route(handler func([]byte, *call) (map[string]interface{}, erro
 		body, err := io.ReadAll(request.Body)
 		if err == nil {
 			s.lock.Lock()
+			defer s.lock.Unlock() // also when the library panics, or every later request would wait forever
 			var result map[string]interface{}
 			c := &call{}
 			if cookie, err := request.Cookie(cookieName); err == nil {
@@ -365,7 +366,6 @@ func (s *server) route(handler func([]byte, *call) (map[string]interface{}, erro
 			if c.issued != "" {
 				http.SetCookie(writer, &http.Cookie{Name: cookieName, Value: c.issued, Path: "/", HttpOnly: true})
 			}
-			s.lock.Unlock()
 			if err == nil {
 				answer(200, result)
 				return
