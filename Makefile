@@ -96,7 +96,7 @@ postgres-test:
 
 interop-test:
 	PASSKEY_BIN="$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" \
-	  $(VENV)/bin/python -m pytest -q Tests/Interop
+	  $(VENV)/bin/python -m pytest -q Tests/Interop Tests/Conformance
 
 ## examples-test: the pytest example (a Flask relying party and passkey serve) and bounded distributed Locust runs:
 ## one tenant, then two on a throwaway PostgreSQL behind nginx (Examples/nginx)

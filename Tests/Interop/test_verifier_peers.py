@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from webauthn import verify_registration_response
 
-from conftest import ROOT, b64url, ceremony, creation_options, passkey_binary, succeeded
+from conftest import ROOT, b64url, build_go, ceremony, creation_options, passkey_binary, succeeded
 
 ORIGIN = "https://example.org"
 
@@ -22,13 +22,7 @@ ORIGIN = "https://example.org"
 @pytest.fixture(scope="module")
 def go_peer(tmp_path_factory):
     """The Go peer, built offline from Debian's source tree as the bench builds it."""
-    binary = tmp_path_factory.mktemp("go") / "go_webauthn_bench"
-    environment = {**os.environ, "GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOPROXY": "off", "GOFLAGS": ""}
-    subprocess.run(
-        ["go", "build", "-o", str(binary), str(ROOT / "Tests/Interop/go_webauthn_bench/main.go")],
-        env=environment, check=True, capture_output=True, timeout=300,
-    )
-    return [str(binary)]
+    return [build_go(ROOT / "Tests/Interop/go_webauthn_bench/main.go", tmp_path_factory.mktemp("go") / "go_webauthn_bench")]
 
 
 @pytest.fixture(scope="module")
