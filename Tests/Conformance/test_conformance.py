@@ -49,10 +49,10 @@ DEFECT_TESTS = {
     "any-attestation": {
         f"ATT-{format}-{fault}" for format in ("ANDROID-KEY", "APPLE", "FIDO-U2F", "PACKED", "TPM")
         for fault in ("BAD-SIGNATURE", "EXPIRED-CHAIN", "UNTRUSTED-CHAIN", "WRONG-CERTIFICATE-PROFILE")
-    } - {"ATT-PACKED-WRONG-CERTIFICATE-PROFILE"} | {"ATT-PACKED-SELF-BAD-SIGNATURE", "ATT-TPM-WRONG-AAGUID"},
+    } - {"ATT-PACKED-WRONG-CERTIFICATE-PROFILE"} | {"ATT-PACKED-SELF-BAD-SIGNATURE"},
 }
 # The tests py_webauthn fails by its statement verification alone, which pass when it is switched off.
-DEFECT_PASSES = {"any-attestation": {"ATT-ANDROID-KEY", "ATT-TPM"}}
+DEFECT_PASSES = {"any-attestation": {"ATT-ANDROID-KEY"}}
 
 
 @pytest.fixture(scope="module")

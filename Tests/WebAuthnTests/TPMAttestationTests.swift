@@ -117,7 +117,7 @@ import X509
     /// §8.3.1: the TPM attributes may also come one RDN each; an AAGUID extension must match.
     @Test func theAIKCertificateNamesItsDeviceEitherWayAndItsAAGUID() throws {
         var statement = try Statement()
-        let manufacturer = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 1], utf8String: "id:FFFFF1D0")
+        let manufacturer = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 1], utf8String: "id:4D534654")
         let model = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 2], utf8String: "SoftPasskey TPM")
         let version = try RelativeDistinguishedName.Attribute(type: [2, 23, 133, 2, 3], utf8String: "id:13")
         let separate = DistinguishedName([.init(manufacturer), .init(model), .init(version)])

@@ -57,12 +57,13 @@ package enum AttestationCertificateProfile {
     /// The extensions §8.3.1 asks of an AIK certificate: a critical subject alternative name with
     /// the TPM's manufacturer, model and version in one RDN (TCG EK Credential Profile §3.1.2), the
     /// AIK usage, CA false, and the AAGUID if one is given; or one that lacks the device names, the
-    /// usage, or says it is a CA.
+    /// usage, or says it is a CA. The manufacturer is a TCG-registered vendor ID (`MSFT`, as
+    /// Windows' firmware-less TPM reports), since verifiers check it against the registry.
     package static func aikExtensions(
         device: Bool = true, usage: Bool = true, isCA: Bool = false, aaguid: AAGUID? = nil
     ) throws -> Certificate.Extensions {
         let attributes = try RelativeDistinguishedName([
-            .init(type: [2, 23, 133, 2, 1], utf8String: "id:FFFFF1D0"),
+            .init(type: [2, 23, 133, 2, 1], utf8String: "id:4D534654"),
             .init(type: [2, 23, 133, 2, 2], utf8String: "SoftPasskey TPM"),
             .init(type: [2, 23, 133, 2, 3], utf8String: "id:13"),
         ])

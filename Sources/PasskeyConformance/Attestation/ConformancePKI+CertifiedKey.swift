@@ -40,9 +40,11 @@ extension ConformancePKI {
             try AndroidAuthorizationList.keyDescription(challenge: challenge)
         }
         let signature = try forgery.credentialKey.signature(for: forgery.signedData)
+        // A Keystore chain ends at its root, as Google's does, and verifiers (py_webauthn) read it there.
+        let issuer = (forgery.fault == .untrustedChain ? otherIssuer : rootIssuer).der
         return [
             "alg": CBOR(forgery.credentialKey.algorithm.rawValue), "sig": .bytes(signature),
-            "x5c": [.bytes(certificate)],
+            "x5c": [.bytes(certificate), .bytes(issuer)],
         ]
     }
 
