@@ -33,8 +33,10 @@ public struct ConformanceError: CodedError, Hashable {
         public static let skipped = Code(rawValue: "skipped")
         /// The runner could not forge the ceremony (a key or certificate it could not make).
         public static let forgery = Code(rawValue: "forgery")
-        public static let metadataUnavailable = Code(rawValue: "metadata-unavailable")  // no BLOB: no answer, or not 200
-        public static let badMetadata = Code(rawValue: "bad-metadata")  // the BLOB does not verify to its root or parse
+        /// No metadata BLOB: no answer, or not 200.
+        public static let metadataUnavailable = Code(rawValue: "metadata-unavailable")
+        /// A metadata BLOB that does not parse, or does not verify to its root.
+        public static let badMetadata = Code(rawValue: "bad-metadata")
     }
 
     public let code: Code

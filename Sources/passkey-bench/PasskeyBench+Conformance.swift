@@ -45,7 +45,8 @@ extension PasskeyBench {
             // Every round sends the tenant dozens of refused ceremonies from one address by design.
             var configuration = TenantConfiguration()
             configuration.attemptLimits = AttemptLimits(perUser: .max, perAddress: .max)
-            let tenant = try await PasskeyTenant(configuration: configuration, database: scratch.path + "/tenant.sqlite")
+            let tenant = try await PasskeyTenant(
+                configuration: configuration, database: scratch.path + "/tenant.sqlite")
             let (inProcess, overHTTP) = try await tenant.serving { endpoint in
                 var inProcess: [Double] = []
                 var overHTTP: [Double] = []

@@ -140,6 +140,14 @@ class RelyingPartyMemory:
         return found
 
 
+def username(body, required: bool) -> str:
+    """The options request's `username`: a non-empty string when `required`, else a string or empty."""
+    name = body.get("username") or ""
+    if not isinstance(name, str) or (required and not name):
+        raise Failed("username is missing" if required else "username is not a string")
+    return name
+
+
 def body_object(body) -> dict:
     if not isinstance(body, dict):
         raise Failed("the request body is not a JSON object")

@@ -29,7 +29,7 @@ from fido2.webauthn import (
     UserVerificationRequirement,
 )
 
-from binding import Credential, Failed, RelyingPartyMemory, arguments, serve
+from binding import Credential, Failed, RelyingPartyMemory, arguments, serve, username
 
 
 class TrustedRoots(AttestationVerifier):
@@ -66,9 +66,7 @@ def main():
         return Fido2Server(rp, attestation=attestation, verify_origin=verify_origin, verify_attestation=verifier)
 
     def attestation_options(body, session):
-        name = body.get("username")
-        if not isinstance(name, str) or not name:
-            raise Failed("username is missing")
+        name = username(body, required=True)
         selection = body.get("authenticatorSelection") or {}
         resident_key = selection.get("residentKey") or ("required" if selection.get("requireResidentKey") else None)
         attachment = selection.get("authenticatorAttachment")
@@ -98,9 +96,7 @@ def main():
         return {}
 
     def assertion_options(body, session):
-        name = body.get("username") or ""
-        if not isinstance(name, str):
-            raise Failed("username is not a string")
+        name = username(body, required=False)
         uv = body.get("userVerification")
         with memory.lock:
             user = memory.known_user(name) if name else None

@@ -40,7 +40,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from binding import Credential, Failed, RelyingPartyMemory, arguments, from_b64url, serve
+from binding import Credential, Failed, RelyingPartyMemory, arguments, from_b64url, serve, username
 
 DEFECTS = (
     "no-signature-check", "no-origin-check", "no-challenge-check", "no-rpid-check", "no-counter-check",
@@ -133,9 +133,7 @@ def main():
         return challenge
 
     def attestation_options(body, session):
-        name = body.get("username")
-        if not isinstance(name, str) or not name:
-            raise Failed("username is missing")
+        name = username(body, required=True)
         selection = body.get("authenticatorSelection") or {}
         uv = UserVerificationRequirement(selection.get("userVerification", "preferred"))
         criteria = AuthenticatorSelectionCriteria(
@@ -177,9 +175,7 @@ def main():
         return {}
 
     def assertion_options(body, session):
-        name = body.get("username") or ""
-        if not isinstance(name, str):
-            raise Failed("username is not a string")
+        name = username(body, required=False)
         uv = UserVerificationRequirement(body.get("userVerification") or "preferred")
         with memory.lock:
             user = memory.known_user(name) if name else None

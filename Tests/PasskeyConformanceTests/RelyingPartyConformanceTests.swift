@@ -8,13 +8,15 @@ import WebAuthn
 @Suite struct RelyingPartyConformanceTests {
     static let origin = "https://example.org"
 
+    /// The README's and the catalog's sample, run.
     @Test func everyTestThatAppliesPasses() async throws {
+        // snippet.begin
         let pki = try ConformancePKI()
-        let configuration = try ConformanceConfiguration(origin: Self.origin, trustsRoot: true)
-        let report = await ConformanceSuite().run(
-            against: RelyingPartyConformanceTarget(rpID: "example.org", trusting: pki), configuration: configuration,
-            pki: pki, name: "RelyingParty")
+        let target = RelyingPartyConformanceTarget(rpID: "example.org", trusting: pki)
+        let configuration = try ConformanceConfiguration(origin: "https://example.org", trustsRoot: true)
+        let report = await ConformanceSuite().run(against: target, configuration: configuration, pki: pki)
         #expect(report.failed == 0, "\(report.summary)")
+        // snippet.end
         let skipped = report.tests.filter { $0.outcome == .skipped }
         #expect(skipped.allSatisfy { $0.group == .metadata || $0.id == "REG-REFUSE-ALGORITHM" }, "\(skipped)")
         #expect(report.passed > 80)
