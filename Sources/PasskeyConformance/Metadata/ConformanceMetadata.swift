@@ -15,7 +15,7 @@ public import WebAuthn
 ///
 /// The statuses derive from the serial number and `nextUpdate` alone, and the root's key and name
 /// from the PKI's seed, so a BLOB served by one process verifies to the root of another with the
-/// same seed (the certificates' signatures, and so the bytes, may differ). ``MetadataBLOB`` reads
+/// same seed (the certificates' signatures, and so the bytes, may differ). `MetadataBLOB` reads
 /// it back:
 ///
 /// ```swift

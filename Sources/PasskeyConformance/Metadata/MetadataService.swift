@@ -3,8 +3,8 @@ public import FoundationEssentials
 public import Logging
 public import WebAuthn
 
-/// A relying party's FIDO metadata from a URL: the BLOB fetched with an ``HTTPTransport``
-/// (``CurlTransport`` by default), verified to a root with ``MetadataBLOB``, and kept until its
+/// A relying party's FIDO metadata from a URL: the BLOB fetched with an `HTTPTransport`
+/// (`CurlTransport` by default), verified to a root with `MetadataBLOB`, and kept until its
 /// `nextUpdate` (FIDO MDS 3.0 §3.1.6: readers fetch the next BLOB once that date has come).
 ///
 /// Once `nextUpdate` has passed, the next ``blob()`` fetches again. If that fails, the BLOB in hand

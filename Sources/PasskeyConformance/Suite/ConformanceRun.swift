@@ -53,6 +53,9 @@ public struct ConformanceRun: Sendable {
     /// credential they ask for, lets `forge` break it, and sends it (`POST /attestation/result`).
     ///
     /// - Parameters:
+    ///   - username: the user to register; a new one by default.
+    ///   - userVerification: the user verification the options request asks for.
+    ///   - attestation: the attestation conveyance the options request asks for.
     ///   - algorithm: the credential's algorithm; a test is skipped when the options do not offer it.
     ///   - forge: changes the ceremony before the attestation is signed.
     /// - Returns: the registration and the server's verdict on it.

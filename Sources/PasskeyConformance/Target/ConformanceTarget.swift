@@ -5,7 +5,7 @@ public import WebAuthn
 ///
 /// ``HTTPConformanceTarget`` sends them to a server over HTTP, as the binding or an
 /// ``EndpointMap`` lays them out; ``RelyingPartyConformanceTarget`` answers them in process with
-/// this package's ``RelyingParty``. A test suite may conform its own server's handlers.
+/// this package's `RelyingParty`. A test suite may conform its own server's handlers.
 public protocol ConformanceTarget: Sendable {
     /// Sends one call and returns the server's answer.
     ///

@@ -4,7 +4,7 @@ public import WebAuthn
 /// A relying-party server over HTTP: each call a `POST` of JSON to the server URL and the call's
 /// path, as the FIDO transport binding (FIDO "Server Requirements and Transport Binding Profile"
 /// §7) or an ``EndpointMap`` lays it out, through the package's one HTTP client
-/// (``CurlTransport``).
+/// (`CurlTransport`).
 ///
 /// ```swift
 /// let target = HTTPConformanceTarget(server: "http://localhost:8080")

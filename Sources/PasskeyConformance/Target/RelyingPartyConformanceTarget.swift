@@ -1,13 +1,13 @@
 public import WebAuthn
 
-/// The transport binding answered in process by this package's ``RelyingParty``: users, their
+/// The transport binding answered in process by this package's `RelyingParty`: users, their
 /// credentials and the challenges issued kept in memory, each challenge spent on first use.
 ///
-/// What a server built on ``RelyingParty`` does, so the suite checks the verifier without HTTP,
+/// What a server built on `RelyingParty` does, so the suite checks the verifier without HTTP,
 /// and a reference for the binding's semantics: options from
-/// ``RelyingParty/generateRegistrationOptions(rpName:user:algorithms:excludeCredentials:residentKey:userVerification:authenticatorAttachment:attestation:hints:extensions:timeout:challenge:)``,
-/// verdicts from ``RelyingParty/verifyRegistration(_:challenge:at:)`` and
-/// ``RelyingParty/verifyAuthentication(_:challenge:credential:allowCredentials:userIdentified:)``.
+/// `RelyingParty/generateRegistrationOptions(rpName:user:algorithms:excludeCredentials:residentKey:userVerification:authenticatorAttachment:attestation:hints:extensions:timeout:challenge:)`,
+/// verdicts from `RelyingParty/verifyRegistration(_:challenge:at:)` and
+/// `RelyingParty/verifyAuthentication(_:challenge:credential:allowCredentials:userIdentified:)`.
 public actor RelyingPartyConformanceTarget: ConformanceTarget, CustomStringConvertible {
     /// The policy: RP ID, origins, algorithms, trust anchors, metadata. User verification is
     /// required per ceremony, as its options ask.
