@@ -285,7 +285,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyConformanceTests",
-            dependencies: ["PasskeyConformance", "PasskeyAuthenticator", "PasskeyTenant", "WebAuthn", "TestSupport"],
+            dependencies: [
+                "PasskeyConformance", "PasskeyAuthenticator", "PasskeyTenant", "Auth0Passkeys", "WebAuthn",
+                "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
