@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PasskeyConformance
-import Synchronization
 import WebAuthn
 
 extension Passkey.Conformance {
@@ -45,39 +44,23 @@ extension Passkey.Conformance.MDS {
 
         func run() async throws {
             let server = try reportingFailures { try MetadataServer(pki: ConformancePKI(seed: seed)) }
-            let line = StartLine(url: "", root: server.metadata.pki.rootPEM)
-            let json = format.json
-            let listening = Mutex(false)
-            do {
+            let root = server.metadata.pki.rootPEM
+            try await serveReportingStart("mds serve", place: "\(host):\(port)", json: format.json) { announce in
                 try await server.run(host: host, port: port) { url in
-                    listening.withLock { $0 = true }
-                    let line = StartLine(url: url, root: line.root)
-                    FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
+                    announce(StartLine(url: url, root: root))
                 }
-            } catch {
-                printError(
-                    listening.withLock { $0 }
-                        ? "mds serve: stopped: \(error)" : "mds serve: cannot listen on \(host):\(port): \(error)")
-                throw ExitCode(1)
             }
         }
     }
 
     /// What `mds serve` prints once it listens.
-    struct StartLine: Encodable {
+    struct StartLine: ServerStartLine {
         let url: String
         let root: String
 
         /// Two lines: the URL, then the root's PEM.
         var text: String {
             "passkey conformance mds listening on \(url)\n" + root.trimmingCharacters(in: .newlines)
-        }
-
-        var json: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            // Strings only: always encodes.
-            return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PasskeyAuthenticator
 import PasskeyControl
-import Synchronization
 
 extension Passkey {
     /// `passkey serve`: the control API over HTTP for test runners in any language.
@@ -63,39 +62,22 @@ extension Passkey {
                 transport: trust.transport(ControlService.transportConfiguration, environment: environment))
             let server = ControlServer(service: service, token: token)
             let address: ControlAddress = socket.map { .unixSocket(path: $0) } ?? .tcp(host: host, port: port)
-            let json = format.json
-            let listening = Mutex(false)
-            do {
+            try await serveReportingStart("serve", place: socket ?? "\(host):\(port)", json: format.json) { announce in
                 try await server.run(at: address) { endpoint in
-                    listening.withLock { $0 = true }
-                    let line = ServeStartLine(url: endpoint.url, token: token.value, socket: endpoint.socket)
-                    FileHandle.standardOutput.write(Data(((json ? line.json : line.text) + "\n").utf8))
+                    announce(ServeStartLine(url: endpoint.url, token: token.value, socket: endpoint.socket))
                 }
-            } catch {
-                let place = socket ?? "\(host):\(port)"
-                printError(
-                    listening.withLock { $0 }
-                        ? "serve: stopped: \(error)" : "serve: cannot listen on \(place): \(error)")
-                throw ExitCode(1)
             }
         }
     }
 
     /// What `serve` prints once it listens.
-    struct ServeStartLine: Encodable {
+    struct ServeStartLine: ServerStartLine {
         let url: String
         let token: String
         let socket: String?
 
         var text: String {
             "passkey serve listening on \(socket.map { "unix:\($0)" } ?? url) token=\(token)"
-        }
-
-        var json: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            // Strings only: always encodes.
-            return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
     }
 }
