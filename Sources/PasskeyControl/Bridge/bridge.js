@@ -491,7 +491,14 @@ function softpasskeyBridge(config) {
             waiter.resolve({ status: message.status, value: message.value });
           }
         };
-        socket.onclose = () => {
+        // A socket that a page policy blocks fires `error` alone in Chromium (no `close`): either
+        // ends it. Before it is ready the realm uses fetch; after, the waiting commands fail.
+        let ended = false;
+        socket.onerror = socket.onclose = () => {
+          if (ended) {
+            return;
+          }
+          ended = true;
           if (!ready) {
             resolve(null);
             return;
