@@ -164,11 +164,14 @@ class Authenticator:
         """Remove Virtual Authenticator (§11.4)."""
         self.server.call("DELETE", self.path)
 
-    def bridge_script(self, origins=None):
+    def bridge_script(self, origins=None, relax=()):
         """The page bridge bound to this authenticator: one self-contained script to evaluate in a
         page (before its scripts or after load). With `origins`, only pages of those origins may
-        use the capability it carries."""
-        query = urllib.parse.urlencode([("origin", origin) for origin in origins or []])
+        use the capability it carries. `relax` names rules of a browser the script then does not
+        enforce in cross-origin frames: "permissions-policy" (`<iframe allow=…>`, WebAuthn L3 §5.9)
+        and "user-activation" (create() without a click, §5.1.3)."""
+        query = urllib.parse.urlencode([("origin", origin) for origin in origins or []] +
+                                       [("relax", rule) for rule in ([relax] if isinstance(relax, str) else relax)])
         response = self.server.request("GET", self.path + "/bridge.js" + (f"?{query}" if query else ""))
         if response.status_code != 200:
             value = response.json().get("value", {})

@@ -90,8 +90,9 @@ extension ControlServer {
         }
     }
 
-    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:)``)
-    /// and the test's pick for a page's conditional get.
+    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:policy:)``;
+    /// `?origin=O` restricts it to pages of O, `?relax=R` relaxes a ``BridgePolicy`` rule) and the
+    /// test's pick for a page's conditional get.
     func addBridgeCommands(to group: RouterGroup<ControlRequestContext>) {
         group.get(":authenticator/bridge.js") { request, context in
             let (session, id) = try Self.ids(context)
@@ -102,12 +103,13 @@ extension ControlServer {
                     throw ControlError.invalidArgument("origin: \(error)")
                 }
             }
+            let policy = try BridgePolicy(relaxing: request.uri.queryParameters[values: "relax"].map(String.init))
             guard let authority = request.head.authority else {
                 throw ControlError.invalidArgument("the request has no Host")
             }
             let script = try await service.bridgeScript(
                 session: session, authenticator: id, endpoint: "http://\(authority)/bridge",
-                origins: origins.isEmpty ? nil : origins)
+                origins: origins.isEmpty ? nil : origins, policy: policy)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],

@@ -16,16 +16,21 @@ extension ControlService {
     ///   - endpoint: the base URL of the bridge routes as the page reaches them
     ///     (`http://127.0.0.1:PORT/bridge`).
     ///   - origins: the page origins that may use the script; any when `nil`.
+    ///   - policy: which of a browser's rules for frames the script enforces (``BridgePolicy``:
+    ///     permissions policy and user activation, both by default).
     /// - Returns: the script, to evaluate in a page before its own scripts or after load.
     /// - Throws: ``ControlError`` `invalid session id` or `invalid argument`.
     public func bridgeScript(
-        session: String, authenticator authenticatorID: String, endpoint: String, origins: [WebOrigin]? = nil
+        session: String, authenticator authenticatorID: String, endpoint: String, origins: [WebOrigin]? = nil,
+        policy: BridgePolicy = .enforced
     ) throws(ControlError) -> String {
         let virtual = try authenticator(session: session, authenticatorID)
         let (capability, key) = BridgeGrant.newCapability()
         bridgeGrants[key] = BridgeGrant(
             session: session, authenticatorID: authenticatorID, origins: origins.map { Set($0.map(\.description)) })
-        return BridgeScript(endpoint: endpoint, capability: capability, authenticator: virtual.authenticator).text
+        return BridgeScript(
+            endpoint: endpoint, capability: capability, authenticator: virtual.authenticator, policy: policy
+        ).text
     }
 
     /// The grant of a bridge capability, used from `origin`.
