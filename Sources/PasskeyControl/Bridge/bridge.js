@@ -602,9 +602,9 @@ function softpasskeyBridge(config) {
       source.postMessage({ type: handshakeAnswer, nonce: data.nonce }, target);
     } else if (data.type === policyQuestion && policyFeatures.includes(data.feature) && isChildWindow(source)) {
       event.stopImmediatePropagation();
-      childAllows(data.feature, source, event.origin).then(
-        (allowed) => allowed, () => false).then(
-        (allowed) => source.postMessage({ type: policyAnswer, nonce: data.nonce, allowed: allowed }, target));
+      const answer = (allowed) =>
+        source.postMessage({ type: policyAnswer, nonce: data.nonce, allowed: allowed }, target);
+      childAllows(data.feature, source, event.origin).then(answer, () => answer(false));
     } else if (awaitingAnswers.has(data.nonce)) {
       const awaiting = awaitingAnswers.get(data.nonce);
       if (data.type === awaiting.type && source === awaiting.from) {
@@ -636,7 +636,6 @@ function softpasskeyBridge(config) {
   /** Whether every ancestor frame is same-origin with this one, from what this realm may read. */
   function sameOriginWithAncestors() {
     const own = ownOrigin(); // the settings' origin: an about:blank or srcdoc frame's is its creator's
-
     const ancestors = location.ancestorOrigins;
     if (ancestors && typeof ancestors.length === "number" && ancestors.length > 0) {
       return Array.from(ancestors).every((origin) => origin === own);
@@ -733,7 +732,8 @@ function softpasskeyBridge(config) {
     if (sandbox !== null && !/(^|\s)allow-same-origin(\s|$)/i.test(sandbox)) {
       return "null";
     }
-    const src = container.hasAttribute("srcdoc") ? null : container.getAttribute("src") || container.getAttribute("data");
+    const src = container.hasAttribute("srcdoc") ? null :
+      container.getAttribute("src") || container.getAttribute("data");
     if (src) {
       try {
         const url = new URL(src, pageDocument.baseURI);
@@ -806,14 +806,10 @@ function softpasskeyBridge(config) {
    * child frame of this document: the feature must be enabled here, and the container policy (its
    * `allow`) must match the child's origin, or, when it does not name the feature, the child must
    * be same-origin with this document (the default allowlist of both features is 'self', §5.9). A
-   * script cannot read this document's `Permissions-Policy` header; the engine's own policy
-   * (Chromium) applies it.
+   * script cannot read this document's `Permissions-Policy` header. (A frame of an engine that
+   * exposes its policy never asks.)
    */
   async function childAllows(feature, child, origin) {
-    const engine = enginePolicy(feature);
-    if (engine) {
-      return origin !== "null" && engine.allowsFeature(feature, origin);
-    }
     if (!(await documentAllows(feature))) {
       return false;
     }
