@@ -1,4 +1,6 @@
+import Auth0Passkeys
 import PasskeyControl
+import TestSupport
 import Testing
 import WebAuthn
 
