@@ -50,8 +50,8 @@ import WebAuthn
     @Test func theServiceMakesAScriptWithAPolicy() async throws {
         let service = ControlService()
         let session = await service.newSession()
-        let authenticator = try await service.addAuthenticator(
-            session: session, VirtualAuthenticatorConfiguration(parameters: ["softpasskey:profile": .string("platform")]))
+        let platform = try VirtualAuthenticatorConfiguration(parameters: ["softpasskey:profile": .string("platform")])
+        let authenticator = try await service.addAuthenticator(session: session, platform)
         let relaxed = try await service.bridgeScript(
             session: session, authenticator: authenticator, endpoint: "http://127.0.0.1:1/bridge",
             policy: BridgePolicy(permissionsPolicy: false))
