@@ -5,12 +5,12 @@ WebKitGTK as Debian builds it has no WebAuthn at all: `navigator.credentials` an
 has no preload script either (no CDP; Debian's WebKitWebDriver 2.50 refuses the `webSocketUrl`
 capability, so no WebDriver BiDi). So the bridge is evaluated after each navigation, with
 `execute_script`, in every window of the session (popups and new tabs included) and in every iframe
-of each (Selenium switches into each window and frame, `about:blank` frames too). It then defines `navigator.credentials`, `PublicKeyCredential`,
-`AuthenticatorAttestationResponse` and `AuthenticatorAssertionResponse` itself, and the page's
-code, which reads them when a ceremony starts, runs unchanged. A page that needs WebAuthn while it
-loads must wait for it (the test RP's auto mode does), and a window or frame that appears later
-gets it at the next `inject()`. Requests to `passkey serve` are `fetch` with
-CORS; WebKit sets the `Origin` header the server checks.
+of each (Selenium switches into each window and frame, `about:blank` frames too). It then defines
+`navigator.credentials`, `PublicKeyCredential`, `AuthenticatorAttestationResponse` and
+`AuthenticatorAssertionResponse` itself, and the page's code, which reads them when a ceremony
+starts, runs unchanged. A page that needs WebAuthn while it loads must wait for it (the test RP's
+auto mode does), and a window or frame that appears later gets it at the next `inject()`. Requests
+to `passkey serve` are `fetch` with CORS; WebKit sets the `Origin` header the server checks.
 
 MiniBrowser has no headless flag: run under `xvfb-run -a`.
 
