@@ -46,8 +46,8 @@ class Relaxed:
     def __init__(self, authenticator, rules):
         self.authenticator, self.rules = authenticator, rules
 
-    def bridge_script(self, origins=None, relax=()):
-        return self.authenticator.bridge_script(origins, relax=tuple(relax) + self.rules)
+    def bridge_script(self, origins=None, relax=(), **options):
+        return self.authenticator.bridge_script(origins, relax=tuple(relax) + self.rules, **options)
 
 
 def inject_again(tab, engine):
