@@ -18,13 +18,19 @@ struct BridgeScript {
         let transports: [String]
         /// What `getClientCapabilities()` answers.
         let capabilities: [String: Bool]
+        /// Which of a browser's rules for frames the script enforces.
+        let policy: BridgePolicy
     }
 
     let configuration: Configuration
 
     /// The script for `authenticator`, reached at `endpoint` with `capability`: the client's
-    /// capabilities (``WebAuthnClient/capabilities``) plus the three signals the bridge carries out.
-    init(endpoint: String, socket: String?, capability: String, authenticator: SoftwareAuthenticator) {
+    /// capabilities (``WebAuthnClient/capabilities``) plus the three signals the bridge carries out,
+    /// enforcing `policy`.
+    init(
+        endpoint: String, socket: String?, capability: String, authenticator: SoftwareAuthenticator,
+        policy: BridgePolicy = .enforced
+    ) {
         let info = authenticator.info
         var capabilities = WebAuthnClient(authenticator: authenticator).capabilities
         for signal in ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"] {
@@ -32,7 +38,7 @@ struct BridgeScript {
         }
         configuration = Configuration(
             endpoint: endpoint, socket: socket, capability: capability, attachment: info.attachment.rawValue,
-            transports: Set(info.transports.map(\.rawValue)).sorted(), capabilities: capabilities)
+            transports: Set(info.transports.map(\.rawValue)).sorted(), capabilities: capabilities, policy: policy)
     }
 
     /// The script's text.
