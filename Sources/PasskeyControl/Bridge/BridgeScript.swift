@@ -20,11 +20,12 @@ struct BridgeScript {
 
     let configuration: Configuration
 
-    /// The script for `authenticator`, reached at `endpoint` with `capability`: the client's
-    /// capabilities (``WebAuthnClient/capabilities``) plus the three signals the bridge carries out.
-    init(endpoint: String, capability: String, authenticator: SoftwareAuthenticator) {
-        let info = authenticator.info
-        var capabilities = WebAuthnClient(authenticator: authenticator).capabilities
+    /// The script for `client`'s authenticator, reached at `endpoint` with `capability`: the
+    /// client's capabilities (``WebAuthnClient/capabilities``, `relatedOrigins` with its fetcher)
+    /// plus the three signals the bridge carries out.
+    init(endpoint: String, capability: String, client: WebAuthnClient) {
+        let info = client.authenticator.info
+        var capabilities = client.capabilities
         for signal in ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"] {
             capabilities[signal] = true
         }

@@ -25,7 +25,7 @@ extension ControlService {
         let (capability, key) = BridgeGrant.newCapability()
         bridgeGrants[key] = BridgeGrant(
             session: session, authenticatorID: authenticatorID, origins: origins.map { Set($0.map(\.description)) })
-        return BridgeScript(endpoint: endpoint, capability: capability, authenticator: virtual.authenticator).text
+        return BridgeScript(endpoint: endpoint, capability: capability, client: client(virtual.authenticator)).text
     }
 
     /// The grant of a bridge capability, used from `origin`.
@@ -59,13 +59,16 @@ extension ControlService {
         origin: WebOrigin, topOrigin: WebOrigin? = nil, requestID: String
     ) async throws(ControlError) -> ClientAssertion {
         let virtual = try await authenticator(session: session, authenticatorID)
+        let client = self.client(virtual.authenticator)
         let rpID: String
         do {
-            rpID = try await WebAuthnClient(authenticator: virtual.authenticator).relyingPartyID(
-                options.rpId, for: origin)
+            rpID = try await client.relyingPartyID(options.rpId, for: origin)
         } catch {
             throw ControlError(error)
         }
+        try await consenting(
+            SiteConsent.Request(origin: origin, topOrigin: topOrigin, operation: .get, rpID: options.rpId),
+            client: client)
         // A caller that cancels the wait (a server shutting down, a Swift caller) aborts the request.
         let outcome = await withTaskCancellationHandler {
             await waitForPick(session: session) { continuation in
