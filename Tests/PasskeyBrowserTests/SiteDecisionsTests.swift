@@ -49,11 +49,13 @@ import WebAuthn
         ("truncated", #"{"version":1,"sites":[{"origin":"https://shop.example","allowed":tr"#, "is not a list"),
         ("another version", #"{"version":2,"sites":[]}"#, "has version 2, not 1"),
         (
-            "not an origin", #"{"version":1,"sites":[{"origin":"https://shop.example/login","allowed":true,"#
+            "not an origin",
+            #"{"version":1,"sites":[{"origin":"https://shop.example/login","allowed":true,"#
                 + #""decided":"2027-01-15T08:00:00Z"}]}"#, "which is not an origin"
         ),
         (
-            "an origin twice", #"{"version":1,"sites":[{"origin":"https://a.example","allowed":false,"#
+            "an origin twice",
+            #"{"version":1,"sites":[{"origin":"https://a.example","allowed":false,"#
                 + #""decided":"2027-01-15T08:00:00Z"},{"origin":"https://a.example","allowed":true,"#
                 + #""decided":"2027-01-15T08:00:00Z"}]}"#, "twice"
         ),

@@ -39,7 +39,8 @@ import WebAuthn
             consent: .terminal(mode: mode, decisions: decisions, question: terminal.question))
         let session = await service.newSession()
         let authenticator = try await service.addAuthenticator(
-            session: session, VirtualAuthenticatorConfiguration(parameters: ["softpasskey:profile": .string("platform")]))
+            session: session,
+            VirtualAuthenticatorConfiguration(parameters: ["softpasskey:profile": .string("platform")]))
         var outcomes: [String?] = []
         for (index, origin) in origins.enumerated() {
             let options = try WebAuthnJSON.decode(
@@ -138,7 +139,8 @@ import WebAuthn
 
     @Test(arguments: [
         ["browser"], ["browser", "--sites", "https://example.com/"], ["browser", "--forget", "https://a.example/x"],
-        ["browser", "--sites", "--forget", "https://a.example"], ["browser", "--consent", "sometimes", "https://a.example"],
+        ["browser", "--sites", "--forget", "https://a.example"],
+        ["browser", "--consent", "sometimes", "https://a.example"],
     ])
     func refusesWhatIsNotOneThingToDo(_ arguments: [String]) {
         #expect(throws: (any Error).self) { try Passkey.parseAsRoot(arguments) }
