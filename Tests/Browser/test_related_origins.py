@@ -8,6 +8,7 @@ Chromium and Firefox's BiDi preload, answered by `passkey serve --related-origin
 input; the answer is remembered for the next run (`--sites`).
 """
 
+import functools
 import json
 import os
 import select
@@ -76,17 +77,17 @@ def environment(related):
     shutil.rmtree(temporary, ignore_errors=True)
 
 
-class Browser:
-    """`passkey browser --headless` (Chromium) at `url`, its standard input a pipe for the answers."""
+class PasskeyBrowser:
+    """`passkey browser --headless` at `url`, its standard input a pipe for the answers."""
 
-    def __init__(self, related, store, url, env, consent="ask"):
+    def __init__(self, engine, related, store, url, env, consent="ask"):
         self.process = subprocess.Popen(
-            [passkey_binary(), "browser", "--headless", "--consent", consent, "--store", str(store),
-             "--cacert", str(related.ca), url],
+            [passkey_binary(), "browser", "--headless", "--engine", engine, "--consent", consent,
+             "--store", str(store), "--cacert", str(related.ca), url],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.errors = b""
         line = self.process.stdout.readline().decode()
-        assert line.startswith(f"passkey browser: chromium at {url} "), line + self.read_errors(1)
+        assert line.startswith(f"passkey browser: {engine} at {url} "), line + self.read_errors(1)
 
     def read_errors(self, seconds):
         """What it wrote on standard error within `seconds` (or until it ends)."""
@@ -132,12 +133,14 @@ def sites(store, env):
     return {site["origin"]: site["allowed"] for site in json.loads(listed.stdout)["sites"]}
 
 
-def test_passkey_browser_asks_once_per_site_and_remembers(related, environment, tmp_path):
+@pytest.mark.parametrize("browser_engine", ["chromium", "firefox"])
+def test_passkey_browser_asks_once_per_site_and_remembers(browser_engine, related, environment, tmp_path):
     store = tmp_path / "store"
+    start = functools.partial(PasskeyBrowser, browser_engine, related)
     shop, app, other = (related.origin(name) for name in ("shop", "app", "other"))
 
     # Yes: the listed site signs up and logs in with the RP ID of its /.well-known/webauthn.
-    browser = Browser(related, store, shop + "/", environment)
+    browser = start(store, shop + "/", environment)
     try:
         prompt = browser.wait_for_prompt(shop)
         assert prompt.count("[y/n] ") == 1 and str(store) in prompt
@@ -148,7 +151,7 @@ def test_passkey_browser_asks_once_per_site_and_remembers(related, environment, 
     assert sites(store, environment) == {shop: True}
 
     # The remembered yes: no question.
-    browser = Browser(related, store, shop + "/", environment)
+    browser = start(store, shop + "/", environment)
     try:
         assert related.outcomes(shop, 2) == [("create", None), ("get", None)]
         assert "[y/n]" not in browser.read_errors(0.5)
@@ -156,7 +159,7 @@ def test_passkey_browser_asks_once_per_site_and_remembers(related, environment, 
         browser.stop()
 
     # No: NotAllowedError, remembered.
-    browser = Browser(related, store, app + "/", environment)
+    browser = start(store, app + "/", environment)
     try:
         browser.wait_for_prompt(app)
         browser.answer("n")
@@ -166,7 +169,7 @@ def test_passkey_browser_asks_once_per_site_and_remembers(related, environment, 
     assert sites(store, environment) == {shop: True, app: False}
 
     # Not listed: SecurityError, never asked.
-    browser = Browser(related, store, other + "/", environment)
+    browser = start(store, other + "/", environment)
     try:
         assert related.outcomes(other, 1) == [("create", "SecurityError")]
         assert "[y/n]" not in browser.read_errors(0.5)
@@ -177,7 +180,7 @@ def test_passkey_browser_asks_once_per_site_and_remembers(related, environment, 
     forgot = subprocess.run([passkey_binary(), "browser", "--forget", app, "--store", str(store)],
                             capture_output=True, text=True, timeout=60, env=environment)
     assert (forgot.returncode, forgot.stdout) == (0, f"forgot {app}\n"), forgot.stderr
-    browser = Browser(related, store, app + "/", environment, consent="never")
+    browser = start(store, app + "/", environment, consent="never")
     try:
         assert related.outcomes(app, 1) == [("create", "NotAllowedError")]
         assert "[y/n]" not in browser.read_errors(0.5)

@@ -56,11 +56,7 @@ import WebAuthn
                 #expect(refusal.status == 400 && refusal.error == "NotAllowedError", "\(refusal.text)")
                 #expect(refusal.value?["message"]?.stringValue?.hasPrefix("The operation either timed out") == true)
             }
-            let conditional = try await bridge.call(
-                "get",
-                PageBridgeTests.ceremony(
-                    requestOptions(rpID: "localhost", challenge: [1]), extra: #","mediation":"conditional""#),
-                origin: Self.refused)
+            let conditional = try await bridge.refusedConditionalGet(rpID: "localhost", origin: Self.refused)
             #expect(conditional.error == "NotAllowedError", "\(conditional.text)")
             #expect(try await bridge.credentials() == before)
             #expect(questions.asked.withLock { $0 } == [Self.allowed, Self.refused])
@@ -91,5 +87,17 @@ import WebAuthn
             #expect(answered.status == 200, "\(answered.text)")
             #expect(questions.asked.withLock { $0 } == [Self.allowed, Self.allowed])
         }
+    }
+}
+
+extension PageBridgeTests.Bridge {
+    /// A conditional get for `rpID` from a page of `origin` that is refused before it waits (a
+    /// granted one would wait for a pick).
+    func refusedConditionalGet(rpID: String, origin: String) async throws -> ControlClient.Answer {
+        try await call(
+            "get",
+            PageBridgeTests.ceremony(
+                requestOptions(rpID: rpID, challenge: [1]), extra: #","mediation":"conditional""#),
+            origin: origin)
     }
 }
