@@ -3,8 +3,9 @@ public import WebAuthn
 /// Whether a site may use the authenticators of a ``ControlService``: the question a browser asks
 /// before the first ceremony of a site (a permission prompt), asked through this hook.
 ///
-/// The service asks once per origin, before the first ceremony (`create`, `get`, a conditional
-/// `get`) from an origin it has not decided, and keeps the answer for its lifetime; ceremonies of
+/// The service asks once per origin, before the first ceremony (`create`, `get`; a conditional
+/// `get` when a passkey is picked for it, as a browser asks only once the person picks from
+/// autofill) from an origin it has not decided, and keeps the answer for its lifetime; ceremonies of
 /// that origin arriving meanwhile wait for the same answer, so a site is asked one question at a
 /// time. A refusal is `NotAllowedError`, the name and words a browser uses when the user cancels
 /// (WebAuthn L3 §5.1.3 step 22, §5.1.4.1 step 20: "the user cancelled"), so a site cannot tell a

@@ -91,7 +91,11 @@ import WebAuthn
                 #expect(refused.value?["message"]?.stringValue?.contains("does not list") == true, "\(refused.text)")
             }
             // A conditional get is checked against the document before it waits.
-            let conditional = try await bridge.refusedConditionalGet(rpID: "example.com", origin: Self.unlisted)
+            let conditional = try await bridge.call(
+                "get",
+                PageBridgeTests.ceremony(
+                    requestOptions(rpID: "example.com", challenge: [1]), extra: #","mediation":"conditional""#),
+                origin: Self.unlisted)
             #expect(conditional.error == "SecurityError", "\(conditional.text)")
             #expect(try await bridge.credentials() == before)
             #expect(hits.count.withLock { $0 } == 5)

@@ -1,3 +1,4 @@
+import Auth0Passkeys
 import PasskeyAuthenticator
 import PasskeyControl
 import Synchronization
@@ -56,8 +57,17 @@ import WebAuthn
                 #expect(refusal.status == 400 && refusal.error == "NotAllowedError", "\(refusal.text)")
                 #expect(refusal.value?["message"]?.stringValue?.hasPrefix("The operation either timed out") == true)
             }
-            let conditional = try await bridge.refusedConditionalGet(rpID: "localhost", origin: Self.refused)
-            #expect(conditional.error == "NotAllowedError", "\(conditional.text)")
+            // A conditional get waits unasked; the pick asks (here: the remembered refusal).
+            let conditional = #","mediation":"conditional""#
+            let waiting = Task {
+                try await bridge.call(
+                    "get",
+                    PageBridgeTests.ceremony(requestOptions(rpID: "localhost", challenge: [1]), extra: conditional),
+                    origin: Self.refused)
+            }
+            let pick = try await client.send(.post, bridge.path + "/conditional", "{}")
+            #expect(pick.error == "NotAllowedError", "\(pick.text)")
+            #expect(try await waiting.value.error == "NotAllowedError")
             #expect(try await bridge.credentials() == before)
             #expect(questions.asked.withLock { $0 } == [Self.allowed, Self.refused])
         }
@@ -87,17 +97,5 @@ import WebAuthn
             #expect(answered.status == 200, "\(answered.text)")
             #expect(questions.asked.withLock { $0 } == [Self.allowed, Self.allowed])
         }
-    }
-}
-
-extension PageBridgeTests.Bridge {
-    /// A conditional get for `rpID` from a page of `origin` that is refused before it waits (a
-    /// granted one would wait for a pick).
-    func refusedConditionalGet(rpID: String, origin: String) async throws -> ControlClient.Answer {
-        try await call(
-            "get",
-            PageBridgeTests.ceremony(
-                requestOptions(rpID: rpID, challenge: [1]), extra: #","mediation":"conditional""#),
-            origin: origin)
     }
 }

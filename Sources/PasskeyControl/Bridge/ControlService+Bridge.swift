@@ -66,9 +66,8 @@ extension ControlService {
         } catch {
             throw ControlError(error)
         }
-        try await consenting(
-            SiteConsent.Request(origin: origin, topOrigin: topOrigin, operation: .get, rpID: options.rpId),
-            client: client)
+        // Consent, when asked for, is asked at the pick (a person choosing from autofill), not
+        // when the page sets autofill up: the pick's `get` asks.
         // A caller that cancels the wait (a server shutting down, a Swift caller) aborts the request.
         let outcome = await withTaskCancellationHandler {
             await waitForPick(session: session) { continuation in
