@@ -67,7 +67,9 @@ import Testing
         #expect(plain.trust.transport(environment: environment).caBundlePath == "/curl.pem")
     }
 
-    @Test(arguments: [Passkey.Create.self, Passkey.Get.self, Passkey.Serve.self].map(Command.init))
+    @Test(
+        arguments: [Passkey.Create.self, Passkey.Get.self, Passkey.Serve.self, Passkey.MCPServer.self].map(Command.init)
+    )
     func relatedOriginsIsOneFlag(_ command: Command) throws {
         let help = Passkey.helpMessage(for: command.type, columns: 200)
         let lines = help.split(separator: "\n").filter { $0.drop(while: { $0 == " " }).hasPrefix("--related-origins") }

@@ -4,7 +4,7 @@ import PasskeyKit
 
 /// `--related-origins`: whether a command's WebAuthn client reads an RP ID's
 /// `/.well-known/webauthn` (WebAuthn L3 §5.11) when the origin may not claim the RP ID by itself;
-/// `create`, `get` and `serve` take it (`browser` always reads it, as a browser does).
+/// `create`, `get`, `serve` and `mcp` take it (`browser` always reads it, as a browser does).
 struct RelatedOriginsOptions: ParsableArguments {
     @Flag(
         name: .customLong("related-origins"),
