@@ -8,6 +8,8 @@ struct BridgeScript {
     struct Configuration: Encodable {
         /// The base URL of the bridge routes.
         let endpoint: String
+        /// The bridge socket's URL; none when the script uses `fetch` alone.
+        let socket: String?
         /// The bearer capability for one authenticator.
         let capability: String
         /// `platform` or `cross-platform`.
@@ -20,17 +22,17 @@ struct BridgeScript {
 
     let configuration: Configuration
 
-    /// The script for `client`'s authenticator, reached at `endpoint` with `capability`: the
-    /// client's capabilities (``WebAuthnClient/capabilities``, `relatedOrigins` with its fetcher)
-    /// plus the three signals the bridge carries out.
-    init(endpoint: String, capability: String, client: WebAuthnClient) {
+    /// The script for `client`'s authenticator, reached at `endpoint` (and `socket`) with
+    /// `capability`: the client's capabilities (``WebAuthnClient/capabilities``, `relatedOrigins`
+    /// with its fetcher) plus the three signals the bridge carries out.
+    init(endpoint: String, socket: String?, capability: String, client: WebAuthnClient) {
         let info = client.authenticator.info
         var capabilities = client.capabilities
         for signal in ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"] {
             capabilities[signal] = true
         }
         configuration = Configuration(
-            endpoint: endpoint, capability: capability, attachment: info.attachment.rawValue,
+            endpoint: endpoint, socket: socket, capability: capability, attachment: info.attachment.rawValue,
             transports: Set(info.transports.map(\.rawValue)).sorted(), capabilities: capabilities)
     }
 
