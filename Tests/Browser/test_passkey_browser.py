@@ -47,7 +47,8 @@ def test_a_passkey_made_in_the_browser_is_in_the_store(engine, rp, passkey, envi
     url = f"{rp.origin}/?auto=signup-login&username=ada"
     env = environment
     process = subprocess.Popen(
-        [passkey_binary(), "browser", "--headless", "--engine", engine, "--store", str(store), url],
+        [passkey_binary(), "browser", "--headless", "--consent", "always", "--engine", engine, "--store", str(store),
+         url],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = process.stdout.readline()

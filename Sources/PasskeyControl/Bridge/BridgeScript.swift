@@ -24,15 +24,15 @@ struct BridgeScript {
 
     let configuration: Configuration
 
-    /// The script for `authenticator`, reached at `endpoint` with `capability`: the client's
-    /// capabilities (``WebAuthnClient/capabilities``) plus the three signals the bridge carries out,
-    /// enforcing `policy`.
+    /// The script for `client`'s authenticator, reached at `endpoint` (and `socket`) with
+    /// `capability`: the client's capabilities (``WebAuthnClient/capabilities``, `relatedOrigins`
+    /// with its fetcher) plus the three signals the bridge carries out, enforcing `policy`.
     init(
-        endpoint: String, socket: String?, capability: String, authenticator: SoftwareAuthenticator,
+        endpoint: String, socket: String?, capability: String, client: WebAuthnClient,
         policy: BridgePolicy = .enforced
     ) {
-        let info = authenticator.info
-        var capabilities = WebAuthnClient(authenticator: authenticator).capabilities
+        let info = client.authenticator.info
+        var capabilities = client.capabilities
         for signal in ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"] {
             capabilities[signal] = true
         }

@@ -31,7 +31,7 @@ extension ControlService {
         bridgeGrants[key] = BridgeGrant(
             session: session, authenticatorID: authenticatorID, origins: origins.map { Set($0.map(\.description)) })
         return BridgeScript(
-            endpoint: endpoint, socket: socket, capability: capability, authenticator: virtual.authenticator,
+            endpoint: endpoint, socket: socket, capability: capability, client: client(virtual.authenticator),
             policy: policy
         ).text
     }
@@ -107,13 +107,15 @@ extension ControlService {
         origin: WebOrigin, topOrigin: WebOrigin? = nil, requestID: String
     ) async throws(ControlError) -> ClientAssertion {
         let virtual = try await authenticator(session: session, authenticatorID)
+        let client = self.client(virtual.authenticator)
         let rpID: String
         do {
-            rpID = try await WebAuthnClient(authenticator: virtual.authenticator).relyingPartyID(
-                options.rpId, for: origin)
+            rpID = try await client.relyingPartyID(options.rpId, for: origin)
         } catch {
             throw ControlError(error)
         }
+        // Consent, when asked for, is asked at the pick (a person choosing from autofill), not
+        // when the page sets autofill up: the pick's `get` asks.
         // A caller that cancels the wait (a server shutting down, a Swift caller) aborts the request.
         let outcome = await withTaskCancellationHandler {
             await waitForPick(session: session) { continuation in
