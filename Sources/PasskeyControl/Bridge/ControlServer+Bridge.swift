@@ -84,16 +84,6 @@ extension ControlServer {
     }
 }
 
-/// What a relay request or a socket message says besides its body: `{id?, route, origin?, topOrigin?}`.
-struct BridgeRelayHead: Decodable, Sendable {
-    /// The socket message's number, echoed in its answer.
-    let id: Int?
-    let route: BridgeRoute
-    /// The page's origin: a relay's statement; absent from a page's socket messages.
-    let origin: String?
-    let topOrigin: String?
-}
-
 /// Renders the bridge routes' failures itself, so that each answer, success or failure, carries
 /// the CORS headers its page needs to read it; a preflight (Fetch Standard §4.8) is answered
 /// for any origin, and the actual request is what the capability checks. A page of an origin
