@@ -1,0 +1,148 @@
+"""The relay over WebDriver BiDi (`softpasskey.bidi.install(..., relay=True)`): the page bridge's
+requests go from the preload script over a BiDi channel (`script.message`) to this process, which
+calls `passkey serve`'s `POST /bridge/relay` (control.Relay) with the origin the browser gives for the
+realm, and answers in the realm (`script.callFunction`). No page policy (CSP `connect-src`, Trusted
+Types, sandbox flags) governs that channel, and the page holds neither end of it.
+"""
+
+import json
+import os
+import threading
+
+from softpasskey.bidi import BiDiError
+from softpasskey.control import ControlError
+
+# Run before the bridge in every realm, in a function of the channel (the Swift twin is
+# Sources/PasskeyBrowser/Relay/relay-bidi.js): the relay the bridge takes
+# (Symbol.for("softpasskey.relay")) sends each request {id, route, body} as JSON text over the
+# channel, after the realm's `deliver` function, which the driver calls with {id, status, value}.
+RELAY_INSTALLER = """(() => {
+  "use strict";
+  const key = Symbol.for("softpasskey.relay");
+  const hasOwn = (object, name) => Object.prototype.hasOwnProperty.call(object, name);
+  if (typeof channel !== "function" || hasOwn(globalThis, key) ||
+      hasOwn(globalThis, Symbol.for("softpasskey.bridge"))) {
+    return;
+  }
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const pending = new Map();
+  let greeted = false;
+  let nextID = 1;
+  function deliver(text) {
+    let answer;
+    try { answer = parse(text); } catch (error) { return; }
+    const resolve = answer && pending.get(answer.id);
+    if (resolve) {
+      pending.delete(answer.id);
+      resolve({ status: answer.status, value: answer.value });
+    }
+  }
+  function relay(request) {
+    return new Promise((resolve) => {
+      if (!greeted) {
+        greeted = true;
+        channel(deliver);
+      }
+      const id = nextID++;
+      pending.set(id, resolve);
+      channel(stringify({ id: id, route: String(request.route), body: request.body }));
+    });
+  }
+  Object.defineProperty(globalThis, key, { value: relay, configurable: true });
+})();"""
+
+RELAY_ROUTES = ("create", "get", "abort", "signal")
+
+
+class BiDiRelay:
+    """The driver's side of the relay over a BiDi session: the `script.message` events of its own
+    channel (a new one per relay), from realms of the contexts it was installed in (or any, when
+    installed everywhere). A realm first sends its `deliver` function (kept by handle, the channel's
+    ownership being `root`), then requests; each request is answered in a thread of its own: the
+    realm's origin from `script.getRealms`, its top-level context's for a frame, the server's
+    answer from `relay.call` (POST /bridge/relay), delivered by `script.callFunction` in the realm.
+    A message of another realm, one without `deliver`, or that is not a request is dropped; a
+    request naming no bridge route is refused; no origin is ever read from a message."""
+
+    def __init__(self, session, relay, contexts=None):
+        self.session, self.relay = session, relay
+        self.contexts = set(contexts) if contexts else None
+        self.channel = "softpasskey-relay-" + os.urandom(8).hex()
+        self.channel_value = {"type": "channel", "value": {"channel": self.channel, "ownership": "root"}}
+        self.deliveries = {}  # realm -> handle of its deliver function
+        self.lock = threading.Lock()
+        session.on("script.message", self._message)
+
+    def _message(self, params):
+        if params.get("channel") != self.channel:
+            return
+        source, data = params.get("source") or {}, params.get("data") or {}
+        realm = source.get("realm")
+        if data.get("type") == "function" and data.get("handle"):
+            with self.lock:
+                self.deliveries.setdefault(realm, data["handle"])
+            return
+        with self.lock:
+            handle = self.deliveries.get(realm)
+        if handle is None or data.get("type") != "string":
+            return
+        try:
+            request = json.loads(data.get("value"))
+        except (TypeError, ValueError):
+            return
+        if not isinstance(request, dict) or not isinstance(request.get("id"), int):
+            return
+        threading.Thread(target=self._answer, args=(request, realm, source.get("context"), handle),
+                         daemon=True).start()
+
+    def _answer(self, request, realm, context, handle):
+        try:
+            status, value = self._outcome(request, realm, context)
+        except BiDiError:
+            return  # the realm or its context went away
+        reply = json.dumps({"id": request["id"], "status": status, "value": value})
+        try:
+            self.session.send("script.callFunction", {
+                "functionDeclaration": "function (text) { this(text); }", "this": {"handle": handle},
+                "arguments": [{"type": "string", "value": reply}], "target": {"realm": realm},
+                "awaitPromise": False, "resultOwnership": "none"})
+        except BiDiError:
+            pass  # navigated away before its answer
+
+    def _outcome(self, request, realm, context):
+        if request.get("route") not in RELAY_ROUTES or not isinstance(request.get("body"), dict):
+            return 400, {"error": "invalid argument", "message": "a relay request is {id, route, body}"}
+        top = self._top(context) if context else None
+        if top is None or (self.contexts is not None and top not in self.contexts):
+            return 403, {"error": "SecurityError", "message": "the relay was not installed in this frame"}
+        origin = self._origin(context, realm)
+        if origin is None:
+            return 403, {"error": "SecurityError", "message": "a bridge request comes from a page with an origin"}
+        top_origin = None
+        if top != context:
+            top_origin = self._origin(top)
+            if top_origin is None:
+                return 403, {"error": "NotAllowedError", "message": "this frame's top-level origin is unknown"}
+        try:
+            return self.relay.call(request["route"], origin, request["body"], top_origin=top_origin)
+        except ControlError as error:
+            return error.status, {"error": error.error, "message": error.message}
+
+    def _top(self, context):
+        """The top-level browsing context of `context`."""
+        while True:
+            [info] = self.session.send("browsingContext.getTree", {"root": context, "maxDepth": 0})["contexts"]
+            if not info.get("parent"):
+                return context
+            context = info["parent"]
+
+    def _origin(self, context, realm=None):
+        """The origin of the window realm `realm` of `context` (its first one when None), when it is
+        an http(s) origin (an opaque origin is "null": none)."""
+        realms = self.session.send("script.getRealms", {"context": context, "type": "window"})["realms"]
+        for info in realms:
+            if info.get("sandbox") is None and (realm is None or info["realm"] == realm):
+                origin = info.get("origin", "")
+                return origin if origin.startswith(("http://", "https://")) else None
+        return None

@@ -1,0 +1,246 @@
+"""The relay (issue 44): a page whose policy forbids the page bridge's `fetch` to the control server
+(`default-src 'self'` with Trusted Types, sandboxed frames: strict_pages.py) still signs up and logs
+in, in Chromium (Playwright's exposed binding, softpasskey.playwright) and Firefox ESR (the BiDi
+channel, softpasskey.bidi), the driver calling the server's `POST /bridge/relay` with the origin the
+browser gives for the frame; the direct path is refused there. Bad input through the relay (an
+origin forged in the message, garbage, a realm the relay was not installed in) is refused, and no
+credential appears.
+"""
+
+import json
+import time
+
+import pytest
+
+from conftest import ChromiumEngine, ChromiumTab, FirefoxEngine, FirefoxTab, passkey_binary, until_stopped
+from strict_pages import StrictRelyingPartyServer
+from test_web_auth import BridgeUser, email, log_in, sign_up
+from web_auth_app import CallbackListener, TenantServer
+
+ENGINES = {"chromium": ChromiumEngine, "firefox": FirefoxEngine}
+
+
+@pytest.fixture(scope="module")
+def strict_rp():
+    yield from until_stopped(StrictRelyingPartyServer())
+
+
+@pytest.fixture
+def site(strict_rp):
+    with strict_rp.rp.lock:
+        strict_rp.rp.reset()
+    return strict_rp
+
+
+@pytest.fixture(scope="module", params=sorted(ENGINES))
+def browser(request):
+    started = ENGINES[request.param]()
+    started.name = request.param
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def open_tab(browser):
+    """open_tab(authenticator, url, relay=True, origins=None) -> a tab with the bridge, through the
+    relay or (relay=False) fetching."""
+    tabs = []
+
+    def opener(authenticator, url, relay=True, origins=None):
+        if browser.name == "chromium":
+            from softpasskey.playwright import install
+            context = browser.browser.new_context()
+            install(context, authenticator, origins, relay=relay)
+            tab = ChromiumTab(context)
+        else:
+            from softpasskey.bidi import install
+            context = browser.session.create_context()
+            script = install(browser.session, authenticator, contexts=[context], origins=origins, relay=relay)
+            tab = FirefoxTab(browser.session, context, script)
+        tabs.append(tab)
+        tab.goto(url)
+        return tab
+
+    yield opener
+    for tab in tabs:
+        tab.close()
+
+
+def signs_up_and_logs_in(tab, username, frame=0):
+    registered = tab.run(f"rp.register({{username: {json.dumps(username)}}})", frame)
+    assert registered["ok"], registered
+    logged_in = tab.run("rp.login({})", frame)
+    assert logged_in["ok"] and logged_in["verified"]["username"] == username, logged_in
+
+
+TRUSTED_TYPES = """(() => {
+  if (typeof trustedTypes === "undefined") return "no Trusted Types";
+  try { document.body.innerHTML = "<i>x</i>"; return "assigned"; } catch (error) { return error.name; }
+})()"""
+
+CONNECT = """fetch(%s, {method: "POST"}).then(() => "reached", (error) => error.name)"""
+
+
+def test_a_strict_page_signs_up_and_logs_in_through_the_relay(open_tab, authenticator, site, server, browser):
+    tab = open_tab(authenticator, site.strict)
+    # The policy holds: no connection to the control server, no string to a script sink.
+    assert tab.run(CONNECT % json.dumps(server.url + "/bridge/create")) == "TypeError"
+    assert tab.run(TRUSTED_TYPES) in ("TypeError", "no Trusted Types")
+    if browser.name == "chromium":
+        assert tab.run(TRUSTED_TYPES) == "TypeError"
+    signs_up_and_logs_in(tab, "ada")
+    [credential] = authenticator.credentials()
+    assert credential["rpId"] == "localhost"
+    assert len(site.rp.state()["authentications"]) == 1
+
+
+def test_without_the_relay_the_policy_refuses_the_bridge(open_tab, authenticator, site):
+    tab = open_tab(authenticator, site.strict, relay=False)
+    registered = tab.run('rp.register({username: "mallory"})')
+    assert not registered["ok"] and registered["name"] == "NotAllowedError", registered
+    assert authenticator.credentials() == []
+
+
+# A registration made in the page itself (no RP round trip, which an opaque origin cannot make).
+CREATE_HERE = """navigator.credentials.create({publicKey: {
+  rp: {id: "localhost", name: "RP"}, user: {id: new Uint8Array(8), name: "eve", displayName: "Eve"},
+  challenge: new Uint8Array(32), pubKeyCredParams: [{type: "public-key", alg: -7}]}})
+  .then(() => "created", (error) => error.name)"""
+
+LOADED = "typeof rp === 'object' && document.readyState === 'complete'"
+
+
+def test_a_sandboxed_frame_with_its_origin_uses_the_relay_an_opaque_one_is_refused(open_tab, authenticator, site):
+    tab = open_tab(authenticator, site.sandbox)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if tab.run(LOADED, 1) and tab.run(LOADED, 2):
+                break
+        except Exception:  # a frame is not there yet
+            pass
+        assert time.monotonic() < deadline, "the frames did not load"
+        time.sleep(0.1)
+    signs_up_and_logs_in(tab, "grace", frame=1)
+    assert len(authenticator.credentials()) == 1
+    assert tab.run(CREATE_HERE, 2) in ("SecurityError", "NotAllowedError")
+    assert len(authenticator.credentials()) == 1
+
+
+# Options a page of 127.0.0.1 sends for RP ID localhost, claiming in the message to be localhost.
+FORGED_OPTIONS = {"rp": {"id": "localhost", "name": "RP"}, "user": {"id": "AAAAAAAAAAA", "name": "eve",
+                  "displayName": "Eve"}, "challenge": "A" * 43, "pubKeyCredParams": [{"type": "public-key", "alg": -7}]}
+
+
+def bad_messages(claimed):
+    """Each message and what the relay answers it (status, error; None: any refusal): a forged origin
+    (refused as the page's own origin is refused for RP ID localhost), unknown routes, no body."""
+    forged = {"route": "create", "origin": claimed, "topOrigin": claimed,
+              "body": {"options": FORGED_OPTIONS, "requestId": "forged", "origin": claimed, "topOrigin": claimed}}
+    return [(forged, (None, "SecurityError")), ({"route": "export", "body": {}}, (400, None)),
+            ({"route": "create", "body": None}, (400, None)), ({"route": "create"}, (400, None))]
+
+
+PLAYWRIGHT_FORGERY = """(async () => {
+  const binding = globalThis.__softpasskeyRelay, answers = [];
+  for (const message of %s) {
+    try { answers.push(await binding(message)); } catch (error) { answers.push({thrown: error.name}); }
+  }
+  return answers;
+})()"""
+
+
+def test_bad_input_through_the_playwright_relay_is_refused(open_tab, authenticator, site, browser):
+    if browser.name != "chromium":
+        pytest.skip("Playwright's relay is Chromium's")
+    page = site.strict.replace("localhost", "127.0.0.1")
+    tab = open_tab(authenticator, page)
+    messages = bad_messages(site.origin)
+    sent = [json.dumps(message) for message, _ in messages] + ["garbage", 42, None, "{\"route\": 7}"]
+    answers = tab.run(PLAYWRIGHT_FORGERY % json.dumps(sent))
+    assert len(answers) == len(sent)
+    for (message, (status, error)), answer in zip(messages, answers):
+        assert answer["status"] == status if status else answer["status"] >= 400, (message, answer)
+        assert error is None or answer["value"]["error"] == error, (message, answer)
+    assert all(answer["status"] == 400 for answer in answers[len(messages):]), answers
+    assert authenticator.credentials() == []
+    assert site.rp.state()["registrations"] == []
+
+
+BIDI_FORGERY = """(channel) => {
+  globalThis.forgedAnswers = [];
+  channel((text) => globalThis.forgedAnswers.push(JSON.parse(text)));
+  for (const message of %s) channel(message);
+}"""
+
+
+def forged_answers(session, context, count):
+    deadline = time.monotonic() + 15
+    while True:
+        answers = session.evaluate(context, "JSON.stringify(globalThis.forgedAnswers)")
+        answers = json.loads(answers) if answers else []
+        if len(answers) >= count or time.monotonic() > deadline:
+            return sorted(answers, key=lambda answer: answer["id"])
+        time.sleep(0.1)
+
+
+def test_bad_input_through_the_bidi_relay_is_refused(open_tab, authenticator, site, browser):
+    if browser.name != "firefox":
+        pytest.skip("the BiDi relay is Firefox's")
+    session = browser.session
+    page = site.strict.replace("localhost", "127.0.0.1")
+    tab = open_tab(authenticator, page)
+    relay = session.relays[tab.script]
+    messages = bad_messages(site.origin)
+    sent = [json.dumps(dict(message, id=index + 1)) for index, (message, _) in enumerate(messages)]
+    sent += ["garbage", 42, json.dumps({"route": "create", "body": {}})]  # dropped: no request id
+    session.send("script.callFunction", {
+        "functionDeclaration": BIDI_FORGERY % json.dumps(sent), "target": {"context": tab.context},
+        "arguments": [relay.channel_value], "awaitPromise": False})
+    answers = forged_answers(session, tab.context, len(messages))
+    assert [answer["id"] for answer in answers] == list(range(1, len(messages) + 1)), answers
+    for (message, (status, error)), answer in zip(messages, answers):
+        assert answer["status"] == status if status else answer["status"] >= 400, (message, answer)
+        assert error is None or answer["value"]["error"] == error, (message, answer)
+
+    # A tab the relay was not installed in, using its channel: refused.
+    other = session.create_context()
+    try:
+        session.navigate(other, page)
+        request = dict(messages[0][0], id=1, origin=None)
+        session.send("script.callFunction", {
+            "functionDeclaration": BIDI_FORGERY % json.dumps([json.dumps(request)]), "target": {"context": other},
+            "arguments": [relay.channel_value], "awaitPromise": False})
+        [answer] = forged_answers(session, other, 1)
+        assert answer["status"] == 403, answer
+    finally:
+        session.close_context(other)
+    assert authenticator.credentials() == []
+    assert site.rp.state()["registrations"] == []
+
+
+# The local tenant's login page under `connect-src 'self'` (no loopback exception)
+
+@pytest.fixture(scope="module")
+def strict_tenant():
+    """A local tenant whose login page may connect to itself only."""
+    yield from until_stopped(TenantServer(passkey_binary(), "--page-connect-src", "'self'"), "passkey tenant serve")
+
+
+@pytest.fixture(scope="module")
+def listener():
+    yield from until_stopped(CallbackListener())
+
+
+def test_the_tenants_strict_login_page_signs_up_and_logs_in_through_the_relay(
+        open_tab, authenticator, strict_tenant, listener, browser):
+    listener.drain()
+    user = BridgeUser(lambda authenticator, url, origins: open_tab(authenticator, url, True, origins),
+                      authenticator, strict_tenant)
+    address = email(browser.name)
+    signed_up = sign_up(user, strict_tenant, listener, address)
+    assert signed_up.claims["email"] == address
+    [credential] = authenticator.credentials()
+    assert credential["rpId"] == "localhost"
+    logged_in = log_in(user, strict_tenant, listener)
+    assert logged_in.claims["sub"] == signed_up.claims["sub"]
