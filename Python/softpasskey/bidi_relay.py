@@ -57,17 +57,18 @@ RELAY_ROUTES = ("create", "get", "abort", "signal")
 
 class BiDiRelay:
     """The driver's side of the relay over a BiDi session: the `script.message` events of its own
-    channel (a new one per relay), from realms of the contexts it was installed in (or any, when
-    installed everywhere). A realm first sends its `deliver` function (kept by handle, the channel's
+    channel (a new one per relay), from realms of the contexts or user contexts it was installed in
+    (or any, when installed everywhere). A realm first sends its `deliver` function (kept by handle, the channel's
     ownership being `root`), then requests; each request is answered in a thread of its own: the
     realm's origin from `script.getRealms`, its top-level context's for a frame, the server's
     answer from `relay.call` (POST /bridge/relay), delivered by `script.callFunction` in the realm.
     A message of another realm, one without `deliver`, or that is not a request is dropped; a
     request naming no bridge route is refused; no origin is ever read from a message."""
 
-    def __init__(self, session, relay, contexts=None):
+    def __init__(self, session, relay, contexts=None, user_contexts=None):
         self.session, self.relay = session, relay
         self.contexts = set(contexts) if contexts else None
+        self.user_contexts = set(user_contexts) if user_contexts else None
         self.channel = "softpasskey-relay-" + os.urandom(8).hex()
         self.channel_value = {"type": "channel", "value": {"channel": self.channel, "ownership": "root"}}
         self.deliveries = {}  # realm -> handle of its deliver function
@@ -113,8 +114,8 @@ class BiDiRelay:
     def _outcome(self, request, realm, context):
         if request.get("route") not in RELAY_ROUTES or not isinstance(request.get("body"), dict):
             return 400, {"error": "invalid argument", "message": "a relay request is {id, route, body}"}
-        top = self._top(context) if context else None
-        if top is None or (self.contexts is not None and top not in self.contexts):
+        top, user_context = self._top(context) if context else (None, None)
+        if top is None or not self._installed(top, user_context):
             return 403, {"error": "SecurityError", "message": "the relay was not installed in this frame"}
         origin = self._origin(context, realm)
         if origin is None:
@@ -129,12 +130,19 @@ class BiDiRelay:
         except ControlError as error:
             return error.status, {"error": error.error, "message": error.message}
 
+    def _installed(self, top, user_context):
+        """Whether the preload script runs in the top-level context `top` (of `user_context`)."""
+        if self.contexts is None and self.user_contexts is None:
+            return True
+        return (self.contexts is not None and top in self.contexts) or \
+            (self.user_contexts is not None and user_context in self.user_contexts)
+
     def _top(self, context):
-        """The top-level browsing context of `context`."""
+        """The top-level browsing context of `context`, and its user context."""
         while True:
             [info] = self.session.send("browsingContext.getTree", {"root": context, "maxDepth": 0})["contexts"]
             if not info.get("parent"):
-                return context
+                return context, info.get("userContext")
             context = info["parent"]
 
     def _origin(self, context, realm=None):
