@@ -1,10 +1,13 @@
 """The relay (issue 44): a page whose policy forbids the page bridge's `fetch` to the control server
-(`default-src 'self'` with Trusted Types, sandboxed frames: strict_pages.py) still signs up and logs
-in, in Chromium (Playwright's exposed binding, softpasskey.playwright) and Firefox ESR (the BiDi
-channel, softpasskey.bidi), the driver calling the server's `POST /bridge/relay` with the origin the
-browser gives for the frame; the direct path is refused there. Bad input through the relay (an
-origin forged in the message, garbage, a realm the relay was not installed in) is refused, and no
-credential appears.
+(static/strict.html: `default-src 'self'` with Trusted Types; static/sandbox.html: sandboxed frames
+of it; the local tenant's login page under `connect-src 'self'`) still signs up and logs in, in
+Chromium (Playwright's exposed binding, softpasskey.playwright) and Firefox ESR (the BiDi channel,
+softpasskey.bidi), the driver calling the server's `POST /bridge/relay` with the origin the browser
+gives for the frame; the direct path is refused there. `passkey browser` does the same in both
+engines (the extension's relay, the BiDi channel answered in process), and a page that tries to take
+its relay over (forged hellos, garbage, looking for the relay) sees nothing of it. Bad input through
+the relay (an origin forged in the message, garbage, a realm the relay was not installed in) is
+refused, and no credential appears.
 """
 
 import json
@@ -12,58 +15,20 @@ import time
 
 import pytest
 
-from conftest import ChromiumEngine, ChromiumTab, FirefoxEngine, FirefoxTab, passkey_binary, until_stopped
-from strict_pages import StrictRelyingPartyServer
+from conftest import passkey_binary, until_stopped
+from test_passkey_browser import browse, environment  # noqa: F401 (a fixture)
 from test_web_auth import BridgeUser, email, log_in, sign_up
 from web_auth_app import CallbackListener, TenantServer
 
-ENGINES = {"chromium": ChromiumEngine, "firefox": FirefoxEngine}
-
-
-@pytest.fixture(scope="module")
-def strict_rp():
-    yield from until_stopped(StrictRelyingPartyServer())
+ENGINES = pytest.mark.parametrize("engine", ["chromium", "firefox"], indirect=True)
 
 
 @pytest.fixture
-def site(strict_rp):
-    with strict_rp.rp.lock:
-        strict_rp.rp.reset()
-    return strict_rp
-
-
-@pytest.fixture(scope="module", params=sorted(ENGINES))
-def browser(request):
-    started = ENGINES[request.param]()
-    started.name = request.param
-    yield started
-    started.stop()
-
-
-@pytest.fixture
-def open_tab(browser):
-    """open_tab(authenticator, url, relay=True, origins=None) -> a tab with the bridge, through the
-    relay or (relay=False) fetching."""
-    tabs = []
-
-    def opener(authenticator, url, relay=True, origins=None):
-        if browser.name == "chromium":
-            from softpasskey.playwright import install
-            context = browser.browser.new_context()
-            install(context, authenticator, origins, relay=relay)
-            tab = ChromiumTab(context)
-        else:
-            from softpasskey.bidi import install
-            context = browser.session.create_context()
-            script = install(browser.session, authenticator, contexts=[context], origins=origins, relay=relay)
-            tab = FirefoxTab(browser.session, context, script)
-        tabs.append(tab)
-        tab.goto(url)
-        return tab
-
-    yield opener
-    for tab in tabs:
-        tab.close()
+def site(rp):
+    """The test RP with its strict pages' URLs."""
+    rp.strict = rp.origin + "/static/strict.html"
+    rp.sandbox = rp.origin + "/static/sandbox.html"
+    return rp
 
 
 def signs_up_and_logs_in(tab, username, frame=0):
@@ -81,12 +46,13 @@ TRUSTED_TYPES = """(() => {
 CONNECT = """fetch(%s, {method: "POST"}).then(() => "reached", (error) => error.name)"""
 
 
-def test_a_strict_page_signs_up_and_logs_in_through_the_relay(open_tab, authenticator, site, server, browser):
-    tab = open_tab(authenticator, site.strict)
+@ENGINES
+def test_a_strict_page_signs_up_and_logs_in_through_the_relay(open_tab, authenticator, site, server, engine):
+    tab = open_tab(authenticator, site.strict, relay=True)
     # The policy holds: no connection to the control server, no string to a script sink.
     assert tab.run(CONNECT % json.dumps(server.url + "/bridge/create")) == "TypeError"
     assert tab.run(TRUSTED_TYPES) in ("TypeError", "no Trusted Types")
-    if browser.name == "chromium":
+    if engine.name == "chromium":
         assert tab.run(TRUSTED_TYPES) == "TypeError"
     signs_up_and_logs_in(tab, "ada")
     [credential] = authenticator.credentials()
@@ -94,8 +60,9 @@ def test_a_strict_page_signs_up_and_logs_in_through_the_relay(open_tab, authenti
     assert len(site.rp.state()["authentications"]) == 1
 
 
+@ENGINES
 def test_without_the_relay_the_policy_refuses_the_bridge(open_tab, authenticator, site):
-    tab = open_tab(authenticator, site.strict, relay=False)
+    tab = open_tab(authenticator, site.strict)
     registered = tab.run('rp.register({username: "mallory"})')
     assert not registered["ok"] and registered["name"] == "NotAllowedError", registered
     assert authenticator.credentials() == []
@@ -110,8 +77,9 @@ CREATE_HERE = """navigator.credentials.create({publicKey: {
 LOADED = "typeof rp === 'object' && document.readyState === 'complete'"
 
 
+@ENGINES
 def test_a_sandboxed_frame_with_its_origin_uses_the_relay_an_opaque_one_is_refused(open_tab, authenticator, site):
-    tab = open_tab(authenticator, site.sandbox)
+    tab = open_tab(authenticator, site.sandbox, relay=True)
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -150,11 +118,10 @@ PLAYWRIGHT_FORGERY = """(async () => {
 })()"""
 
 
-def test_bad_input_through_the_playwright_relay_is_refused(open_tab, authenticator, site, browser):
-    if browser.name != "chromium":
-        pytest.skip("Playwright's relay is Chromium's")
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_bad_input_through_the_playwright_relay_is_refused(open_tab, authenticator, site):
     page = site.strict.replace("localhost", "127.0.0.1")
-    tab = open_tab(authenticator, page)
+    tab = open_tab(authenticator, page, relay=True)
     messages = bad_messages(site.origin)
     sent = [json.dumps(message) for message, _ in messages] + ["garbage", 42, None, "{\"route\": 7}"]
     answers = tab.run(PLAYWRIGHT_FORGERY % json.dumps(sent))
@@ -184,12 +151,11 @@ def forged_answers(session, context, count):
         time.sleep(0.1)
 
 
-def test_bad_input_through_the_bidi_relay_is_refused(open_tab, authenticator, site, browser):
-    if browser.name != "firefox":
-        pytest.skip("the BiDi relay is Firefox's")
-    session = browser.session
+@pytest.mark.parametrize("engine", ["firefox"], indirect=True)
+def test_bad_input_through_the_bidi_relay_is_refused(open_tab, authenticator, site, engine):
+    session = engine.session
     page = site.strict.replace("localhost", "127.0.0.1")
-    tab = open_tab(authenticator, page)
+    tab = open_tab(authenticator, page, relay=True)
     relay = session.relays[tab.script]
     messages = bad_messages(site.origin)
     sent = [json.dumps(dict(message, id=index + 1)) for index, (message, _) in enumerate(messages)]
@@ -232,15 +198,37 @@ def listener():
     yield from until_stopped(CallbackListener())
 
 
+@ENGINES
 def test_the_tenants_strict_login_page_signs_up_and_logs_in_through_the_relay(
-        open_tab, authenticator, strict_tenant, listener, browser):
+        open_tab, authenticator, strict_tenant, listener, engine):
     listener.drain()
-    user = BridgeUser(lambda authenticator, url, origins: open_tab(authenticator, url, True, origins),
+    user = BridgeUser(lambda authenticator, url, origins: open_tab(authenticator, url, origins, relay=True),
                       authenticator, strict_tenant)
-    address = email(browser.name)
+    address = email(engine.name)
     signed_up = sign_up(user, strict_tenant, listener, address)
     assert signed_up.claims["email"] == address
     [credential] = authenticator.credentials()
     assert credential["rpId"] == "localhost"
     logged_in = log_in(user, strict_tenant, listener)
     assert logged_in.claims["sub"] == signed_up.claims["sub"]
+
+
+# `passkey browser` through its relay
+
+@pytest.mark.parametrize("engine", ["chromium", "firefox"])
+def test_passkey_browser_signs_up_and_logs_in_on_a_strict_page(engine, site, environment, tmp_path):
+    url = f"{site.strict}?auto=signup-login&username=ada"
+    browse(engine, url, tmp_path / "store", environment, lambda: site.rp.auto is not None)
+    state = site.rp.state()
+    assert state["auto"] and state["auto"]["ok"], state
+    assert len(state["registrations"]) == 1 and len(state["authentications"]) == 1, state
+
+
+@pytest.mark.parametrize("engine", ["chromium", "firefox"])
+def test_a_page_cannot_take_over_or_imitate_the_relay_of_passkey_browser(engine, site, environment, tmp_path):
+    url = f"{site.strict}?auto=signup-login&username=grace&forge=1"
+    browse(engine, url, tmp_path / "store", environment, lambda: "forge" in (site.rp.auto or {}))
+    state = site.rp.state()
+    assert state["auto"] and state["auto"]["ok"], state
+    assert len(state["registrations"]) == 1, state
+    assert state["auto"]["forge"] == {"sawPort": False, "relayVisible": False, "portMessages": 0, "forged": 4}

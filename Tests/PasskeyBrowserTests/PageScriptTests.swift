@@ -55,13 +55,18 @@ import Testing
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         }
+        addReports(to: router, reports)
+        return router
+    }
+
+    /// `GET /report?frame=F&runs=R`: what frame F saw, recorded in `reports`.
+    static func addReports(to router: Router<BasicRequestContext>, _ reports: Reports) {
         router.get("/report") { request, _ in
             reports.record(
                 request.uri.queryParameters["frame"].map(String.init) ?? "?",
                 request.uri.queryParameters["runs"].map(String.init) ?? "?")
             return HTTPResponse.Status.noContent
         }
-        return router
     }
 
     static func installed(_ engine: BrowserEngine) -> Bool {

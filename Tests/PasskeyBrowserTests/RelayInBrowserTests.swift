@@ -53,12 +53,7 @@ import WebAuthn
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: WebAuthnJSON.encode(["value": value]))))
         }
-        router.get("/report") { request, _ in
-            reports.record(
-                request.uri.queryParameters["frame"].map(String.init) ?? "?",
-                request.uri.queryParameters["runs"].map(String.init) ?? "?")
-            return HTTPResponse.Status.noContent
-        }
+        PageScriptTests.addReports(to: router, reports)
         return router
     }
 

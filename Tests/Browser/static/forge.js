@@ -1,19 +1,22 @@
-// A page that tries to take over or imitate the relay of `passkey browser` (test_relay_browser.py),
-// as the first script of a strict page. It runs before rp.js, then reports what it saw to
-// POST /strict/report once the page's own sign-up and login (?auto=signup-login) are over:
+// On the strict page (strict.html) with `?forge=1`: a page that tries to take over or imitate the
+// relay of `passkey browser` (test_relay.py), as the page's first script. Once the page's own
+// sign-up and login (`?auto=signup-login`) are over, it posts their outcome again to /api/auto with
+// what it saw as `forge`:
 //   sawPort        a message with a MessagePort reached this page (the isolated script's hello)
 //   relayVisible   the relay's symbol is on the global object (the bridge must have taken it)
 //   portMessages   messages that arrived on the ports this page offered in forged hellos
+//   forged         how many hellos it forged
 "use strict";
 (function () {
+  if (new URLSearchParams(location.search).get("forge") !== "1") return;
+  const relayKey = Symbol.for("softpasskey.relay");
   const report = {sawPort: false, relayVisible: false, portMessages: 0, forged: 0};
   window.addEventListener("message", (event) => {
-    if (event.ports && event.ports.length > 0 && event.source === window &&
-        !(event.data && event.data.forged)) {
+    if (event.ports && event.ports.length > 0 && event.source === window && !(event.data && event.data.forged)) {
       report.sawPort = true;
     }
   }, true);
-  report.relayVisible = Object.prototype.hasOwnProperty.call(globalThis, Symbol.for("softpasskey.relay"));
+  report.relayVisible = Object.prototype.hasOwnProperty.call(globalThis, relayKey);
 
   // Forged hellos: each with a port of this page's own channel, as the isolated script sends its own.
   function forge(data, count) {
@@ -33,15 +36,13 @@
   setTimeout(() => forge({softpasskeyRelay: "hello", forged: true}, 1), 0);
 
   async function finish() {
-    for (let waited = 0; !window.rp || !window.rp.autoDone; waited += 50) {
-      if (waited > 20000) break;
+    for (let waited = 0; !(window.rp && window.rp.autoDone) && waited < 20000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    if (window.rp && window.rp.autoDone) await window.rp.autoDone;
-    report.relayVisible = report.relayVisible ||
-      Object.prototype.hasOwnProperty.call(globalThis, Symbol.for("softpasskey.relay"));
-    await fetch("/strict/report", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify(report)});
+    const outcome = window.rp && window.rp.autoDone ? await window.rp.autoDone : {ok: false};
+    report.relayVisible = report.relayVisible || Object.prototype.hasOwnProperty.call(globalThis, relayKey);
+    await fetch("/api/auto", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(Object.assign({}, outcome, {forge: report}))});
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", finish);
   else finish();
