@@ -212,8 +212,9 @@ let package = Package(
             ],
             // The relay's scripts (Chromium extension, BiDi preload), compiled into the binary.
             resources: [
-                .embedInCode("Relay/relay-main.js"), .embedInCode("Relay/relay-content.js"),
-                .embedInCode("Relay/relay-worker.js"), .embedInCode("Relay/relay-bidi.js"),
+                .embedInCode("Relay/relay-page.js"), .embedInCode("Relay/relay-main.js"),
+                .embedInCode("Relay/relay-content.js"), .embedInCode("Relay/relay-worker.js"),
+                .embedInCode("Relay/relay-bidi.js"),
             ],
             swiftSettings: swiftSettings
         ),

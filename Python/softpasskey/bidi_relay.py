@@ -12,44 +12,70 @@ import threading
 from softpasskey.bidi import BiDiError
 from softpasskey.control import ControlError
 
-# Run before the bridge in every realm, in a function of the channel (the Swift twin is
-# Sources/PasskeyBrowser/Relay/relay-bidi.js): the relay the bridge takes
-# (Symbol.for("softpasskey.relay")) sends each request {id, route, body} as JSON text over the
-# channel, after the realm's `deliver` function, which the driver calls with {id, status, value}.
+# Run before the bridge in every realm, in a function of the channel: the statements of
+# Sources/PasskeyBrowser/Relay/relay-page.js and relay-bidi.js, as `passkey browser` installs them in
+# Firefox. The relay the bridge takes (Symbol.for("softpasskey.relay")) sends each request
+# {id, route, body} as JSON text over the channel, after the realm's `deliver` function, which the
+# driver calls with {id, status, value}.
 RELAY_INSTALLER = """(() => {
-  "use strict";
-  const key = Symbol.for("softpasskey.relay");
+"use strict";
+
+/** Whether this realm still needs the relay: not when it (or the bridge) is already installed. */
+function relayInstallable() {
   const hasOwn = (object, name) => Object.prototype.hasOwnProperty.call(object, name);
-  if (typeof channel !== "function" || hasOwn(globalThis, key) ||
-      hasOwn(globalThis, Symbol.for("softpasskey.bridge"))) {
-    return;
-  }
+  return !hasOwn(globalThis, Symbol.for("softpasskey.relay")) && !hasOwn(globalThis, Symbol.for("softpasskey.bridge"));
+}
+
+function installRelay(send) {
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const pending = new Map();
-  let greeted = false;
   let nextID = 1;
-  function deliver(text) {
-    let answer;
-    try { answer = parse(text); } catch (error) { return; }
-    const resolve = answer && pending.get(answer.id);
+
+  function settle(id, answer) {
+    const resolve = pending.get(id);
     if (resolve) {
-      pending.delete(answer.id);
-      resolve({ status: answer.status, value: answer.value });
+      pending.delete(id);
+      resolve(answer);
     }
   }
+
+  function deliver(text) {
+    let answer;
+    try {
+      answer = parse(text);
+    } catch (error) {
+      return;
+    }
+    if (answer !== null && typeof answer === "object") {
+      settle(answer.id, { status: answer.status, value: answer.value });
+    }
+  }
+
+  function refuse(id, message) {
+    settle(id, { status: 503, value: { error: "NotAllowedError", message: message } });
+  }
+
   function relay(request) {
     return new Promise((resolve) => {
-      if (!greeted) {
-        greeted = true;
-        channel(deliver);
-      }
       const id = nextID++;
       pending.set(id, resolve);
-      channel(stringify({ id: id, route: String(request.route), body: request.body }));
+      send(stringify({ id: id, route: String(request.route), body: request.body }), id);
     });
   }
-  Object.defineProperty(globalThis, key, { value: relay, configurable: true });
+  Object.defineProperty(globalThis, Symbol.for("softpasskey.relay"), { value: relay, configurable: true });
+  return { deliver: deliver, refuse: refuse };
+}
+if (typeof channel === "function" && relayInstallable()) {
+  let greeted = false;
+  const relay = installRelay((text) => {
+    if (!greeted) {
+      greeted = true;
+      channel(relay.deliver);
+    }
+    channel(text);
+  });
+}
 })();"""
 
 RELAY_ROUTES = ("create", "get", "abort", "signal")

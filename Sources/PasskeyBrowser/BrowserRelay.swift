@@ -39,4 +39,15 @@ public struct BrowserRelay: Sendable, Hashable, CustomStringConvertible, CustomR
 
     /// Empty: the capability is a secret (STYLE §5).
     public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The relay's script for a page's realm: `relay-page.js` (what every engine's page side shares)
+    /// and the engine's own `part`, in one function evaluated at once, so that nothing of either is
+    /// left on the page's global object but the relay the bridge takes.
+    ///
+    /// - Parameter part: the engine's statements (`relay-main.js`, `relay-bidi.js`).
+    /// - Returns: the script's text.
+    static func pageScript(_ part: [UInt8]) -> String {
+        "(() => {\n" + String(decoding: PackageResources.relay_page_js, as: UTF8.self) + "\n"
+            + String(decoding: part, as: UTF8.self) + "\n})();\n"
+    }
 }

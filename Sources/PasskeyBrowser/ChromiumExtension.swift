@@ -131,7 +131,7 @@ package struct ChromiumExtension: Sendable {
             let configuration = try! encoder.encode(
                 ["capability": relay.capability, "endpoint": relay.endpoint, "socket": relay.socket])
             files += [
-                (name: relayFiles.main, bytes: PackageResources.relay_main_js),
+                (name: relayFiles.main, bytes: Array(BrowserRelay.pageScript(PackageResources.relay_main_js).utf8)),
                 (name: relayFiles.content, bytes: PackageResources.relay_content_js),
                 (
                     name: relayFiles.worker,

@@ -36,7 +36,7 @@ final class FirefoxRelay: Sendable {
     /// The preload script: the relay's installer, then `script`, in a function of the channel.
     static func preload(_ script: String) -> BiDiMessage.AddPreloadScript {
         BiDiMessage.AddPreloadScript(
-            script: String(decoding: PackageResources.relay_bidi_js, as: UTF8.self) + "\n" + script,
+            script: BrowserRelay.pageScript(PackageResources.relay_bidi_js) + script,
             channel: BiDiMessage.ChannelValue(channel))
     }
 
