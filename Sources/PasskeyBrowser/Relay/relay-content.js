@@ -10,6 +10,18 @@
   const page = channel.port1;
   const pending = new Set();
   let worker = null;
+  let keepAlive = null;
+
+  // Chromium stops an extension's worker after 30 s without an event; a request may wait longer (a
+  // conditional get waits for a pick), so while one is pending the worker hears from here every 20 s.
+  function watch() {
+    if (pending.size > 0 && keepAlive === null) {
+      keepAlive = setInterval(() => worker !== null && worker.postMessage("keep-alive"), 20000);
+    } else if (pending.size === 0 && keepAlive !== null) {
+      clearInterval(keepAlive);
+      keepAlive = null;
+    }
+  }
 
   function connect() {
     worker = chrome.runtime.connect({ name: "softpasskey-relay" });
@@ -19,6 +31,7 @@
       } catch (error) {
         return;
       }
+      watch();
       page.postMessage(text);
     });
     worker.onDisconnect.addListener(() => {
@@ -31,6 +44,7 @@
         }));
       }
       pending.clear();
+      watch();
     });
   }
 
@@ -52,6 +66,7 @@
       connect();
     }
     pending.add(id);
+    watch();
     worker.postMessage(text);
   };
   window.postMessage({ softpasskeyRelay: "hello" }, "*", [channel.port2]);
