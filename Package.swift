@@ -189,6 +189,7 @@ let package = Package(
             dependencies: [
                 "PasskeyKit", "PasskeyAuthenticator", "Auth0Passkeys", "WebAuthn", "JSONBodies",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -370,6 +371,7 @@ let package = Package(
             dependencies: [
                 "PasskeyControl", "PasskeyTenant", "PasskeyAuthenticator", "PasskeyPKCS11", "Auth0Passkeys", "WebAuthn",
                 "TestSupport", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),

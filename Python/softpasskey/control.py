@@ -164,16 +164,28 @@ class Authenticator:
         """Remove Virtual Authenticator (§11.4)."""
         self.server.call("DELETE", self.path)
 
-    def bridge_script(self, origins=None):
+    def bridge_script(self, origins=None, channel=None):
         """The page bridge bound to this authenticator: one self-contained script to evaluate in a
         page (before its scripts or after load). With `origins`, only pages of those origins may
-        use the capability it carries."""
-        query = urllib.parse.urlencode([("origin", origin) for origin in origins or []])
+        use the capability it carries. It reaches the server over one WebSocket per page realm
+        (the bridge socket), or with a `fetch` per command where the socket cannot be opened;
+        `channel="fetch"` makes it use fetch alone."""
+        pairs = [("origin", origin) for origin in origins or []]
+        if channel is not None:
+            pairs.append(("channel", channel))
+        query = urllib.parse.urlencode(pairs)
         response = self.server.request("GET", self.path + "/bridge.js" + (f"?{query}" if query else ""))
         if response.status_code != 200:
             value = response.json().get("value", {})
             raise ControlError(response.status_code, value.get("error", "?"), value.get("message", ""))
         return response.text
+
+    def relay(self, origins=None):
+        """A relay's capability for this authenticator (:class:`Relay`): the driving process
+        carries a page's bridge commands, stating the origin it read from the browser (never from
+        the page), where the page's own policy forbids it to reach the server."""
+        value = self.server.call("POST", self.path + "/relay", {"origins": list(origins or [])})
+        return Relay(self.server, value["capability"], value["endpoint"], value["socket"])
 
     def conditional(self, credential_id=None, user=None, timeout=10000):
         """Pick a passkey for the oldest pending conditional `get` of the page, as a person picks one
@@ -185,6 +197,32 @@ class Authenticator:
         if user is not None:
             body["user"] = user
         return self.server.call("POST", self.path + "/conditional", body, timeout=timeout / 1000 + 30)
+
+
+class Relay:
+    """A trusted relay of the page bridge: `call(route, origin, body)` runs what a page's bridge
+    sent (`create`, `get`, `abort`, `signal`) for a page of `origin`, as `POST /bridge/ROUTE` would
+    for that page, and answers `(status, value)` — what the bridge's relay function gives back.
+    `socket` is the bridge socket's URL, for a relay that keeps one connection."""
+
+    def __init__(self, server, capability, endpoint, socket_url):
+        self.server, self.capability, self.endpoint, self.socket = server, capability, endpoint, socket_url
+        self.http = requests.Session()
+        self.http.headers["Authorization"] = f"Bearer {capability}"
+
+    def call(self, route, origin, body, top_origin=None, timeout=120):
+        message = {"route": route, "origin": origin, "body": body}
+        if top_origin is not None:
+            message["topOrigin"] = top_origin
+        response = self.http.post(self.endpoint + "/relay", json=message, timeout=timeout)
+        try:
+            answer = response.json()
+        except ValueError:
+            return 502, {"error": "invalid answer", "message": response.text[:200]}
+        return response.status_code, answer.get("value") if isinstance(answer, dict) else answer
+
+    def close(self):
+        self.http.close()
 
 
 class EventStream:

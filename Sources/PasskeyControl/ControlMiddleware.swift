@@ -16,7 +16,7 @@ struct ControlMiddleware: RouterMiddleware {
         async throws -> Response
     {
         let response: Response
-        // The page bridge's routes carry a capability of their own (BridgeMiddleware, bridgeCaller).
+        // The page bridge's routes carry a capability of their own (BridgeMiddleware, pageCaller, relayCaller).
         if !request.uri.path.hasPrefix("/bridge/") && !token.accepts(request.headers[.authorization]) {
             response = Self.render(.unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="passkey""#])
         } else {

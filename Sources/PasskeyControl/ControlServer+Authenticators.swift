@@ -90,28 +90,34 @@ extension ControlServer {
         }
     }
 
-    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:)``)
-    /// and the test's pick for a page's conditional get.
+    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:socket:)``),
+    /// a relay's capability (``ControlService/bridgeRelay(session:authenticator:origins:)``) and the
+    /// test's pick for a page's conditional get.
     func addBridgeCommands(to group: RouterGroup<ControlRequestContext>) {
         group.get(":authenticator/bridge.js") { request, context in
             let (session, id) = try Self.ids(context)
-            let origins = try request.uri.queryParameters[values: "origin"].map { (text) throws(ControlError) in
-                do {
-                    return try WebOrigin(String(text))
-                } catch {
-                    throw ControlError.invalidArgument("origin: \(error)")
-                }
-            }
-            guard let authority = request.head.authority else {
-                throw ControlError.invalidArgument("the request has no Host")
-            }
+            let origins = try Self.origins(request.uri.queryParameters[values: "origin"].map(String.init))
+            let authority = try Self.authority(request)
+            // The socket unless the test asks for fetch alone (`?channel=fetch`).
+            let socket = request.uri.queryParameters["channel"] == "fetch" ? nil : "ws://\(authority)/bridge/socket"
             let script = try await service.bridgeScript(
-                session: session, authenticator: id, endpoint: "http://\(authority)/bridge",
-                origins: origins.isEmpty ? nil : origins)
+                session: session, authenticator: id, endpoint: "http://\(authority)/bridge", origins: origins,
+                socket: socket)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: script)))
+        }
+        group.post(":authenticator/relay") { request, context in
+            let (session, id) = try Self.ids(context)
+            let body = try await request.decode(as: RelayRequest.self, context: context)
+            let authority = try Self.authority(request)
+            let capability = try await service.bridgeRelay(
+                session: session, authenticator: id, origins: try Self.origins(body.origins ?? []))
+            return ControlValue(
+                RelayGrant(
+                    capability: capability, endpoint: "http://\(authority)/bridge",
+                    socket: "ws://\(authority)/bridge/socket"))
         }
         group.post(":authenticator/conditional") { request, context in
             let (session, id) = try Self.ids(context)
@@ -162,4 +168,40 @@ struct CredentialProperties {
         backupState = try VirtualAuthenticatorConfiguration.bool(parameters, "backupState")
         signCount = try CredentialParameters.signCount(parameters)
     }
+}
+
+extension ControlServer {
+    /// Page origins from a request (`?origin=`, a relay's `origins`); `nil` (any) when none.
+    static func origins(_ texts: [String]) throws(ControlError) -> [WebOrigin]? {
+        let origins = try texts.map { (text) throws(ControlError) in
+            do {
+                return try WebOrigin(text)
+            } catch {
+                throw ControlError.invalidArgument("origin: \(error)")
+            }
+        }
+        return origins.isEmpty ? nil : origins
+    }
+
+    /// The `Host` a request reached the server at, for the bridge's URLs.
+    static func authority(_ request: Request) throws(ControlError) -> String {
+        guard let authority = request.head.authority else {
+            throw ControlError.invalidArgument("the request has no Host")
+        }
+        return authority
+    }
+}
+
+/// `POST …/authenticator/{a}/relay`'s body: the page origins the relay may state.
+struct RelayRequest: Decodable, Sendable {
+    let origins: [String]?
+}
+
+/// A relay's capability and where it reaches the bridge.
+struct RelayGrant: Encodable, Sendable {
+    let capability: String
+    /// `http://HOST:PORT/bridge` (`POST …/relay`).
+    let endpoint: String
+    /// `ws://HOST:PORT/bridge/socket`.
+    let socket: String
 }

@@ -1,5 +1,6 @@
 public import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 public import Logging
 
 /// Where a control server listens.
@@ -19,7 +20,8 @@ public struct ControlEndpoint: Sendable, Hashable, Encodable {
 }
 
 extension ControlServer {
-    /// A Hummingbird application serving ``router()`` at `address`.
+    /// A Hummingbird application serving ``router()`` at `address`, and the page bridge's socket
+    /// (`GET /bridge/socket`, a WebSocket).
     ///
     /// - Parameters:
     ///   - address: where to listen.
@@ -36,7 +38,11 @@ extension ControlServer {
         case .unixSocket(let path): bind = .unixDomainSocket(path: path)
         }
         return Application(
-            router: router(), configuration: ApplicationConfiguration(address: bind, serverName: nil),
+            router: router(),
+            server: .http1WebSocketUpgrade(
+                configuration: .init(ws: .init(maxFrameSize: Self.maxSocketMessage)),
+                shouldUpgrade: { head, _, _ in bridgeSocketUpgrade(head) }),
+            configuration: ApplicationConfiguration(address: bind, serverName: nil),
             onServerRunning: { channel in
                 switch address {
                 case .tcp(let host, let port):

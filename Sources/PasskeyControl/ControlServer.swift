@@ -24,7 +24,10 @@ import WebAuthn
 /// GET    /session/{s}/webauthn/authenticator/{a}/bridge.js[?origin=O…]   the page bridge's script
 /// POST   /session/{s}/webauthn/authenticator/{a}/conditional   {credentialId?, user?, timeout?}: pick for autofill
 /// GET    /session/{s}/webauthn/events[?after=N]                Server-Sent Events: credentialAdded, …
+/// POST   /session/{s}/webauthn/authenticator/{a}/relay         {origins?}: a relay's capability
 /// POST   /bridge/create|get|abort|signal                       the page bridge's (its capability, CORS)
+/// POST   /bridge/relay                                         {route, origin, topOrigin?, body}: a relay's
+/// GET    /bridge/socket                                        the bridge socket (WebSocket; application(at:))
 /// POST   /session/{s}/users                                    {tenant, authenticatorId, origin?} → id
 /// DELETE /session/{s}/users/{u}
 /// POST   /session/{s}/users/{u}/signup|login|enroll|token|api|logout   (enroll: {authenticatorId?})

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import PLATFORM
+from conftest import PLATFORM, ChromiumTab
 
 CDP_AAGUID = "01020304-0506-0708-0102-030405060708"
 
@@ -279,20 +279,49 @@ def test_a_script_restricted_to_the_rps_origin_answers_no_other_page(open_tab, a
     assert len(authenticator.credentials()) == 1
 
 
-@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
-def test_chromium_preflights_a_bridge_route_once(tab, rp, authenticator):
-    """The bridge's Authorization header makes each request CORS-preflighted; the server's
-    Access-Control-Max-Age lets Chromium keep the answer, so logins after the first cost one request
-    each (a fetch with cache "no-store" would skip Chromium's preflight cache)."""
-    requests = []
+def network_log(tab):
+    """The page's requests as (method, url), and its WebSockets' URLs, from Chromium's Network domain."""
+    requests, sockets = [], []
     cdp = tab.context.new_cdp_session(tab.page)
     cdp.on("Network.requestWillBeSent", lambda event: requests.append(
         (event["request"]["method"], event["request"]["url"])))
+    cdp.on("Network.webSocketCreated", lambda event: sockets.append(event["url"]))
     cdp.send("Network.enable")
+    return requests, sockets
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_chromium_preflights_a_bridge_route_once(engine, rp, authenticator):
+    """With fetch alone (`bridge.js?channel=fetch`) the bridge's Authorization header makes each
+    request CORS-preflighted; the server's Access-Control-Max-Age lets Chromium keep the answer, so
+    logins after the first cost one request each (a fetch with cache "no-store" would skip
+    Chromium's preflight cache)."""
+    context = engine.browser.new_context()
+    context.add_init_script(script=authenticator.bridge_script(channel="fetch"))
+    tab = ChromiumTab(context)
+    try:
+        tab.goto(rp.origin + "/")
+        requests, sockets = network_log(tab)
+        succeeded(register(tab, username="alice"))
+        for _ in range(3):
+            succeeded(login(tab, username="alice"))
+        tab.page.wait_for_timeout(300)
+        logins = [method for method, url in requests if url.endswith("/bridge/get")]
+        assert logins.count("POST") == 3, requests
+        assert logins.count("OPTIONS") <= 1, requests
+        assert sockets == []
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_a_realm_sends_its_ceremonies_over_one_bridge_socket(tab, rp):
+    """The bridge's persistent channel: one WebSocket per page realm, opened by its first
+    ceremony; each ceremony after it is a message on it, not an HTTP request to the bridge."""
+    requests, sockets = network_log(tab)
     succeeded(register(tab, username="alice"))
     for _ in range(3):
         succeeded(login(tab, username="alice"))
     tab.page.wait_for_timeout(300)
-    logins = [method for method, url in requests if url.endswith("/bridge/get")]
-    assert logins.count("POST") == 3, requests
-    assert logins.count("OPTIONS") <= 1, requests
+    assert [url for url in sockets if url.endswith("/bridge/socket")] == sockets and len(sockets) == 1, sockets
+    assert [url for _, url in requests if "/bridge/" in url] == [], requests

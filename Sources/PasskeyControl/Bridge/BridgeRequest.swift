@@ -26,14 +26,6 @@ struct BridgeRequest<Options: Decodable & Sendable>: Decodable, Sendable {
         }
         return requestId
     }
-
-    /// The top-level origin of a cross-origin frame: `nil` for a top-level page or a frame of
-    /// the page's own origin (WebAuthn L3 §5.10.1 `crossOrigin` is true only across origins).
-    func topLevelOrigin(besides origin: WebOrigin) throws(ControlError) -> WebOrigin? {
-        guard let topOrigin else { return nil }
-        let parsed = try callerOrigin(topOrigin, "topOrigin")
-        return parsed == origin ? nil : parsed
-    }
 }
 
 /// A page bridge's signal body: `{kind, options, topOrigin?}` (WebAuthn L3 §5.1.11).

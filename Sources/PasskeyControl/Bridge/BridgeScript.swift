@@ -8,6 +8,8 @@ struct BridgeScript {
     struct Configuration: Encodable {
         /// The base URL of the bridge routes.
         let endpoint: String
+        /// The bridge socket's URL; none when the script uses `fetch` alone.
+        let socket: String?
         /// The bearer capability for one authenticator.
         let capability: String
         /// `platform` or `cross-platform`.
@@ -22,14 +24,14 @@ struct BridgeScript {
 
     /// The script for `authenticator`, reached at `endpoint` with `capability`: the client's
     /// capabilities (``WebAuthnClient/capabilities``) plus the three signals the bridge carries out.
-    init(endpoint: String, capability: String, authenticator: SoftwareAuthenticator) {
+    init(endpoint: String, socket: String?, capability: String, authenticator: SoftwareAuthenticator) {
         let info = authenticator.info
         var capabilities = WebAuthnClient(authenticator: authenticator).capabilities
         for signal in ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"] {
             capabilities[signal] = true
         }
         configuration = Configuration(
-            endpoint: endpoint, capability: capability, attachment: info.attachment.rawValue,
+            endpoint: endpoint, socket: socket, capability: capability, attachment: info.attachment.rawValue,
             transports: Set(info.transports.map(\.rawValue)).sorted(), capabilities: capabilities)
     }
 

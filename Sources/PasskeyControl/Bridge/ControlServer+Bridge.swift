@@ -1,98 +1,97 @@
 import HTTPTypes
 import Hummingbird
+import JSONBodies
 import PasskeyAuthenticator
-import ServiceLifecycle
 import WebAuthn
 
 extension ControlServer {
-    /// The page bridge's routes (`/bridge/create|get|abort|signal`): called by the bridge script
-    /// from a page, with its capability instead of the server's token, and answered with CORS
-    /// headers for the page's origin (Fetch Standard §3.2) so the page can read them.
+    /// The page bridge's routes: `/bridge/create|get|abort|signal`, called by the bridge script
+    /// from a page with its capability instead of the server's token, and answered with CORS
+    /// headers for the page's origin (Fetch Standard §3.2) so the page can read them; and
+    /// `/bridge/relay`, where a relay states the page's origin.
     func addBridgeRoutes(to group: RouterGroup<ControlRequestContext>) {
         group.add(middleware: BridgeMiddleware())
-        for command in ["create", "get", "abort", "signal"] {
-            group.on(RouterPath(command), method: .options) { _, _ in Response(status: .noContent) }
-        }
-        group.post("create") { request, context in
-            let (grant, origin) = try await bridgeCaller(request)
-            let body = try await Self.ceremonyBody(
-                BridgeRequest<PublicKeyCredentialCreationOptionsJSON>.self, request, context)
-            _ = try body.id()
-            return ControlValue(
-                try await service.create(
-                    session: grant.session, authenticator: grant.authenticatorID, options: body.options, origin: origin,
-                    topOrigin: body.topLevelOrigin(besides: origin), mediation: body.credentialMediation()))
-        }
-        group.post("get") { request, context in
-            let (grant, origin) = try await bridgeCaller(request)
-            let body = try await Self.ceremonyBody(
-                BridgeRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
-            let requestID = try body.id()
-            let topOrigin = try body.topLevelOrigin(besides: origin)
-            guard try body.credentialMediation() == .conditional else {
+        for route in BridgeRoute.allCases {
+            group.on(RouterPath(route.rawValue), method: .options) { _, _ in Response(status: .noContent) }
+            group.post(RouterPath(route.rawValue)) { request, context in
+                let caller = try await pageCaller(request)
+                let body = try await JSONRequestDecoder.control.bytes(of: request, limit: Self.maxBodySize)
                 return ControlValue(
-                    JSONText(
-                        try await service.get(
-                            session: grant.session, authenticator: grant.authenticatorID,
-                            options: WebAuthnJSON.encode(body.options), origin: origin, topOrigin: topOrigin
-                        ).json))
+                    try await bridgeCommand(route, BridgeBody(bytes: body, enveloped: false), caller: caller))
             }
-            // A server that is stopping aborts what waits for a pick, so that it can stop.
-            let assertion = try await withGracefulShutdownHandler {
-                try await service.conditionalGet(
-                    session: grant.session, authenticator: grant.authenticatorID, options: body.options,
-                    origin: origin, topOrigin: topOrigin, requestID: requestID)
-            } onGracefulShutdown: {
-                Task {
-                    await service.abortConditional(
-                        session: grant.session, authenticator: grant.authenticatorID, requestID: requestID)
-                }
-            }
-            return ControlValue(JSONText(assertion.json))
         }
-        group.post("abort") { request, context in
-            let (grant, _) = try await bridgeCaller(request)
-            let body = try await request.decode(as: [String: JSONValue].self, context: context)
-            guard let requestID = body["requestId"]?.stringValue else {
-                throw ControlError.invalidArgument("requestId is required")
-            }
-            await service.abortConditional(
-                session: grant.session, authenticator: grant.authenticatorID, requestID: requestID)
-            return ControlValue.null
-        }
-        group.post("signal") { request, context in
-            let (grant, origin) = try await bridgeCaller(request)
-            let body = try await request.decode(as: BridgeSignalRequest.self, context: context)
-            try await service.signal(
-                body.signal(), session: grant.session, authenticator: grant.authenticatorID, origin: origin)
-            return ControlValue.null
+        group.post("relay") { request, context in
+            let body = try await JSONRequestDecoder.control.bytes(of: request, limit: Self.maxBodySize)
+            let relayed = try BridgeBody(bytes: body, enveloped: false).decode(BridgeRelayHead.self)
+            let caller = try await relayCaller(
+                capability: ControlToken.bearer(request.headers[.authorization]), origin: relayed.origin,
+                topOrigin: relayed.topOrigin)
+            return ControlValue(
+                try await bridgeCommand(relayed.route, BridgeBody(bytes: body, enveloped: true), caller: caller))
         }
     }
 
-    /// The capability's grant and the page's origin: the `Origin` the browser set (RFC 6454 §7),
-    /// which a page cannot choose, is the client's origin.
-    func bridgeCaller(_ request: Request) async throws(ControlError) -> (BridgeGrant, WebOrigin) {
-        guard let header = request.headers[.origin], header != "null", let origin = try? WebOrigin(header) else {
+    /// A page's capability and origin: the `Origin` the browser set (RFC 6454 §7), which a page
+    /// cannot choose, is the client's origin.
+    ///
+    /// - Throws: ``ControlError``: `SecurityError` without an origin, `unauthorized` for an
+    ///   unknown capability, `forbidden` for an origin it was not handed to.
+    func pageCaller(_ request: Request) async throws(ControlError) -> BridgeCaller {
+        try await pageCaller(
+            origin: request.headers[.origin], capability: ControlToken.bearer(request.headers[.authorization]))
+    }
+
+    /// A page's caller from its `Origin` header and capability (a request's, or a socket's handshake's).
+    func pageCaller(origin header: String?, capability: String?) async throws(ControlError) -> BridgeCaller {
+        guard let header, header != "null", let origin = try? WebOrigin(header) else {
             throw ControlError("SecurityError", status: 403, "a bridge request comes from a page with an origin")
         }
-        guard let capability = ControlToken.bearer(request.headers[.authorization]) else {
-            throw .unknownBridge
-        }
-        return (try await service.bridgeGrant(capability: capability, origin: origin), origin)
+        guard let capability else { throw .unknownBridge }
+        let grant = try await service.bridgeGrant(capability: capability, origin: origin)
+        return BridgeCaller(grant: grant, origin: origin, relayed: false, statedTopOrigin: nil)
     }
 
+    /// A relay's caller: its capability must be a relay's
+    /// (``ControlService/bridgeRelay(session:authenticator:origins:)``), and the origins are its statement.
+    ///
+    /// - Throws: ``ControlError``: `unauthorized` for an unknown capability or a page's,
+    ///   `SecurityError` for an origin that does not parse, `forbidden` for one it may not state.
+    func relayCaller(capability: String?, origin: String?, topOrigin: String?) async throws(ControlError)
+        -> BridgeCaller
+    {
+        guard let capability else { throw .unknownBridge }
+        guard let origin else { throw .invalidArgument("a relay states each request's origin") }
+        let pageOrigin = try callerOrigin(origin, "origin")
+        let grant = try await service.bridgeGrant(capability: capability, origin: pageOrigin)
+        guard grant.relay else {
+            throw ControlError("unauthorized", status: 401, "a page's bridge capability cannot state an origin")
+        }
+        return BridgeCaller(
+            grant: grant, origin: pageOrigin, relayed: true,
+            statedTopOrigin: try topOrigin.map { (text) throws(ControlError) in try callerOrigin(text, "topOrigin") })
+    }
+}
+
+extension ControlServer {
     /// A ceremony's body, from the control API or a page bridge; a malformed one is the
     /// `SyntaxError` a browser throws for options it cannot read (WebAuthn L3 §5.1.3, §5.1.4),
     /// not `invalid argument`.
     static func ceremonyBody<Body: Decodable & Sendable>(
         _ type: Body.Type, _ request: Request, _ context: ControlRequestContext
     ) async throws -> Body {
-        do {
-            return try await request.decode(as: type, context: context)
-        } catch let error as ControlError where error.status == 400 {
-            throw ControlError("SyntaxError", status: 400, error.message)
-        }
+        let bytes = try await JSONRequestDecoder.control.bytes(of: request, limit: context.maxUploadSize)
+        return try BridgeBody(bytes: bytes, enveloped: false).ceremony(type)
     }
+}
+
+/// What a relay request or a socket message says besides its body: `{id?, route, origin?, topOrigin?}`.
+struct BridgeRelayHead: Decodable, Sendable {
+    /// The socket message's number, echoed in its answer.
+    let id: Int?
+    let route: BridgeRoute
+    /// The page's origin: a relay's statement; absent from a page's socket messages.
+    let origin: String?
+    let topOrigin: String?
 }
 
 /// Renders the bridge routes' failures itself, so that each answer, success or failure, carries

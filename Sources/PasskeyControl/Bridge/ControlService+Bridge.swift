@@ -16,16 +16,48 @@ extension ControlService {
     ///   - endpoint: the base URL of the bridge routes as the page reaches them
     ///     (`http://127.0.0.1:PORT/bridge`).
     ///   - origins: the page origins that may use the script; any when `nil`.
+    ///   - socket: the bridge socket's URL (`ws://127.0.0.1:PORT/bridge/socket`), which the script
+    ///     uses instead of a request per command when it can connect; `fetch` alone when `nil`.
     /// - Returns: the script, to evaluate in a page before its own scripts or after load.
     /// - Throws: ``ControlError`` `invalid session id` or `invalid argument`.
     public func bridgeScript(
-        session: String, authenticator authenticatorID: String, endpoint: String, origins: [WebOrigin]? = nil
+        session: String, authenticator authenticatorID: String, endpoint: String, origins: [WebOrigin]? = nil,
+        socket: String? = nil
     ) throws(ControlError) -> String {
         let virtual = try authenticator(session: session, authenticatorID)
         let (capability, key) = BridgeGrant.newCapability()
         bridgeGrants[key] = BridgeGrant(
             session: session, authenticatorID: authenticatorID, origins: origins.map { Set($0.map(\.description)) })
-        return BridgeScript(endpoint: endpoint, capability: capability, authenticator: virtual.authenticator).text
+        return BridgeScript(
+            endpoint: endpoint, socket: socket, capability: capability, authenticator: virtual.authenticator
+        ).text
+    }
+
+    /// A capability for a trusted relay of the page bridge: a browser extension's service worker,
+    /// or the process driving the browser, which carries a page's requests when the page's own
+    /// policy (Content-Security-Policy `connect-src`) forbids it to reach the server.
+    ///
+    /// The relay states each request's origin (and a frame's top-level origin), taken from the
+    /// browser (`chrome.runtime` `sender.origin`, a WebDriver BiDi realm's origin, a Playwright
+    /// binding's frame), never from the page's message: so it is never handed to a page. It is
+    /// used with `POST /bridge/relay` or the bridge socket (`GET /bridge/socket`), and lasts as
+    /// long as the authenticator.
+    ///
+    /// - Parameters:
+    ///   - session: the session.
+    ///   - authenticatorID: the authenticator.
+    ///   - origins: the page origins the relay may state; any when `nil`.
+    /// - Returns: the capability.
+    /// - Throws: ``ControlError`` `invalid session id` or `invalid argument`.
+    public func bridgeRelay(
+        session: String, authenticator authenticatorID: String, origins: [WebOrigin]? = nil
+    ) throws(ControlError) -> String {
+        _ = try authenticator(session: session, authenticatorID)
+        let (capability, key) = BridgeGrant.newCapability()
+        bridgeGrants[key] = BridgeGrant(
+            session: session, authenticatorID: authenticatorID, origins: origins.map { Set($0.map(\.description)) },
+            relay: true)
+        return capability
     }
 
     /// The grant of a bridge capability, used from `origin`.
@@ -42,6 +74,19 @@ extension ControlService {
             throw ControlError("forbidden", status: 403, "this bridge is not for pages of \(origin)")
         }
         return grant
+    }
+
+    /// Whether a capability is a relay's (it states origins) rather than a page's.
+    ///
+    /// - Throws: ``ControlError`` `unauthorized` (401) for an unknown capability or one whose
+    ///   authenticator is gone.
+    func bridgeGrantIsRelay(capability: String) throws(ControlError) -> Bool {
+        guard let grant = bridgeGrants[BridgeGrant.key(capability)],
+            sessions[grant.session]?.authenticators[grant.authenticatorID] != nil
+        else {
+            throw .unknownBridge
+        }
+        return grant.relay
     }
 
     /// A page's conditional get (WebAuthn L3 §5.1.4 with `mediation: "conditional"`): the origin

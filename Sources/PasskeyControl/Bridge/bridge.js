@@ -4,8 +4,10 @@
 // `(function softpasskeyBridge(config) {…})(CONFIG_JSON);`, so this file holds the one function
 // declaration and comments only. Plain ES2020: no modules, no dependencies, no eval.
 //
-// config = {endpoint, capability, attachment, transports, capabilities}:
+// config = {endpoint, socket?, capability, attachment, transports, capabilities}:
 //   endpoint      base URL of the bridge routes (`http://127.0.0.1:PORT/bridge`)
+//   socket        the bridge socket (`ws://127.0.0.1:PORT/bridge/socket`): one connection per realm
+//                 instead of a request per command, where the page may open it
 //   capability    bearer capability for one authenticator (ceremonies and signals only)
 //   attachment    what PublicKeyCredential.authenticatorAttachment answers when the server omits it
 //   transports    what AuthenticatorAttestationResponse.getTransports() answers when the server omits it
@@ -18,7 +20,8 @@
 //      the engine's own where it has them, small stand-ins where it has none (WebKitGTK);
 //   3. options → JSON (§5.1.3/§5.1.4 arguments, WebIDL conversion of the required members);
 //   4. the server's JSON → PublicKeyCredential (§5.1 attributes, §5.1.8 toJSON, §5.2 responses);
-//   5. the bridge requests (fetch with CORS), refusals as DOMExceptions, AbortSignal (§5.6);
+//   5. the bridge's channel (an installer's relay, else the socket, else fetch with CORS), refusals
+//      as DOMExceptions, AbortSignal (§5.6);
 //   6. topOrigin (§5.8.1 CollectedClientData.topOrigin) from ancestorOrigins or a postMessage
 //      handshake with the bridge of the top-level frame;
 //   7. navigator.credentials.create/get (§5.1.3, §5.1.4, conditional mediation §5.1.4/§5.4.2,
@@ -34,8 +37,17 @@ function softpasskeyBridge(config) {
   }
   Object.defineProperty(globalThis, installed, { value: true });
 
+  // A relay an installer put in this realm just before the bridge (an extension's content-script
+  // port, a WebDriver BiDi channel, a Playwright binding), for pages whose policy forbids them to
+  // reach the server: taken, and removed from the page's sight. It is called with {route, body} and
+  // answers a Promise of {status, value}, as the route would; the relay, not the page, says the origin.
+  const relaySymbol = Symbol.for("softpasskey.relay");
+  const relay = typeof globalThis[relaySymbol] === "function" ? globalThis[relaySymbol] : null;
+  delete globalThis[relaySymbol];
+
   // What the bridge needs from the page's realm, taken before the page can replace it.
   const realFetch = globalThis.fetch;
+  const RealWebSocket = globalThis.WebSocket;
   const RealAbortController = globalThis.AbortController;
   const realSetTimeout = globalThis.setTimeout;
   const realClearTimeout = globalThis.clearTimeout;
@@ -383,13 +395,14 @@ function softpasskeyBridge(config) {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // 5. Bridge requests (POST {endpoint}/create|get|abort|signal), refusals as the DOMExceptions of
-  //    §5.1.3/§5.1.4, AbortSignal (§5.6)
+  // 5. The bridge's channel (an installer's relay, the socket, or POST {endpoint}/ROUTE), refusals
+  //    as the DOMExceptions of §5.1.3/§5.1.4, AbortSignal (§5.6)
   // ---------------------------------------------------------------------------------------------
-  // The browser sets the Origin header of these requests: the server takes it as the client's
-  // origin. A route's refusal is `{"value": {"error": NAME, "message": TEXT}}`; NAME is a
-  // DOMException name when the ceremony was refused, anything else is a bridge failure, which the
-  // page sees as NotAllowedError with the server's message.
+  // Every command has an answer {status, value}: status as HTTP's, value what the route's
+  // {"value": …} holds. The browser sets the Origin of the socket's handshake and of each fetch: the
+  // server takes it as the client's origin. A refusal's value is {error: NAME, message: TEXT}; NAME
+  // is a DOMException name when the ceremony was refused, anything else is a bridge failure, which
+  // the page sees as NotAllowedError with the server's message.
 
   const domExceptionNames = new Set([
     "NotAllowedError", "InvalidStateError", "SecurityError", "NotSupportedError", "SyntaxError",
@@ -410,8 +423,8 @@ function softpasskeyBridge(config) {
   // Access-Control-Max-Age lets the browser keep the preflight's answer, so that a ceremony costs
   // one request, not two. No `cache: "no-store"`: Chromium skips its preflight cache for such a
   // request (no HTTP cache reuses the answer to a POST anyway, RFC 9111 §4).
-  function request(route, body, signal, keepalive) {
-    return realFetch.call(globalThis, endpoint + "/" + route, {
+  async function fetchAnswer(route, body, signal, keepalive) {
+    const response = await realFetch.call(globalThis, endpoint + "/" + route, {
       method: "POST",
       mode: "cors",
       credentials: "omit",
@@ -420,18 +433,153 @@ function softpasskeyBridge(config) {
       body: stringify(body),
       signal: signal,
     });
+    let answer = null;
+    try {
+      answer = parse(await response.text());
+    } catch (error) {
+      if (signal && signal.aborted) {
+        throw error;
+      }
+    }
+    if (answer && typeof answer === "object" && hasOwn(answer, "value")) {
+      return { status: response.status, value: answer.value };
+    }
+    return { status: response.ok ? 502 : response.status, value: answer };
+  }
+
+  // The socket (RFC 6455): opened on the first command, `{"capability"}` first, then one message
+  // per command, `{id, route, body}`, answered by `{id, status, value}` in any order. When it
+  // cannot be opened (a page policy, an old server) the realm uses fetch from then on; when it
+  // closes after working, the commands waiting on it fail and the next command opens another.
+  let socketOpening = null; // a Promise of the open socket, or of null (fetch from now on)
+  let openSocket = null; // the socket once ready
+  const socketWaiting = new Map(); // id → {resolve, reject}
+  let nextSocketID = 1;
+
+  function connectSocket() {
+    if (socketOpening === null) {
+      socketOpening = new Promise((resolve) => {
+        let socket;
+        try {
+          socket = new RealWebSocket(String(config.socket));
+        } catch (error) {
+          resolve(null);
+          return;
+        }
+        let ready = false;
+        socket.onopen = () => socket.send(stringify({ capability: capability }));
+        socket.onmessage = (event) => {
+          let message = null;
+          try {
+            message = parse(event.data);
+          } catch (error) {
+            return;
+          }
+          if (!ready) {
+            ready = message !== null && message.ready === true;
+            if (ready) {
+              openSocket = socket;
+            } else {
+              socket.close();
+            }
+            resolve(ready ? socket : null);
+            return;
+          }
+          const waiter = message && socketWaiting.get(message.id);
+          if (waiter) {
+            socketWaiting.delete(message.id);
+            waiter.resolve({ status: message.status, value: message.value });
+          }
+        };
+        socket.onclose = () => {
+          if (!ready) {
+            resolve(null);
+            return;
+          }
+          openSocket = null;
+          socketOpening = null;
+          for (const waiter of Array.from(socketWaiting.values())) {
+            waiter.reject(new TypeError("The bridge socket closed."));
+          }
+          socketWaiting.clear();
+        };
+      });
+    }
+    return socketOpening;
+  }
+
+  function socketAnswer(socket, route, body) {
+    return new Promise((resolve, reject) => {
+      const id = nextSocketID;
+      nextSocketID += 1;
+      socketWaiting.set(id, { resolve: resolve, reject: reject });
+      try {
+        socket.send(stringify({ id: id, route: route, body: body }));
+      } catch (error) {
+        socketWaiting.delete(id);
+        reject(error);
+      }
+    });
+  }
+
+  /** A relay's answer, checked: anything but {status: number, value} is a failure of the relay. */
+  async function relayAnswer(route, body) {
+    const answer = await relay({ route: route, body: body });
+    if (!answer || typeof answer !== "object" || typeof answer.status !== "number") {
+      throw new TypeError("The SoftPasskey relay answered nothing.");
+    }
+    return { status: answer.status, value: answer.value };
+  }
+
+  /** Rejects with the signal's reason when it fires first (DOM §3.3), for channels that cannot be aborted. */
+  function abortable(promise, signal) {
+    if (!signal) {
+      return promise;
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(abortReason(signal));
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener("abort", onAbort);
+      promise.then((value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      }, (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      });
+    });
   }
 
   /**
-   * POSTs to a route and answers its `value`; a refusal or failure rejects with a DOMException.
-   * When the request fails on the network (Firefox cancels a page's fetches as soon as it starts
-   * to navigate away, before `pagehide`), a ceremony's request ID is sent to `/abort`, so that
-   * the server does not keep a conditional get pending for a page that is gone.
+   * Sends a command on the realm's channel. An abort sent while the page goes away (`keepalive`)
+   * takes the socket only when it is already open, else a keepalive fetch.
+   */
+  async function answer(route, body, signal, keepalive) {
+    if (relay) {
+      return abortable(relayAnswer(route, body), signal);
+    }
+    if (typeof config.socket === "string" && RealWebSocket) {
+      const socket = keepalive ? openSocket : await connectSocket();
+      if (socket) {
+        return abortable(socketAnswer(socket, route, body), signal);
+      }
+    }
+    return fetchAnswer(route, body, signal, keepalive);
+  }
+
+  /**
+   * Sends a command and answers its `value`; a refusal or failure rejects with a DOMException.
+   * When the channel fails (Firefox cancels a page's fetches as soon as it starts to navigate
+   * away, before `pagehide`), a ceremony's request ID is sent to `abort`, so that the server does
+   * not keep a conditional get pending for a page that is gone.
    */
   async function call(route, body, signal) {
-    let response;
+    let reply;
     try {
-      response = await request(route, body, signal, false);
+      reply = await answer(route, body, signal, false);
     } catch (error) {
       if (signal && signal.aborted) {
         throw error;
@@ -446,22 +594,14 @@ function softpasskeyBridge(config) {
         "this page's origin allowed, does the page's Content-Security-Policy connect-src allow it?): " +
         (error && error.message), "NotAllowedError");
     }
-    let answer = null;
-    try {
-      answer = parse(await response.text());
-    } catch (error) {
-      if (signal && signal.aborted) {
-        throw error;
-      }
+    if (reply.status >= 200 && reply.status < 300) {
+      return reply.value;
     }
-    if (response.ok && answer && typeof answer === "object" && hasOwn(answer, "value")) {
-      return answer.value;
-    }
-    const failure = answer && typeof answer === "object" ? (answer.value || answer) : null;
+    const failure = reply.value;
     if (failure && typeof failure === "object" && typeof failure.error === "string") {
       throw refusal(failure.error, String(failure.message || failure.error));
     }
-    throw new DOMException("The SoftPasskey bridge answered HTTP " + response.status + ".", "NotAllowedError");
+    throw new DOMException("The SoftPasskey bridge answered HTTP " + reply.status + ".", "NotAllowedError");
   }
 
   // Requests of this realm that are still waiting for the server, by request ID: a pagehide
@@ -471,9 +611,9 @@ function softpasskeyBridge(config) {
   const pending = new Map();
 
   function sendAbort(requestId) {
-    request("abort", { requestId: requestId }, undefined, true).catch(() => {
+    answer("abort", { requestId: requestId }, undefined, true).catch(() => {
       // keepalive with a CORS preflight is refused by some engines: try once without it.
-      request("abort", { requestId: requestId }, undefined, false).catch(() => {});
+      answer("abort", { requestId: requestId }, undefined, false).catch(() => {});
     });
   }
 
