@@ -491,6 +491,12 @@ function softpasskeyBridge(config) {
             waiter.resolve({ status: message.status, value: message.value });
           }
         };
+        // Chromium fails a socket its page's CSP blocks with `error` and no `close`: fetch then.
+        socket.onerror = () => {
+          if (!ready) {
+            resolve(null);
+          }
+        };
         socket.onclose = () => {
           if (!ready) {
             resolve(null);
