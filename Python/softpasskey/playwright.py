@@ -12,7 +12,10 @@ policy have) needs the relay (`relay=True`): the bridge's requests then go throu
 binding (`context.expose_binding`, Playwright's own channel, which no page policy governs) to this
 process, which calls the server's `POST /bridge/relay` with a relay capability (control.Relay),
 stating the origin of the frame that called (`source["frame"].url`) and, for a frame, of its page's
-top frame; nothing the page sends is read as an origin.
+top frame; nothing the page sends is read as an origin. Under Playwright's synchronous API the
+binding's calls are answered while the driving thread is in a Playwright call (`evaluate`,
+`wait_for_url`, `wait_for_timeout`, …): a test that waits for a page's ceremony elsewhere (for a
+redirect its own listener hears, say) waits in one of those.
 
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:

@@ -198,11 +198,23 @@ def listener():
     yield from until_stopped(CallbackListener())
 
 
+class RelayUser(BridgeUser):
+    """A BridgeUser whose pages use the relay. Playwright's synchronous API answers the relay's
+    binding calls only while this thread is in one of its calls, so after a press in Chromium it
+    waits in one (`wait_for_url`) until the page has left the tenant for the app."""
+
+    def press(self, button, identifier=None):
+        super().press(button, identifier)
+        page = getattr(self.tab, "page", None)
+        if page is not None:
+            page.wait_for_url(lambda url: not url.startswith(self.tenant.origin), wait_until="commit", timeout=20000)
+
+
 @ENGINES
 def test_the_tenants_strict_login_page_signs_up_and_logs_in_through_the_relay(
         open_tab, authenticator, strict_tenant, listener, engine):
     listener.drain()
-    user = BridgeUser(lambda authenticator, url, origins: open_tab(authenticator, url, origins, relay=True),
+    user = RelayUser(lambda authenticator, url, origins: open_tab(authenticator, url, origins, relay=True),
                       authenticator, strict_tenant)
     address = email(engine.name)
     signed_up = sign_up(user, strict_tenant, listener, address)
