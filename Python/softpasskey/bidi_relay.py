@@ -98,6 +98,7 @@ class BiDiRelay:
         self.channel = "softpasskey-relay-" + os.urandom(8).hex()
         self.channel_value = {"type": "channel", "value": {"channel": self.channel, "ownership": "root"}}
         self.deliveries = {}  # realm -> handle of its deliver function
+        self.origins = {}  # realm -> (origin, top-level origin or None)
         self.lock = threading.Lock()
         session.on("script.message", self._message)
 
@@ -140,21 +141,36 @@ class BiDiRelay:
     def _outcome(self, request, realm, context):
         if request.get("route") not in RELAY_ROUTES or not isinstance(request.get("body"), dict):
             return 400, {"error": "invalid argument", "message": "a relay request is {id, route, body}"}
-        top, user_context = self._top(context) if context else (None, None)
-        if top is None or not self._installed(top, user_context):
-            return 403, {"error": "SecurityError", "message": "the relay was not installed in this frame"}
-        origin = self._origin(context, realm)
-        if origin is None:
-            return 403, {"error": "SecurityError", "message": "a bridge request comes from a page with an origin"}
-        top_origin = None
-        if top != context:
-            top_origin = self._origin(top)
-            if top_origin is None:
-                return 403, {"error": "NotAllowedError", "message": "this frame's top-level origin is unknown"}
+        with self.lock:
+            known = self.origins.get(realm)
+        if known is None:
+            known, refusal = self._origins(realm, context)
+            if refusal is not None:
+                return refusal
+            with self.lock:
+                self.origins[realm] = known
+        origin, top_origin = known
         try:
             return self.relay.call(request["route"], origin, request["body"], top_origin=top_origin)
         except ControlError as error:
             return error.status, {"error": error.error, "message": error.message}
+
+    def _origins(self, realm, context):
+        """`((origin, top-level origin or None), None)`: the realm's origin and, in a frame, its
+        top-level origin, as the browser says (a realm's origin never changes, nor the top-level
+        document of its frame: kept per realm); or `(None, refusal)`."""
+        top, user_context = self._top(context) if context else (None, None)
+        if top is None or not self._installed(top, user_context):
+            return None, (403, {"error": "SecurityError", "message": "the relay was not installed in this frame"})
+        origin = self._origin(context, realm)
+        if origin is None:
+            return None, (403, {"error": "SecurityError", "message": "a bridge request comes from a page with an origin"})
+        top_origin = None
+        if top != context:
+            top_origin = self._origin(top)
+            if top_origin is None:
+                return None, (403, {"error": "NotAllowedError", "message": "this frame's top-level origin is unknown"})
+        return (origin, top_origin), None
 
     def _installed(self, top, user_context):
         """Whether the preload script runs in the top-level context `top` (of `user_context`)."""

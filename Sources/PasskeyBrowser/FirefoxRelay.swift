@@ -25,6 +25,8 @@ final class FirefoxRelay: Sendable {
     private let logger: Logger
     /// Each realm's `deliver` function, by realm ID.
     private let deliveries = Mutex<[String: String]>([:])
+    /// Each realm's origin and, in a frame, its top-level origin, once asked for.
+    private let origins = Mutex<[String: (origin: String, topOrigin: String?)]>([:])
 
     init(_ relay: BrowserRelay, connection: BiDiConnection, transport: any HTTPTransport, logger: Logger) {
         self.relay = relay
@@ -85,14 +87,22 @@ final class FirefoxRelay: Sendable {
         guard Self.routes.contains(request.route) else {
             return Self.refusal(400, "invalid argument", "a relay request's route is create, get, abort or signal")
         }
-        guard let context, let origin = try? await origin(ofRealm: realm, in: context) else {
-            return Self.refusal(403, "SecurityError", "a bridge request comes from a page with an origin")
-        }
-        var topOrigin: String?
-        do {
-            topOrigin = try await self.topOrigin(of: context)
-        } catch {
-            return Self.refusal(403, "NotAllowedError", "this frame's top-level origin is unknown")
+        let origin: String
+        let topOrigin: String?
+        if let known = origins.withLock({ $0[realm] }) {
+            (origin, topOrigin) = known
+        } else {
+            guard let context, let found = try? await self.origin(ofRealm: realm, in: context) else {
+                return Self.refusal(403, "SecurityError", "a bridge request comes from a page with an origin")
+            }
+            do {
+                topOrigin = try await self.topOrigin(of: context)
+            } catch {
+                return Self.refusal(403, "NotAllowedError", "this frame's top-level origin is unknown")
+            }
+            origin = found
+            // A realm's origin never changes, nor the top-level document of its frame.
+            origins.withLock { $0[realm] = (origin, topOrigin) }
         }
         var call: [String: JSONValue] = ["route": .string(request.route), "origin": .string(origin), "body": request.body]
         if let topOrigin { call["topOrigin"] = .string(topOrigin) }
