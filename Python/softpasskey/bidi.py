@@ -13,10 +13,16 @@ of the top frame (the reply's browser-set `event.origin`). Requests to `passkey 
 
     with Firefox() as firefox:                         # a headless firefox-esr, its own profile
         session = firefox.session                      # a BiDi session (session.new)
-        context = session.create_context()
-        install(session, authenticator, contexts=[context])
+        user_context = session.create_user_context()   # a container: its own cookies and storage
+        context = session.create_context(user_context=user_context)
+        install(session, authenticator, user_contexts=[user_context])
         session.navigate(context, "http://localhost:5000/")
         session.evaluate(context, "document.title")
+
+A preload script of a user context runs in every window of it: the tab, the popups its pages open
+(`window.open`, any origin), new tabs (`target=_blank`), and every frame of each, `about:blank`
+frames (at once) and frames added later included. One of `contexts` runs in those tabs and their
+frames only, not in a popup or tab they open (a new top-level context).
 """
 
 import itertools
@@ -148,8 +154,24 @@ class BiDiSession:
     def get_tree(self, root=None):
         return self.send("browsingContext.getTree", {"root": root} if root else {})["contexts"]
 
-    def create_context(self, kind="tab"):
-        return self.send("browsingContext.create", {"type": kind})["context"]
+    def create_context(self, kind="tab", user_context=None):
+        params = {"type": kind}
+        if user_context:
+            params["userContext"] = user_context
+        return self.send("browsingContext.create", params)["context"]
+
+    # browser (§7.2): user contexts
+    def create_user_context(self):
+        """`browser.createUserContext`: a new user context (its own cookies and storage)."""
+        return self.send("browser.createUserContext")["userContext"]
+
+    def remove_user_context(self, user_context):
+        """`browser.removeUserContext`: closes every context of it, then forgets it."""
+        self.send("browser.removeUserContext", {"userContext": user_context})
+
+    def contexts_of(self, user_context):
+        """The top-level contexts of a user context (its tabs and popups)."""
+        return [node["context"] for node in self.get_tree() if node.get("userContext") == user_context]
 
     def close_context(self, context):
         self.send("browsingContext.close", {"context": context})
@@ -172,11 +194,12 @@ class BiDiSession:
             raise BiDiError("javascript error", details.get("text") or json.dumps(details)[:500])
         return deserialize(answer["result"])
 
-    def evaluate(self, context, expression, await_promise=True):
-        """`script.evaluate` in the context's window realm, as Python."""
+    def evaluate(self, context, expression, await_promise=True, user_activation=False):
+        """`script.evaluate` in the context's window realm, as Python; with `user_activation` the
+        window has transient activation first, as after a click (WebDriver BiDi `userActivation`)."""
         return self._result(self.send("script.evaluate", {
             "expression": expression, "target": {"context": context}, "awaitPromise": await_promise,
-            "resultOwnership": "none"}))
+            "resultOwnership": "none", "userActivation": user_activation}))
 
     def call_function(self, context, declaration, *arguments, await_promise=True):
         """`script.callFunction` with JSON-able arguments (sent as BiDi local values)."""
@@ -184,13 +207,16 @@ class BiDiSession:
             "functionDeclaration": declaration, "target": {"context": context}, "awaitPromise": await_promise,
             "arguments": [local_value(argument) for argument in arguments], "resultOwnership": "none"}))
 
-    def add_preload_script(self, declaration, contexts=None, arguments=None):
+    def add_preload_script(self, declaration, contexts=None, user_contexts=None, arguments=None):
         """`script.addPreloadScript`: the function runs in every new window realm (of `contexts`'
-        top-level traversables and their iframes, or of all) before the page's scripts, with
-        `arguments` (channels: `{"type": "channel", "value": {"channel": ID}}`)."""
+        top-level traversables and their iframes, of every traversable of `user_contexts`, or of
+        all) before the page's scripts, with `arguments` (channels: `{"type": "channel", "value":
+        {"channel": ID}}`)."""
         params = {"functionDeclaration": declaration}
         if contexts:
             params["contexts"] = list(contexts)
+        if user_contexts:
+            params["userContexts"] = list(user_contexts)
         if arguments:
             params["arguments"] = list(arguments)
         return self.send("script.addPreloadScript", params)["script"]
@@ -294,17 +320,19 @@ class Firefox:
         self.stop()
 
 
-def install(session, authenticator, contexts=None, origins=None, relay=False):
-    """Add `authenticator`'s bridge as a preload script (of `contexts`, or of every window): it runs
-    in every frame before the page's scripts, from the next navigation on. With `relay`, its
-    requests go through this BiDi session (BiDiRelay) rather than the page's fetch, for pages whose
-    policy forbids the fetch. Answers the preload script's id (for `session.remove_preload_script`)."""
-    script = authenticator.bridge_script(origins)
+def install(session, authenticator, contexts=None, origins=None, user_contexts=None, relax=(), relay=False):
+    """Add `authenticator`'s bridge as a preload script of `user_contexts` (every tab and popup of
+    them), of `contexts` (those tabs only), or of every window: it runs in every frame before the
+    page's scripts, from the next navigation on. `origins` and `relax` as for
+    `Authenticator.bridge_script`. With `relay`, its requests go through this BiDi session
+    (softpasskey.bidi_relay) rather than the page's own channel, for pages whose policy forbids it.
+    Answers the preload script's id (for `session.remove_preload_script`)."""
+    script = authenticator.bridge_script(origins, relax=relax)
     if not relay:
-        return session.add_preload_script("() => {\n" + script + "\n}", contexts)
+        return session.add_preload_script("() => {\n" + script + "\n}", contexts, user_contexts)
     from softpasskey.bidi_relay import RELAY_INSTALLER, BiDiRelay
-    answerer = BiDiRelay(session, authenticator.relay(origins), contexts)
+    answerer = BiDiRelay(session, authenticator.relay(origins), contexts, user_contexts)
     preload = session.add_preload_script("(channel) => {\n" + RELAY_INSTALLER + "\n" + script + "\n}", contexts,
-                                         arguments=[answerer.channel_value])
+                                         user_contexts, arguments=[answerer.channel_value])
     session.relays[preload] = answerer
     return preload

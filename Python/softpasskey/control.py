@@ -164,15 +164,18 @@ class Authenticator:
         """Remove Virtual Authenticator (§11.4)."""
         self.server.call("DELETE", self.path)
 
-    def bridge_script(self, origins=None, channel=None):
+    def bridge_script(self, origins=None, channel=None, relax=()):
         """The page bridge bound to this authenticator: one self-contained script to evaluate in a
         page (before its scripts or after load). With `origins`, only pages of those origins may
         use the capability it carries. It reaches the server over one WebSocket per page realm
         (the bridge socket), or with a `fetch` per command where the socket cannot be opened;
-        `channel="fetch"` makes it use fetch alone."""
+        `channel="fetch"` makes it use fetch alone. `relax` names rules of a browser the script
+        then does not enforce in cross-origin frames: "permissions-policy" (`<iframe allow=…>`,
+        WebAuthn L3 §5.9) and "user-activation" (create() without a click, §5.1.3)."""
         pairs = [("origin", origin) for origin in origins or []]
         if channel is not None:
             pairs.append(("channel", channel))
+        pairs += [("relax", rule) for rule in ([relax] if isinstance(relax, str) else relax)]
         query = urllib.parse.urlencode(pairs)
         response = self.server.request("GET", self.path + "/bridge.js" + (f"?{query}" if query else ""))
         if response.status_code != 200:

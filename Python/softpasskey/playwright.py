@@ -25,6 +25,11 @@ redirect its own listener hears, say) waits in one of those.
         page = context.new_page()
         page.goto("http://localhost:5000/")
 
+Installed on the context, the bridge is in every page of it and every frame of those pages: popups
+(`window.open`, to any origin), new tabs (`target=_blank`), `about:blank` frames (at once, before the
+page's script that made them can call into them) and frames added later. Installed on one page, it
+is in that page's frames only (Playwright's popups are new pages).
+
 Playwright never downloads a browser here: `launch_chromium` starts `/usr/bin/chromium`.
 """
 
@@ -60,12 +65,14 @@ def launch_chromium(playwright, executable_path=CHROMIUM, headless=True, **optio
     return playwright.chromium.launch(executable_path=executable_path, headless=headless, **options)
 
 
-def install(page_or_context, authenticator, origins=None, relay=False):
+def install(page_or_context, authenticator, origins=None, relax=(), relay=False):
     """Evaluate `authenticator`'s bridge in every frame of the page (or of every page of the
-    context) before the page's own scripts, from the next navigation on. `origins` restricts which
-    page origins may use it. With `relay`, its requests go through Playwright to the server rather
-    than by the page's fetch (for pages whose policy forbids the fetch). Answers the script."""
-    script = authenticator.bridge_script(origins)
+    context, popups and new tabs included) before the page's own scripts, from the next navigation
+    on. `origins` restricts which page origins may use it; `relax` names browser rules it does not
+    enforce in cross-origin frames (`Authenticator.bridge_script`). With `relay`, its requests go
+    through Playwright to the server rather than by the page's own channel (for pages whose policy
+    forbids it). Answers the script."""
+    script = authenticator.bridge_script(origins, relax=relax)
     if relay:
         page_or_context.expose_binding(RELAY_BINDING, relay_binding(authenticator.relay(origins)))
         script = RELAY_INSTALLER + script

@@ -2,13 +2,15 @@
 
 WebKitGTK as Debian builds it has no WebAuthn at all: `navigator.credentials` and
 `PublicKeyCredential` are undefined even on `http://localhost`. Its WebDriver (WebKitWebDriver)
-has no preload script either (no BiDi, no CDP). So the bridge is evaluated after each navigation,
-with `execute_script`, in the top document and in every iframe (Selenium switches into each
-frame). It then defines `navigator.credentials`, `PublicKeyCredential`,
-`AuthenticatorAttestationResponse` and `AuthenticatorAssertionResponse` itself, and the page's
-code, which reads them when a ceremony starts, runs unchanged. A page that needs WebAuthn while it
-loads must wait for it (the test RP's auto mode does). Requests to `passkey serve` are `fetch` with
-CORS; WebKit sets the `Origin` header the server checks.
+has no preload script either (no CDP; Debian's WebKitWebDriver 2.50 refuses the `webSocketUrl`
+capability, so no WebDriver BiDi). So the bridge is evaluated after each navigation, with
+`execute_script`, in every window of the session (popups and new tabs included) and in every iframe
+of each (Selenium switches into each window and frame, `about:blank` frames too). It then defines
+`navigator.credentials`, `PublicKeyCredential`, `AuthenticatorAttestationResponse` and
+`AuthenticatorAssertionResponse` itself, and the page's code, which reads them when a ceremony
+starts, runs unchanged. A page that needs WebAuthn while it loads must wait for it (the test RP's
+auto mode does), and a window or frame that appears later gets it at the next `inject()`. Requests
+to `passkey serve` are `fetch` with CORS; WebKit sets the `Origin` header the server checks.
 
 MiniBrowser has no headless flag: run under `xvfb-run -a`.
 
@@ -52,7 +54,8 @@ def webkit_driver(binary=None, arguments=("--automation",), driver_path=None):
 
 class Bridge:
     """The bridge of one authenticator in a Selenium driver: `get` navigates and then evaluates it
-    in every frame; `inject` does so in the current document (after a navigation the page made)."""
+    in every window and frame; `inject` does so again (after a navigation the page made, a popup or
+    tab it opened, or a frame it added). The driver stays in the window it was in."""
 
     def __init__(self, driver, script):
         self.driver, self.script = driver, script
@@ -62,11 +65,27 @@ class Bridge:
         self.inject()
 
     def inject(self):
-        """Evaluate the bridge in the top document and, depth first, in each iframe. Evaluating it
-        twice in one realm is a no-op, so calling this again is safe."""
-        self.driver.switch_to.default_content()
-        self._inject_here()
-        self.driver.switch_to.default_content()
+        """Evaluate the bridge in the top document of every window and, depth first, in each
+        iframe. Evaluating it twice in one realm is a no-op, so calling this again is safe."""
+        driver = self.driver
+        try:
+            current = driver.current_window_handle
+        except WebDriverException:  # the window the driver was in has closed
+            current = None
+        # The driver's own window first, so a page that waits for the bridge there is served first.
+        handles = sorted(driver.window_handles, key=lambda handle: handle != current)
+        for handle in handles:
+            try:
+                driver.switch_to.window(handle)
+                driver.switch_to.default_content()
+                self._inject_here()
+            except WebDriverException:
+                continue  # the window closed meanwhile, or its page is not scriptable (a download)
+        if current is not None and current in driver.window_handles:
+            driver.switch_to.window(current)
+        elif driver.window_handles:
+            driver.switch_to.window(driver.window_handles[0])
+        driver.switch_to.default_content()
 
     def _inject_here(self):
         self.driver.execute_script(self.script)
@@ -80,7 +99,24 @@ class Bridge:
             self.driver.switch_to.parent_frame()
 
 
-def install(driver, authenticator, origins=None):
+def activate(driver):
+    """Give the current document transient activation (HTML §6.4.3), as a person's click does:
+    WebKitWebDriver's script evaluation gives none, so a cross-origin frame's create() would be
+    refused (WebAuthn L3 §5.1.3). Clicks a small element added for the purpose, then removes it."""
+    element = driver.execute_script(
+        "const target = document.createElement('button');"
+        "target.textContent = '.';"
+        "target.style.cssText = 'position:fixed;left:0;top:0;width:8px;height:8px;padding:0;z-index:2147483647';"
+        "document.documentElement.appendChild(target);"
+        "return target;")
+    try:
+        element.click()
+    finally:
+        driver.execute_script("arguments[0].remove()", element)
+
+
+def install(driver, authenticator, origins=None, relax=()):
     """The bridge of `authenticator` for this driver (see :class:`Bridge`): WebKitGTK has no preload
-    script, so navigate with `bridge.get(url)` (or call `bridge.inject()` after a navigation)."""
-    return Bridge(driver, authenticator.bridge_script(origins))
+    script, so navigate with `bridge.get(url)` (or call `bridge.inject()` after a navigation, a new
+    window or a new frame). `origins` and `relax` as for `Authenticator.bridge_script`."""
+    return Bridge(driver, authenticator.bridge_script(origins, relax=relax))

@@ -20,6 +20,9 @@ public struct BrowserError: CodedError, Hashable {
         public static let driverFailed = Code(rawValue: "driver-failed")
         /// The temporary profile or extension could not be written.
         public static let fileSystem = Code(rawValue: "file-system")
+        /// The store's remembered site decisions (``SiteDecisions``) do not read back: a damaged
+        /// file, which is never taken for an empty list.
+        public static let sitesUnreadable = Code(rawValue: "sites-unreadable")
     }
 
     /// What went wrong.

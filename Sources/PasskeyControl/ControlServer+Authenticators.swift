@@ -90,19 +90,21 @@ extension ControlServer {
         }
     }
 
-    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:socket:)``),
-    /// a relay's capability (``ControlService/bridgeRelay(session:authenticator:origins:)``) and the
+    /// The page bridge's script (``ControlService/bridgeScript(session:authenticator:endpoint:origins:socket:policy:)``;
+    /// `?relax=R` relaxes a ``BridgePolicy`` rule), a relay's capability
+    /// (``ControlService/bridgeRelay(session:authenticator:origins:)``) and the
     /// test's pick for a page's conditional get.
     func addBridgeCommands(to group: RouterGroup<ControlRequestContext>) {
         group.get(":authenticator/bridge.js") { request, context in
             let (session, id) = try Self.ids(context)
             let origins = try Self.origins(request.uri.queryParameters[values: "origin"].map(String.init))
+            let policy = try BridgePolicy(relaxing: request.uri.queryParameters[values: "relax"].map(String.init))
             let authority = try Self.authority(request)
             // The socket unless the test asks for fetch alone (`?channel=fetch`).
             let socket = request.uri.queryParameters["channel"] == "fetch" ? nil : "ws://\(authority)/bridge/socket"
             let script = try await service.bridgeScript(
                 session: session, authenticator: id, endpoint: "http://\(authority)/bridge", origins: origins,
-                socket: socket)
+                socket: socket, policy: policy)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],

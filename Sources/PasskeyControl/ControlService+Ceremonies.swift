@@ -21,8 +21,12 @@ extension ControlService {
         origin: WebOrigin, topOrigin: WebOrigin? = nil, mediation: CredentialMediation = .optional
     ) async throws(ControlError) -> RegistrationResponseJSON {
         let (authenticator, events) = try await ceremonyParts(session: session, authenticatorID)
+        let client = self.client(authenticator)
+        try await consenting(
+            SiteConsent.Request(origin: origin, topOrigin: topOrigin, operation: .create, rpID: options.rp.id),
+            client: client)
         let response = try await metrics.measuring(.create) { () async throws(WebAuthnClientError) in
-            try await WebAuthnClient(authenticator: authenticator).create(
+            try await client.create(
                 options, origin: origin, topOrigin: topOrigin, mediation: mediation)
         }
         events.record(
@@ -53,9 +57,15 @@ extension ControlService {
     ) async throws(ControlError) -> ClientAssertion {
         var (authenticator, events) = try await ceremonyParts(session: session, authenticatorID)
         authenticator.accountChoice = choice
-        let assertion = try await metrics.measuring(.get) { [authenticator] () async throws(WebAuthnClientError) in
-            try await WebAuthnClient(authenticator: authenticator).get(
-                json: options, origin: origin, topOrigin: topOrigin)
+        let client = self.client(authenticator)
+        if consent != nil {
+            // Options that do not decode ask with the origin's host; the ceremony then refuses them.
+            let rpID = (try? WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: options))?.rpId
+            try await consenting(
+                SiteConsent.Request(origin: origin, topOrigin: topOrigin, operation: .get, rpID: rpID), client: client)
+        }
+        let assertion = try await metrics.measuring(.get) { () async throws(WebAuthnClientError) in
+            try await client.get(json: options, origin: origin, topOrigin: topOrigin)
         }
         events.record(
             ControlEvent(
@@ -69,6 +79,12 @@ extension ControlService {
         -> (SoftwareAuthenticator, ControlEventLog)
     {
         (try authenticator(session: session, authenticatorID).authenticator, try eventLog(session: session))
+    }
+
+    /// The WebAuthn client of a ceremony on `authenticator`, fetching related origins with
+    /// ``relatedOrigins``.
+    nonisolated func client(_ authenticator: SoftwareAuthenticator) -> WebAuthnClient {
+        WebAuthnClient(authenticator: authenticator, relatedOrigins: relatedOrigins)
     }
 
     /// The signature counter of authenticator data (WebAuthn L3 §6.1: bytes 33–36, big-endian).

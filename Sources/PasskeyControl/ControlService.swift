@@ -43,6 +43,13 @@ public actor ControlService {
     let transport: any HTTPTransport
     /// Where ceremonies, flows and errors are counted.
     public nonisolated let metrics: ControlMetrics
+    /// How ceremonies fetch a relying party's related origins (WebAuthn L3 §5.11); `nil` refuses
+    /// an RP ID the origin may not claim by itself.
+    public nonisolated let relatedOrigins: RelatedOriginsFetcher?
+    /// Whether a site may use the authenticators, asked once per origin; every origin may when `nil`.
+    nonisolated let consent: SiteConsent?
+    /// The origins ``consent`` decided or is deciding, by their serialization.
+    var siteDecisions: [String: SiteDecisionState] = [:]
 
     /// The libcurl settings of the default transport: up to 64 idle connections kept for
     /// concurrent users; a caller that trusts another CA sets `caBundlePath` and passes the
@@ -58,16 +65,26 @@ public actor ControlService {
     ///   - transport: the HTTP transport of virtual users; libcurl with
     ///     ``transportConfiguration`` by default.
     ///   - metrics: where to count; a registry of its own by default.
+    ///   - relatedOrigins: how ceremonies (the page bridge's among them) fetch a relying party's
+    ///     `/.well-known/webauthn` when an origin asks for an RP ID it may not claim by itself
+    ///     (WebAuthn L3 §5.11): `RelatedOriginsFetcher.http(_:)` as a browser does, or `nil` (the
+    ///     default, as for `WebAuthnClient`) to refuse such a request without a fetch.
+    ///   - consent: asked before the first ceremony of each origin (``SiteConsent``); `nil` (the
+    ///     default) lets every origin use the authenticators without asking.
     public init(
         passphrase: Passphrase? = nil,
         custody: (any CredentialKeyCustody)? = nil,
         transport: any HTTPTransport = CurlTransport(configuration: transportConfiguration),
-        metrics: ControlMetrics = ControlMetrics()
+        metrics: ControlMetrics = ControlMetrics(),
+        relatedOrigins: RelatedOriginsFetcher? = nil,
+        consent: SiteConsent? = nil
     ) {
         self.passphrase = passphrase
         self.custody = custody
         self.transport = transport
         self.metrics = metrics
+        self.relatedOrigins = relatedOrigins
+        self.consent = consent
     }
 
     // MARK: Sessions

@@ -15,6 +15,8 @@ extension Passkey {
 
         @OptionGroup var store: StoreOptions
 
+        @OptionGroup var relatedOrigins: RelatedOriginsOptions
+
         @OptionGroup var trust: CABundleOptions
 
         @Option(help: "The authenticator profile of new passkeys.")
@@ -26,7 +28,8 @@ extension Passkey {
             }
             let tools = try await PasskeyMCP.start(
                 store: directory, profile: profile, custody: custody,
-                transport: trust.transport(ControlService.transportConfiguration))
+                transport: trust.transport(ControlService.transportConfiguration),
+                relatedOrigins: relatedOrigins.fetcher(trust))
             try await tools.serve(over: StdioTransport(), name: "passkey", version: BuildInfo.version)
         }
     }

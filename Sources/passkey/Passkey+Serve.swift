@@ -30,6 +30,8 @@ extension Passkey {
 
         @OptionGroup var keys: KeyBackendOptions
 
+        @OptionGroup var relatedOrigins: RelatedOriginsOptions
+
         @OptionGroup var trust: CABundleOptions
 
         @OptionGroup var format: OutputOptions
@@ -59,7 +61,8 @@ extension Passkey {
             }
             let service = ControlService(
                 passphrase: StoreOptions.passphrase(environment: environment), custody: custody,
-                transport: trust.transport(ControlService.transportConfiguration, environment: environment))
+                transport: trust.transport(ControlService.transportConfiguration, environment: environment),
+                relatedOrigins: relatedOrigins.fetcher(trust))
             let server = ControlServer(service: service, token: token)
             let address: ControlAddress = socket.map { .unixSocket(path: $0) } ?? .tcp(host: host, port: port)
             try await serveReportingStart("serve", place: socket ?? "\(host):\(port)", json: format.json) { announce in

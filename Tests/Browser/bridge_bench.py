@@ -14,9 +14,10 @@ make Chromium serialize and send network events that Chromium's own authenticato
 request, never pays. Only Target, Page and Runtime are used (and WebAuthn on Chromium's side);
 never Network or Fetch. Every wait is bounded and Chromium is killed on the way out.
 
-    python bridge_bench.py --bridge-script FILE --seconds S --rounds N
+    python bridge_bench.py --bridge-script FILE [--fetch-script FILE] --seconds S --rounds N
 
-prints one JSON object, {"get": {"chrome": [rates], "bridge": [rates]}, "create": {…}}. Without
+prints one JSON object, {"get": {"chrome": [rates], "bridge": [rates], "fetch": [rates]}, "create": {…}}
+("bridge": over the bridge socket; "fetch": with --fetch-script, the same bridge with a fetch per command). Without
 Chromium or the websockets package it exits 2 with the reason on standard error.
 """
 
@@ -198,6 +199,7 @@ def stop_chromium(chromium):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bridge-script", required=True, help="the bridge script of the control server's authenticator")
+    parser.add_argument("--fetch-script", help="the same authenticator's bridge with fetch alone (no socket)")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per figure")
     parser.add_argument("--kinds", default="get,create", help="the ceremonies to measure, in order")
@@ -211,6 +213,7 @@ def main():
     if not os.access(CHROMIUM, os.X_OK):
         unavailable(f"no Chromium at {CHROMIUM} (Debian's chromium package; make setup installs it)")
     script = Path(arguments.bridge_script).read_text()
+    fetch_script = Path(arguments.fetch_script).read_text() if arguments.fetch_script else None
     # A loop of `seconds`, three ceremonies to warm up, and room for a loaded machine.
     loop_timeout = COMMAND_TIMEOUT + 2 * arguments.seconds
 
@@ -221,15 +224,17 @@ def main():
         chromium, url = start_chromium(profile)
         devtools = DevTools(url, connect)
         try:
-            pages = {"bridge": devtools.page(page_server.url, script=script),
-                     "chrome": devtools.page(page_server.url, virtual_authenticator=VIRTUAL_AUTHENTICATOR)}
+            pages = {"chrome": devtools.page(page_server.url, virtual_authenticator=VIRTUAL_AUTHENTICATOR),
+                     "bridge": devtools.page(page_server.url, script=script)}
+            if fetch_script is not None:
+                pages["fetch"] = devtools.page(page_server.url, script=fetch_script)
             for _, session in pages.values():
                 devtools.evaluate(session, "prepare()")
             rates = {}
             for kind in arguments.kinds.split(","):
-                rates[kind] = {"chrome": [], "bridge": []}
+                rates[kind] = {side: [] for side in pages}
                 for _ in range(arguments.rounds):
-                    for side in ("chrome", "bridge"):
+                    for side in pages:
                         target, session = pages[side]
                         devtools.send("Target.activateTarget", {"targetId": target})  # the page in front
                         rates[kind][side].append(devtools.evaluate(

@@ -144,7 +144,8 @@ class ChromiumTab:
 
 
 class FirefoxEngine:
-    """firefox-esr over WebDriver BiDi; a tab per test, the bridge as a preload script of that tab."""
+    """firefox-esr over WebDriver BiDi; a user context and tab per test, the bridge as a preload
+    script of that user context (so in the popups and tabs its pages open too)."""
 
     def __init__(self):
         from softpasskey.bidi import Firefox
@@ -153,28 +154,30 @@ class FirefoxEngine:
 
     def open(self, authenticator, origins=None, relay=False):
         from softpasskey.bidi import install
-        context = self.session.create_context()
-        script = install(self.session, authenticator, contexts=[context], origins=origins, relay=relay)
-        return FirefoxTab(self.session, context, script)
+        user_context = self.session.create_user_context()
+        context = self.session.create_context(user_context=user_context)
+        script = install(self.session, authenticator, user_contexts=[user_context], origins=origins, relay=relay)
+        return FirefoxTab(self.session, context, script, user_context)
 
     def stop(self):
         self.firefox.stop()
 
 
 class FirefoxTab:
-    def __init__(self, session, context, script):
-        self.session, self.context, self.script = session, context, script
+    def __init__(self, session, context, script, user_context):
+        self.session, self.context, self.script, self.user_context = session, context, script, user_context
 
     def goto(self, url):
         self.session.navigate(self.context, url)
 
     def run(self, expression, frame=0):
+        # With user activation, as Playwright's evaluate has (a cross-origin frame's create() needs it).
         target = self.session.frames(self.context)[frame]
-        return json.loads(self.session.evaluate(target, wrapped(expression)))
+        return json.loads(self.session.evaluate(target, wrapped(expression), user_activation=True))
 
     def close(self):
         self.session.remove_preload_script(self.script)
-        self.session.close_context(self.context)
+        self.session.remove_user_context(self.user_context)
 
 
 class WebKitEngine:
@@ -202,10 +205,13 @@ class WebKitTab:
         self.bridge.get(url)
 
     def run(self, expression, frame=0):
+        from softpasskey.selenium import activate
         driver = self.driver
         driver.switch_to.default_content()
         if frame:
             driver.switch_to.frame(frame - 1)
+            # A click first, as Playwright's evaluate has a user gesture (a cross-origin frame's create() needs it).
+            activate(driver)
         try:
             answer = driver.execute_async_script(
                 "const done = arguments[arguments.length - 1];\n"

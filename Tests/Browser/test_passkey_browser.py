@@ -45,7 +45,8 @@ def browse(engine, url, store, env, done, timeout=90):
     """Runs `passkey browser --headless` at `url` over `store` until `done()` (`timeout` seconds at
     most), then sends SIGTERM: it must have printed its line, still run, and exit 0."""
     process = subprocess.Popen(
-        [passkey_binary(), "browser", "--headless", "--engine", engine, "--store", str(store), url],
+        [passkey_binary(), "browser", "--headless", "--consent", "always", "--engine", engine, "--store", str(store),
+         url],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = process.stdout.readline()

@@ -18,21 +18,27 @@ struct BridgeScript {
         let transports: [String]
         /// What `getClientCapabilities()` answers.
         let capabilities: [String: Bool]
+        /// Which of a browser's rules for frames the script enforces.
+        let policy: BridgePolicy
     }
 
     let configuration: Configuration
 
-    /// The script for `authenticator`, reached at `endpoint` with `capability`: the client's
-    /// capabilities (``WebAuthnClient/capabilities``) plus the three signals the bridge carries out.
-    init(endpoint: String, socket: String?, capability: String, authenticator: SoftwareAuthenticator) {
-        let info = authenticator.info
-        var capabilities = WebAuthnClient(authenticator: authenticator).capabilities
+    /// The script for `client`'s authenticator, reached at `endpoint` (and `socket`) with
+    /// `capability`: the client's capabilities (``WebAuthnClient/capabilities``, `relatedOrigins`
+    /// with its fetcher) plus the three signals the bridge carries out, enforcing `policy`.
+    init(
+        endpoint: String, socket: String?, capability: String, client: WebAuthnClient,
+        policy: BridgePolicy = .enforced
+    ) {
+        let info = client.authenticator.info
+        var capabilities = client.capabilities
         for signal in ["signalUnknownCredential", "signalAllAcceptedCredentials", "signalCurrentUserDetails"] {
             capabilities[signal] = true
         }
         configuration = Configuration(
             endpoint: endpoint, socket: socket, capability: capability, attachment: info.attachment.rawValue,
-            transports: Set(info.transports.map(\.rawValue)).sorted(), capabilities: capabilities)
+            transports: Set(info.transports.map(\.rawValue)).sorted(), capabilities: capabilities, policy: policy)
     }
 
     /// The script's text.

@@ -18,18 +18,21 @@ extension ControlService {
     ///   - origins: the page origins that may use the script; any when `nil`.
     ///   - socket: the bridge socket's URL (`ws://127.0.0.1:PORT/bridge/socket`), which the script
     ///     uses instead of a request per command when it can connect; `fetch` alone when `nil`.
+    ///   - policy: which of a browser's rules for frames the script enforces (``BridgePolicy``:
+    ///     permissions policy and user activation, both by default).
     /// - Returns: the script, to evaluate in a page before its own scripts or after load.
     /// - Throws: ``ControlError`` `invalid session id` or `invalid argument`.
     public func bridgeScript(
         session: String, authenticator authenticatorID: String, endpoint: String, origins: [WebOrigin]? = nil,
-        socket: String? = nil
+        socket: String? = nil, policy: BridgePolicy = .enforced
     ) throws(ControlError) -> String {
         let virtual = try authenticator(session: session, authenticatorID)
         let (capability, key) = BridgeGrant.newCapability()
         bridgeGrants[key] = BridgeGrant(
             session: session, authenticatorID: authenticatorID, origins: origins.map { Set($0.map(\.description)) })
         return BridgeScript(
-            endpoint: endpoint, socket: socket, capability: capability, authenticator: virtual.authenticator
+            endpoint: endpoint, socket: socket, capability: capability, client: client(virtual.authenticator),
+            policy: policy
         ).text
     }
 
@@ -104,13 +107,15 @@ extension ControlService {
         origin: WebOrigin, topOrigin: WebOrigin? = nil, requestID: String
     ) async throws(ControlError) -> ClientAssertion {
         let virtual = try await authenticator(session: session, authenticatorID)
+        let client = self.client(virtual.authenticator)
         let rpID: String
         do {
-            rpID = try await WebAuthnClient(authenticator: virtual.authenticator).relyingPartyID(
-                options.rpId, for: origin)
+            rpID = try await client.relyingPartyID(options.rpId, for: origin)
         } catch {
             throw ControlError(error)
         }
+        // Consent, when asked for, is asked at the pick (a person choosing from autofill), not
+        // when the page sets autofill up: the pick's `get` asks.
         // A caller that cancels the wait (a server shutting down, a Swift caller) aborts the request.
         let outcome = await withTaskCancellationHandler {
             await waitForPick(session: session) { continuation in

@@ -491,13 +491,14 @@ function softpasskeyBridge(config) {
             waiter.resolve({ status: message.status, value: message.value });
           }
         };
-        // Chromium fails a socket its page's CSP blocks with `error` and no `close`: fetch then.
-        socket.onerror = () => {
-          if (!ready) {
-            resolve(null);
+        // A socket that a page policy blocks fires `error` alone in Chromium (no `close`): either
+        // ends it. Before it is ready the realm uses fetch; after, the waiting commands fail.
+        let ended = false;
+        socket.onerror = socket.onclose = () => {
+          if (ended) {
+            return;
           }
-        };
-        socket.onclose = () => {
+          ended = true;
           if (!ready) {
             resolve(null);
             return;
@@ -706,7 +707,8 @@ function softpasskeyBridge(config) {
 
   // ---------------------------------------------------------------------------------------------
   // 6. topOrigin (§5.8.1 CollectedClientData: topOrigin when the caller is not same-origin with
-  //    its ancestors; the server sets crossOrigin from it)
+  //    its ancestors; the server sets crossOrigin from it) and the embedding frames' permissions
+  //    policy (§5.9), both asked of the bridge of another frame over postMessage
   // ---------------------------------------------------------------------------------------------
   // A top-level document, or a frame same-origin with all its ancestors, sends null. Otherwise the
   // top-level origin is the last entry of location.ancestorOrigins where the engine has it
@@ -715,54 +717,79 @@ function softpasskeyBridge(config) {
   // browser-set `origin` of the top frame's answer to a message of a fixed shape: the bridge in the
   // top frame answers it. No answer within a second refuses the ceremony, rather than claiming
   // a same-origin context.
+  //
+  // The permissions policy of a cross-origin frame is its embedder's decision (the `allow`
+  // attribute of its <iframe>), which the frame cannot read. Where the engine does not expose the
+  // document's policy (Firefox, WebKit), the frame asks its parent's bridge, which finds the
+  // <iframe> whose window sent the question and answers whether the feature is enabled for the
+  // asker's browser-set `origin`: enabled in the parent itself (which asks its own parent in turn,
+  // so nested frames chain up to the top) and allowed by the container policy. Each question and
+  // answer carries a fresh random nonce, and an answer counts only from the window asked.
 
   const handshakeQuestion = "softpasskey-bridge:topOrigin?";
   const handshakeAnswer = "softpasskey-bridge:topOrigin";
-  const awaitingAnswers = new Map(); // nonce → resolve(origin)
+  const policyQuestion = "softpasskey-bridge:policy?";
+  const policyAnswer = "softpasskey-bridge:policy";
+  const policyFeatures = ["publickey-credentials-create", "publickey-credentials-get"];
+  const awaitingAnswers = new Map(); // nonce → {type, from, resolve(value)}
   let knownTopOrigin;
 
   // One capturing listener, added when the bridge is installed (before the page's own listeners
-  // when it is preloaded): the top frame answers questions, every frame takes its answers. The
-  // page's listeners never see either message.
+  // when it is preloaded): the top frame answers topOrigin questions, every frame answers its
+  // child frames' policy questions and takes its own answers. The page's listeners never see any.
   globalThis.addEventListener("message", (event) => {
     const data = event.data;
     if (!data || typeof data !== "object" || typeof data.nonce !== "string") {
       return;
     }
-    if (data.type === handshakeQuestion && globalThis.top === globalThis && event.source) {
+    const source = event.source;
+    const target = event.origin === "null" ? "*" : event.origin;
+    if (data.type === handshakeQuestion && globalThis.top === globalThis && source) {
       event.stopImmediatePropagation();
-      const target = event.origin === "null" ? "*" : event.origin;
-      event.source.postMessage({ type: handshakeAnswer, nonce: data.nonce }, target);
-    } else if (data.type === handshakeAnswer && event.source === globalThis.top && awaitingAnswers.has(data.nonce)) {
+      source.postMessage({ type: handshakeAnswer, nonce: data.nonce }, target);
+    } else if (data.type === policyQuestion && policyFeatures.includes(data.feature) && isChildWindow(source)) {
       event.stopImmediatePropagation();
-      awaitingAnswers.get(data.nonce)(event.origin);
+      const answer = (allowed) =>
+        source.postMessage({ type: policyAnswer, nonce: data.nonce, allowed: allowed }, target);
+      childAllows(data.feature, source, event.origin).then(answer, () => answer(false));
+    } else if (awaitingAnswers.has(data.nonce)) {
+      const awaiting = awaitingAnswers.get(data.nonce);
+      if (data.type === awaiting.type && source === awaiting.from) {
+        event.stopImmediatePropagation();
+        awaiting.resolve(data.type === handshakeAnswer ? event.origin : data.allowed === true);
+      }
     }
   }, true);
 
-  function askTopFrame() {
+  /** Posts `question` to `frame` and answers what its bridge says, or undefined after a second. */
+  function ask(frame, question, answerType) {
     return new Promise((resolve) => {
       const nonce = randomID();
-      const done = (origin) => {
+      const done = (value) => {
         realClearTimeout(timer);
         awaitingAnswers.delete(nonce);
-        resolve(origin);
+        resolve(value);
       };
       const timer = realSetTimeout(() => done(undefined), 1000);
-      awaitingAnswers.set(nonce, done);
-      globalThis.top.postMessage({ type: handshakeQuestion, nonce: nonce }, "*");
+      awaitingAnswers.set(nonce, { type: answerType, from: frame, resolve: done });
+      frame.postMessage(Object.assign({ nonce: nonce }, question), "*");
     });
+  }
+
+  function askTopFrame() {
+    return ask(globalThis.top, { type: handshakeQuestion }, handshakeAnswer);
   }
 
   /** Whether every ancestor frame is same-origin with this one, from what this realm may read. */
   function sameOriginWithAncestors() {
-    const own = location.origin;
+    const own = ownOrigin(); // the settings' origin: an about:blank or srcdoc frame's is its creator's
     const ancestors = location.ancestorOrigins;
     if (ancestors && typeof ancestors.length === "number" && ancestors.length > 0) {
       return Array.from(ancestors).every((origin) => origin === own);
     }
     for (let frame = globalThis.parent; ; frame = frame.parent) {
       try {
-        if (frame.location.origin !== own) {
+        if (frame.origin !== own) {
           return false;
         }
       } catch (error) {
@@ -801,6 +828,179 @@ function softpasskeyBridge(config) {
     return origin;
   }
 
+  // --- Permissions Policy (W3C Permissions Policy §9 "Algorithms") --------------------------------
+
+  const pageDocument = globalThis.document;
+  const ownOrigin = () => String(globalThis.origin);
+
+  /** The engine's own policy of this document (Chromium's document.featurePolicy) when it knows `feature`. */
+  function enginePolicy(feature) {
+    const own = pageDocument && (pageDocument.permissionsPolicy || pageDocument.featurePolicy);
+    if (!own || typeof own.allowsFeature !== "function" || typeof own.features !== "function" ||
+        !own.features().includes(feature)) {
+      return null;
+    }
+    return own;
+  }
+
+  /** Whether `window` is one of this window's child frames (WindowProxy identity, readable cross-origin). */
+  function isChildWindow(window) {
+    if (!window) {
+      return false;
+    }
+    for (let index = 0; index < globalThis.frames.length; index += 1) {
+      if (globalThis.frames[index] === window) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The <iframe> (or <frame>, <object>, <embed>) of this document whose window is `window`, else null. */
+  function containerOf(window) {
+    if (!pageDocument) {
+      return null;
+    }
+    for (const element of pageDocument.querySelectorAll("iframe, frame, object, embed")) {
+      if (element.contentWindow === window) {
+        return element;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The container's declared origin (Permissions Policy §9.6 "declared origin"): opaque ("null")
+   * when sandboxed without allow-same-origin, this document's for srcdoc, about: or no src, else
+   * the origin of its src.
+   */
+  function declaredOrigin(container) {
+    const sandbox = container.getAttribute("sandbox");
+    if (sandbox !== null && !/(^|\s)allow-same-origin(\s|$)/i.test(sandbox)) {
+      return "null";
+    }
+    const src = container.hasAttribute("srcdoc") ? null :
+      container.getAttribute("src") || container.getAttribute("data");
+    if (src) {
+      try {
+        const url = new URL(src, pageDocument.baseURI);
+        return url.protocol === "about:" ? ownOrigin() : url.origin;
+      } catch (error) {
+        // an unparsable src: the document's own origin, as for no src
+      }
+    }
+    return ownOrigin();
+  }
+
+  /**
+   * The allowlist the container's `allow` attribute gives `feature` (Permissions Policy §9.3
+   * "Parse policy directive"; the first directive naming a feature wins, an empty list means
+   * 'src'), or undefined when it names none.
+   */
+  function containerAllowlist(container, feature) {
+    const text = container.getAttribute("allow");
+    if (text === null) {
+      return undefined;
+    }
+    for (const directive of text.split(";")) {
+      const tokens = directive.trim().split(/[\t\n\f\r ]+/).filter((token) => token !== "");
+      if (tokens[0] === feature) {
+        return tokens.length === 1 ? ["'src'"] : tokens.slice(1);
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether an allowlist matches `origin` (Permissions Policy §9.2 "matches"): an opaque origin only `*`. */
+  function allowlistMatches(allowlist, origin, container) {
+    for (const value of allowlist) {
+      if (value === "*") {
+        return true;
+      }
+      if (origin === "null") {
+        continue;
+      }
+      if (value === "'self'" || value === "'src'") {
+        if (origin === (value === "'self'" ? ownOrigin() : declaredOrigin(container))) {
+          return true;
+        }
+        continue;
+      }
+      // A serialized origin, or one with a wildcard subdomain (`https://*.example.com`).
+      const wildcard = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)\*\.(.+)$/.exec(value);
+      try {
+        const url = new URL(wildcard ? wildcard[1] + wildcard[2] : value);
+        if (url.origin === "null") {
+          continue;
+        }
+        if (!wildcard && url.origin === origin) {
+          return true;
+        }
+        const asked = new URL(origin);
+        if (wildcard && asked.protocol === url.protocol && asked.port === url.port &&
+            asked.hostname.endsWith("." + url.hostname)) {
+          return true;
+        }
+      } catch (error) {
+        // not an origin ('none', a misspelt keyword): matches nothing
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Permissions Policy §9.8 "Define an inherited policy for feature in container at origin", for a
+   * child frame of this document: the feature must be enabled here, and the container policy (its
+   * `allow`) must match the child's origin, or, when it does not name the feature, the child must
+   * be same-origin with this document (the default allowlist of both features is 'self', §5.9). A
+   * script cannot read this document's `Permissions-Policy` header. (A frame of an engine that
+   * exposes its policy never asks.)
+   */
+  async function childAllows(feature, child, origin) {
+    if (!(await documentAllows(feature))) {
+      return false;
+    }
+    const container = containerOf(child);
+    const allowlist = container ? containerAllowlist(container, feature) : undefined;
+    if (allowlist !== undefined) {
+      return allowlistMatches(allowlist, origin, container);
+    }
+    return origin !== "null" && origin === ownOrigin();
+  }
+
+  /**
+   * Whether `feature` is enabled in this document (§9.9 "Is feature enabled in document for
+   * origin" for its own origin): the engine's answer where it has one; enabled in a top-level
+   * document; in a frame same-origin with all its ancestors, what each <iframe> up the chain
+   * allows; otherwise what the parent's bridge answers (refused when none answers).
+   */
+  async function documentAllows(feature) {
+    const engine = enginePolicy(feature);
+    if (engine) {
+      return engine.allowsFeature(feature);
+    }
+    if (globalThis.top === globalThis) {
+      return true;
+    }
+    if (sameOriginWithAncestors()) {
+      for (let frame = globalThis; frame !== globalThis.top; frame = frame.parent) {
+        const container = frame.frameElement;
+        const allowlist = container ? containerAllowlist(container, feature) : undefined;
+        if (allowlist !== undefined && !allowlistMatches(allowlist, ownOrigin(), container)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    const allowed = await ask(globalThis.parent, { type: policyQuestion, feature: feature }, policyAnswer);
+    if (allowed === undefined) {
+      throw new DOMException(
+        "The SoftPasskey bridge cannot tell whether the embedding page allows '" + feature +
+        "' in this frame (is the bridge in the parent frame?).", "NotAllowedError");
+    }
+    return allowed;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // 7. navigator.credentials.create/get and the static methods of PublicKeyCredential
   // ---------------------------------------------------------------------------------------------
@@ -823,28 +1023,59 @@ function softpasskeyBridge(config) {
   }
 
   /**
-   * Permissions Policy (WebAuthn L3 §5.9): `publickey-credentials-create` / `-get` are allowed in
-   * the top-level document and same-origin frames by default, in a cross-origin frame only when
-   * its embedder delegates them (`<iframe allow="publickey-credentials-get *">`). Checked where the
-   * engine exposes the document's policy (Chromium's document.featurePolicy); elsewhere allowed.
+   * What this bridge enforces of a browser's rules (the server's BridgePolicy, `config.policy`),
+   * each enforced unless relaxed: `permissionsPolicy` (WebAuthn L3 §5.9, the frame's permissions
+   * policy must enable the feature) and `userActivation` (§5.1.3 step 2, create() in a frame that
+   * is not same-origin with its ancestors needs transient activation).
    */
-  const pageDocument = globalThis.document;
-  function permissionsPolicyAllows(feature) {
-    const policy = pageDocument && (pageDocument.permissionsPolicy || pageDocument.featurePolicy);
-    if (!policy || typeof policy.allowsFeature !== "function") {
-      return true;
-    }
-    if (typeof policy.features === "function" && !policy.features().includes(feature)) {
-      return true;
-    }
-    return policy.allowsFeature(feature);
-  }
+  const policy = Object.assign({ permissionsPolicy: true, userActivation: true }, config.policy);
 
-  function checkPermissionsPolicy(feature) {
-    if (!permissionsPolicyAllows(feature)) {
+  /**
+   * Permissions Policy (WebAuthn L3 §5.9): `publickey-credentials-create` / `-get` are enabled in
+   * the top-level document and same-origin frames by default, in a cross-origin frame only when
+   * its embedder delegates them (`<iframe allow="publickey-credentials-get *">`): from the
+   * engine's own policy where it exposes one (Chromium's document.featurePolicy), else from the
+   * embedding frames' bridges (section 6). The refusal is Chromium's.
+   */
+  async function checkPermissionsPolicy(feature) {
+    if (policy.permissionsPolicy !== false && !(await documentAllows(feature))) {
       throw new DOMException(
         "The '" + feature + "' feature is not enabled in this document. Permissions Policy may be used to " +
         "delegate Web Authentication capabilities to cross-origin child frames.", "NotAllowedError");
+    }
+  }
+
+  // HTML §6.4.3 transient activation, read through the engine's own getter (taken now, before the
+  // page can replace navigator.userActivation or UserActivation.prototype.isActive).
+  const userActivation = globalThis.navigator ? navigator.userActivation : undefined;
+  const isActiveGetter = typeof globalThis.UserActivation === "function"
+    ? (Object.getOwnPropertyDescriptor(UserActivation.prototype, "isActive") || {}).get : undefined;
+
+  /** Whether this window has transient activation; true where the engine cannot tell (no navigator.userActivation). */
+  function hasTransientActivation() {
+    if (!userActivation || typeof isActiveGetter !== "function") {
+      return true;
+    }
+    return isActiveGetter.call(userActivation) === true;
+  }
+
+  /**
+   * WebAuthn L3 §5.1.3 [[Create]] step 2, for a frame not same-origin with its ancestors: a
+   * conditional create is refused, and so is a create without transient activation (as Chromium
+   * does, in its words). The activation is read when create() is called; a script cannot consume
+   * it, so a second create() within the activation's lifetime is not refused.
+   */
+  function checkUserActivation(route, mediation, activated) {
+    if (route !== "create" || policy.userActivation === false || globalThis.top === globalThis ||
+        sameOriginWithAncestors()) {
+      return;
+    }
+    if (mediation === "conditional") {
+      throw new DOMException("Conditional create is not allowed in a cross-origin iframe.", "NotAllowedError");
+    }
+    if (!activated) {
+      throw new DOMException(
+        "A user activation is required to create a credential in a cross-origin iframe.", "NotAllowedError");
     }
   }
 
@@ -859,15 +1090,18 @@ function softpasskeyBridge(config) {
   /**
    * The steps create() and get() share for a `publicKey` request: WebIDL converts the whole
    * argument first (TypeError), then Credential Management checks the signal, then §5.1.3/§5.1.4
-   * the permissions policy; the ceremony then runs on the server.
+   * the permissions policy and (create) the user activation, read before anything is awaited; the
+   * ceremony then runs on the server.
    */
   async function publicKeyRequest(route, options, optionsJSON, feature) {
+    const activated = hasTransientActivation();
     const common = commonOptions(options);
     const publicKey = optionsJSON(options.publicKey);
     if (common.signal && common.signal.aborted) {
       throw abortReason(common.signal);
     }
-    checkPermissionsPolicy(feature);
+    await checkPermissionsPolicy(feature);
+    checkUserActivation(route, common.mediation, activated);
     const body = {
       options: publicKey, requestId: randomID(), mediation: common.mediation, topOrigin: await topOrigin(),
     };

@@ -6,9 +6,10 @@ import Subprocess
 import SystemPackage
 import WebAuthn
 
-/// The page bridge against Chromium's own virtual authenticator (issue 30): the same page's
-/// `navigator.credentials.get` and `create` loop, measured by the page, once answered by the
-/// bridge of an authenticator of a control server in this process, once by CDP
+/// The page bridge against Chromium's own virtual authenticator (issues 30, 44): the same page's
+/// `navigator.credentials.get` and `create` loop, measured by the page, answered by the bridge of
+/// an authenticator of a control server in this process over its socket, then with a `fetch` per
+/// ceremony, and by CDP
 /// `WebAuthn.addVirtualAuthenticator` (ctap2, internal, resident key, user verification),
 /// alternately in one Chromium of the same run.
 ///
@@ -51,37 +52,54 @@ struct BridgeBench {
                     "protocol": .string("ctap2"), "transport": .string("internal"), "hasResidentKey": .bool(true),
                     "hasUserVerification": .bool(true), "isUserVerified": .bool(true),
                 ]))
+            let socket = "ws://" + endpoint.url.dropFirst("http://".count) + "/bridge/socket"
             let bridge = try await service.bridgeScript(
+                session: session, authenticator: authenticator, endpoint: endpoint.url + "/bridge", socket: socket)
+            let fetch = try await service.bridgeScript(
                 session: session, authenticator: authenticator, endpoint: endpoint.url + "/bridge")
-            let bridgePath = scratch.path + "/bridge.js"
+            let (bridgePath, fetchPath) = (scratch.path + "/bridge.js", scratch.path + "/bridge-fetch.js")
             try Data(bridge.utf8).write(to: URL(fileURLWithPath: bridgePath))
+            try Data(fetch.utf8).write(to: URL(fileURLWithPath: fetchPath))
             return try await Self.pageRates(
                 python: python, script: script,
-                arguments: ["--bridge-script", bridgePath, "--seconds", String(seconds), "--rounds", String(rounds)])
+                arguments: [
+                    "--bridge-script", bridgePath, "--fetch-script", fetchPath, "--seconds", String(seconds),
+                    "--rounds", String(rounds),
+                ])
         }
         var figures: [BenchFigure] = []
-        let names = [
-            ("get", "bridge-get-chromium", "chrome-virtual-get"),
-            ("create", "bridge-create-chromium", "chrome-virtual-create"),
-        ]
-        for (kind, name, baseline) in names {
-            guard let measured = rates[kind], measured.bridge.count == rounds, measured.chrome.count == rounds else {
+        for kind in ["get", "create"] {
+            guard let measured = rates[kind], measured.bridge.count == rounds, measured.chrome.count == rounds,
+                measured.fetch?.count == rounds, let fetch = measured.fetch
+            else {
                 throw BenchChildFailure(reason: "\(script) gave no \(kind) rates")
             }
-            var bridge = measured.bridge.makeIterator()
-            var chrome = measured.chrome.makeIterator()
-            figures += try await BenchFigure.pairedRates(
-                name, "\(kind) in Chromium through the page bridge", baseline: baseline,
-                baselineLabel: "\(kind) in Chromium, its virtual authenticator", target: 1.0, rounds: rounds,
-                { bridge.next() ?? 0 }, against: { chrome.next() ?? 0 })
+            let baseline = "chrome-virtual-\(kind)"
+            let baselineLabel = "\(kind) in Chromium, its virtual authenticator"
+            // The goal for the socket (issue 44); fetch's figure is the one the socket replaced,
+            // beside the same baseline, which is printed once.
+            let sides: [(String, String, Double?, [Double])] = [
+                ("bridge-\(kind)-chromium", "\(kind) in Chromium through the bridge's socket", 0.6, measured.bridge),
+                ("bridge-\(kind)-chromium-fetch", "\(kind) in Chromium through the bridge, fetch", nil, fetch),
+            ]
+            for (index, (name, label, target, side)) in sides.enumerated() {
+                var ours = side.makeIterator()
+                var chrome = measured.chrome.makeIterator()
+                let pair = try await BenchFigure.pairedRates(
+                    name, label, baseline: baseline, baselineLabel: baselineLabel, target: target, rounds: rounds,
+                    { ours.next() ?? 0 }, against: { chrome.next() ?? 0 })
+                figures += index == 0 ? pair : Array(pair.dropFirst())
+            }
         }
         return figures
     }
 
-    /// The rates the page measured, by ceremony: each round's Chromium figure, then the bridge's.
+    /// The rates the page measured, by ceremony: each round's Chromium figure, then the bridge's
+    /// over its socket, then with fetch.
     struct PageRates: Decodable {
         let chrome: [Double]
         let bridge: [Double]
+        let fetch: [Double]?
     }
 
     /// Runs the page driver and reads its rates.
@@ -116,13 +134,14 @@ extension PasskeyBench {
     struct BridgeCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bridge",
-            abstract: "Ceremonies/s in Chromium through the page bridge, against Chromium's own virtual authenticator.",
+            abstract: "Ceremonies/s in Chromium through the page bridge (socket, fetch), against Chromium's own virtual authenticator.",
             discussion: """
                 One page on loopback runs navigator.credentials.get (then create) in a loop and measures its own \
-                rate, in two contexts of Debian's Chromium driven over CDP (.venv): one with the page bridge of \
-                an authenticator of a control server in this process, one with CDP WebAuthn.addVirtualAuthenticator \
-                (ctap2, internal, resident key, user verification); alternately, median of --rounds. Run from the \
-                package's root.
+                rate, in three contexts of Debian's Chromium driven over CDP (.venv): one with CDP \
+                WebAuthn.addVirtualAuthenticator (ctap2, internal, resident key, user verification), one with the \
+                page bridge of an authenticator of a control server in this process over its socket, one with the \
+                same bridge making a fetch per ceremony; alternately, median of --rounds. Run from the package's \
+                root.
                 """)
 
         @Option(help: "Seconds per measurement.")

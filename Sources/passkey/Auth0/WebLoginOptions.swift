@@ -107,8 +107,10 @@ struct WebLoginOptions: ParsableArguments {
                     using: BrowserUserAgent.system(listener, timeout: wait))
             }
         }
+        // The user's own tenant: no consent asked; related origins through the tenant's transport (`--cacert`).
         let result = try await BridgedBrowser.running(
-            engine: engine, headless: headless, store: store, profile: profile
+            engine: engine, headless: headless, store: store, profile: profile,
+            relatedOrigins: .http(user.tenant.transport)
         ) {
             browser in
             try await RedirectListener.listening(port: port, invocation: invocation) { listener in

@@ -10,15 +10,17 @@ import WebAuthn
 /// as `passkey inspect --json` and `passkey verify` print.
 enum PasskeyMCP {
     /// The tools over `store`, whose new passkeys are of `profile` and whose keys `custody` keeps
-    /// when given, whose virtual users reach their tenants through `transport` (`--cacert`); the
+    /// when given, whose virtual users reach their tenants through `transport` (`--cacert`), and
+    /// whose ceremonies fetch related origins with `relatedOrigins` (`--related-origins`); the
     /// store's passphrase is `$PASSKEY_PASSPHRASE`, as for every command.
     static func start(
         store: String, profile: String, custody: (any CredentialKeyCustody)? = nil,
-        transport: any HTTPTransport = CurlTransport(configuration: ControlService.transportConfiguration)
+        transport: any HTTPTransport = CurlTransport(configuration: ControlService.transportConfiguration),
+        relatedOrigins: RelatedOriginsFetcher? = nil
     ) async throws -> ControlMCPServer {
         let service = ControlService(
             passphrase: StoreOptions.passphrase(environment: ProcessInfo.processInfo.environment), custody: custody,
-            transport: transport)
+            transport: transport, relatedOrigins: relatedOrigins)
         let configuration = try VirtualAuthenticatorConfiguration(parameters: [
             "softpasskey:profile": .string(profile), "softpasskey:store": .string(store),
         ])

@@ -31,12 +31,16 @@ struct BridgedBrowser: Sendable {
     /// Starts the control server over `store`'s directory with `profile`, runs `body`, and stops
     /// the server. SIGINT or SIGTERM stops the server, which cancels `body`.
     ///
+    /// The server's ceremonies fetch related origins with `relatedOrigins` (WebAuthn L3 §5.11), and
+    /// ask `consent` before the first ceremony of each site (every site may when `nil`).
+    ///
     /// - Throws: `ExitCode(1)` after printing why, when the engine is missing, there is no
     ///   display for a windowed browser, or the store cannot be opened; what `body` throws.
     ///
     /// - Returns: what `body` returns; nil when a signal stopped the server first.
     static func running<Value: Sendable>(
         engine: BrowserEngine, headless: Bool, store: StoreOptions, profile: AuthenticatorProfile,
+        relatedOrigins: RelatedOriginsFetcher?, consent: SiteConsent? = nil,
         _ body: @escaping @Sendable (BridgedBrowser) async throws -> Value
     ) async throws -> Value? {
         let environment = ProcessInfo.processInfo.environment
@@ -55,7 +59,9 @@ struct BridgedBrowser: Sendable {
         let custody = try await reportingRefusals { () async throws(WebAuthnClientError) in
             try await store.keys.tokenCustody(environment)
         }
-        let service = ControlService(passphrase: StoreOptions.passphrase(environment: environment), custody: custody)
+        let service = ControlService(
+            passphrase: StoreOptions.passphrase(environment: environment), custody: custody,
+            relatedOrigins: relatedOrigins, consent: consent)
         let server = ControlServer(service: service, token: .random())
         let (started, announce) = AsyncStream.makeStream(of: ControlEndpoint.self)
         do {

@@ -3,13 +3,13 @@ import Auth0Passkeys
 import Foundation
 
 /// `--cacert`: the CA bundle every command that makes HTTP requests as a client trusts (the Auth0
-/// commands, `create` / `get` with `--related-origins`, `serve` and `mcp` for their virtual users,
-/// `tenant serve` for its upstream connections' issuers).
+/// commands, `create` / `get` / `serve` with `--related-origins`, `serve` and `mcp` for their virtual
+/// users, `tenant serve` for its upstream connections' issuers, `browser` for related origins; the
+/// browser's own requests use its own trust store).
 ///
 /// The order is curl's: `--cacert`, else `$CURL_CA_BUNDLE`, else `$SSL_CERT_FILE`, else the system's
 /// store (``CurlTransport/caBundlePath(explicit:environment:)``). Commands that make no HTTP request
-/// of their own do not take it: `demo` (plain HTTP to the tenant it starts on loopback), `browser`
-/// (the browser makes the requests, with its own trust store).
+/// of their own do not take it: `demo` (plain HTTP to the tenant it starts on loopback).
 struct CABundleOptions: ParsableArguments {
     @Option(
         name: .customLong("cacert"),

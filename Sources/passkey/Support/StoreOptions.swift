@@ -85,12 +85,7 @@ struct AuthenticatorOptions: ParsableArguments {
     @Option(help: "Act out a failure: \(Simulation.allCases.map(\.rawValue).joined(separator: ", ")).")
     var simulate: Simulation?
 
-    @Flag(
-        name: .customLong("related-origins"),
-        help: ArgumentHelp(
-            "When the origin may not claim the RP ID, fetch https://RPID/.well-known/webauthn and accept "
-                + "an origin it lists (WebAuthn L3 §5.11)."))
-    var relatedOrigins = false
+    @OptionGroup var relatedOrigins: RelatedOriginsOptions
 
     @OptionGroup var trust: CABundleOptions
 
@@ -141,9 +136,7 @@ extension AuthenticatorOptions {
     /// The WebAuthn client over `authenticator`, fetching related origins with libcurl (trusting
     /// `--cacert`) when `--related-origins` is given.
     func client(_ authenticator: any Authenticator) -> WebAuthnClient {
-        WebAuthnClient(
-            authenticator: authenticator,
-            relatedOrigins: relatedOrigins ? .http(trust.transport(RelatedOriginsFetcher.httpConfiguration)) : nil)
+        WebAuthnClient(authenticator: authenticator, relatedOrigins: relatedOrigins.fetcher(trust))
     }
 }
 
