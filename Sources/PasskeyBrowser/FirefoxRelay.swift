@@ -104,7 +104,9 @@ final class FirefoxRelay: Sendable {
             // A realm's origin never changes, nor the top-level document of its frame.
             origins.withLock { $0[realm] = (origin, topOrigin) }
         }
-        var call: [String: JSONValue] = ["route": .string(request.route), "origin": .string(origin), "body": request.body]
+        var call: [String: JSONValue] = [
+            "route": .string(request.route), "origin": .string(origin), "body": request.body,
+        ]
         if let topOrigin { call["topOrigin"] = .string(topOrigin) }
         let response: HTTPResponse
         do {

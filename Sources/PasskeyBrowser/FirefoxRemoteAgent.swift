@@ -76,7 +76,9 @@ package enum FirefoxRemoteAgent {
             try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
                 inbound, outbound, _ in
                 let connection = BiDiConnection(outbound: outbound)
-                let relay = relay.map { FirefoxRelay($0, connection: connection, transport: CurlTransport(), logger: logger) }
+                let relay = relay.map {
+                    FirefoxRelay($0, connection: connection, transport: CurlTransport(), logger: logger)
+                }
                 let (events, event) = AsyncStream.makeStream(of: String.self)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {

@@ -42,7 +42,8 @@ import WebAuthn
 
     @Test func theWorkerStartsWithTheRelaysConfiguration() throws {
         let files = Dictionary(uniqueKeysWithValues: ChromiumExtension.files(launch).map { ($0.name, $0.bytes) })
-        #expect(Set(files.keys) == ["manifest.json", "bridge.js", "relay-main.js", "relay-content.js", "relay-worker.js"])
+        #expect(
+            Set(files.keys) == ["manifest.json", "bridge.js", "relay-main.js", "relay-content.js", "relay-worker.js"])
         let worker = String(decoding: try #require(files["relay-worker.js"]), as: UTF8.self)
         #expect(
             worker.hasPrefix(
@@ -83,7 +84,8 @@ import WebAuthn
             BiDiMessage.command(id: 5, method: BiDiMessage.GetTree.method, params: BiDiMessage.GetTree(root: "f1"))
                 == #"{"id":5,"method":"browsingContext.getTree","params":{"maxDepth":0,"root":"f1"}}"#)
         #expect(
-            BiDiMessage.command(id: 6, method: BiDiMessage.GetRealms.method, params: BiDiMessage.GetRealms(context: "f1"))
+            BiDiMessage.command(
+                id: 6, method: BiDiMessage.GetRealms.method, params: BiDiMessage.GetRealms(context: "f1"))
                 == #"{"id":6,"method":"script.getRealms","params":{"context":"f1","type":"window"}}"#)
         #expect(
             BiDiMessage.command(
@@ -113,11 +115,13 @@ import WebAuthn
         let message = try #require(BiDiMessage.parameters(of: event, as: BiDiMessage.Message.self))
         #expect(message.channel == "c" && message.source.realm == "r1" && message.source.context == "f1")
         #expect(message.data.type == "string" && message.data.value == #"{"id":1}"# && message.data.handle == nil)
-        let function = #"{"type":"event","method":"script.message","params":{"channel":"c","#
+        let function =
+            #"{"type":"event","method":"script.message","params":{"channel":"c","#
             + #""data":{"type":"function","handle":"h9"},"source":{"realm":"r1"}}}"#
         let sent = try #require(BiDiMessage.parameters(of: function, as: BiDiMessage.Message.self))
         #expect(sent.data.type == "function" && sent.data.handle == "h9" && sent.data.value == nil)
-        let number = #"{"type":"event","method":"script.message","params":{"channel":"c","#
+        let number =
+            #"{"type":"event","method":"script.message","params":{"channel":"c","#
             + #""data":{"type":"number","value":42},"source":{"realm":"r1"}}}"#
         #expect(BiDiMessage.parameters(of: number, as: BiDiMessage.Message.self)?.data.value == nil)
     }
