@@ -23,7 +23,8 @@ def test_a_frame_added_after_load_and_a_popup_sign_up(engine, rp, tmp_path):
     opened = {key: f"{rp.origin}/?auto=signup-login&username={user}" for key, user in users.items()}
     url = rp.origin + "/static/embedder.html?" + urllib.parse.urlencode(opened)
     process = subprocess.Popen(
-        [passkey_binary(), "browser", "--headless", "--engine", engine, "--store", str(tmp_path / "store"), url],
+        [passkey_binary(), "browser", "--headless", "--consent", "always", "--engine", engine, "--store",
+         str(tmp_path / "store"), url],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
     def logged_in():
