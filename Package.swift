@@ -211,6 +211,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The relay's scripts (Chromium extension, BiDi preload), compiled into the binary.
+            resources: [
+                .embedInCode("Relay/relay-page.js"), .embedInCode("Relay/relay-main.js"),
+                .embedInCode("Relay/relay-content.js"), .embedInCode("Relay/relay-worker.js"),
+                .embedInCode("Relay/relay-bidi.js"),
+            ],
             swiftSettings: swiftSettings
         ),
         /// Test support only (not a product): one process hammering a store, for the

@@ -108,6 +108,8 @@ class BiDiSession:
         self.ids = itertools.count(1)
         self.answers, self.waiting = {}, threading.Condition()
         self.event_queue = queue.Queue()
+        self.handlers = {}  # event method -> handler(params), called in the reader thread
+        self.relays = {}  # preload script id -> its BiDiRelay
         self.closed = None
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -121,6 +123,8 @@ class BiDiSession:
                     with self.waiting:
                         self.answers[answer["id"]] = answer
                         self.waiting.notify_all()
+                elif answer.get("method") in self.handlers:
+                    self.handlers[answer["method"]](answer.get("params") or {})
                 else:
                     self.event_queue.put(answer)
         except Exception as error:  # the connection ended: wake every waiter
@@ -203,16 +207,29 @@ class BiDiSession:
             "functionDeclaration": declaration, "target": {"context": context}, "awaitPromise": await_promise,
             "arguments": [local_value(argument) for argument in arguments], "resultOwnership": "none"}))
 
-    def add_preload_script(self, declaration, contexts=None, user_contexts=None):
+    def add_preload_script(self, declaration, contexts=None, user_contexts=None, arguments=None):
         """`script.addPreloadScript`: the function runs in every new window realm (of `contexts`'
         top-level traversables and their iframes, of every traversable of `user_contexts`, or of
-        all) before the page's scripts."""
+        all) before the page's scripts, with `arguments` (channels: `{"type": "channel", "value":
+        {"channel": ID}}`)."""
         params = {"functionDeclaration": declaration}
         if contexts:
             params["contexts"] = list(contexts)
         if user_contexts:
             params["userContexts"] = list(user_contexts)
+        if arguments:
+            params["arguments"] = list(arguments)
         return self.send("script.addPreloadScript", params)["script"]
+
+    def on(self, method, handler):
+        """Subscribes to the event `method` (`session.subscribe`), each handed to `handler(params)`
+        in the reader thread, in order (so it must not wait for a command's answer itself)."""
+        if method not in self.handlers:
+            self.handlers[method] = handler
+            self.send("session.subscribe", {"events": [method]})
+        else:
+            previous = self.handlers[method]
+            self.handlers[method] = lambda params: (previous(params), handler(params))
 
     def remove_preload_script(self, script):
         self.send("script.removePreloadScript", {"script": script})
@@ -303,11 +320,19 @@ class Firefox:
         self.stop()
 
 
-def install(session, authenticator, contexts=None, origins=None, user_contexts=None, relax=()):
+def install(session, authenticator, contexts=None, origins=None, user_contexts=None, relax=(), relay=False):
     """Add `authenticator`'s bridge as a preload script of `user_contexts` (every tab and popup of
     them), of `contexts` (those tabs only), or of every window: it runs in every frame before the
     page's scripts, from the next navigation on. `origins` and `relax` as for
-    `Authenticator.bridge_script`. Answers the preload script's id (for
-    `session.remove_preload_script`)."""
+    `Authenticator.bridge_script`. With `relay`, its requests go through this BiDi session
+    (softpasskey.bidi_relay) rather than the page's own channel, for pages whose policy forbids it.
+    Answers the preload script's id (for `session.remove_preload_script`)."""
     script = authenticator.bridge_script(origins, relax=relax)
-    return session.add_preload_script("() => {\n" + script + "\n}", contexts, user_contexts)
+    if not relay:
+        return session.add_preload_script("() => {\n" + script + "\n}", contexts, user_contexts)
+    from softpasskey.bidi_relay import RELAY_INSTALLER, BiDiRelay
+    answerer = BiDiRelay(session, authenticator.relay(origins), contexts, user_contexts)
+    preload = session.add_preload_script("(channel) => {\n" + RELAY_INSTALLER + "\n" + script + "\n}", contexts,
+                                         user_contexts, arguments=[answerer.channel_value])
+    session.relays[preload] = answerer
+    return preload

@@ -98,25 +98,33 @@ package enum BiDiMessage {
     /// `script.addPreloadScript` (WebDriver BiDi, "The script.addPreloadScript Command"): without
     /// `contexts`, the function runs in every new window realm of every browsing context,
     /// top-level and nested, before the document's scripts.
+    /// With a channel (``ChannelValue``), the function takes it as its one argument, `channel`.
     package struct AddPreloadScript: Encodable, Sendable {
         package static let method = "script.addPreloadScript"
         package let functionDeclaration: String
+        package let arguments: [ChannelValue]?
 
         /// Wraps a classic script as the function declaration BiDi calls.
         ///
-        /// - Parameter script: the script's statements.
-        package init(script: String) {
-            functionDeclaration = "() => {\n" + script + "\n}"
+        /// - Parameters:
+        ///   - script: the script's statements.
+        ///   - channel: a channel the statements call as `channel(value)`, if any.
+        package init(script: String, channel: ChannelValue? = nil) {
+            functionDeclaration = (channel == nil ? "() => {\n" : "(channel) => {\n") + script + "\n}"
+            arguments = channel.map { [$0] }
         }
     }
 
-    /// `browsingContext.getTree` (WebDriver BiDi, "The browsingContext.getTree Command"), top-level
-    /// contexts only.
+    /// `browsingContext.getTree` (WebDriver BiDi, "The browsingContext.getTree Command"): top-level
+    /// contexts only, or the one context `root` (whose `parent` the answer then gives).
     package struct GetTree: Encodable, Sendable {
         package static let method = "browsingContext.getTree"
         package let maxDepth = 0
+        package let root: String?
 
-        package init() {}
+        package init(root: String? = nil) {
+            self.root = root
+        }
     }
 
     /// The result of ``GetTree``: the top-level browsing contexts.
@@ -125,6 +133,8 @@ package enum BiDiMessage {
 
         package struct Info: Decodable, Sendable {
             package let context: String
+            /// The parent context; `nil` for a top-level one.
+            package let parent: String?
         }
     }
 

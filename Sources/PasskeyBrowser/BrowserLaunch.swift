@@ -30,6 +30,9 @@ public struct BrowserLaunch: Sendable, Hashable, CustomStringConvertible, Custom
     /// Local Network Access (Chromium's `--ip-address-space-overrides`, Firefox's
     /// `network.lna.address_space.public.override`) without opening loopback to anything else.
     public var loopbackServices: [String]
+    /// The control server's relay, when the pages' requests go through the browser's own channel
+    /// (``BrowserRelay``) rather than the page's `fetch`; `nil`: the page bridge fetches.
+    public var relay: BrowserRelay?
 
     /// Describes a browser to open.
     ///
@@ -40,9 +43,10 @@ public struct BrowserLaunch: Sendable, Hashable, CustomStringConvertible, Custom
     ///   - script: the script every frame runs first.
     ///   - headless: whether to run without a window.
     ///   - loopbackServices: the `host:port` of the loopback services the script calls.
+    ///   - relay: the control server's relay for the pages' requests, if any.
     public init(
         engine: BrowserEngine, executable: String, url: String, script: String, headless: Bool = false,
-        loopbackServices: [String] = []
+        loopbackServices: [String] = [], relay: BrowserRelay? = nil
     ) {
         self.engine = engine
         self.executable = executable
@@ -50,6 +54,7 @@ public struct BrowserLaunch: Sendable, Hashable, CustomStringConvertible, Custom
         self.script = script
         self.headless = headless
         self.loopbackServices = loopbackServices
+        self.relay = relay
     }
 
     /// `<engine> at <url>`, without the script.

@@ -1,3 +1,4 @@
+import Auth0Passkeys
 import BlockingIO
 import HummingbirdWSClient
 import Logging
@@ -62,31 +63,43 @@ package enum FirefoxRemoteAgent {
     }
 
     /// Opens a BiDi session at `url`, installs `script` as a preload script, navigates the first
-    /// top-level browsing context to `page`, and keeps the session until the agent closes it.
+    /// top-level browsing context to `page`, and keeps the session until the agent closes it. With
+    /// a relay, the preload script gets the relay's channel, and the session answers its
+    /// `script.message` events (``FirefoxRelay``), each request concurrently.
     ///
     /// - Throws: ``BrowserError`` `driver-failed`.
-    static func install(script: String, page: String, at url: String, logger: Logger) async throws(BrowserError) {
+    static func install(
+        script: String, page: String, relay: BrowserRelay?, at url: String, logger: Logger
+    ) async throws(BrowserError) {
         do {
             let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
             try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
                 inbound, outbound, _ in
-                var conversation = Conversation(
-                    messages: inbound.messages(maxSize: 1 << 24).makeAsyncIterator(), outbound: outbound)
-                _ = try await conversation.call(
-                    BiDiMessage.NewSession.method, BiDiMessage.NewSession(), BiDiMessage.Ignored.self)
-                _ = try await conversation.call(
-                    BiDiMessage.AddPreloadScript.method, BiDiMessage.AddPreloadScript(script: script),
-                    BiDiMessage.Ignored.self)
-                let tree = try await conversation.call(
-                    BiDiMessage.GetTree.method, BiDiMessage.GetTree(), BiDiMessage.Tree.self)
-                guard let context = tree.contexts.first?.context else {
-                    throw BrowserError(.driverFailed, "Firefox has no window to open \(page) in")
+                let connection = BiDiConnection(outbound: outbound)
+                let relay = relay.map {
+                    FirefoxRelay($0, connection: connection, transport: CurlTransport(), logger: logger)
                 }
-                _ = try await conversation.call(
-                    BiDiMessage.Navigate.method, BiDiMessage.Navigate(context: context, url: page),
-                    BiDiMessage.Ignored.self)
-                logger.debug("firefox: preload script added, navigating to \(page)")
-                try await conversation.drain()
+                let (events, event) = AsyncStream.makeStream(of: String.self)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        defer { event.finish() }
+                        try await connection.read(inbound.messages(maxSize: 1 << 24)) { method, text in
+                            if method == BiDiMessage.Message.method { event.yield(text) }
+                        }
+                    }
+                    group.addTask {
+                        await withDiscardingTaskGroup { requests in
+                            for await text in events {
+                                if let work = relay?.receive(text) { requests.addTask { await work() } }
+                            }
+                        }
+                    }
+                    try await open(page, script: script, relay: relay != nil, over: connection)
+                    logger.debug("firefox: preload script added, navigating to \(page)")
+                    // The reader ends when the agent closes the connection (the browser ends).
+                    try await group.next()
+                    group.cancelAll()
+                }
             }
         } catch let error as BrowserError {
             throw error
@@ -95,32 +108,27 @@ package enum FirefoxRemoteAgent {
         }
     }
 
-    /// One BiDi session's commands, each awaited in turn.
-    private struct Conversation {
-        var messages: WebSocketInboundMessageStream.AsyncIterator
-        let outbound: WebSocketOutboundWriter
-        var nextID = 1
-
-        /// Sends a command and returns its result, skipping events.
-        mutating func call<Result: Decodable>(
-            _ method: String, _ params: some Encodable & Sendable, _ type: Result.Type
-        ) async throws -> Result {
-            let id = nextID
-            nextID += 1
-            try await outbound.write(.text(BiDiMessage.command(id: id, method: method, params: params)))
-            while let message = try await messages.next() {
-                guard case .text(let text) = message else { continue }
-                if let result = try BiDiMessage.answer(text, to: id, as: type) {
-                    return result
-                }
-            }
-            throw BrowserError(.driverFailed, "the remote agent closed the connection before answering \(method)")
+    /// The session's first commands: a new session (subscribed to the relay's messages), the
+    /// preload script, and the navigation of the first top-level context to `page`.
+    private static func open(_ page: String, script: String, relay: Bool, over connection: BiDiConnection)
+        async throws
+    {
+        _ = try await connection.call(BiDiMessage.NewSession.method, BiDiMessage.NewSession(), BiDiMessage.Ignored.self)
+        if relay {
+            _ = try await connection.call(
+                BiDiMessage.Subscribe.method, BiDiMessage.Subscribe(events: [BiDiMessage.Message.method]),
+                BiDiMessage.Ignored.self)
         }
-
-        /// Reads until the agent closes the connection (the browser ends).
-        mutating func drain() async throws {
-            while try await messages.next() != nil {}
+        _ = try await connection.call(
+            BiDiMessage.AddPreloadScript.method,
+            relay ? FirefoxRelay.preload(script) : BiDiMessage.AddPreloadScript(script: script),
+            BiDiMessage.Ignored.self)
+        let tree = try await connection.call(BiDiMessage.GetTree.method, BiDiMessage.GetTree(), BiDiMessage.Tree.self)
+        guard let context = tree.contexts.first?.context else {
+            throw BrowserError(.driverFailed, "Firefox has no window to open \(page) in")
         }
+        _ = try await connection.call(
+            BiDiMessage.Navigate.method, BiDiMessage.Navigate(context: context, url: page), BiDiMessage.Ignored.self)
     }
 }
 
@@ -132,10 +140,12 @@ extension BrowserLaunch {
         logger.debug("firefox: \(arguments.joined(separator: " "))")
         let script = script
         let url = url
+        let relay = relay
         try await BrowserProcess.run(executable, arguments, logger: logger) { lines throws(BrowserError) in
             for await line in lines {
                 if let session = FirefoxRemoteAgent.sessionURL(announcedBy: line) {
-                    try await FirefoxRemoteAgent.install(script: script, page: url, at: session, logger: logger)
+                    try await FirefoxRemoteAgent.install(
+                        script: script, page: url, relay: relay, at: session, logger: logger)
                     return
                 }
             }

@@ -99,7 +99,7 @@ def authenticator(session):
     return session.add_authenticator(**PLATFORM)
 
 
-# Engines. Each has open(authenticator, origins) -> Tab; a Tab has goto(url), run(expression, frame=0), close().
+# Engines. Each has open(authenticator, origins, relay=False) -> Tab; a Tab has goto(url), run(expression, frame=0), close().
 # `run` evaluates an expression (a promise is awaited) and answers JSON.stringify of its value, parsed.
 
 def wrapped(expression):
@@ -116,11 +116,11 @@ class ChromiumEngine:
         self.playwright = sync_playwright().start()
         self.browser = launch_chromium(self.playwright)
 
-    def open(self, authenticator, origins=None):
+    def open(self, authenticator, origins=None, relay=False):
         from softpasskey.playwright import install
         # As Firefox's session does, the context accepts the test root's certificates (TLS tenants).
         context = self.browser.new_context(ignore_https_errors=True)
-        install(context, authenticator, origins)
+        install(context, authenticator, origins, relay=relay)
         return ChromiumTab(context)
 
     def stop(self):
@@ -152,11 +152,11 @@ class FirefoxEngine:
         self.firefox = Firefox()
         self.session = self.firefox.session
 
-    def open(self, authenticator, origins=None):
+    def open(self, authenticator, origins=None, relay=False):
         from softpasskey.bidi import install
         user_context = self.session.create_user_context()
         context = self.session.create_context(user_context=user_context)
-        script = install(self.session, authenticator, user_contexts=[user_context], origins=origins)
+        script = install(self.session, authenticator, user_contexts=[user_context], origins=origins, relay=relay)
         return FirefoxTab(self.session, context, script, user_context)
 
     def stop(self):
@@ -188,8 +188,9 @@ class WebKitEngine:
         self.driver = webkit_driver()
         self.driver.set_script_timeout(60)
 
-    def open(self, authenticator, origins=None):
+    def open(self, authenticator, origins=None, relay=False):
         from softpasskey.selenium import install
+        assert not relay, "Selenium's WebKit driver has no channel into the page for the relay"
         return WebKitTab(self.driver, install(self.driver, authenticator, origins))
 
     def stop(self):
@@ -237,11 +238,12 @@ def engine(request):
 
 @pytest.fixture
 def open_tab(engine):
-    """open_tab(authenticator, url, origins=None) -> a Tab at url with the authenticator's bridge."""
+    """open_tab(authenticator, url, origins=None, relay=False) -> a Tab at url with the authenticator's
+    bridge (its requests through the driver's relay with `relay`)."""
     tabs = []
 
-    def opener(authenticator, url, origins=None):
-        tab = engine.open(authenticator, origins)
+    def opener(authenticator, url, origins=None, relay=False):
+        tab = engine.open(authenticator, origins, relay)
         tabs.append(tab)
         tab.goto(url)
         return tab

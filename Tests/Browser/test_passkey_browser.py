@@ -41,11 +41,9 @@ def environment():
     shutil.rmtree(temporary, ignore_errors=True)
 
 
-@pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_a_passkey_made_in_the_browser_is_in_the_store(engine, rp, passkey, environment, tmp_path):
-    store = tmp_path / "store"
-    url = f"{rp.origin}/?auto=signup-login&username=ada"
-    env = environment
+def browse(engine, url, store, env, done, timeout=90):
+    """Runs `passkey browser --headless` at `url` over `store` until `done()` (`timeout` seconds at
+    most), then sends SIGTERM: it must have printed its line, still run, and exit 0."""
     process = subprocess.Popen(
         [passkey_binary(), "browser", "--headless", "--consent", "always", "--engine", engine, "--store", str(store),
          url],
@@ -54,8 +52,8 @@ def test_a_passkey_made_in_the_browser_is_in_the_store(engine, rp, passkey, envi
         line = process.stdout.readline()
         assert line.startswith(f"passkey browser: {engine} at {url} "), line + process.stderr.read()
         assert "SIGTERM" in line and str(store) in line
-        deadline = time.monotonic() + 90
-        while rp.rp.auto is None and process.poll() is None and time.monotonic() < deadline:
+        deadline = time.monotonic() + timeout
+        while not done() and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)
         assert process.poll() is None, process.stderr.read()
         process.send_signal(signal.SIGTERM)
@@ -64,6 +62,14 @@ def test_a_passkey_made_in_the_browser_is_in_the_store(engine, rp, passkey, envi
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_a_passkey_made_in_the_browser_is_in_the_store(engine, rp, passkey, environment, tmp_path):
+    store = tmp_path / "store"
+    url = f"{rp.origin}/?auto=signup-login&username=ada"
+    env = environment
+    browse(engine, url, store, env, lambda: rp.rp.auto is not None)
     assert not [name for name in os.listdir(env["TMPDIR"]) if name.startswith("passkey-browser-")]
 
     state = rp.rp.state()

@@ -55,26 +55,31 @@ import Testing
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         }
+        addReports(to: router, reports)
+        return router
+    }
+
+    /// `GET /report?frame=F&runs=R`: what frame F saw, recorded in `reports`.
+    static func addReports(to router: Router<BasicRequestContext>, _ reports: Reports) {
         router.get("/report") { request, _ in
             reports.record(
                 request.uri.queryParameters["frame"].map(String.init) ?? "?",
                 request.uri.queryParameters["runs"].map(String.init) ?? "?")
             return HTTPResponse.Status.noContent
         }
-        return router
     }
 
     static func installed(_ engine: BrowserEngine) -> Bool {
         (try? engine.locate(environment: ProcessInfo.processInfo.environment)) != nil
     }
 
-    /// Serves the test pages on a free loopback port while `body` runs, given the port.
-    static func serving<Value: Sendable>(_ reports: Reports, _ body: @Sendable (Int) async throws -> Value)
-        async throws -> Value
-    {
+    /// Serves the test pages (or `pages`) on a free loopback port while `body` runs, given the port.
+    static func serving<Value: Sendable>(
+        _ reports: Reports, pages: Router<BasicRequestContext>? = nil, _ body: @Sendable (Int) async throws -> Value
+    ) async throws -> Value {
         let (started, announce) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router(reports),
+            router: pages ?? router(reports),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { announce.yield($0.localAddress?.port ?? 0) },
             logger: Logger(label: "page-script-tests", factory: { _ in SwiftLogNoOpLogHandler() }))

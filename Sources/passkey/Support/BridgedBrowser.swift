@@ -6,14 +6,17 @@ import PasskeyControl
 import WebAuthn
 
 /// A browser whose pages' passkey requests a store answers: an in-process control server on
-/// 127.0.0.1, one session with one authenticator over the store, and its page bridge script —
-/// what `passkey browser` and `passkey login --web --browser` share.
+/// 127.0.0.1, one session with one authenticator over the store, its page bridge script and a
+/// relay for pages whose policy forbids the script's requests — what `passkey browser` and
+/// `passkey login --web --browser` share.
 struct BridgedBrowser: Sendable {
     let service: ControlService
     let session: String
     let authenticator: String
     let endpoint: ControlEndpoint
     let script: String
+    /// The relay the browser's pages use where their policy forbids the bridge's `fetch`.
+    let relay: BrowserRelay
     let engine: BrowserEngine
     let executable: String
     let headless: Bool
@@ -22,7 +25,7 @@ struct BridgedBrowser: Sendable {
     func launch(_ url: String) -> BrowserLaunch {
         BrowserLaunch(
             engine: engine, executable: executable, url: url, script: script, headless: headless,
-            loopbackServices: [String(endpoint.url.dropFirst("http://".count))])
+            loopbackServices: [String(endpoint.url.dropFirst("http://".count))], relay: relay)
     }
 
     /// Starts the control server over `store`'s directory with `profile`, runs `body`, and stops
@@ -103,8 +106,11 @@ struct BridgedBrowser: Sendable {
             ]))
         let script = try await service.bridgeScript(
             session: session, authenticator: authenticator, endpoint: endpoint.url + "/bridge")
+        let relay = BrowserRelay(
+            capability: try await service.bridgeRelay(session: session, authenticator: authenticator),
+            endpoint: endpoint.url + "/bridge", socket: "ws" + endpoint.url.dropFirst("http".count) + "/bridge/socket")
         return BridgedBrowser(
             service: service, session: session, authenticator: authenticator, endpoint: endpoint, script: script,
-            engine: engine, executable: executable, headless: headless)
+            relay: relay, engine: engine, executable: executable, headless: headless)
     }
 }
