@@ -57,7 +57,7 @@ import WebAuthn
         return router
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: BrowserEngine.allCases.filter(PageScriptTests.installed))
+    @Test(.timeLimit(.minutes(4)), arguments: BrowserEngine.allCases.filter(PageScriptTests.installed))
     func theServerHearsTheBrowsersOriginOnly(engine: BrowserEngine) async throws {
         let reports = PageScriptTests.Reports()
         let (endedEarly, port) = try await PageScriptTests.serving(reports, pages: Self.router(reports)) { served in
