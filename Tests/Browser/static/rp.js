@@ -218,11 +218,15 @@
     return outcome;
   }
 
+  // The form's buttons, where the page has the form (the strict page has only its status).
   function wire() {
     const name = () => document.getElementById("username").value;
-    document.getElementById("signup").onclick = async () => show(JSON.stringify(await rp.register({username: name()}), null, 2));
-    document.getElementById("signin").onclick = async () =>
-      show(JSON.stringify(await rp.login(name() ? {username: name()} : {}), null, 2));
+    if (document.getElementById("login")) {
+      document.getElementById("signup").onclick = async () =>
+        show(JSON.stringify(await rp.register({username: name()}), null, 2));
+      document.getElementById("signin").onclick = async () =>
+        show(JSON.stringify(await rp.login(name() ? {username: name()} : {}), null, 2));
+    }
     const query = new URLSearchParams(location.search);
     if (query.get("auto") === "signup-login") rp.autoDone = auto(query);
   }
