@@ -134,7 +134,8 @@ extension PasskeyBench {
     struct BridgeCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bridge",
-            abstract: "Ceremonies/s in Chromium through the page bridge (socket, fetch), against Chromium's own virtual authenticator.",
+            abstract:
+                "Ceremonies/s in Chromium through the page bridge (socket, fetch), against Chromium's own authenticator.",
             discussion: """
                 One page on loopback runs navigator.credentials.get (then create) in a loop and measures its own \
                 rate, in three contexts of Debian's Chromium driven over CDP (.venv): one with CDP \
