@@ -68,6 +68,10 @@ extension CTAPDevice {
             response[16] = CBOR(Self.maxRPIDsForSetMinPINLength)
         }
         addStorageInfo(to: &response)
+        // §6.4 versions: a device that also speaks U2F (CTAPHID_MSG) lists "U2F_V2", first as keys do.
+        if speaksU2F {
+            response[1] = .array(["U2F_V2"] + (response[1]?.arrayValue ?? []))
+        }
         return .map(response)
     }
 

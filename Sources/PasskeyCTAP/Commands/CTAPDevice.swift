@@ -23,6 +23,8 @@ public import WebAuthn
 /// | 0x0C | authenticatorLargeBlobs (§6.10), when the authenticator keeps large blobs | fragments of the array |
 /// | 0x0D | authenticatorConfig (§6.11): toggleAlwaysUv, setMinPINLength | nothing |
 ///
+/// U2F (CTAP1) messages, which `CTAPHID_MSG` carries, go to ``handleU2F(_:context:)``.
+///
 /// Any other command is `CTAP1_ERR_INVALID_COMMAND`; a malformed request its §8 status
 /// (`CTAP1_ERR_INVALID_LENGTH`, `CTAP2_ERR_INVALID_CBOR`, `CTAP2_ERR_CBOR_UNEXPECTED_TYPE`,
 /// `CTAP2_ERR_MISSING_PARAMETER`, …). It never traps on input.
@@ -71,6 +73,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     var pendingAssertions: PendingAssertions?
     /// The large-blob array being written in fragments (§6.10.2 `set`), until its last one.
     var largeBlobWrite: LargeBlobWrite?
+    /// U2F's test of user presence, answered at once and polled by the client (``handleU2F(_:context:)``).
+    let u2fPresence = U2FPresence()
 
     /// Creates a device.
     ///
