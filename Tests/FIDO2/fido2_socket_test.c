@@ -3,7 +3,7 @@
  * exactly 64 bytes each way with no framing, so libfido2's own CTAPHID layer runs over it through
  * fido_dev_set_io_functions, as it runs over a hidraw node.
  *
- * Usage: fido2_socket_test SOCKET_PATH
+ * Usage: fido2_socket_test [--u2f] SOCKET_PATH
  *
  * Prints one line per step ("ok STEP ..." or "skip STEP: why") and exits 0 when every step that
  * ran passed; on a failure prints "FAIL STEP: libfido2's error" on stderr and exits 1.
@@ -12,6 +12,11 @@
  * (verified with fido_assert_verify against the credential's public key); then, where getInfo
  * offers clientPin, set_pin, a wrong PIN and the retry count, and make_cred/get_assert with the
  * PIN (uv); where it offers credMgmt, fido_credman_* metadata, RPs, credentials and delete.
+ * With --u2f, libfido2 is forced to U2F (fido_dev_force_u2f: CTAPHID_MSG, CTAP1): u2f_make_cred
+ * (a non-resident ES256 credential, fido-u2f attestation verified with fido_cred_verify),
+ * u2f_get_assert (check-only, then sign, verified with fido_assert_verify), and
+ * ctap2_get_assert_u2f_cred: the same credential used through CTAP2 on a second handle (CTAP 2.1
+ * §10).
  */
 #include <errno.h>
 #include <fido.h>
@@ -121,13 +126,15 @@ static int socket_write(void *handle, const unsigned char *buffer, size_t length
     return (int)length;
 }
 
-static fido_dev_t *open_device(const char *path) {
+static fido_dev_t *open_device(const char *path, bool u2f) {
     fido_dev_io_t io = {socket_open, socket_close, socket_read, socket_write};
     fido_dev_t *dev = fido_dev_new();
     require("open", dev != NULL, "fido_dev_new");
     check("set_io_functions", fido_dev_set_io_functions(dev, &io));
     check("open", fido_dev_open(dev, path));
     check("set_timeout", fido_dev_set_timeout(dev, 60000));
+    if (u2f)
+        fido_dev_force_u2f(dev);
     return dev;
 }
 
@@ -157,7 +164,7 @@ static bool offers_option(const fido_cbor_info_t *info, const char *name) {
     return false;
 }
 
-/* makeCredential for RP_ID, resident, verified by its attestation statement. */
+/* makeCredential for RP_ID, resident unless through U2F, verified by its attestation statement. */
 static fido_cred_t *make_credential(fido_dev_t *dev, const char *step, const char *pin, const char *user) {
     fido_cred_t *cred = fido_cred_new();
     require(step, cred != NULL, "fido_cred_new");
@@ -167,7 +174,7 @@ static fido_cred_t *make_credential(fido_dev_t *dev, const char *step, const cha
     unsigned char handle[16];
     user_handle(user, handle);
     check(step, fido_cred_set_user(cred, handle, sizeof(handle), user, user, NULL));
-    check(step, fido_cred_set_rk(cred, FIDO_OPT_TRUE));
+    check(step, fido_cred_set_rk(cred, fido_dev_is_fido2(dev) ? FIDO_OPT_TRUE : FIDO_OPT_OMIT));
     check(step, fido_dev_make_cred(dev, cred, pin));
     int verified = fido_cred_x5c_len(cred) > 0 ? fido_cred_verify(cred) : fido_cred_verify_self(cred);
     check(step, verified);
@@ -265,15 +272,39 @@ static void credman_steps(fido_dev_t *dev, const char *pin, const fido_cred_t *c
     fido_credman_rk_free(&rks);
 }
 
+/* U2F (CTAP1) through libfido2's own u2f.c, then the U2F credential through CTAP2. */
+static int u2f_steps(const char *path) {
+    fido_dev_t *dev = open_device(path, true);
+    require("open", !fido_dev_is_fido2(dev), "forced to U2F");
+    fido_cred_t *cred = make_credential(dev, "u2f_make_cred", NULL, "dora");
+    require("u2f_make_cred", strcmp(fido_cred_fmt(cred), "fido-u2f") == 0 && fido_cred_x5c_len(cred) > 0,
+            "a fido-u2f attestation with its certificate");
+    get_assertion(dev, "u2f_get_assert", cred, true, NULL);
+    fido_dev_close(dev);
+    fido_dev_free(&dev);
+
+    fido_dev_t *ctap2 = open_device(path, false);
+    require("ctap2_get_assert_u2f_cred", fido_dev_is_fido2(ctap2), "a FIDO2 device");
+    get_assertion(ctap2, "ctap2_get_assert_u2f_cred", cred, true, NULL);
+    fido_dev_close(ctap2);
+    fido_dev_free(&ctap2);
+    fido_cred_free(&cred);
+    printf("done\n");
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s SOCKET_PATH\n", argv[0]);
+    bool u2f = argc == 3 && strcmp(argv[1], "--u2f") == 0;
+    if (argc != 2 && !u2f) {
+        fprintf(stderr, "usage: %s [--u2f] SOCKET_PATH\n", argv[0]);
         return 2;
     }
     fido_init(0);
     for (size_t i = 0; i < sizeof(client_data_hash); i++)
         client_data_hash[i] = (unsigned char)(i * 7 + 1);
-    fido_dev_t *dev = open_device(argv[1]);
+    if (u2f)
+        return u2f_steps(argv[2]);
+    fido_dev_t *dev = open_device(argv[1], false);
     require("open", fido_dev_is_fido2(dev), "a FIDO2 device (CTAPHID_INIT capabilities: CBOR)");
 
     fido_cbor_info_t *info = fido_cbor_info_new();

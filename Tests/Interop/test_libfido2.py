@@ -2,7 +2,9 @@
 compiled here with `cc … -lfido2`, opens the socket through `fido_dev_set_io_functions` and runs
 getInfo, makeCredential and getAssertion (verified with `fido_cred_verify[_self]` and
 `fido_assert_verify`), `fido_dev_set_pin` with a wrong PIN counted, makeCredential and getAssertion
-with the PIN, and `fido_credman_*` (metadata, RPs, credentials, delete)."""
+with the PIN, and `fido_credman_*` (metadata, RPs, credentials, delete); with `--u2f`, libfido2
+forced to U2F (`fido_dev_force_u2f`) registers and signs through CTAPHID_MSG, and the U2F credential
+then signs through CTAP2 (CTAP 2.1 §10)."""
 
 import os
 import shutil
@@ -94,3 +96,20 @@ def test_libfido2_registers_signs_sets_a_pin_and_manages_credentials(tmp_path, c
         assert ClientPin(ctap).get_pin_retries()[0] == 8
     finally:
         assert restarted.stop() == 0
+
+
+def test_libfido2_forced_to_u2f_registers_and_signs(tmp_path, compiled):
+    path = str(tmp_path / "device.sock")
+    device = Device(tmp_path, "--socket", path)
+    try:
+        assert device.line.startswith("passkey device listening on unix:" + path), device.process.stderr.read()
+        run = subprocess.run([str(compiled), "--u2f", path], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout + run.stderr
+    finally:
+        assert device.stop() == 0
+    steps = {line.split()[1]: line for line in run.stdout.splitlines() if line.startswith("ok ")}
+    for step in ("u2f_make_cred", "u2f_get_assert", "ctap2_get_assert_u2f_cred"):
+        assert step in steps, run.stdout
+    assert "fmt=fido-u2f" in steps["u2f_make_cred"]
+    assert "flags=0x01" in steps["u2f_get_assert"], "UP, and nothing else U2F can say"
+    assert run.stdout.rstrip().endswith("done")
