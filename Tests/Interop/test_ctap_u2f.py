@@ -18,6 +18,7 @@ from fido2.hid import CAPABILITY
 from fido2.webauthn import AttestationObject
 
 from ctap_socket import open_device, running_device
+from test_ctap_device import device_socket  # noqa: F401 (the fixture: a device over a fresh store)
 
 RP_ID = "example.org"
 ORIGIN = "https://example.org"
@@ -26,13 +27,6 @@ APP_PARAM = hashlib.sha256(RP_ID.encode()).digest()
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-@pytest.fixture
-def device_socket(tmp_path):
-    """A running `passkey device` over a fresh store; yields its socket's path."""
-    with running_device(tmp_path) as path:
-        yield path
 
 
 def test_ctap1_registers_authenticates_in_each_mode_and_versions(device_socket):
