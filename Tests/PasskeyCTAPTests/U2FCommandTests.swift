@@ -54,6 +54,25 @@ import WebAuthn
         #expect(second.certificate != registration.certificate)
     }
 
+    @Test func aBatchAttestingProfileRegistersWithItsBatchCertificate() async throws {
+        let store = InMemoryCredentialStore()
+        let batching = U2FClient(
+            device: CTAPDevice(authenticator: SoftwareAuthenticator(store: store, profile: .cdp), credentials: store))
+        let challenge = SecureRandom.bytes(32)
+        let clientData = CommandsFixture.clientData(.create, challenge: challenge)
+        let response = try await batching.register(challenge: clientData.hash)
+        #expect(response.status == 0x9000)
+        let registration = try U2FRegisterResponse(response.data)
+        let batch = try await store.batchAttestation(aaguid: AuthenticatorProfile.cdp.aaguid)
+        #expect(registration.certificate == batch.certificates.first)
+        let root = try X509Certificate(derEncoded: try await store.attestationAuthority().certificate)
+        let verified = try RelyingParty(ids: [U2FClient.rpID], trustAnchors: [.fidoU2F: [root]]).verifyRegistration(
+            clientDataJSON: clientData.json,
+            attestationObject: registration.attestationObject(application: U2FClient.application),
+            challenge: challenge)
+        #expect(verified.format == .fidoU2F && verified.isTrusted)
+    }
+
     @Test func theCredentialIsTheStoresNonDiscoverableP256Credential() async throws {
         let registration = try await register()
         let stored = try #require(try await fixture.store.credential(id: registration.keyHandle))
