@@ -73,25 +73,36 @@ extension Passkey {
                 state: opened, presence: userPresence, userVerification: userVerification,
                 wipe: allowReset ? CTAPDevice.wiping(opened) : nil, credentials: opened)
             let device = CTAPHIDDevice(handler: commands)
+            // Serving, and so the line that says so, waits until both signal sources are registered
+            // (resume() only asks for that): a signal sent once the line is out is never lost to SIG_IGN.
+            let (caught, catching) = AsyncStream.makeStream(of: Never.self)
+            let registering = DispatchGroup()
             let serving: Task<Void, any Error>
             let line: String
             if let socket {
                 line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
                 serving = Task {
+                    for await _ in caught {}
                     try await CTAPHIDSocketServer(device: device, path: socket).run { say(line) }
                 }
             } else {
                 let key = CTAPHIDUHIDDevice(device: device)
                 line = "passkey device plugged in through \(key.path) (USB HID, FIDO usage page)\n"
-                serving = Task { try await key.run { say(line) } }
+                serving = Task {
+                    for await _ in caught {}
+                    try await key.run { say(line) }
+                }
             }
             let signals = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number)
                 source.setEventHandler { serving.cancel() }
+                registering.enter()
+                source.setRegistrationHandler { registering.leave() }
                 source.resume()
                 return source
             }
+            registering.notify(queue: .global()) { catching.finish() }
             defer { signals.forEach { $0.cancel() } }
             do {
                 try await serving.value
