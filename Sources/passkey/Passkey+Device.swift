@@ -27,8 +27,8 @@ extension Passkey {
                 as a fingerprint reader or a phone does (CTAP 2.1 built-in user verification: getInfo's uv, \
                 getPinUvAuthTokenUsingUvWithPermissions, the uv option of CTAP 2.0 clients): auto (always the \
                 user), deny (never: each try spends one of 5 UV retries, kept in the store; with none left, only a \
-                correct PIN or a reset unblocks it), ask (a question on standard error, answered y). Without --uv, the PIN is \
-                the only user verification. \
+                correct PIN or a reset unblocks it), ask (a question on standard error, answered y). Without --uv, \
+                the PIN is the only user verification. \
                 authenticatorReset is refused unless --allow-reset, so no client can wipe the store by surprise. \
                 Prints one line once it serves, then runs until SIGINT or SIGTERM, which remove the socket or \
                 unplug the key.
