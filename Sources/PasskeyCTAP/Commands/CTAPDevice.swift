@@ -7,8 +7,8 @@ public import WebAuthn
 ///
 /// It is a thin adapter: requests decode into the core's `MakeCredentialRequest` and
 /// `GetAssertionRequest`, the authenticator does the work, and its answers encode back. User
-/// presence is the device's (``UserPresence``); everything else (keys, counters, attestation,
-/// user verification) is the authenticator's.
+/// presence is the device's (``UserPresence``), and so is built-in user verification when it has
+/// one (``UserVerification``); everything else (keys, counters, attestation) is the authenticator's.
 ///
 /// | byte | command | answers |
 /// |---|---|---|
@@ -48,6 +48,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     public nonisolated let authenticator: any Authenticator
     /// How the user shows presence.
     public nonisolated let presence: UserPresence
+    /// How the device verifies the user itself; `nil`: no built-in user verification (a PIN only).
+    public nonisolated let userVerification: UserVerification?
     /// Wipes every credential, for authenticatorReset; `nil` when this authenticator cannot be
     /// reset through CTAP.
     let wipe: (@Sendable () async throws(AuthenticatorError) -> Void)?
@@ -83,6 +85,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///   - state: where the PIN (as CTAP keeps it), its retries and the configuration persist
     ///     (CTAP 2.1 §6.5.2), such as the credential store; `nil` keeps them in memory only.
     ///   - presence: how the user shows presence; ``UserPresence/automatic`` by default.
+    ///   - userVerification: the device's built-in user verification (CTAP 2.1 §6.5.5.7.3);
+    ///     `nil` by default: none, a PIN is the only user verification.
     ///   - transports: what getInfo reports as transports; USB HID by default.
     ///   - resetWindow: how long after creation authenticatorReset is allowed (CTAP 2.1 §6.6).
     ///   - wipe: deletes every credential, for authenticatorReset; `nil` refuses Reset with
@@ -92,13 +96,14 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///     (CTAP 2.1 §6.8); `nil` leaves the command out.
     public init(
         authenticator: any Authenticator, state: (any CTAPStateStore)? = nil, presence: UserPresence = .automatic,
-        transports: [AuthenticatorTransport] = [.usb], resetWindow: Duration = .seconds(10),
-        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous,
-        credentials: (any CredentialStore)? = nil
+        userVerification: UserVerification? = nil, transports: [AuthenticatorTransport] = [.usb],
+        resetWindow: Duration = .seconds(10), wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil,
+        clock: CTAPClock = .continuous, credentials: (any CredentialStore)? = nil
     ) {
         self.authenticator = authenticator
         self.stateStore = state
         self.presence = presence
+        self.userVerification = userVerification
         self.transports = transports
         self.resetWindow = resetWindow
         self.wipe = wipe
@@ -144,7 +149,7 @@ public actor CTAPDevice: CTAPCommandHandler {
         case .getAssertion:
             return try await getAssertion(CTAPParameters(parameters), transaction)
         case .clientPIN:
-            return try await clientPIN(CTAPParameters(parameters))
+            return try await clientPIN(CTAPParameters(parameters), transaction)
         case .getNextAssertion:
             return try await getNextAssertion(assertions)
         case .reset:
