@@ -68,7 +68,7 @@ import WebAuthn
         #expect(info[4]?["makeCredUvNotRqd"] == true)
         #expect(info[0x11] == 3)
         #expect(info[0x12] == 4)
-        #expect(info[1] == ["FIDO_2_0", "FIDO_2_1"])
+        #expect(info[1] == ["U2F_V2", "FIDO_2_0", "FIDO_2_1"])
         // A PIN beside it: both are there (§6.4 "uv").
         #expect(try await PINClient(device: fixture.device).setPIN("1234") == .ok)
         let both = try #require(try await fixture.send(.getInfo).response)

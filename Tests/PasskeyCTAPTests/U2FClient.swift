@@ -6,10 +6,19 @@ import WebAuthn
 
 /// A U2F client over a ``CTAPDevice``'s U2F side, building APDUs as python-fido2's `Ctap1` does
 /// (extended length, Le 0000), and the pieces a relying party checks.
+///
+/// Like python-fido2 and libfido2, it asks again while the device answers "test of user presence
+/// required" (`SW_CONDITIONS_NOT_SATISFIED`, U2F Raw Message Formats v1.2 §4.1): the device gives
+/// its presence check only a few milliseconds per request, which a busy test run may not leave it.
+/// A client made with `polls: false` sees every answer, for the tests of presence itself.
 struct U2FClient {
     static let rpID = CommandsFixture.rpID
     static let application = SHA256Digest.hash(Array(rpID.utf8))
     let device: CTAPDevice
+    var polls = true
+
+    /// How long a polling client asks again, as python-fido2's default timeout.
+    static let pollingLimit = Duration.seconds(10)
 
     /// One response: its data and its status word.
     struct Response {
@@ -29,15 +38,27 @@ struct U2FClient {
             data: Array(answer.dropLast(2)), status: UInt16(answer[answer.count - 2]) << 8 | UInt16(answer.last!))
     }
 
+    /// Sends `apdu`, and again while the user is not present yet, if this client polls.
+    func polling(_ apdu: [UInt8]) async throws -> Response {
+        let deadline = ContinuousClock.now.advanced(by: Self.pollingLimit)
+        var response = try await send(apdu)
+        while polls, response.status == 0x6985, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            response = try await send(apdu)
+        }
+        return response
+    }
+
     func register(challenge: [UInt8], application: [UInt8] = application) async throws -> Response {
-        try await send(Self.apdu(ins: 0x01, p1: 0x03, data: challenge + application))
+        try await polling(Self.apdu(ins: 0x01, p1: 0x03, data: challenge + application))
     }
 
     func authenticate(
         _ p1: UInt8, challenge: [UInt8], application: [UInt8] = application, keyHandle: [UInt8]
     ) async throws -> Response {
-        try await send(
-            Self.apdu(ins: 0x02, p1: p1, data: challenge + application + [UInt8(keyHandle.count)] + keyHandle))
+        let apdu = Self.apdu(ins: 0x02, p1: p1, data: challenge + application + [UInt8(keyHandle.count)] + keyHandle)
+        // Check-only (0x07) answers 0x6985 for a key handle of ours: the answer itself, not a wait.
+        return p1 == 0x07 ? try await send(apdu) : try await polling(apdu)
     }
 }
 

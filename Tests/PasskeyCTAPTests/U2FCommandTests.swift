@@ -100,7 +100,7 @@ import WebAuthn
 
     @Test func dontEnforceSignsWithoutAskingAndWithPresenceClear() async throws {
         let registration = try await register()
-        let denying = U2FClient(device: CommandsFixture(store: fixture.store, presence: .deny).device)
+        let denying = U2FClient(device: CommandsFixture(store: fixture.store, presence: .deny).device, polls: false)
         let challenge = SecureRandom.bytes(32)
         let response = try await denying.authenticate(0x08, challenge: challenge, keyHandle: registration.keyHandle)
         #expect(response.status == 0x9000)
@@ -143,7 +143,7 @@ import WebAuthn
 
     @Test func presenceDeniedIsConditionsNotSatisfied() async throws {
         let registration = try await register()
-        let denying = U2FClient(device: CommandsFixture(store: fixture.store, presence: .deny).device)
+        let denying = U2FClient(device: CommandsFixture(store: fixture.store, presence: .deny).device, polls: false)
         let before = await fixture.store.all().credentials.count
         #expect(try await denying.register(challenge: SecureRandom.bytes(32)).status == 0x6985)
         #expect(await fixture.store.all().credentials.count == before, "nothing made")
@@ -159,17 +159,23 @@ import WebAuthn
             try? await Task.sleep(for: .milliseconds(300))
             return true
         }
-        let polling = U2FClient(device: CommandsFixture(presence: presence).device)
+        let polling = U2FClient(device: CommandsFixture(presence: presence).device, polls: false)
         let challenge = SecureRandom.bytes(32)
         var statuses: [UInt16] = []
+        // A presence not spent within U2FPresence.validity is dropped and asked for again; a test
+        // run that starves this task that long (seen under the whole suite) makes that happen.
+        var longestGap = Duration.zero
+        var last = ContinuousClock.now
         for _ in 0..<100 {
             let status = try await polling.register(challenge: challenge).status
+            longestGap = max(longestGap, ContinuousClock.now - last)
+            last = ContinuousClock.now
             statuses.append(status)
             if status != 0x6985 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(statuses.first == 0x6985 && statuses.last == 0x9000)
-        #expect(asked.load(ordering: .relaxed) == 1)
+        #expect(asked.load(ordering: .relaxed) == 1 || longestGap >= U2FPresence.validity, "\(longestGap)")
     }
 
     @Test func aCancelledWaitIsConditionsNotSatisfied() async throws {
@@ -177,7 +183,7 @@ import WebAuthn
             try? await Task.sleep(for: .seconds(3600))
             return false
         }
-        let waiting = U2FClient(device: CommandsFixture(presence: absent).device)
+        let waiting = U2FClient(device: CommandsFixture(presence: absent).device, polls: false)
         let response = try await waiting.send(
             U2FClient.apdu(ins: 0x01, data: SecureRandom.bytes(64)),
             transaction: CTAPTransaction(channel: 1, isCancelled: { true }))
