@@ -58,7 +58,8 @@ case "$repo$passkey$python$work" in *[[:space:]]*)
 esac
 
 # --- A fresh work directory: the initramfs, the share, the console log ---------------------------
-rm -rf "$work"
+# Only what this script makes goes (WORK_DIR may be any directory).
+rm -rf "$work/initramfs" "$work/initramfs.gz" "$work/share" "$work/console.log" "$work/qemu.log" "$work/summary.txt"
 mkdir -p "$work/initramfs/bin" "$work/initramfs/modules" "$work/share/results" "$work/share/logs"
 work=$(cd "$work" && pwd)
 log=$work/console.log
@@ -88,6 +89,9 @@ chmod +x "$work/initramfs/init"
     printf 'export VM_REPO=%q VM_PASSKEY=%q VM_PYTHON=%q VM_STEPS=%q\n' \
         "$repo" "$passkey" "$python" "${VM_STEPS:-.}"
     printf 'export VM_GUEST=%q\n' "$here/guest.sh"
+    for knob in VM_CHROMIUM VM_CHROMIUM_SECONDS VM_CHROMIUM_FLAGS; do
+        [ -z "${!knob:-}" ] || printf 'export %s=%q\n' "$knob" "${!knob}"
+    done
 } >"$work/share/config.sh"
 
 # --- The VM: TCG (KVM does not work here), multi-threaded over VM_CPUS vCPUs, no default devices,

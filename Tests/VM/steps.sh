@@ -152,9 +152,11 @@ set_pin() {
     fido2-token -I "$NODE" | grep -E '^options: .*\bclientPin\b' || fail "getInfo does not say clientPin"
 }
 
-# With a PIN: the tools type it, the authenticator data says UV (-V -v checks the flag).
+# With a PIN set: a credential that is not resident needs none (getInfo's makeCredUvNotRqd, CTAP 2.1
+# §6.1.2), so fido2-cred makes it without asking; fido2-assert -v types the PIN and the assertion's
+# authenticator data says UV (-V -v checks the flag).
 cred_assert_pin() {
-    make_credential pin vm-pin.example "" "-v"
+    make_credential pin vm-pin.example "" ""
     get_assertion pin vm-pin.example "-v" "-v" by-id
 }
 
