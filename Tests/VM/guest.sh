@@ -8,6 +8,9 @@
 # share, started here and stopped here (SIGTERM, then SIGKILL after a bound), so a step that fails
 # or times out leaves no device behind for the next group.
 set -u
+# The whole script is one compound command, read before it runs: a checkout or merge that changes this
+# file while the stage runs cannot change what runs.
+{
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 share=/run/vm
 results=$share/results/steps.tsv
@@ -142,3 +145,5 @@ step test-uhid-py 180
 
 say "done"
 touch "$share/results/finished"
+exit
+}

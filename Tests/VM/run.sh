@@ -18,6 +18,9 @@
 # /lib/modules; VM_STEPS, a regular expression naming the steps to run (default: all);
 # VM_PYTHON, a Python with py_webauthn, python-fido2 and pytest (default: the repository's .venv).
 set -euo pipefail
+# The whole script is one compound command, read before it runs: a checkout or merge that changes this
+# file while the stage runs cannot change what runs.
+{
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -36,7 +39,9 @@ qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 is not install
 busybox=/bin/busybox
 [ -x "$busybox" ] || skip "$busybox is not installed"
 # The initramfs has no libraries: a dynamically linked busybox (Debian's `busybox`) cannot run there.
-if ldd "$busybox" >/dev/null 2>&1; then skip "$busybox is linked dynamically (the busybox package, not busybox-static)"; fi
+if ldd "$busybox" >/dev/null 2>&1; then
+    skip "$busybox is linked dynamically (the busybox package, not busybox-static)"
+fi
 
 # The kernel: VM_KERNEL, else the newest /boot/vmlinuz-* whose modules include uhid.
 kernel=${VM_KERNEL:-}
@@ -140,3 +145,5 @@ failed=0
     fi
 } | tee "$summary"
 grep -q '^vm-test: passed' "$summary"
+exit
+}

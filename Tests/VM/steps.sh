@@ -123,7 +123,8 @@ get_assertion() {
 # A resident credential's assertion carries the user ID it was made with.
 same_user() {
     local name=$DEVICE/$1
-    [ "$(sed -n 5p "$name.assertion")" = "$(sed -n 4p "$name.param")" ] || fail "the assertion's user ID is not the credential's"
+    [ "$(sed -n 5p "$name.assertion")" = "$(sed -n 4p "$name.param")" ] ||
+        fail "the assertion's user ID is not the credential's"
 }
 
 cred_assert() {
@@ -277,7 +278,8 @@ test_uhid_py() {
     local out
     cd "$VM_REPO"
     out=$(PASSKEY_BIN=$VM_PASSKEY PYTHONDONTWRITEBYTECODE=1 "$VM_PYTHON" -m pytest -q -p no:cacheprovider -rs \
-        "Tests/Interop/test_uhid.py::test_the_device_appears_to_libfido2_and_goes_away" 2>&1) || { echo "$out"; exit 1; }
+        "Tests/Interop/test_uhid.py::test_the_device_appears_to_libfido2_and_goes_away" 2>&1) ||
+        { echo "$out"; exit 1; }
     echo "$out"
     grep -q '1 passed' <<<"$out" || fail "the test did not pass (skipped?)"
 }
