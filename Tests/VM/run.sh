@@ -43,9 +43,13 @@ if ldd "$busybox" >/dev/null 2>&1; then
     skip "$busybox is linked dynamically (the busybox package, not busybox-static)"
 fi
 
-# The kernel: VM_KERNEL, else the newest /boot/vmlinuz-* whose modules include uhid.
+# The kernel: VM_KERNEL (a mistake there is a failure), else the newest /boot/vmlinuz-* whose modules
+# include uhid.
 kernel=${VM_KERNEL:-}
-if [ -z "$kernel" ]; then
+if [ -n "$kernel" ] && [ ! -r "$kernel" ]; then
+    echo "vm-test: FAIL: VM_KERNEL=$kernel is not a readable file"
+    exit 1
+elif [ -z "$kernel" ]; then
     for candidate in $(ls -v /boot/vmlinuz-* 2>/dev/null | tac); do
         if modinfo -k "${candidate#/boot/vmlinuz-}" -n uhid >/dev/null 2>&1; then kernel=$candidate; break; fi
     done
