@@ -1,7 +1,7 @@
 #!/bin/bash
-# The VM stage inside the VM (Tests/VM/init hands over to it as PID 1, the host's / read-only, the
-# share on /run/vm): prepares what a system would have (tmpfs, loopback, the uhid and hid-generic
-# modules), then runs each step of Tests/VM/steps.sh bounded and records it for run.sh, and always
+# The VM stage inside the VM (Tests/VM/init hands over to it as PID 1, the host's / under a tmpfs
+# overlay, the share on /run/vm): prepares what a system would have (devpts, /dev/shm, loopback, the
+# uhid and hid-generic modules), then runs each step of Tests/VM/steps.sh bounded and records it for run.sh, and always
 # powers the VM off at the end, whatever happened.
 #
 # Devices: each group of steps talks to one `passkey device --uhid` over a fresh store on the
@@ -30,13 +30,14 @@ trap power_off EXIT
 say() { echo "vm guest [$(cut -d ' ' -f 1 /proc/uptime)s]: $*"; }
 
 # --- What a booted system has and the tools expect ----------------------------------------------
-mount -t tmpfs -o mode=1777 tmpfs /tmp
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 ip link set lo up
-export HOME=/tmp/home TMPDIR=/tmp LANG=C.UTF-8
-mkdir -p "$HOME"
+# A home and a temporary directory of the guest's own, empty (the host's /tmp is visible, its files
+# are not the guest's business).
+export HOME=/run/home TMPDIR=/run/tmp LANG=C.UTF-8
+mkdir -p "$HOME" "$TMPDIR"
 # Debian's kernel has UHID as a module; without hid-generic no driver binds the device and no
 # hidraw node appears. devtmpfs makes /dev/uhid and /dev/hidrawN (no udev).
 modprobe -a uhid hid_generic || say "modprobe uhid hid_generic failed"
@@ -79,9 +80,14 @@ device_start() {
     ) &
 }
 
-# device_stop: SIGTERM to the group's device if it still runs, SIGKILL after 30 s.
+# device_stop: SIGTERM to the group's device if it still runs, SIGKILL after 30 s. (Its pid may not
+# be written yet when no step of the group ran.)
 device_stop() {
     local pid waited
+    for waited in $(seq 100); do
+        [ -s "$DEVICE/pid" ] || [ -e "$DEVICE/exit" ] && break
+        sleep 0.1
+    done
     pid=$(cat "$DEVICE/pid" 2>/dev/null) || return 0
     kill -TERM "$pid" 2>/dev/null || return 0
     for waited in $(seq 300); do
