@@ -1,6 +1,8 @@
 /// What answers CTAP2 messages: one authenticator API command byte and its CBOR parameters in,
 /// one status byte and the CBOR response out (CTAP 2.1 §8.1, §8.2). The CTAPHID layer (§11.2)
-/// hands every `CTAPHID_CBOR` message to one, whatever carries the reports.
+/// hands every `CTAPHID_CBOR` message to one, whatever carries the reports, and every
+/// `CTAPHID_MSG` message (a U2F APDU, §11.2.9.1.1) to one that ``speaksU2F``; the defaults speak
+/// no U2F.
 public protocol CTAPCommandHandler: Sendable {
     /// Answers one message.
     ///
@@ -9,6 +11,29 @@ public protocol CTAPCommandHandler: Sendable {
     ///   - context: the transaction's channel, its cancellation and its keep-alive.
     /// - Returns: the status byte (`CTAP2_OK` or an error code), then the CBOR response for `CTAP2_OK`.
     func handle(_ message: [UInt8], context: CTAPTransaction) async -> [UInt8]
+
+    /// Whether the handler answers U2F (CTAP1) messages: the CTAPHID layer then routes
+    /// `CTAPHID_MSG` to ``handleU2F(_:context:)`` and leaves `CAPABILITY_NMSG` out of its
+    /// `CTAPHID_INIT` response (§11.2.9.1.3).
+    var speaksU2F: Bool { get }
+
+    /// Answers one U2F request message (FIDO U2F Raw Message Formats v1.2 §3).
+    ///
+    /// - Parameters:
+    ///   - apdu: the command APDU.
+    ///   - context: the transaction's channel and its cancellation.
+    /// - Returns: the response data, then the two-byte status word.
+    func handleU2F(_ apdu: [UInt8], context: CTAPTransaction) async -> [UInt8]
+}
+
+extension CTAPCommandHandler {
+    /// None: a handler speaks no U2F unless it says so.
+    public var speaksU2F: Bool { false }
+
+    /// Refuses every instruction (`SW_INS_NOT_SUPPORTED`).
+    public func handleU2F(_ apdu: [UInt8], context: CTAPTransaction) async -> [UInt8] {
+        U2FStatusWord.insNotSupported.bytes
+    }
 }
 
 /// One CTAPHID transaction as the command layer sees it (CTAP 2.1 §11.2.9.1.3, §11.2.9.2.1).

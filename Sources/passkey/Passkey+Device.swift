@@ -23,13 +23,18 @@ extension Passkey {
                 security-key profile; a client manages them (credential management) and sets a PIN (ClientPIN), \
                 which the store keeps sealed with its retries, as a key keeps its own. User presence follows \
                 --presence: auto (always present), deny (never), ask (a question on standard error for each \
-                request, answered y on standard input within 30 s). \
+                request, answered y on standard input within 30 s). With --uv, the key verifies users itself, \
+                as a fingerprint reader or a phone does (CTAP 2.1 built-in user verification: getInfo's uv, \
+                getPinUvAuthTokenUsingUvWithPermissions, the uv option of CTAP 2.0 clients): auto (always the \
+                user), deny (never: each try spends one of 5 UV retries, kept in the store; with none left, only a \
+                correct PIN or a reset unblocks it), ask (a question on standard error, answered y). Without --uv, \
+                the PIN is the only user verification. \
                 authenticatorReset is refused unless --allow-reset, so no client can wipe the store by surprise. \
                 Prints one line once it serves, then runs until SIGINT or SIGTERM, which remove the socket or \
                 unplug the key.
                 """)
 
-        /// How the device learns that the user is present.
+        /// How the device learns that the user is present, or (`--uv`) verifies the user.
         enum Presence: String, ExpressibleByArgument, CaseIterable {
             case auto, deny, ask
         }
@@ -42,6 +47,9 @@ extension Passkey {
 
         @Option(help: "User presence: auto (always), deny (never), ask (on the terminal).")
         var presence: Presence = .auto
+
+        @Option(help: "Built-in user verification: auto (always), deny (never), ask (on the terminal); none if absent.")
+        var uv: Presence?
 
         @Flag(
             help: ArgumentHelp(
@@ -59,31 +67,43 @@ extension Passkey {
 
         func run() async throws {
             let opened = try await reportingRefusals { () async throws(WebAuthnClientError) in try await store.open() }
+            let (userPresence, userVerification) = policies()
             let commands = CTAPDevice(
                 authenticator: SoftwareAuthenticator(
                     store: opened, profile: AuthenticatorProfile.securityKey.narrowed(for: opened)),
-                state: opened, presence: userPresence(),
+                state: opened, presence: userPresence, userVerification: userVerification,
                 wipe: allowReset ? CTAPDevice.wiping(opened) : nil, credentials: opened)
             let device = CTAPHIDDevice(handler: commands)
+            // Serving, and so the line that says so, waits until both signal sources are registered
+            // (resume() only asks for that): a signal sent once the line is out is never lost to SIG_IGN.
+            let (caught, catching) = AsyncStream.makeStream(of: Never.self)
+            let registering = DispatchGroup()
             let serving: Task<Void, any Error>
             let line: String
             if let socket {
                 line = "passkey device listening on unix:\(socket) (CTAPHID, 64-byte reports)\n"
                 serving = Task {
+                    for await _ in caught {}
                     try await CTAPHIDSocketServer(device: device, path: socket).run { say(line) }
                 }
             } else {
                 let key = CTAPHIDUHIDDevice(device: device)
                 line = "passkey device plugged in through \(key.path) (USB HID, FIDO usage page)\n"
-                serving = Task { try await key.run { say(line) } }
+                serving = Task {
+                    for await _ in caught {}
+                    try await key.run { say(line) }
+                }
             }
             let signals = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number)
                 source.setEventHandler { serving.cancel() }
+                registering.enter()
+                source.setRegistrationHandler { registering.leave() }
                 source.resume()
                 return source
             }
+            registering.notify(queue: .global()) { catching.finish() }
             defer { signals.forEach { $0.cancel() } }
             do {
                 try await serving.value
@@ -93,12 +113,29 @@ extension Passkey {
             }
         }
 
-        private func userPresence() -> UserPresence {
-            switch presence {
-            case .auto: .automatic
-            case .deny: .deny
-            case .ask: TerminalPresence().policy
+        /// The presence and built-in user verification policies; when both ask, one reader of
+        /// standard input serves both questions.
+        private func policies() -> (presence: UserPresence, verification: UserVerification?) {
+            var terminal: TerminalPresence?
+            func asking() -> TerminalPresence {
+                let asking = terminal ?? TerminalPresence()
+                terminal = asking
+                return asking
             }
+            let userPresence: UserPresence =
+                switch presence {
+                case .auto: .automatic
+                case .deny: .deny
+                case .ask: asking().policy
+                }
+            let verification: UserVerification? =
+                switch uv {
+                case nil: nil
+                case .auto: .automatic
+                case .deny: .deny
+                case .ask: asking().verification
+                }
+            return (userPresence, verification)
         }
     }
 }

@@ -47,13 +47,14 @@ def options_json(options):
     return public_key
 
 
-def register(client, extensions=None, resident=True):
-    """A registration through the client, verified by py_webauthn; (verified, response)."""
+def register(client, extensions=None, resident=True, uv=UserVerificationRequirement.DISCOURAGED):
+    """A registration through the client, verified by py_webauthn (with UV when `uv` is required);
+    (verified, response)."""
     options = webauthn.generate_registration_options(
         rp_id=RP_ID, rp_name="Example", user_name="ada", user_display_name="Ada",
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED if resident else ResidentKeyRequirement.DISCOURAGED,
-            user_verification=UserVerificationRequirement.DISCOURAGED,
+            user_verification=uv,
         ),
     )
     public_key = options_json(options)
@@ -62,7 +63,7 @@ def register(client, extensions=None, resident=True):
     response = client.make_credential(PublicKeyCredentialCreationOptions.from_dict(public_key))
     verified = webauthn.verify_registration_response(
         credential=dict(response), expected_challenge=options.challenge, expected_rp_id=RP_ID,
-        expected_origin=ORIGIN,
+        expected_origin=ORIGIN, require_user_verification=uv == UserVerificationRequirement.REQUIRED,
     )
     return verified, response
 

@@ -52,34 +52,49 @@ def test_deny_refuses_every_request_that_needs_presence(tmp_path):
         assert device.stop() == 0
 
 
+def answered(device, ask, answer):
+    """Runs `ask` while the device asks its question on standard error, answers it with `answer`;
+    the question, and what `ask` returned or the CtapError it raised."""
+    results = []
+
+    def run():
+        try:
+            results.append(ask())
+        except CtapError as error:
+            results.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    question = read_until(device.process.stderr, b"[y/N] ")
+    device.process.stdin.write(answer)
+    device.process.stdin.flush()
+    thread.join(timeout=120)
+    return question, results[0]
+
+
 def test_ask_waits_for_the_answer_on_standard_input(tmp_path):
     path = str(tmp_path / "device.sock")
     device = Device(tmp_path, "--socket", path, "--presence", "ask", stdin=subprocess.PIPE)
     try:
         assert device.line.startswith("passkey device listening")
-        results = {}
-
-        def register(name):
-            try:
-                results[name] = make_credential(path)
-            except CtapError as error:
-                results[name] = error
-
-        first = threading.Thread(target=register, args=("yes",))
-        first.start()
-        question = read_until(device.process.stderr, b"[y/N] ")
+        question, made = answered(device, lambda: make_credential(path), b"y\n")
         assert question.endswith("passkey device: allow makeCredential for example.org? [y/N] ")
-        device.process.stdin.write(b"y\n")
-        device.process.stdin.flush()
-        first.join(timeout=120)
-        assert results["yes"].auth_data.is_user_present()
+        assert made.auth_data.is_user_present()
+        _, refused = answered(device, lambda: make_credential(path), b"n\n")
+        assert isinstance(refused, CtapError) and refused.code == CtapError.ERR.OPERATION_DENIED
+    finally:
+        assert device.stop() == 0
 
-        second = threading.Thread(target=register, args=("no",))
-        second.start()
-        read_until(device.process.stderr, b"[y/N] ")
-        device.process.stdin.write(b"n\n")
-        device.process.stdin.flush()
-        second.join(timeout=120)
-        assert isinstance(results["no"], CtapError) and results["no"].code == CtapError.ERR.OPERATION_DENIED
+
+def test_uv_ask_verifies_the_user_on_standard_input(tmp_path):
+    """`--uv ask`: the device's built-in user verification is the same terminal's question."""
+    path = str(tmp_path / "device.sock")
+    device = Device(tmp_path, "--socket", path, "--uv", "ask", stdin=subprocess.PIPE)
+    try:
+        assert device.line.startswith("passkey device listening")
+        question, made = answered(device, lambda: Ctap2(open_device(path)).make_credential(
+            hashlib.sha256(b"registration").digest(), RP, USER, ES256, options={"rk": True, "uv": True}), b"y\n")
+        assert question.endswith("passkey device: is it you, for makeCredential for example.org? [y/N] ")
+        assert made.auth_data.is_user_verified()
     finally:
         assert device.stop() == 0

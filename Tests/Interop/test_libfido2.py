@@ -2,7 +2,10 @@
 compiled here with `cc … -lfido2`, opens the socket through `fido_dev_set_io_functions` and runs
 getInfo, makeCredential and getAssertion (verified with `fido_cred_verify[_self]` and
 `fido_assert_verify`), `fido_dev_set_pin` with a wrong PIN counted, makeCredential and getAssertion
-with the PIN, and `fido_credman_*` (metadata, RPs, credentials, delete)."""
+with the PIN, and `fido_credman_*` (metadata, RPs, credentials, delete); with `u2f`, libfido2
+forced to U2F (`fido_dev_force_u2f`) registers and signs through CTAPHID_MSG, and the U2F credential
+then signs through CTAP2 (CTAP 2.1 §10); against `--uv`, built-in user verification without a PIN
+and `fido_dev_get_uv_retry_count`."""
 
 import os
 import shutil
@@ -94,3 +97,42 @@ def test_libfido2_registers_signs_sets_a_pin_and_manages_credentials(tmp_path, c
         assert ClientPin(ctap).get_pin_retries()[0] == 8
     finally:
         assert restarted.stop() == 0
+
+
+def test_libfido2_forced_to_u2f_registers_and_signs(tmp_path, compiled):
+    path = str(tmp_path / "device.sock")
+    device = Device(tmp_path, "--socket", path)
+    try:
+        assert device.line.startswith("passkey device listening on unix:" + path), device.process.stderr.read()
+        run = subprocess.run([str(compiled), path, "u2f"], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout + run.stderr
+    finally:
+        assert device.stop() == 0
+    steps = {line.split()[1]: line for line in run.stdout.splitlines() if line.startswith("ok ")}
+    for step in ("u2f_make_cred", "u2f_get_assert", "ctap2_get_assert_u2f_cred"):
+        assert step in steps, run.stdout
+    assert "fmt=fido-u2f" in steps["u2f_make_cred"]
+    assert "flags=0x01" in steps["u2f_get_assert"], "UP, and nothing else U2F can say"
+    assert run.stdout.rstrip().endswith("done")
+
+
+@pytest.mark.parametrize("policy", ["auto", "deny"])
+def test_libfido2_uses_built_in_user_verification_without_a_pin(tmp_path, compiled, policy):
+    """`--uv auto`: fido_cred_set_uv/fido_assert_set_uv with no PIN get a UV token (CTAP 2.1
+    §6.5.5.7.3), credProtect 3 included, and fido_dev_get_uv_retry_count reads the retries;
+    `--uv deny`: the token is refused (FIDO_ERR_UV_INVALID) and a retry spent."""
+    path = str(tmp_path / "device.sock")
+    device = Device(tmp_path, "--socket", path, "--uv", policy)
+    try:
+        assert device.line.startswith("passkey device listening on unix:" + path), device.process.stderr.read()
+        mode = "uv" if policy == "auto" else "uv-deny"
+        run = subprocess.run([str(compiled), path, mode], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout + run.stderr
+    finally:
+        assert device.stop() == 0
+    steps = {line.split()[1]: line for line in run.stdout.splitlines() if line.startswith("ok ")}
+    expected = ("get_info_uv", "uv_retries", "make_cred_uv", "get_assert_uv", "get_assert_no_uv") \
+        if policy == "auto" else ("uv_denied",)
+    for step in expected:
+        assert step in steps, run.stdout
+    assert run.stdout.rstrip().endswith("done")

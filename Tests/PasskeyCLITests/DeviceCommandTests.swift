@@ -13,6 +13,15 @@ import Testing
         #expect(command.store.store == "/tmp/s")
         #expect(command.allowReset)
         #expect(command.presence == .auto)
+        #expect(command.uv == nil, "no built-in user verification unless asked for")
+    }
+
+    @Test func takesABuiltInUserVerificationPolicy() throws {
+        for policy in Passkey.Device.Presence.allCases {
+            let command = try #require(
+                try Passkey.parseAsRoot(["device", "--socket", "d.sock", "--uv", policy.rawValue]) as? Passkey.Device)
+            #expect(command.uv == policy)
+        }
     }
 
     @Test func takesUHIDAndAPresencePolicy() throws {
@@ -33,7 +42,8 @@ import Testing
 
     @Test(arguments: [
         ["device"], ["device", "--socket"], ["device", "--socket", "d.sock", "--uhid"],
-        ["device", "--uhid", "--presence", "sometimes"],
+        ["device", "--uhid", "--presence", "sometimes"], ["device", "--uhid", "--uv", "pin"],
+        ["device", "--uhid", "--uv"],
     ])
     func refusesWhatItCannotServe(arguments: [String]) {
         #expect(throws: (any Error).self) { try Passkey.parseAsRoot(arguments) }

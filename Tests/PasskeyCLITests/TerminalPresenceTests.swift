@@ -63,8 +63,10 @@ import Testing
         }
 
         /// Asks, waits for the question, types `answer` and returns what came of it.
-        func ask(_ request: UserPresenceRequest, answering answer: String) async -> (question: String, present: Bool) {
-            let asking = Task { await presence.ask(request) }
+        func ask(_ request: UserPresenceRequest, verifying: Bool = false, answering answer: String) async -> (
+            question: String, present: Bool
+        ) {
+            let asking = Task { await presence.ask(request, verifying: verifying) }
             let question = await printed(through: "[y/N] ")
             type(answer)
             return (question, await asking.value)
@@ -80,6 +82,21 @@ import Testing
         #expect(await terminal.ask(UserPresenceRequest(command: .reset), answering: "y\n").present)
         #expect(!(await terminal.ask(UserPresenceRequest(command: .selection), answering: "\n").present))
         #expect(!(await terminal.ask(UserPresenceRequest(command: .selection), answering: "nope\n").present))
+    }
+
+    @Test func userVerificationAsksWhetherItIsTheUser() async throws {
+        let terminal = try Terminal()
+        let request = UserPresenceRequest(command: .getAssertion, rpID: "example.com")
+        let yes = await terminal.ask(request, verifying: true, answering: "y\n")
+        #expect(yes.question == "passkey device: is it you, for getAssertion for example.com? [y/N] ")
+        #expect(yes.present)
+        #expect(!(await terminal.ask(request, verifying: true, answering: "n\n").present))
+        // The policy the device is given asks the same question.
+        let asking = Task { await terminal.presence.verification.check(request) }
+        #expect(
+            await terminal.printed(through: "[y/N] ").hasSuffix("is it you, for getAssertion for example.com? [y/N] "))
+        terminal.type("yes\n")
+        #expect(await asking.value)
     }
 
     @Test func anAnswerTypedBeforeTheQuestionApprovesNothing() async throws {

@@ -16,3 +16,15 @@ func articleRunningAFIDODevice() async throws {
     // or, as a USB HID security key: try await CTAPHIDUHIDDevice(device: device).run()
     // snippet.end
 }
+
+/// PasskeyCTAP.docc, RunningAFIDODevice: a device that verifies its users itself.
+func articleBuiltInUserVerification(
+    store: FileCredentialStore, askTheOwner: @escaping @Sendable (String?) async -> Bool
+) -> CTAPDevice {
+    // snippet.begin
+    let commands = CTAPDevice(
+        authenticator: SoftwareAuthenticator(store: store, profile: .securityKey), state: store,
+        userVerification: .ask { request in await askTheOwner(request.rpID) })
+    // snippet.end
+    return commands
+}

@@ -13,14 +13,14 @@ struct CommandsFixture {
 
     init(
         store: InMemoryCredentialStore = InMemoryCredentialStore(), state: (any CTAPStateStore)? = nil,
-        presence: UserPresence = .automatic, resetWindow: Duration = .seconds(10),
-        clock: CTAPClock = ManualClock().clock
+        presence: UserPresence = .automatic, userVerification: UserVerification? = nil,
+        resetWindow: Duration = .seconds(10), clock: CTAPClock = ManualClock().clock
     ) {
         self.store = store
         let authenticator = SoftwareAuthenticator(store: store, profile: .securityKey)
         device = CTAPDevice(
-            authenticator: authenticator, state: state, presence: presence, resetWindow: resetWindow,
-            wipe: CTAPDevice.wiping(store), clock: clock, credentials: store)
+            authenticator: authenticator, state: state, presence: presence, userVerification: userVerification,
+            resetWindow: resetWindow, wipe: CTAPDevice.wiping(store), clock: clock, credentials: store)
     }
 
     /// Sends raw bytes; returns the status and the decoded response, if any.

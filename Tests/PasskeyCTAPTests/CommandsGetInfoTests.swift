@@ -11,7 +11,7 @@ import WebAuthn
         #expect(status == .ok)
         let info = try #require(response)
         let profile = AuthenticatorProfile.securityKey
-        #expect(info[1] == ["FIDO_2_0", "FIDO_2_1"])
+        #expect(info[1] == ["U2F_V2", "FIDO_2_0", "FIDO_2_1"])
         #expect(info[2] == ["hmac-secret", "credProtect", "credBlob", "largeBlobKey"])
         #expect(info[3] == .bytes(profile.aaguid.bytes))
         #expect(

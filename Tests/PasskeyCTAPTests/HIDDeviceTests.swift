@@ -35,7 +35,7 @@ import Testing
         #expect(answer.payload.count == 17)
         #expect(Array(answer.payload.prefix(8)) == nonce)
         #expect(answer.payload[12] == 2, "CTAPHID protocol version 2")
-        #expect(answer.payload[16] == 0x0D, "WINK | CBOR | NMSG")
+        #expect(answer.payload[16] == 0x05, "WINK | CBOR, and MSG: the security key speaks U2F")
         let first = answer.payload[8..<12].reduce(0) { $0 << 8 | UInt32($1) }
         let second = try await host.allocate()
         #expect(first != 0 && first != CTAPHIDDevice.broadcastChannel && second != first)
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test(arguments: [
-        CTAPHIDCommand.msg.rawValue, CTAPHIDCommand.keepAlive.rawValue, CTAPHIDCommand.error.rawValue, 0x20, 0x7F,
+        CTAPHIDCommand.keepAlive.rawValue, CTAPHIDCommand.error.rawValue, 0x20, 0x7F,
     ])
     func unknownOrHostlessCommandsAreInvalid(command: UInt8) async throws {
         var host = host()

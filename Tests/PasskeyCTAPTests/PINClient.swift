@@ -130,6 +130,31 @@ struct PINClient {
         return (status, Token(bytes: try secret.decrypt(encrypted), pinUVAuthProtocol: pinUVAuthProtocol))
     }
 
+    /// getPinUvAuthTokenUsingUvWithPermissions (0x06, §6.5.5.7.3): the status and, on success,
+    /// the token the device's built-in user verification gave.
+    func requestUVToken(_ permissions: CTAPPermissions, rpID: String? = nil) async throws -> (
+        status: CTAPStatus, token: Token?
+    ) {
+        let (key, secret) = try await keyAgreement()
+        var parameters: [CBOR: CBOR] = [3: key.cbor, 9: CBOR(Int(permissions.rawValue))]
+        if let rpID {
+            parameters[10] = .text(rpID)
+        }
+        let (status, response) = try await send(0x06, parameters)
+        guard status == .ok else {
+            return (status, nil)
+        }
+        let encrypted = try #require(response?[2]?.bytesValue)
+        return (status, Token(bytes: try secret.decrypt(encrypted), pinUVAuthProtocol: pinUVAuthProtocol))
+    }
+
+    /// getUVRetries (0x07, §6.5.5.3): the built-in UV attempts left.
+    func uvRetries() async throws -> Int {
+        let (status, response) = try await send(0x07)
+        try #require(status == .ok)
+        return try #require(response?[5]?.intValue)
+    }
+
     /// A token with `permissions` (bound to `rpID` if given); the request must succeed.
     func token(_ pin: String, _ permissions: CTAPPermissions, rpID: String? = nil) async throws -> Token {
         let (status, token) = try await requestToken(pin, permissions, rpID: rpID)

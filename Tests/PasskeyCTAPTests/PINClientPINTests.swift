@@ -167,7 +167,7 @@ import WebAuthn
         #expect(try await client.setPIN("1234") == .invalidSubcommand)
         let answer = await device.handle([CTAPCommand.getInfo.rawValue], context: CTAPTransaction(channel: 1))
         let info = try CBOR(decoding: answer.dropFirst())
-        #expect(info[1] == ["FIDO_2_0"] && info[4]?["clientPin"] == nil && info[6] == [2, 1])
+        #expect(info[1] == ["U2F_V2", "FIDO_2_0"] && info[4]?["clientPin"] == nil && info[6] == [2, 1])
         let config = await device.handle(
             [CTAPCommand.config.rawValue] + CBOR.map([1: 2]).encoded(), context: CTAPTransaction(channel: 1))
         #expect(config == [CTAPStatus.invalidCommand.rawValue])

@@ -15,7 +15,7 @@ import WebAuthn
         let info = try CBOR(decoding: answer.dropFirst())  // answer[0] is CTAP2_OK
         // snippet.end
         #expect(answer.first == CTAPStatus.ok.rawValue)
-        #expect(info[1] == ["FIDO_2_0", "FIDO_2_1"])
+        #expect(info[1] == ["U2F_V2", "FIDO_2_0", "FIDO_2_1"])
         #expect(info[4]?["credMgmt"] == true && info[4]?["clientPin"] == false)
     }
 }

@@ -121,7 +121,7 @@ public struct AttestationCertificateAuthority: Sendable, CustomStringConvertible
     public var description: String { "AttestationCertificateAuthority(<root>, key: <redacted>)" }
 
     /// A certificate's DER encoding.
-    private static func der(_ certificate: Certificate) throws -> [UInt8] {
+    static func der(_ certificate: Certificate) throws -> [UInt8] {
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
         return serializer.serializedBytes

@@ -15,7 +15,9 @@ public import WebAuthn
 /// An authenticator that implements hmac-secret (and so WebAuthn's `prf`) also answers
 /// ``keyAgreement(_:)`` and ``sharedSecret(with:_:)`` (the same key serves a CTAP device's
 /// clientPIN, §6.5.4), and one with large blobs (WebAuthn's `largeBlob`) answers
-/// ``largeBlobs()`` and ``setLargeBlobs(_:)``; the defaults refuse them.
+/// ``largeBlobs()`` and ``setLargeBlobs(_:)``; one that speaks U2F (``AuthenticatorInfo/supportsU2F``)
+/// answers ``registerU2F(application:challenge:)``, ``authenticateU2F(application:challenge:keyHandle:userPresent:)``
+/// and ``hasU2FCredential(keyHandle:application:)``. The defaults refuse them.
 ///
 /// Failures are ``AuthenticatorError``s carrying CTAP2 status codes.
 public protocol Authenticator: Sendable {
@@ -97,6 +99,43 @@ public protocol Authenticator: Sendable {
     ///   large blobs.
     /// - Throws: ``AuthenticatorError`` when the store cannot compute it.
     func largeBlobKey(of credential: StoredCredential) async throws(AuthenticatorError) -> SecretKey?
+
+    /// Makes a credential for U2F_REGISTER (FIDO U2F Raw Message Formats v1.2 §4): a P-256 key
+    /// scoped to the application parameter, and its attestation.
+    ///
+    /// The caller has tested user presence.
+    ///
+    /// - Parameters:
+    ///   - application: the 32-byte application parameter (SHA-256 of the AppID or RP ID).
+    ///   - challenge: the 32-byte challenge parameter (SHA-256 of the client data).
+    /// - Returns: the public key, key handle, attestation certificate and signature.
+    /// - Throws: ``AuthenticatorError``: `CTAP1_ERR_INVALID_LENGTH` for a parameter that is not 32
+    ///   bytes, `CTAP2_ERR_UNSUPPORTED_OPTION` without U2F, a store failure.
+    func registerU2F(application: [UInt8], challenge: [UInt8]) async throws(AuthenticatorError) -> U2FRegistration
+
+    /// Signs for U2F_AUTHENTICATE (FIDO U2F Raw Message Formats v1.2 §5) with a credential made
+    /// through ``registerU2F(application:challenge:)``, advancing its counter as the profile says.
+    ///
+    /// - Parameters:
+    ///   - application: the 32-byte application parameter.
+    ///   - challenge: the 32-byte challenge parameter.
+    ///   - keyHandle: the key handle.
+    ///   - userPresent: whether the caller tested user presence (clear for "don't enforce").
+    /// - Returns: the user presence byte, the counter and the signature.
+    /// - Throws: ``AuthenticatorError``: `CTAP2_ERR_NO_CREDENTIALS` when the key handle is not one
+    ///   of this authenticator's for `application`, `CTAP1_ERR_INVALID_LENGTH`, a store failure.
+    func authenticateU2F(application: [UInt8], challenge: [UInt8], keyHandle: [UInt8], userPresent: Bool)
+        async throws(AuthenticatorError) -> U2FAuthentication
+
+    /// Whether a key handle is one of this authenticator's U2F credentials for an application
+    /// parameter: U2F_AUTHENTICATE's "check-only" (§5.1, P1 0x07).
+    ///
+    /// - Parameters:
+    ///   - keyHandle: the key handle.
+    ///   - application: the 32-byte application parameter.
+    /// - Returns: whether it is.
+    /// - Throws: ``AuthenticatorError`` when the store cannot tell.
+    func hasU2FCredential(keyHandle: [UInt8], application: [UInt8]) async throws(AuthenticatorError) -> Bool
 }
 
 extension Authenticator {
@@ -128,5 +167,24 @@ extension Authenticator {
     /// None: this authenticator keeps no large blobs.
     public func largeBlobKey(of credential: StoredCredential) async throws(AuthenticatorError) -> SecretKey? {
         nil
+    }
+
+    /// Refuses: this authenticator does not speak U2F.
+    public func registerU2F(application: [UInt8], challenge: [UInt8]) async throws(AuthenticatorError)
+        -> U2FRegistration
+    {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator does not speak U2F")
+    }
+
+    /// Refuses: this authenticator does not speak U2F.
+    public func authenticateU2F(application: [UInt8], challenge: [UInt8], keyHandle: [UInt8], userPresent: Bool)
+        async throws(AuthenticatorError) -> U2FAuthentication
+    {
+        throw AuthenticatorError(.unsupportedOption, "this authenticator does not speak U2F")
+    }
+
+    /// None: this authenticator has no U2F credential.
+    public func hasU2FCredential(keyHandle: [UInt8], application: [UInt8]) async throws(AuthenticatorError) -> Bool {
+        false
     }
 }

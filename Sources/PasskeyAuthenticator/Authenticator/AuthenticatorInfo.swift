@@ -22,6 +22,9 @@ public struct AuthenticatorInfo: Sendable, Hashable {
     /// The longest serialized large-blob array it keeps (`maxSerializedLargeBlobArray`, at least
     /// 1024); `nil` when it keeps none.
     public var maxSerializedLargeBlobArray: Int? = nil
+    /// Whether it also speaks U2F (CTAP1, FIDO U2F Raw Message Formats v1.2): `U2F_V2` in getInfo's
+    /// `versions`, and ``Authenticator/registerU2F(application:challenge:)`` and its siblings answer.
+    public var supportsU2F = false
 
     /// Describes an authenticator.
     ///

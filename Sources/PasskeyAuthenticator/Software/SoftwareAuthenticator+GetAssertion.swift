@@ -81,7 +81,7 @@ extension SoftwareAuthenticator {
         } else {
             for id in request.allowList {
                 do {
-                    if let stored = try await store.credential(id: id), stored.rpID == request.rpID {
+                    if let stored = try await store.credential(id: id), stored.isScoped(to: request.rpID) {
                         allowed[stored.id] = stored
                     }
                 } catch {
@@ -171,7 +171,7 @@ extension SoftwareAuthenticator {
             let candidates = allowList.isEmpty
                 ? store.discoverableCredentialsNow(rpID: rpID)
                 : store.credentialsNow(ids: allowList).map({ found in
-                    StoreListing(credentials: found.filter { $0.rpID == rpID }).credentials
+                    StoreListing(credentials: found.filter { $0.isScoped(to: rpID) }).credentials
                 })
         else {
             return nil

@@ -40,7 +40,7 @@ extension SoftwareAuthenticator {
             alwaysVerifies: profile.alwaysVerifiesUser)
         for id in request.excludeList {
             if let excluded = try await storing({ () async throws(StoreError) in try await store.credential(id: id) }),
-                excluded.rpID == request.rpID
+                excluded.isScoped(to: request.rpID)
             {
                 throw AuthenticatorError(
                     .credentialExcluded,
@@ -83,7 +83,7 @@ extension SoftwareAuthenticator {
 
     /// Draws (or derives) the credential ID, has the store make the key and PRF seeds (or take in
     /// the derived ones), and stores the record.
-    private func newCredential(for request: MakeCredentialRequest, algorithm: COSEAlgorithm, discoverable: Bool)
+    func newCredential(for request: MakeCredentialRequest, algorithm: COSEAlgorithm, discoverable: Bool)
         async throws(AuthenticatorError) -> StoredCredential
     {
         let material: KeyMaterial?

@@ -60,6 +60,7 @@ public struct SoftwareAuthenticator: Authenticator {
         if profile.supports("largeBlobKey"), store is any LargeBlobStore {
             info.maxSerializedLargeBlobArray = profile.maxSerializedLargeBlobArray
         }
+        info.supportsU2F = supportsU2F
         return info
     }
 

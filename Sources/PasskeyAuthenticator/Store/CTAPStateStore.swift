@@ -25,6 +25,7 @@ public protocol CTAPStateStore: Sendable {
 /// pinHash        = LEFT(SHA-256(PIN), 16)    ; absent: no PIN set
 /// pinCodePoints  = the PIN's length in Unicode code points, for setMinPINLength's check
 /// pinRetries     = 0…8                       ; 0: blocked until authenticatorReset
+/// uvRetries      = 0…5                       ; built-in UV's; 0: blocked until a correct PIN
 /// minPINLength   = 4…63 code points          ; only ever raised, except by Reset
 /// forcePINChange, alwaysUv
 /// ```
@@ -35,6 +36,9 @@ public protocol CTAPStateStore: Sendable {
 public struct CTAPDeviceState: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// The retries a new PIN starts with (§6.5.2 `maxPINRetries`).
     public static let maxPINRetries = 8
+    /// The retries built-in user verification starts with and returns to after a success or a
+    /// correct PIN (§6.5.2 `maxUvRetries`, 1 to 25; 5, as Chromium's virtual authenticator).
+    public static let maxUVRetries = 5
     /// The shortest PIN allowed until `setMinPINLength` raises it (§6.5.1: 4 code points).
     public static let defaultMinPINLength = 4
 
@@ -44,6 +48,8 @@ public struct CTAPDeviceState: Sendable, Hashable, Codable, CustomStringConverti
     public var pinCodePoints: Int
     /// The PIN retries left (`pinRetries`).
     public var pinRetries: Int
+    /// The built-in user verification retries left (`uvRetries`, §6.5.5.3).
+    public var uvRetries: Int
     /// The shortest PIN allowed, in code points.
     public var minPINLength: Int
     /// Whether the PIN must be changed before it gives a token again.
@@ -56,14 +62,29 @@ public struct CTAPDeviceState: Sendable, Hashable, Codable, CustomStringConverti
         pinHash = nil
         pinCodePoints = 0
         pinRetries = Self.maxPINRetries
+        uvRetries = Self.maxUVRetries
         minPINLength = Self.defaultMinPINLength
         forcePINChange = false
         alwaysUv = false
     }
 
+    /// Reads a state as written, including one written before `uvRetries` was kept (which starts
+    /// with every UV retry).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pinHash = try container.decodeIfPresent([UInt8].self, forKey: .pinHash)
+        pinCodePoints = try container.decode(Int.self, forKey: .pinCodePoints)
+        pinRetries = try container.decode(Int.self, forKey: .pinRetries)
+        uvRetries = try container.decodeIfPresent(Int.self, forKey: .uvRetries) ?? Self.maxUVRetries
+        minPINLength = try container.decode(Int.self, forKey: .minPINLength)
+        forcePINChange = try container.decode(Bool.self, forKey: .forcePINChange)
+        alwaysUv = try container.decode(Bool.self, forKey: .alwaysUv)
+    }
+
     public var description: String {
         "CTAPDeviceState(pin: \(pinHash == nil ? "not set" : "<redacted>"), retries: \(pinRetries), "
-            + "minPINLength: \(minPINLength), forcePINChange: \(forcePINChange), alwaysUv: \(alwaysUv))"
+            + "uvRetries: \(uvRetries), minPINLength: \(minPINLength), forcePINChange: \(forcePINChange), "
+            + "alwaysUv: \(alwaysUv))"
     }
 
     public var customMirror: Mirror { Mirror(self, children: []) }

@@ -11,22 +11,23 @@ extension CTAPDevice {
     /// | 0x03 | setPIN (§6.5.5.5) | nothing |
     /// | 0x04 | changePIN (§6.5.5.6) | nothing |
     /// | 0x05 | getPinToken (§6.5.5.7.1, legacy) | `pinUvAuthToken` with `mc` and `ga` |
+    /// | 0x06 | getPinUvAuthTokenUsingUvWithPermissions (§6.5.5.7.3), with built-in UV | `pinUvAuthToken` |
+    /// | 0x07 | getUVRetries (§6.5.5.3), with built-in UV | `uvRetries` |
     /// | 0x09 | getPinUvAuthTokenUsingPinWithPermissions (§6.5.5.7.2) | `pinUvAuthToken` |
     ///
-    /// The device has no built-in user verification of its own (the PIN is how a user proves
-    /// themselves to it), so getPinUvAuthTokenUsingUvWithPermissions (0x06) and getUVRetries
-    /// (0x07) are `CTAP2_ERR_INVALID_SUBCOMMAND`.
+    /// Without built-in user verification (``CTAPDevice/userVerification`` `nil`: the PIN is how a
+    /// user proves themselves to the device), 0x06 and 0x07 are `CTAP2_ERR_INVALID_SUBCOMMAND`.
     ///
     /// ```
     /// request  = { ? 0x01 pinUvAuthProtocol: uint, 0x02 subCommand: uint, ? 0x03 keyAgreement: COSE_Key,
     ///              ? 0x04 pinUvAuthParam: bytes, ? 0x05 newPinEnc: bytes, ? 0x06 pinHashEnc: bytes,
     ///              ? 0x09 permissions: uint, ? 0x0A rpId: text }
     /// response = { ? 0x01 keyAgreement: COSE_Key, ? 0x02 pinUvAuthToken: bytes,
-    ///              ? 0x03 pinRetries: uint, ? 0x04 powerCycleState: bool }
+    ///              ? 0x03 pinRetries: uint, ? 0x04 powerCycleState: bool, ? 0x05 uvRetries: uint }
     /// newPinEnc  = encrypt(secret, paddedPin)       ; paddedPin: UTF-8 PIN, 0x00-padded to 64 bytes
     /// pinHashEnc = encrypt(secret, LEFT(SHA-256(PIN), 16))
     /// ```
-    func clientPIN(_ parameters: CTAPParameters) async throws(CTAPError) -> CBOR? {
+    func clientPIN(_ parameters: CTAPParameters, _ transaction: CTAPTransaction) async throws(CTAPError) -> CBOR? {
         let subcommand = try parameters.required(2, "subCommand").ctapInt("subCommand")
         let pinUVAuthProtocol = try parameters[1].map { (item) throws(CTAPError) in try Self.pinUVAuthProtocol(item) }
         switch subcommand {
@@ -54,6 +55,13 @@ extension CTAPDevice {
             }
             return try await pinToken(
                 parameters, Self.requireProtocol(pinUVAuthProtocol), [.makeCredential, .getAssertion], rpID: nil)
+        case 0x06 where builtInUserVerification != nil:
+            let pinUVAuthProtocol = try Self.requireProtocol(pinUVAuthProtocol)
+            let keyAgreement = try parameters.required(3, "keyAgreement")
+            let (permissions, rpID) = try requestedPermissions(parameters)
+            return try await uvToken(keyAgreement, pinUVAuthProtocol, permissions, rpID: rpID, transaction)
+        case 0x07 where builtInUserVerification != nil:
+            return try await uvRetries()
         case 0x09 where supportsClientPIN:
             let pinUVAuthProtocol = try Self.requireProtocol(pinUVAuthProtocol)
             let (permissions, rpID) = try requestedPermissions(parameters)
@@ -146,8 +154,9 @@ extension CTAPDevice {
         return try await authenticating { () throws(AuthenticatorError) in [2: .bytes(try secret.encrypt(token))] }
     }
 
-    /// The `permissions` and `rpId` of getPinUvAuthTokenUsingPinWithPermissions, checked in the
-    /// order of §6.5.5.7.2 steps 1–4.
+    /// The `permissions` and `rpId` of getPinUvAuthTokenUsingPinWithPermissions and
+    /// getPinUvAuthTokenUsingUvWithPermissions, checked in the order of §6.5.5.7.2 and §6.5.5.7.3
+    /// steps 1–4 (a UV token may carry `acfg`: getInfo says `uvAcfg`).
     private func requestedPermissions(_ parameters: CTAPParameters) throws(CTAPError) -> (CTAPPermissions, String?) {
         let bits = try parameters.required(9, "permissions").ctapInt("permissions")
         let rpID = try parameters[10]?.ctapText("rpId")
@@ -179,7 +188,8 @@ extension CTAPDevice {
     /// Checks `pinHashEnc` against the PIN (§6.5.5.7.2 steps 7–9): a retry is spent (and
     /// written) before the comparison and given back when it matches; a mismatch regenerates the
     /// key-agreement key, so the platform must agree on a new secret; three mismatches in a row
-    /// block PIN entry until a power cycle, the last retry blocks it for good.
+    /// block PIN entry until a power cycle, the last retry blocks it for good. A correct PIN also
+    /// unblocks built-in user verification: its UV retries are full again.
     ///
     /// - Throws: `CTAP2_ERR_PIN_AUTH_BLOCKED`, `CTAP2_ERR_PIN_BLOCKED`, `CTAP2_ERR_PIN_INVALID`.
     private func verifyPIN(_ pinHashEnc: [UInt8], _ secret: PINUVAuthSharedSecret) async throws(CTAPError) {
@@ -204,11 +214,14 @@ extension CTAPDevice {
             throw CTAPError(.pinInvalid, "the PIN is wrong")
         }
         pin.consecutiveMismatches = 0
-        try await updateDeviceState { $0.pinRetries = CTAPDeviceState.maxPINRetries }
+        try await updateDeviceState { state in
+            state.pinRetries = CTAPDeviceState.maxPINRetries
+            state.uvRetries = CTAPDeviceState.maxUVRetries
+        }
     }
 
     /// The authenticator's side of the key agreement with the platform's `keyAgreement`.
-    private func sharedSecret(_ keyAgreement: CBOR, _ pinUVAuthProtocol: PINUVAuthProtocol) async throws(CTAPError)
+    func sharedSecret(_ keyAgreement: CBOR, _ pinUVAuthProtocol: PINUVAuthProtocol) async throws(CTAPError)
         -> PINUVAuthSharedSecret
     {
         let platformKey: COSEKey

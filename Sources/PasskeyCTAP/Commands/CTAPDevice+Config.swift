@@ -2,8 +2,9 @@ import PasskeyAuthenticator
 import WebAuthn
 
 extension CTAPDevice {
-    /// `authenticatorConfig` (CTAP 2.1 §6.11): once a PIN is set (or alwaysUv is on), only a
-    /// pinUvAuthToken with the `acfg` permission may change the device's configuration.
+    /// `authenticatorConfig` (CTAP 2.1 §6.11): once a PIN is set, built-in user verification is
+    /// there or alwaysUv is on, only a pinUvAuthToken with the `acfg` permission may change the
+    /// device's configuration.
     ///
     /// | sub | name | does |
     /// |---|---|---|
@@ -33,7 +34,7 @@ extension CTAPDevice {
             throw CTAPError(.invalidSubcommand, "authenticatorConfig subcommand \(subcommand) is not supported")
         }
         let state = try await deviceState()
-        if state.pinHash != nil || state.alwaysUv {
+        if isProtected(state) || state.alwaysUv {
             let message =
                 [UInt8](repeating: 0xFF, count: 32) + [CTAPCommand.config.rawValue, byte]
                 + (subcommandParameters?.encoded() ?? [])

@@ -5,8 +5,9 @@ extension CTAPDevice {
     /// `authenticatorGetAssertion` (CTAP 2.1 §6.2): decodes the request, checks its options,
     /// asks for user presence when `up` is true, and lets the authenticator sign. The user is
     /// verified (UV set) when the pinUvAuthParam verifies under a pinUvAuthToken with the `ga`
-    /// permission for this RP ID; without one the assertion is unverified, unless alwaysUv
-    /// demands a token.
+    /// permission for this RP ID, or, on a device with built-in user verification, when the `uv`
+    /// option asks for it and the user passes; otherwise the assertion is unverified, unless
+    /// alwaysUv demands verification.
     ///
     /// Without an allow list and with a credential store, the device has no display to choose
     /// among several discoverable credentials: the newest signs, the response counts them in
@@ -34,18 +35,20 @@ extension CTAPDevice {
             presence: UserPresenceRequest(command: .getAssertion, rpID: rpID), transaction)
 
         // §6.2.2 step 5: rk is not an option of getAssertion; a pinUvAuthParam makes "uv" moot,
-        // and the device has no built-in UV.
+        // and "uv" asks for built-in UV.
         if options["rk"] != nil {
             throw CTAPError(.unsupportedOption, "rk is not an option of getAssertion")
         }
-        if options["uv"] == true, !hasPinUvAuthParam {
+        let uvOption = options["uv"] == true && !hasPinUvAuthParam
+        if uvOption, builtInUserVerification == nil {
             throw CTAPError(.invalidOption, "this device verifies users by PIN only: send a pinUvAuthParam")
         }
-        // §6.2.2 steps 6 and 11: the PIN, as pinUvAuthToken.
+        // §6.2.2 steps 6 and 11: the PIN, as pinUvAuthToken, or built-in UV.
+        let userPresence = options["up"] ?? true
         let userVerification = try await verifiedUser(
             .getAssertion, rpID: rpID, clientDataHash: clientDataHash, parameters: parameters, paramKey: 6,
-            protocolKey: 7, mayGoUnverified: true)
-        let userPresence = options["up"] ?? true
+            protocolKey: 7, mayGoUnverified: true, uvOption: uvOption, userPresence: userPresence,
+            UserPresenceRequest(command: .getAssertion, rpID: rpID), transaction)
         var request = GetAssertionRequest(
             rpID: rpID, clientDataHash: clientDataHash, allowList: allowList, userPresence: userPresence,
             userVerification: userVerification)

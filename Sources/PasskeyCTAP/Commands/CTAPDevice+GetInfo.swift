@@ -22,8 +22,8 @@ extension CTAPDevice {
     /// truthfully: `up` always, `rk` as the authenticator has it, `plat` from its attachment;
     /// where the authenticator verifies users, a 2.1 PIN device (`clientPin` true once a PIN is
     /// set, `pinUvAuthToken`, `makeCredUvNotRqd`, `alwaysUv`, `setMinPINLength`, `authnrCfg`).
-    /// The device has no built-in user verification of its own, so `uv` is absent: the PIN is how
-    /// a user is verified.
+    /// `uv` and its members are there only with built-in user verification
+    /// (``addUserVerificationInfo(to:)``); without it the PIN is how a user is verified.
     ///
     /// ```
     /// { 0x01 versions: [text], 0x02 extensions: [text], 0x03 aaguid: bytes(16),
@@ -31,7 +31,8 @@ extension CTAPDevice {
     ///   0x07 maxCredentialCountInList: uint, 0x08 maxCredentialIdLength: uint, 0x09 transports: [text],
     ///   0x0A algorithms: [{"alg": int, "type": "public-key"}], ? 0x0B maxSerializedLargeBlobArray: uint,
     ///   ? 0x0C forcePINChange: bool, ? 0x0D minPINLength: uint, 0x0E firmwareVersion: uint,
-    ///   ? 0x0F maxCredBlobLength: uint, ? 0x10 maxRPIDsForSetMinPINLength: uint }
+    ///   ? 0x0F maxCredBlobLength: uint, ? 0x10 maxRPIDsForSetMinPINLength: uint,
+    ///   ? 0x11 preferredPlatformUvAttempts: uint, ? 0x12 uvModality: uint }
     /// ```
     func getInfo() async throws(CTAPError) -> CBOR {
         let info = authenticator.info
@@ -66,8 +67,13 @@ extension CTAPDevice {
             response[12] = .bool(state.forcePINChange)
             response[13] = CBOR(state.minPINLength)
             response[16] = CBOR(Self.maxRPIDsForSetMinPINLength)
+            addUserVerificationInfo(to: &response)
         }
         addStorageInfo(to: &response)
+        // §6.4 versions: a device that also speaks U2F (CTAPHID_MSG) lists "U2F_V2", first as keys do.
+        if speaksU2F {
+            response[1] = .array(["U2F_V2"] + (response[1]?.arrayValue ?? []))
+        }
         return .map(response)
     }
 

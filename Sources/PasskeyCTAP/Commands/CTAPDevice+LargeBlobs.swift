@@ -117,11 +117,11 @@ extension CTAPDevice {
         }
     }
 
-    /// Whether a `set` needs a pinUvAuthToken (§6.10.2): while a PIN protects the device, or
-    /// alwaysUv is on.
+    /// Whether a `set` needs a pinUvAuthToken (§6.10.2): while a PIN or built-in user
+    /// verification protects the device, or alwaysUv is on.
     private func largeBlobWritesNeedAToken() async throws(CTAPError) -> Bool {
         let state = try await deviceState()
-        return state.pinHash != nil || state.alwaysUv
+        return isProtected(state) || state.alwaysUv
     }
 
     /// Empties the large-blob array and drops a write in progress, for authenticatorReset

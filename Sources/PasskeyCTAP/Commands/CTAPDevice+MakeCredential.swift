@@ -6,8 +6,9 @@ extension CTAPDevice {
     /// order of §6.1.2, asks for user presence, and lets the authenticator make the credential.
     ///
     /// The user is verified (UV set) when the pinUvAuthParam verifies under a pinUvAuthToken
-    /// with the `mc` permission for this RP ID; with a PIN set, a discoverable credential (or any,
-    /// under alwaysUv) needs one (`CTAP2_ERR_PUAT_REQUIRED`).
+    /// with the `mc` permission for this RP ID, or, on a device with built-in user verification,
+    /// when the `uv` option asks for it and the user passes; with a PIN set, a discoverable
+    /// credential (or any, under alwaysUv) needs one of them (`CTAP2_ERR_PUAT_REQUIRED`).
     ///
     /// ```
     /// request  = { 0x01 clientDataHash: bytes, 0x02 rp: {"id": text, ? "name": text},
@@ -53,17 +54,19 @@ extension CTAPDevice {
         if residentKey, !info.supportsResidentKeys {
             throw CTAPError(.unsupportedOption, "this authenticator keeps no discoverable credentials")
         }
-        // A pinUvAuthParam makes "uv" moot (§6.1.2 step 5); the device has no built-in UV.
-        if options["uv"] == true, !hasPinUvAuthParam {
+        // A pinUvAuthParam makes "uv" moot (§6.1.2 step 5); "uv" asks for built-in UV.
+        let uvOption = options["uv"] == true && !hasPinUvAuthParam
+        if uvOption, builtInUserVerification == nil {
             throw CTAPError(.invalidOption, "this device verifies users by PIN only: send a pinUvAuthParam")
         }
         if let enterpriseAttestation, !(1...2).contains(enterpriseAttestation) {
             throw CTAPError(.invalidOption, "enterpriseAttestation is 1 or 2")
         }
-        // §6.1.2 steps 6 and 11: the PIN, as pinUvAuthToken.
+        // §6.1.2 steps 6 and 11: the PIN, as pinUvAuthToken, or built-in UV.
         let userVerification = try await verifiedUser(
             .makeCredential, rpID: rpID, clientDataHash: clientDataHash, parameters: parameters, paramKey: 8,
-            protocolKey: 9, mayGoUnverified: !residentKey)
+            protocolKey: 9, mayGoUnverified: !residentKey, uvOption: uvOption,
+            UserPresenceRequest(command: .makeCredential, rpID: rpID), transaction)
 
         var request = MakeCredentialRequest(
             clientDataHash: clientDataHash, rpID: rpID, rpName: rpName,

@@ -176,8 +176,7 @@ extension CTAPDevice {
     /// this device among several: after presence it answers `CTAP2_ERR_PIN_INVALID` when a PIN
     /// is set and `CTAP2_ERR_PIN_NOT_SET` when not.
     ///
-    /// - Returns: whether the command carries a pinUvAuthParam, to be checked by
-    ///   ``verifiedUser(_:rpID:clientDataHash:parameters:paramKey:protocolKey:mayGoUnverified:)``.
+    /// - Returns: whether the command carries a pinUvAuthParam, for `verifiedUser` to check.
     /// - Throws: those statuses, `CTAP2_ERR_MISSING_PARAMETER` without a protocol,
     ///   `CTAP1_ERR_INVALID_PARAMETER` for one this device lacks, and presence failures.
     func pinUvAuthPreflight(
@@ -199,13 +198,16 @@ extension CTAPDevice {
     /// §6.2.2 steps 6 and 11): with a pinUvAuthParam, when it verifies under the token; without
     /// one, not, which a PIN-protected device allows only where `mayGoUnverified` (getAssertion,
     /// or makeCredential of a non-discoverable credential under `makeCredUvNotRqd`), and a device
-    /// with `alwaysUv` never.
+    /// with `alwaysUv` never. A device with built-in user verification verifies the user itself
+    /// instead, when `uvOption` asks it to
+    /// (``builtInUserVerified(uvOption:mayGoUnverified:userPresence:_:_:_:)``).
     ///
     /// - Throws: `CTAP2_ERR_PUAT_REQUIRED`, `CTAP2_ERR_PIN_NOT_SET` (alwaysUv without a PIN), or
     ///   what ``authorize(_:rpID:message:parameters:paramKey:protocolKey:)`` throws.
     func verifiedUser(
         _ permission: CTAPPermissions, rpID: String, clientDataHash: [UInt8], parameters: CTAPParameters,
-        paramKey: Int, protocolKey: Int, mayGoUnverified: Bool
+        paramKey: Int, protocolKey: Int, mayGoUnverified: Bool, uvOption: Bool, userPresence: Bool = true,
+        _ request: UserPresenceRequest, _ transaction: CTAPTransaction
     ) async throws(CTAPError) -> Bool {
         if parameters[UInt64(paramKey)] != nil {
             try authorize(
@@ -215,6 +217,11 @@ extension CTAPDevice {
         }
         guard supportsClientPIN else { return false }
         let state = try await deviceState()
+        if builtInUserVerification != nil {
+            return try await builtInUserVerified(
+                uvOption: uvOption, mayGoUnverified: mayGoUnverified, userPresence: userPresence, state, request,
+                transaction)
+        }
         if state.alwaysUv, state.pinHash == nil {
             throw CTAPError(.pinNotSet, "alwaysUv is on: set a PIN first")
         }

@@ -34,7 +34,7 @@ extension CTAPDevice {
     ///
     /// - Parameter store: the authenticator's credential store.
     /// - Returns: the closure for
-    ///   ``init(authenticator:state:presence:transports:resetWindow:wipe:clock:credentials:)``.
+    ///   ``init(authenticator:state:presence:userVerification:transports:resetWindow:wipe:clock:credentials:)``.
     public static func wiping(_ store: any CredentialStore) -> @Sendable () async throws(AuthenticatorError) -> Void {
         { () async throws(AuthenticatorError) in
             do throws(StoreError) {

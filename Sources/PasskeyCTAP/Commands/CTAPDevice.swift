@@ -7,8 +7,8 @@ public import WebAuthn
 ///
 /// It is a thin adapter: requests decode into the core's `MakeCredentialRequest` and
 /// `GetAssertionRequest`, the authenticator does the work, and its answers encode back. User
-/// presence is the device's (``UserPresence``); everything else (keys, counters, attestation,
-/// user verification) is the authenticator's.
+/// presence is the device's (``UserPresence``), and so is built-in user verification when it has
+/// one (``UserVerification``); everything else (keys, counters, attestation) is the authenticator's.
 ///
 /// | byte | command | answers |
 /// |---|---|---|
@@ -22,6 +22,8 @@ public import WebAuthn
 /// | 0x0B | authenticatorSelection (§6.9) | nothing, after presence |
 /// | 0x0C | authenticatorLargeBlobs (§6.10), when the authenticator keeps large blobs | fragments of the array |
 /// | 0x0D | authenticatorConfig (§6.11): toggleAlwaysUv, setMinPINLength | nothing |
+///
+/// U2F (CTAP1) messages, which `CTAPHID_MSG` carries, go to ``handleU2F(_:context:)``.
 ///
 /// Any other command is `CTAP1_ERR_INVALID_COMMAND`; a malformed request its §8 status
 /// (`CTAP1_ERR_INVALID_LENGTH`, `CTAP2_ERR_INVALID_CBOR`, `CTAP2_ERR_CBOR_UNEXPECTED_TYPE`,
@@ -46,6 +48,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     public nonisolated let authenticator: any Authenticator
     /// How the user shows presence.
     public nonisolated let presence: UserPresence
+    /// How the device verifies the user itself; `nil`: no built-in user verification (a PIN only).
+    public nonisolated let userVerification: UserVerification?
     /// Wipes every credential, for authenticatorReset; `nil` when this authenticator cannot be
     /// reset through CTAP.
     let wipe: (@Sendable () async throws(AuthenticatorError) -> Void)?
@@ -71,6 +75,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     var pendingAssertions: PendingAssertions?
     /// The large-blob array being written in fragments (§6.10.2 `set`), until its last one.
     var largeBlobWrite: LargeBlobWrite?
+    /// U2F's test of user presence, answered at once and polled by the client (``handleU2F(_:context:)``).
+    let u2fPresence = U2FPresence()
 
     /// Creates a device.
     ///
@@ -79,6 +85,8 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///   - state: where the PIN (as CTAP keeps it), its retries and the configuration persist
     ///     (CTAP 2.1 §6.5.2), such as the credential store; `nil` keeps them in memory only.
     ///   - presence: how the user shows presence; ``UserPresence/automatic`` by default.
+    ///   - userVerification: the device's built-in user verification (CTAP 2.1 §6.5.5.7.3);
+    ///     `nil` by default: none, a PIN is the only user verification.
     ///   - transports: what getInfo reports as transports; USB HID by default.
     ///   - resetWindow: how long after creation authenticatorReset is allowed (CTAP 2.1 §6.6).
     ///   - wipe: deletes every credential, for authenticatorReset; `nil` refuses Reset with
@@ -88,13 +96,14 @@ public actor CTAPDevice: CTAPCommandHandler {
     ///     (CTAP 2.1 §6.8); `nil` leaves the command out.
     public init(
         authenticator: any Authenticator, state: (any CTAPStateStore)? = nil, presence: UserPresence = .automatic,
-        transports: [AuthenticatorTransport] = [.usb], resetWindow: Duration = .seconds(10),
-        wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil, clock: CTAPClock = .continuous,
-        credentials: (any CredentialStore)? = nil
+        userVerification: UserVerification? = nil, transports: [AuthenticatorTransport] = [.usb],
+        resetWindow: Duration = .seconds(10), wipe: (@Sendable () async throws(AuthenticatorError) -> Void)? = nil,
+        clock: CTAPClock = .continuous, credentials: (any CredentialStore)? = nil
     ) {
         self.authenticator = authenticator
         self.stateStore = state
         self.presence = presence
+        self.userVerification = userVerification
         self.transports = transports
         self.resetWindow = resetWindow
         self.wipe = wipe
@@ -140,7 +149,7 @@ public actor CTAPDevice: CTAPCommandHandler {
         case .getAssertion:
             return try await getAssertion(CTAPParameters(parameters), transaction)
         case .clientPIN:
-            return try await clientPIN(CTAPParameters(parameters))
+            return try await clientPIN(CTAPParameters(parameters), transaction)
         case .getNextAssertion:
             return try await getNextAssertion(assertions)
         case .reset:

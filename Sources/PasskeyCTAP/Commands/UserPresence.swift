@@ -47,63 +47,27 @@ public struct UserPresence: Sendable {
         UserPresence(timeout: timeout, check: check)
     }
 
-    /// What came of one wait.
-    enum Outcome: Sendable {
-        case present, denied, cancelled, timedOut
-    }
-
     /// Waits for ``check`` while keeping the transaction alive, and throws unless the user is
     /// present.
     ///
     /// - Throws: `CTAP2_ERR_OPERATION_DENIED`, `CTAP2_ERR_KEEPALIVE_CANCEL` or
     ///   `CTAP2_ERR_USER_ACTION_TIMEOUT`.
     func require(_ request: UserPresenceRequest, in transaction: CTAPTransaction) async throws(CTAPError) {
-        switch await wait(request, in: transaction) {
-        case .present: return
-        case .denied: throw CTAPError(.operationDenied, "the user declined")
+        switch await UserAnswer.wait(for: request, asking: check, timeout: timeout, in: transaction) {
+        case .yes: return
+        case .no: throw CTAPError(.operationDenied, "the user declined")
         case .cancelled: throw CTAPError(.keepAliveCancel, "the client cancelled")
         case .timedOut: throw CTAPError(.userActionTimeout, "the user did not respond within \(timeout)")
         }
     }
-
-    /// Races ``check`` against the client's cancel and the timeout; the first answer wins and the
-    /// other side is cancelled without being waited for, so a slow prompt cannot wedge the device.
-    private func wait(_ request: UserPresenceRequest, in transaction: CTAPTransaction) async -> Outcome {
-        if transaction.isCancelled() { return .cancelled }
-        let (outcomes, continuation) = AsyncStream.makeStream(of: Outcome.self)
-        let check = self.check
-        let asking = Task {
-            continuation.yield(await check(request) ? .present : .denied)
-        }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        let ticking = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                if transaction.isCancelled() {
-                    continuation.yield(.cancelled)
-                    return
-                }
-                if ContinuousClock.now >= deadline {
-                    continuation.yield(.timedOut)
-                    return
-                }
-                transaction.keepAlive(.userPresenceNeeded)
-            }
-        }
-        var iterator = outcomes.makeAsyncIterator()
-        let outcome = await iterator.next() ?? .cancelled
-        asking.cancel()
-        ticking.cancel()
-        continuation.finish()
-        return outcome
-    }
 }
 
-/// What the device asks the user to be present for.
+/// What the device asks the user about: to be present (``UserPresence``) or to be verified
+/// (``UserVerification``).
 public struct UserPresenceRequest: Sendable, Hashable {
     /// The command waiting.
     public let command: CTAPCommand
-    /// The relying party, for MakeCredential and GetAssertion.
+    /// The relying party, for MakeCredential, GetAssertion and a pinUvAuthToken bound to one.
     public let rpID: String?
 
     /// Describes a request.

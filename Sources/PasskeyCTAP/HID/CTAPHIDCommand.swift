@@ -5,7 +5,7 @@
 public enum CTAPHIDCommand: UInt8, Sendable {
     /// `CTAPHID_PING`: echoes its data (§11.2.9.1.4).
     case ping = 0x01
-    /// `CTAPHID_MSG`: a U2F (CTAP1) APDU (§11.2.9.1.1); this device has none (capability `NMSG`).
+    /// `CTAPHID_MSG`: a U2F (CTAP1) APDU (§11.2.9.1.1), for a handler that speaks U2F.
     case msg = 0x03
     /// `CTAPHID_LOCK`: reserves the device for one channel for 0–10 seconds (§11.2.9.2.2).
     case lock = 0x04

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A CTAPHID device (CTAP 2.1 §11.2): 64-byte reports in, 64-byte reports out, and every
-/// `CTAPHID_CBOR` message handed to a ``CTAPCommandHandler``.
+/// `CTAPHID_CBOR` and `CTAPHID_MSG` message handed to a ``CTAPCommandHandler``.
 ///
 /// It is the framing only, a thin adapter over the command layer: whatever carries the reports (a
 /// Unix socket, `/dev/uhid`, a test) calls ``receive(_:reply:)`` with each report in the order it
@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// - **Channels.** `CTAPHID_INIT` on the broadcast channel `0xFFFFFFFF` allocates a new channel and
 ///   answers the client's 8-byte nonce with it, the protocol version 2, the device version and the
-///   capabilities `WINK | CBOR | NMSG`; on an allocated channel it aborts that channel's
+///   capabilities `WINK | CBOR`, with `NMSG` when the handler speaks no U2F; on an allocated channel it aborts that channel's
 ///   transaction (resynchronization). Any other command on the broadcast channel, on channel 0 or
 ///   on a channel never allocated is `ERR_INVALID_CHANNEL`.
 /// - **Reassembly.** A message is an initialization packet (57 bytes of payload) and continuation
@@ -17,14 +17,17 @@ import Synchronization
 ///   A continuation packet out of order is `ERR_INVALID_SEQ`; one with no message under way is
 ///   ignored; a message whose next packet does not come within `messageTimeout` is
 ///   `ERR_MSG_TIMEOUT`.
-/// - **One transaction at a time.** While a message is being received or its CBOR command runs,
+/// - **One transaction at a time.** While a message is being received or its command runs,
 ///   other channels get `ERR_CHANNEL_BUSY`, and so does the same channel for anything but
 ///   `CTAPHID_CANCEL` and `CTAPHID_INIT`. So do other channels while one holds a `CTAPHID_LOCK`.
 /// - **Commands.** `PING` echoes; `WINK` answers empty; `LOCK` takes 0–10 seconds
-///   (`ERR_INVALID_PAR` above); `MSG` is `ERR_INVALID_CMD` (no U2F, hence `NMSG`); `CBOR` runs the
-///   handler, sending `CTAPHID_KEEPALIVE` every `keepAliveInterval` with the status the handler
-///   last reported (``KeepAliveStatus/processing`` until then); `CANCEL` marks the channel's
-///   running command cancelled and is never answered itself (§11.2.9.1.5).
+///   (`ERR_INVALID_PAR` above); `CBOR` runs the handler, sending `CTAPHID_KEEPALIVE` every
+///   `keepAliveInterval` with the status the handler last reported (``KeepAliveStatus/processing``
+///   until then); `MSG` runs the handler's U2F side (``CTAPCommandHandler/handleU2F(_:context:)``)
+///   as one transaction too, without keep-alives, which U2F HID does not know (U2F answers at
+///   once: a test of user presence the user has not passed yet is a status word the client
+///   polls on), or is `ERR_INVALID_CMD` when the handler speaks no U2F; `CANCEL` marks the
+///   channel's running command cancelled and is never answered itself (§11.2.9.1.5).
 public actor CTAPHIDDevice {
     /// Where the answers to one sender's reports go: each call carries one 64-byte report.
     public typealias Reply = @Sendable ([UInt8]) -> Void
@@ -32,8 +35,11 @@ public actor CTAPHIDDevice {
     /// The broadcast channel, on which clients ask for a channel of their own.
     public static let broadcastChannel: UInt32 = 0xFFFF_FFFF
     /// The capabilities byte of the `CTAPHID_INIT` response: `CAPABILITY_WINK` (0x01),
-    /// `CAPABILITY_CBOR` (0x04), `CAPABILITY_NMSG` (0x08, no `CTAPHID_MSG`).
-    static let capabilities: UInt8 = 0x01 | 0x04 | 0x08
+    /// `CAPABILITY_CBOR` (0x04), and `CAPABILITY_NMSG` (0x08, no `CTAPHID_MSG`) unless the handler
+    /// speaks U2F.
+    let capabilities: UInt8
+    /// Whether the handler speaks U2F, so `CTAPHID_MSG` reaches it.
+    private let speaksU2F: Bool
 
     /// A message being received.
     private struct Assembly {
@@ -46,7 +52,7 @@ public actor CTAPHIDDevice {
         var timeout: Task<Void, Never>
     }
 
-    /// A CBOR command the handler is answering.
+    /// A CBOR or U2F command the handler is answering.
     private struct Running {
         let id: UInt64
         let channel: UInt32
@@ -82,7 +88,7 @@ public actor CTAPHIDDevice {
     /// Creates a device in front of a command handler.
     ///
     /// - Parameters:
-    ///   - handler: what answers `CTAPHID_CBOR` messages (a `CTAPDevice`).
+    ///   - handler: what answers `CTAPHID_CBOR` and `CTAPHID_MSG` messages (a `CTAPDevice`).
     ///   - messageTimeout: how long the next packet of a message may take before `ERR_MSG_TIMEOUT`.
     ///   - keepAliveInterval: how often `CTAPHID_KEEPALIVE` goes out while a CBOR command runs
     ///     (§11.2.9.1.7: at least every 100 ms).
@@ -95,6 +101,8 @@ public actor CTAPHIDDevice {
     ) {
         self.clock = clock
         self.handler = handler
+        self.speaksU2F = handler.speaksU2F
+        self.capabilities = 0x01 | 0x04 | (speaksU2F ? 0 : 0x08)
         self.messageTimeout = messageTimeout
         self.keepAliveInterval = keepAliveInterval
         self.version = version
@@ -214,7 +222,7 @@ public actor CTAPHIDDevice {
             if let current = running, current.channel == channel { abandonRunning() }
         }
         let channelBytes = (0..<4).reversed().map { UInt8(allocated >> (8 * $0) & 0xFF) }
-        let payload = Array(nonce) + channelBytes + [2, version.major, version.minor, version.build, Self.capabilities]
+        let payload = Array(nonce) + channelBytes + [2, version.major, version.minor, version.build, capabilities]
         Self.send(CTAPHIDMessage(channel: channel, command: .initialize, payload: payload), to: reply)
     }
 
@@ -235,13 +243,16 @@ public actor CTAPHIDDevice {
         case .cbor:
             guard !message.payload.isEmpty else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
             run(message.payload, on: channel, reply: reply)
+        case .msg where speaksU2F:
+            run(message.payload, on: channel, u2f: true, reply: reply)
         case .msg, .initialize, .cancel, .keepAlive, .error, nil:
             Self.send(.error(.invalidCommand, on: channel), to: reply)
         }
     }
 
-    /// `CTAPHID_CBOR` (§11.2.9.1.2): the handler answers while keep-alives go out.
-    private func run(_ request: [UInt8], on channel: UInt32, reply: @escaping Reply) {
+    /// `CTAPHID_CBOR` (§11.2.9.1.2): the handler answers while keep-alives go out; or
+    /// `CTAPHID_MSG` (§11.2.9.1.1): its U2F side answers, with no keep-alive.
+    private func run(_ request: [UInt8], on channel: UInt32, u2f: Bool = false, reply: @escaping Reply) {
         transactions += 1
         let id = transactions
         let shared = Shared()
@@ -249,15 +260,19 @@ public actor CTAPHIDDevice {
         let context = CTAPTransaction(
             channel: channel, isCancelled: { shared.isCancelled }, keepAlive: { shared.report($0) })
         let interval = keepAliveInterval
-        running?.keepAlive = Task { [weak self] in
-            while (try? await Task.sleep(for: interval)) != nil {
-                await self?.sendKeepAlive(transaction: id)
+        if !u2f {
+            running?.keepAlive = Task { [weak self] in
+                while (try? await Task.sleep(for: interval)) != nil {
+                    await self?.sendKeepAlive(transaction: id)
+                }
             }
         }
         let handler = handler
         Task { [weak self] in
-            let response = await handler.handle(request, context: context)
-            await self?.finish(transaction: id, response: response)
+            let response =
+                u2f
+                ? await handler.handleU2F(request, context: context) : await handler.handle(request, context: context)
+            await self?.finish(transaction: id, command: u2f ? .msg : .cbor, response: response)
         }
     }
 
@@ -268,13 +283,13 @@ public actor CTAPHIDDevice {
             to: current.reply)
     }
 
-    private func finish(transaction id: UInt64, response: [UInt8]) {
+    private func finish(transaction id: UInt64, command: CTAPHIDCommand, response: [UInt8]) {
         guard let current = running, current.id == id else { return }
         abandonRunning()
         guard !response.isEmpty, response.count <= CTAPHIDMessage.maximumLength else {
             return Self.send(.error(.other, on: current.channel), to: current.reply)
         }
-        Self.send(CTAPHIDMessage(channel: current.channel, command: .cbor, payload: response), to: current.reply)
+        Self.send(CTAPHIDMessage(channel: current.channel, command: command, payload: response), to: current.reply)
     }
 
     /// Forgets the running command: it is told it is cancelled, and its answer will be dropped.

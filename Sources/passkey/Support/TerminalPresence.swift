@@ -4,8 +4,9 @@ import Glibc
 import PasskeyCTAP
 import Synchronization
 
-/// `passkey device --presence ask`: each test of user presence (CTAP 2.1 §6.1.2 step 13, §6.2.2
-/// step 9) becomes a question on the terminal, answered on standard input, as a touch on a real key.
+/// `passkey device --presence ask` and `--uv ask`: each test of user presence (CTAP 2.1 §6.1.2
+/// step 13, §6.2.2 step 9) and each built-in user verification (§6.5.5.7.3) becomes a question on
+/// the terminal, answered on standard input, as a touch or a fingerprint on a real key.
 ///
 /// Standard input is read by one thread of its own for the life of the device, line by line. A line
 /// goes to the question waiting, if any; a line typed while none waits is dropped, so an answer
@@ -52,22 +53,30 @@ final class TerminalPresence: Sendable {
         }
     }
 
-    /// The policy for ``CTAPDevice``: ask each time.
+    /// The presence policy for ``CTAPDevice``: ask each time.
     var policy: UserPresence {
         .ask { request in await self.ask(request) }
     }
 
-    /// Asks once and waits for a line: `y` or `yes` (any case) is presence, anything else a denial.
+    /// The built-in user verification for ``CTAPDevice``: ask each time whether it is the user.
+    var verification: UserVerification {
+        .ask { request in await self.ask(request, verifying: true) }
+    }
+
+    /// Asks once and waits for a line: `y` or `yes` (any case) is presence (or, `verifying`, the
+    /// user verified), anything else a denial.
     ///
-    /// - Parameter request: what the device waits for.
+    /// - Parameters:
+    ///   - request: what the device waits for.
+    ///   - verifying: whether the question is user verification rather than presence.
     /// - Returns: whether the user answered yes.
-    func ask(_ request: UserPresenceRequest) async -> Bool {
+    func ask(_ request: UserPresenceRequest, verifying: Bool = false) async -> Bool {
         let id = state.withLock { state in
             state.lastID += 1
             return state.lastID
         }
         let subject = request.rpID.map { "\(request.command) for \($0)" } ?? "\(request.command)"
-        let question = "passkey device: allow \(subject)? [y/N] "
+        let question = "passkey device: \(verifying ? "is it you, for" : "allow") \(subject)? [y/N] "
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
                 let refusal = state.withLock { state -> String? in
