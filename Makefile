@@ -132,7 +132,7 @@ browser-test:
 ## VM_TEST_SECONDS; one "skipped" line where qemu, the kernel or busybox-static is missing
 VM_TEST_SECONDS ?= 900
 vm-test:
-	VM_SECONDS=$(VM_TEST_SECONDS) VM_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	VM_SECONDS=$(VM_TEST_SECONDS) VM_PYTHON=$(abspath $(VENV))/bin/python \
 	  bash Tests/VM/run.sh "$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" .build/vm-test
 
 # The fuzz binary: the WebAuthn module and its dependencies instrumented for libFuzzer (inline 8-bit
