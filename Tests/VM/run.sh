@@ -5,8 +5,8 @@
 #
 # This machine's own kernel has no UHID, so the stage boots Debian's kernel under qemu (software
 # emulation: KVM does not work here, ../shared/notes/uhid-in-a-vm.md) with a small initramfs that
-# mounts this machine's `/` read-only over 9p and a writable share (WORK_DIR/share) for the stores,
-# the steps' logs and their results. Tests/VM/guest.sh runs the steps inside and powers the VM off;
+# mounts this machine's `/` read-only over 9p (under a tmpfs overlay: the guest writes into its own
+# memory) and a writable share (WORK_DIR/share) for the stores, the steps' logs and their results. Tests/VM/guest.sh runs the steps inside and powers the VM off;
 # this script then prints one line per step and fails when a step failed or did not run.
 #
 # Where qemu, a kernel with the uhid module or a static busybox cannot be had, it prints one
