@@ -198,9 +198,14 @@
 
   // ?auto=signup-login&username=NAME: register NAME, then log in with a discoverable credential;
   // the RP records both (GET /api/state: registrations, authentications, auto), the title becomes
-  // "auto: done" or "auto: failed", and rp.autoDone resolves to the outcome.
+  // "auto: done" or "auto: failed", and rp.autoDone resolves to the outcome. The query may also give
+  // userVerification (for both ceremonies) and residentKey; with residentKey=discouraged the login
+  // names the user (an allow list), as a key without discoverable credentials needs.
   async function auto(query) {
     const username = query.get("username") || "auto";
+    const asked = {};
+    if (query.get("userVerification")) asked.userVerification = query.get("userVerification");
+    const discoverable = query.get("residentKey") !== "discouraged";
     document.title = "auto: running";
     if (!(await webAuthnReady(20000))) {
       show("no WebAuthn in this page");
@@ -208,8 +213,9 @@
       document.title = "auto: failed";
       return {ok: false, error: "no WebAuthn"};
     }
-    const registered = await rp.register({username});
-    const loggedIn = registered.ok ? await rp.login({}) : null;
+    const residentKey = query.get("residentKey") ? {residentKey: query.get("residentKey")} : {};
+    const registered = await rp.register(Object.assign({username}, asked, residentKey));
+    const loggedIn = registered.ok ? await rp.login(Object.assign(discoverable ? {} : {username}, asked)) : null;
     const ok = registered.ok && loggedIn.ok && loggedIn.verified.username === username;
     const outcome = {ok, username, register: registered, login: loggedIn};
     await post("/api/auto", outcome);
