@@ -28,7 +28,9 @@ extension Passkey {
                 getPinUvAuthTokenUsingUvWithPermissions, the uv option of CTAP 2.0 clients): auto (always the \
                 user), deny (never: each try spends one of 5 UV retries, kept in the store; with none left, only a \
                 correct PIN or a reset unblocks it), ask (a question on standard error, answered y). Without --uv, \
-                the PIN is the only user verification. \
+                the PIN is the only user verification. The key speaks U2F (CTAP1) too, over CTAPHID_MSG, for \
+                clients and sites that still use it; a credential registered through U2F also signs through CTAP2 \
+                for the RP ID whose hash it was registered under. \
                 authenticatorReset is refused unless --allow-reset, so no client can wipe the store by surprise. \
                 Prints one line once it serves, then runs until SIGINT or SIGTERM, which remove the socket or \
                 unplug the key.

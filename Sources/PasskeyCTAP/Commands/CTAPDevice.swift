@@ -34,15 +34,15 @@ public import WebAuthn
 /// let info = await device.handle([0x04], context: CTAPTransaction(channel: 1))  // 0x00, then the map
 /// ```
 ///
-/// Why one type across its files (about 1,450 lines, one command per file): CTAP 2.1 makes the
+/// Why one type across its files (about 2,000 lines, one command per file): CTAP 2.1 makes the
 /// commands share one authenticator's power-cycle state, and each command reads or ends another's.
 /// The PIN session (retries, mismatches since power-up, the pinUvAuthToken and its permissions,
 /// §6.5) is checked by makeCredential, getAssertion, credentialManagement, largeBlobs and config;
 /// "any other command" ends a pending getNextAssertion (§6.3) or credential enumeration (§6.8);
 /// Reset (§6.6) wipes what all of them keep. One actor serialises the commands as a device does,
 /// so that state needs no lock and no command can see another half done. The pieces without that
-/// state are types of their own: ``UserPresence``, `PINSession`, `PinUvAuthToken`,
-/// `PendingAssertions`, `CredentialEnumeration`, `LargeBlobWrite`, `CTAPParameters`.
+/// state are types of their own: ``UserPresence``, ``UserVerification``, `U2FPresence`, `PINSession`,
+/// `PinUvAuthToken`, `PendingAssertions`, `CredentialEnumeration`, `LargeBlobWrite`, `CTAPParameters`.
 public actor CTAPDevice: CTAPCommandHandler {
     /// The authenticator that makes credentials and signs.
     public nonisolated let authenticator: any Authenticator
