@@ -27,6 +27,13 @@ def test_the_console_script_runs_the_bundled_binary():
     assert version.stdout.startswith(VERSION + " (commit ")
 
 
+def test_python_dash_m_softpasskey_is_the_console_script():
+    by_module = subprocess.run([sys.executable, "-m", "softpasskey", "--version"], capture_output=True, text=True,
+                               check=True)
+    by_script = subprocess.run([SCRIPTS / "passkey", "--version"], capture_output=True, text=True, check=True)
+    assert by_module.stdout == by_script.stdout and by_module.stdout.startswith(VERSION + " (commit ")
+
+
 def test_the_bundled_binary_and_its_vendored_libraries_resolve_inside_the_root():
     bundled = Path(softpasskey.binary.bundled())
     vendored = sorted((bundled.parents[2] / "softpasskey.libs").iterdir())
