@@ -133,6 +133,21 @@ def hid_conversations():
     yield init + hid_message(1, 0x08, b"") + hid_message(1, 0x11, b"") + hid_message(1, 0x03, b"\x00")
     yield init + hid_message(1, 0x10, MAKE_CREDENTIAL)[:1] + hid_message(1, 0x06, b"resync!!")
     yield init + [bytes([0x81, 5, 0x81, 0, 1, 0, 0]), bytes([0x07, 8, 0, 0, 0, 9, 0x81, 0, 1, 0])]
+    # U2F over CTAPHID_MSG (FIDO U2F Raw Message Formats v1.2): VERSION short and extended, REGISTER,
+    # AUTHENTICATE with each P1 and a key handle of its own or none, then APDUs cut short or of another class.
+    parameters = bytes(range(32)) + bytes(range(32, 64))
+    register = apdu(0x01, 0x03, parameters)
+    yield init + hid_message(1, 0x03, bytes([0, 3, 0, 0])) + hid_message(1, 0x03, apdu(0x03, 0, b""))
+    yield init + hid_message(1, 0x03, register) + hid_message(1, 0x03, register)
+    for p1 in (0x07, 0x03, 0x08):
+        yield init + hid_message(1, 0x03, register) + hid_message(1, 0x03, apdu(0x02, p1, parameters + b"\x04abcd"))
+    yield init + hid_message(1, 0x03, bytes([0, 1, 3, 0, 0, 0, 64]) + parameters[:10])
+    yield init + hid_message(1, 0x03, bytes([0x80, 3, 0, 0])) + hid_message(1, 0x03, bytes([0, 2, 0x07, 0, 5]) + bytes(5))
+
+
+def apdu(ins, p1, data):
+    """An extended-length command APDU as python-fido2's Ctap1 sends it: header, 00, Lc, data, Le 0000."""
+    return bytes([0, ins, p1, 0, 0, len(data) >> 8, len(data) & 0xFF]) + data + b"\x00\x00"
 
 
 def ctap_seeds():
