@@ -6,7 +6,8 @@ APT_PACKAGES := pkg-config libcbor-dev libssl-dev libcurl4-openssl-dev zlib1g-de
 	time chromium firefox-esr webkit2gtk-driver xvfb libfido2-dev fido2-tools golang-go golang-github-duo-labs-webauthn-dev \
 	postgresql nginx-light apache2 libapache2-mod-auth-openidc debootstrap
 # The VM stage's (vm-test): Debian's kernel, qemu and a static busybox, without their recommendations (firmware,
-# initramfs-tools' and qemu's extras: some 90 MB to fetch instead of several hundred)
+# initramfs-tools' and qemu's extras: some 90 MB to fetch instead of several hundred); INITRD=No spares the kernel's
+# own initramfs (half a minute of CPU), which the stage never boots: it packs one of its own (Tests/VM/run.sh)
 APT_PACKAGES_NO_RECOMMENDS := qemu-system-x86 linux-image-amd64 busybox-static
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := .venv
@@ -29,8 +30,8 @@ apt-packages:
 	  echo "setup: installing$$missing$$bare"; \
 	  $(SUDO) apt-get update -qq && \
 	  { [ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; } && \
-	  { [ -z "$$bare" ] || DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
-	    $$bare >/dev/null; }; \
+	  { [ -z "$$bare" ] || $(SUDO) env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -qq \
+	    --no-install-recommends $$bare >/dev/null; }; \
 	fi
 
 python-tools: $(VENV)/.installed
