@@ -242,9 +242,9 @@ public actor CTAPHIDDevice {
             Self.send(CTAPHIDMessage(channel: channel, command: .lock), to: reply)
         case .cbor:
             guard !message.payload.isEmpty else { return Self.send(.error(.invalidLength, on: channel), to: reply) }
-            run(message.payload, on: channel, reply: reply)
+            run(.cbor, message.payload, on: channel, reply: reply)
         case .msg where speaksU2F:
-            run(message.payload, on: channel, u2f: true, reply: reply)
+            run(.msg, message.payload, on: channel, reply: reply)
         case .msg, .initialize, .cancel, .keepAlive, .error, nil:
             Self.send(.error(.invalidCommand, on: channel), to: reply)
         }
@@ -252,7 +252,7 @@ public actor CTAPHIDDevice {
 
     /// `CTAPHID_CBOR` (§11.2.9.1.2): the handler answers while keep-alives go out; or
     /// `CTAPHID_MSG` (§11.2.9.1.1): its U2F side answers, with no keep-alive.
-    private func run(_ request: [UInt8], on channel: UInt32, u2f: Bool = false, reply: @escaping Reply) {
+    private func run(_ command: CTAPHIDCommand, _ request: [UInt8], on channel: UInt32, reply: @escaping Reply) {
         transactions += 1
         let id = transactions
         let shared = Shared()
@@ -260,7 +260,7 @@ public actor CTAPHIDDevice {
         let context = CTAPTransaction(
             channel: channel, isCancelled: { shared.isCancelled }, keepAlive: { shared.report($0) })
         let interval = keepAliveInterval
-        if !u2f {
+        if command == .cbor {
             running?.keepAlive = Task { [weak self] in
                 while (try? await Task.sleep(for: interval)) != nil {
                     await self?.sendKeepAlive(transaction: id)
@@ -270,9 +270,9 @@ public actor CTAPHIDDevice {
         let handler = handler
         Task { [weak self] in
             let response =
-                u2f
+                command == .msg
                 ? await handler.handleU2F(request, context: context) : await handler.handle(request, context: context)
-            await self?.finish(transaction: id, command: u2f ? .msg : .cbor, response: response)
+            await self?.finish(transaction: id, command: command, response: response)
         }
     }
 
