@@ -184,11 +184,18 @@ bench: setup
 ## softpasskey-VERSION-linux-x86_64.tar.gz (bin/, lib/, README.md, LICENSES/, SHA256SUMS), with its debug symbols
 ## beside, SHA256SUMS and dist.json (sizes, vendored libraries, the glibc needed); a release over 45 MB fails
 DIST_CONFIGURATION ?= release
-# Linked statically, FoundationNetworking (the MCP SDK imports it) needs its libcurl shim named. The dynamic symbol
-# table keeps only what the binary imports (the static runtime's -export-dynamic put every symbol there), and a
-# release is optimized for size: the two took the wheel from 47 MB to under 45.
-DIST_FLAGS = -c $(DIST_CONFIGURATION) --manifest-cache none --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker --no-export-dynamic \
-	$(if $(filter release,$(DIST_CONFIGURATION)),-Xswiftc -Osize)
+# The link names, in a group, every archive the static runtime's Foundation modules list as their own autolink entries
+# (`swift-autolink-extract` of an object importing Foundation and FoundationNetworking with -static-stdlib). `make
+# test`'s dist links the objects its debug build compiled against the dynamic runtime, whose entries name only what the
+# shared libraries do not carry themselves (no ICU, CoreFoundation or libcurl shim), and SwiftPM compiles a module
+# again for the static link only when its inputs' times say so: CI's link once found no ICU where this machine's did.
+# The dynamic symbol table keeps only what the binary imports (the static runtime's -export-dynamic put every symbol
+# there), and a release is optimized for size: the two took the wheel from 47 MB to under 45.
+STATIC_FOUNDATION_LIBRARIES = swiftSynchronization _FoundationICU CoreFoundation Foundation FoundationEssentials \
+	FoundationInternationalization FoundationNetworking _CFURLSessionInterface _FoundationCShims _FoundationCollections
+DIST_FLAGS = -c $(DIST_CONFIGURATION) --manifest-cache none --static-swift-stdlib \
+	-Xlinker --start-group $(foreach library,$(STATIC_FOUNDATION_LIBRARIES),-Xlinker -l$(library)) -Xlinker --end-group \
+	-Xlinker --no-export-dynamic $(if $(filter release,$(DIST_CONFIGURATION)),-Xswiftc -Osize)
 dist: setup
 	@# A newer Package.swift makes SwiftPM plan again, and without its manifest cache Package.swift reads the commit
 	@# anew: passkey --version names the commit built (a cached plan keeps the commit it was made with).
