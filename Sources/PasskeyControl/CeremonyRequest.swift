@@ -6,8 +6,10 @@ import WebAuthn
 /// Its members are declared once (``JSONObject``): it reads itself with the options' JSON
 /// scanner when the text is plain (the options are most of the body, and `JSONDecoder` would be
 /// most of a ceremony's cost over HTTP); anything else goes to `JSONDecoder`, which names the
-/// malformed member.
-struct CeremonyRequest<Options: JSONObject & Sendable>: Sendable, Codable, JSONObject {
+/// malformed member. A `get`'s options are kept as their text (``JSONText``), which the client's
+/// JSON path reads (`WebAuthnClient.get(json:origin:topOrigin:)`): read once, not read, written
+/// and read again (issue 46).
+struct CeremonyRequest<Options: CeremonyOptions>: Sendable, Codable, JSONObject {
     var origin: String
     var options: Options
     var topOrigin: String?
@@ -26,9 +28,6 @@ struct CeremonyRequest<Options: JSONObject & Sendable>: Sendable, Codable, JSONO
 
     static var unread: Self { Self(origin: "", options: .unread) }
 
-    /// The options as JSON text, for the client's JSON path.
-    var optionsJSON: [UInt8] { WebAuthnJSON.encode(options) }
-
     func origins() throws(ControlError) -> (WebOrigin, WebOrigin?) {
         (
             try callerOrigin(origin, "origin"),
@@ -42,6 +41,17 @@ struct CeremonyRequest<Options: JSONObject & Sendable>: Sendable, Codable, JSONO
         try accountChoice(user: user, credentialID: credentialId, refusal: "SyntaxError")
     }
 }
+
+/// What a ceremony body's `options` member holds: a WebAuthn options dictionary, or the options'
+/// text as it came, for the client's JSON path.
+protocol CeremonyOptions: JSONReadable, JSONWritable, Sendable {
+    /// The value before reading (``JSONObject/unread``).
+    static var unread: Self { get }
+}
+
+extension PublicKeyCredentialCreationOptionsJSON: CeremonyOptions {}
+extension PublicKeyCredentialRequestOptionsJSON: CeremonyOptions {}
+extension JSONText: CeremonyOptions {}
 
 /// A caller's origin from a body's `member`; one that does not parse is the `SecurityError` a
 /// browser's client would throw for it.

@@ -80,11 +80,10 @@ extension ControlServer {
         }
         group.post(":authenticator/get") { request, context in
             let (session, id) = try Self.ids(context)
-            let body = try await Self.ceremonyBody(
-                CeremonyRequest<PublicKeyCredentialRequestOptionsJSON>.self, request, context)
+            let body = try await Self.ceremonyBody(CeremonyRequest<JSONText>.self, request, context)
             let (origin, topOrigin) = try body.origins()
             let assertion = try await service.get(
-                session: session, authenticator: id, options: body.optionsJSON, origin: origin, topOrigin: topOrigin,
+                session: session, authenticator: id, options: body.options.bytes, origin: origin, topOrigin: topOrigin,
                 choosing: try body.choice())
             return ControlValue(JSONText(assertion.json))
         }

@@ -175,3 +175,47 @@ import Testing
         #expect(try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: Array(text.utf8)) == request)
     }
 }
+
+/// A member kept as its text (``JSONText``): the fast path hands on the member's bytes as they
+/// came, syntax checked; `JSONDecoder`'s path, taken when the fast path steps aside, writes the
+/// same value again. Either way the text reads back to the options it was.
+@Suite struct JSONTextMemberTests {
+    struct Body: Codable, Equatable, JSONObject {
+        var origin: String
+        var options: JSONText
+
+        static var jsonMembers: JSONMembers<Self> {
+            JSONMembers([.member("origin", \.origin), .member("options", \.options)])
+        }
+
+        static var unread: Self { Self(origin: "", options: .unread) }
+    }
+
+    @Test(arguments: JSONScannerTests.requests)
+    func theOptionsTextIsHandedOnAsItCameOrAsTheSameValue(options: String) throws {
+        let body = #"{"origin":"https://example.com","options":"# + options + "}"
+        guard let decoded = try? WebAuthnJSON.decode(Body.self, from: Array(body.utf8)) else {
+            // Not JSON at all: JSONDecoder refuses the body, as it would have refused the options.
+            #expect(throws: WebAuthnError.self) {
+                try WebAuthnJSON.decodeWithFoundation(Body.self, from: Array(body.utf8))
+            }
+            return
+        }
+        var scanner = JSONScanner(Array(body.utf8))
+        if (try? Body(scanning: &scanner)) != nil {
+            #expect(decoded.options.bytes == Array(options.trimmingCharacters(in: .whitespaces).utf8))
+        }
+        let again = try? WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: decoded.options.bytes)
+        let original = try? WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: Array(options.utf8))
+        #expect(again == original, "\(options)")
+    }
+
+    @Test func aMalformedMemberIsRefusedNotHandedOn() {
+        for body in [#"{"origin":"o","options":{"challenge":}"#, #"{"origin":"o","options":[1 2]}"#, #"{"origin":"o"}"#]
+        {
+            #expect(throws: WebAuthnError.self, "\(body)") {
+                try WebAuthnJSON.decode(Body.self, from: Array(body.utf8))
+            }
+        }
+    }
+}

@@ -1,20 +1,16 @@
 import JSONBodies
 import WebAuthn
 
-/// A bridge command's JSON body: posted as it is (`POST /bridge/ROUTE`), or as the `body` member
-/// of a relay request or a socket message.
+/// A bridge command's JSON body: posted as it is (`POST /bridge/ROUTE`), or the `body` member of a
+/// relay request or a socket message, kept as its text when the message's head was read
+/// (``BridgeRelayHead``), so that a message is read once.
 struct BridgeBody: Sendable {
     /// The JSON text.
     let bytes: [UInt8]
-    /// Whether the body is the `body` member of `bytes`, not `bytes` itself.
-    let enveloped: Bool
 
     /// The body as `type`; a malformed one is `invalid argument` (WebDriver's, 400).
     func decode<Body: Decodable>(_ type: Body.Type) throws(ControlError) -> Body {
         do {
-            if enveloped {
-                return try JSONRequestDecoder.control.decode(Envelope<Body>.self, json: bytes).body
-            }
             return try JSONRequestDecoder.control.decode(type, json: bytes)
         } catch let error as ControlError {
             throw error
@@ -31,10 +27,5 @@ struct BridgeBody: Sendable {
         } catch  where error.status == 400 {
             throw ControlError("SyntaxError", status: 400, error.message)
         }
-    }
-
-    /// `{"body": BODY, …}`.
-    private struct Envelope<Body: Decodable>: Decodable {
-        let body: Body
     }
 }

@@ -1,13 +1,25 @@
 import PasskeyAuthenticator
 import WebAuthn
 
-/// A page bridge's ceremony body: `{options, requestId, mediation?, topOrigin?}`.
-struct BridgeRequest<Options: Decodable & Sendable>: Decodable, Sendable {
-    let options: Options
+/// A page bridge's ceremony body: `{options, requestId, mediation?, topOrigin?}`, read with the
+/// JSON scanner when the text is plain (as ``CeremonyRequest``); a `get`'s options stay text
+/// (``JSONText``) for the client's JSON path.
+struct BridgeRequest<Options: CeremonyOptions>: Sendable, Codable, JSONObject {
+    var options: Options
     /// The page's ID for the request, to abort it by: 1 to 64 characters.
-    let requestId: String
-    let mediation: String?
-    let topOrigin: String?
+    var requestId: String
+    var mediation: String?
+    var topOrigin: String?
+
+    static var jsonMembers: JSONMembers<Self> {
+        JSONMembers(
+            [
+                .member("options", \.options), .member("requestId", \.requestId),
+                .member("mediation", \.mediation), .member("topOrigin", \.topOrigin),
+            ])
+    }
+
+    static var unread: Self { Self(options: .unread, requestId: "") }
 
     /// The mediation asked for; an unknown value is the `TypeError` WebIDL throws for an enum.
     func credentialMediation() throws(ControlError) -> CredentialMediation {

@@ -17,17 +17,17 @@ extension ControlServer {
                 let caller = try await pageCaller(request)
                 let body = try await JSONRequestDecoder.control.bytes(of: request, limit: Self.maxBodySize)
                 return ControlValue(
-                    try await bridgeCommand(route, BridgeBody(bytes: body, enveloped: false), caller: caller))
+                    try await bridgeCommand(route, BridgeBody(bytes: body), caller: caller))
             }
         }
         group.post("relay") { request, context in
             let body = try await JSONRequestDecoder.control.bytes(of: request, limit: Self.maxBodySize)
-            let relayed = try BridgeBody(bytes: body, enveloped: false).decode(BridgeRelayHead.self)
+            let relayed = try BridgeBody(bytes: body).decode(BridgeRelayHead.self)
             let caller = try await relayCaller(
                 capability: ControlToken.bearer(request.headers[.authorization]), origin: relayed.origin,
                 topOrigin: relayed.topOrigin)
             return ControlValue(
-                try await bridgeCommand(relayed.route, BridgeBody(bytes: body, enveloped: true), caller: caller))
+                try await bridgeCommand(relayed.route, relayed.command, caller: caller))
         }
     }
 
@@ -80,7 +80,7 @@ extension ControlServer {
         _ type: Body.Type, _ request: Request, _ context: ControlRequestContext
     ) async throws -> Body {
         let bytes = try await JSONRequestDecoder.control.bytes(of: request, limit: context.maxUploadSize)
-        return try BridgeBody(bytes: bytes, enveloped: false).ceremony(type)
+        return try BridgeBody(bytes: bytes).ceremony(type)
     }
 }
 

@@ -30,19 +30,21 @@ extension ControlServer {
                 topOrigin: caller.topOrigin(claimed: request.topOrigin), mediation: request.credentialMediation())
             return JSONText(WebAuthnJSON.encode(credential))
         case .get:
-            let request = try body.ceremony(BridgeRequest<PublicKeyCredentialRequestOptionsJSON>.self)
+            let request = try body.ceremony(BridgeRequest<JSONText>.self)
             let requestID = try request.id()
             let topOrigin = try caller.topOrigin(claimed: request.topOrigin)
             guard try request.credentialMediation() == .conditional else {
                 return JSONText(
                     try await service.get(
-                        session: session, authenticator: authenticator, options: WebAuthnJSON.encode(request.options),
+                        session: session, authenticator: authenticator, options: request.options.bytes,
                         origin: origin, topOrigin: topOrigin
                     ).json)
             }
+            let options = try BridgeBody(bytes: request.options.bytes).ceremony(
+                PublicKeyCredentialRequestOptionsJSON.self)
             return JSONText(
                 try await conditionalGet(
-                    session: session, authenticator: authenticator, options: request.options, origin: origin,
+                    session: session, authenticator: authenticator, options: options, origin: origin,
                     topOrigin: topOrigin, requestID: requestID
                 ).json)
         case .abort:

@@ -46,7 +46,7 @@ extension ControlServer {
         let relay: Bool
         do throws(ControlError) {
             guard
-                let text = try BridgeBody(bytes: Array(hello.utf8), enveloped: false).decode(
+                let text = try BridgeBody(bytes: Array(hello.utf8)).decode(
                     [String: JSONValue].self)["capability"]?.stringValue
             else {
                 throw ControlError.invalidArgument("the first message is {\"capability\": CAP}")
@@ -87,10 +87,9 @@ extension ControlServer {
 
     /// One message's answer, `{"id", "status", "value"}`.
     private func socketAnswer(_ bytes: [UInt8], capability: String, relay: Bool, origin: String?) async -> [UInt8] {
-        let body = BridgeBody(bytes: bytes, enveloped: true)
         var id = "null"
         do throws(ControlError) {
-            let head = try BridgeBody(bytes: bytes, enveloped: false).decode(BridgeRelayHead.self)
+            let head = try BridgeBody(bytes: bytes).decode(BridgeRelayHead.self)
             id = head.id.map(String.init) ?? "null"
             let caller: BridgeCaller
             if relay {
@@ -101,10 +100,10 @@ extension ControlServer {
                 }
                 caller = try await pageCaller(origin: origin, capability: capability)
             }
-            let value = try await bridgeCommand(head.route, body, caller: caller)
+            let value = try await bridgeCommand(head.route, head.command, caller: caller)
             return Array(#"{"id":\#(id),"status":200,"value":"#.utf8) + value.bytes + [UInt8(ascii: "}")]
         } catch {
-            if id == "null", let number = try? BridgeBody(bytes: bytes, enveloped: false).decode(MessageID.self).id {
+            if id == "null", let number = try? BridgeBody(bytes: bytes).decode(MessageID.self).id {
                 id = String(number)
             }
             return Array(#"{"id":\#(id),"status":\#(error.status),"value":"#.utf8) + Self.socketError(error)

@@ -151,6 +151,16 @@ package struct JSONScanner {
         }
     }
 
+    /// Skips a value of any kind, checking its syntax as ``skipValue()`` does, and returns its text
+    /// as it is, for a member whose reader is another's: a ceremony's options handed on to the
+    /// client's JSON path without being read and written again.
+    package mutating func rawValue() throws(Unreadable) -> ArraySlice<UInt8> {
+        try skipWhitespace()
+        let start = index
+        try skipValue()
+        return bytes[start..<index]
+    }
+
     /// Checks that only whitespace follows.
     package mutating func end() throws(Unreadable) {
         skipWhitespaceAtEnd()
