@@ -172,12 +172,16 @@ demo: build
 	@"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/passkey" demo
 
 ## bench: the benchmarks, release build (`passkey-bench`, beside `passkey`): by default `targets`, every figure
-## with a target beside its baseline, PASS or MISS; other figures through BENCH_ARGS, for example
-## BENCH_ARGS="authenticator --only session" or BENCH_ARGS="serve --rounds 5"
+## with a target beside its baseline, PASS or MISS, its PostgreSQL row on a throwaway cluster (Tests/Support/pg-cluster.sh);
+## other figures through BENCH_ARGS, for example BENCH_ARGS="authenticator --only session" or BENCH_ARGS="serve --rounds 5"
 BENCH_ARGS ?= targets
 bench: setup
 	swift build -c release
-	"$$(swift build -c release --show-bin-path)/passkey-bench" $(BENCH_ARGS)
+	@dir=$$(mktemp -d "$(PG_TEST_DIR)/passkey-bench-pg.XXXXXX") && \
+	trap 'bash Tests/Support/pg-cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT && \
+	url=$$(bash Tests/Support/pg-cluster.sh start "$$dir") && \
+	"$$(swift build -c release --show-bin-path)/passkey-bench" $(BENCH_ARGS) \
+	  $(if $(filter targets,$(firstword $(BENCH_ARGS))),--db "$$url")
 
 ## dist: the release in dist/: `passkey` built with the Swift runtime linked statically (DIST_CONFIGURATION, release
 ## by default), then Dist/package.py: a manylinux wheel of Python/softpasskey carrying it, and

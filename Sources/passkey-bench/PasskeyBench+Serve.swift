@@ -122,7 +122,7 @@ extension PasskeyBench {
                 return try await BenchFigure.pairedRates(
                     "serve-get-k\(clients)", "get over passkey serve, K=\(clients)",
                     baseline: "serve-empty-route-k\(clients)",
-                    baselineLabel: "empty route (Set User Verified), K=\(clients)", target: 0.7, rounds: rounds,
+                    baselineLabel: "empty route (Set User Verified), K=\(clients)", target: 0.85, rounds: rounds,
                     {
                         try await concurrentRate(clients: clients, seconds: seconds) {
                             try await http.run("get", origin: "https://example.com")

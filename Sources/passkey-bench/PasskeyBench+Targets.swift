@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlockingIO
 import Foundation
+import PasskeyTenant
 
 extension PasskeyBench {
     /// `passkey-bench targets` (what `make bench` runs): every figure with a target, each measured
@@ -14,8 +15,10 @@ extension PasskeyBench {
                 ceremonies (and soft-webauthn's create beside ours), registration verification per attestation \
                 format, assertion verification beside py_webauthn and duo-labs/webauthn (Go), a get over passkey \
                 serve beside an empty authenticated route, logins end to end beside the tenant's RS256 ceiling, \
-                and the page bridge beside Chromium's own virtual authenticator. A group whose peer or browser is \
-                missing is marked NOT MEASURED with the reason; the others still run.
+                logins at one tenant instance on PostgreSQL (--db) beside the same ceiling, CTAP getAssertion over \
+                the CTAPHID socket beside in process, and the page bridge beside Chromium's own virtual \
+                authenticator. A group whose peer, browser or database is missing is marked NOT MEASURED with the \
+                reason; the others still run.
                 """)
 
         @Option(help: "Seconds per measurement.")
@@ -39,6 +42,9 @@ extension PasskeyBench {
         @Option(name: .customLong("serve-seconds"), help: "Seconds per measurement over passkey serve.")
         var serveSeconds = 2.0
 
+        @Option(help: "A PostgreSQL database URL for the PostgreSQL row (make bench starts a cluster for it).")
+        var db: String?
+
         @Option(help: "The test vectors folder (registration verification per format).")
         var vectors = "Vectors"
 
@@ -56,7 +62,8 @@ extension PasskeyBench {
 
         /// The figure sources, each measured as one unit.
         enum Group: String, CaseIterable, ExpressibleByArgument {
-            case ceremonies, peer, fileCreate = "file-create", registration, verifiers, serve, e2e, bridge
+            case ceremonies, peer, fileCreate = "file-create", registration, verifiers, serve, e2e, postgres, ctap
+            case bridge
         }
 
         func validate() throws {
@@ -65,9 +72,13 @@ extension PasskeyBench {
             else {
                 throw ValidationError("every count and duration is positive")
             }
+            if let db, !PostgresURL.isPostgres(db) {
+                throw ValidationError("--db is a postgres:// or postgresql:// URL.")
+            }
         }
 
-        /// The rows, in the order of issue 30's table, with the group that measures each.
+        /// The rows, in the order of issue 46's table (and the page bridge's of issue 30), with the group
+        /// that measures each.
         private var table: [(group: Group, row: TargetRow)] {
             [
                 (.ceremonies, TargetRow("memory-get", "get, in-memory store, options JSON in, response JSON out")),
@@ -86,6 +97,7 @@ extension PasskeyBench {
                     .registration,
                     TargetRow("rp-verify-registration-android-key-pixel", "verify registration, android-key (Pixel)")
                 ),
+                (.ceremonies, TargetRow("rp-verify", "verify an assertion, beside a raw OpenSSL verify")),
                 (.verifiers, TargetRow("rp-verify-vs-py-webauthn", "verify an assertion, beside py_webauthn 3")),
                 (
                     .verifiers,
@@ -98,6 +110,8 @@ extension PasskeyBench {
                         "e2e-login", "logins end to end, \(users) users, \(concurrency) at a time",
                         runs: endToEndRuns)
                 ),
+                (.postgres, TargetRow("tenant-postgres-1", "logins over HTTP, one instance on PostgreSQL, K=8")),
+                (.ctap, TargetRow("ctap-socket-get-assertion", "CTAP getAssertion over the CTAPHID socket")),
                 (.bridge, TargetRow("bridge-get-chromium", "get through the page bridge, Chromium")),
                 (.bridge, TargetRow("bridge-create-chromium", "create through the page bridge, Chromium")),
             ]
@@ -168,6 +182,14 @@ extension PasskeyBench {
                 return try await ServeBench.targetFigures(seconds: serveSeconds, rounds: rounds, clients: 8)
             case .e2e:
                 return try await EndToEndBench.figures(users: users, concurrency: concurrency, seconds: seconds)
+            case .postgres:
+                guard let db else {
+                    throw BenchError("no --db: make bench starts a PostgreSQL cluster and passes one")
+                }
+                return try await TenantBench.postgresTargetFigures(
+                    database: db, clients: 8, seconds: serveSeconds, rounds: rounds)
+            case .ctap:
+                return try await CTAPBench.figures(seconds: seconds, rounds: rounds)
             case .bridge:
                 return try await BridgeBench(seconds: seconds, rounds: rounds, python: python)
                     .figures(progress: progress)

@@ -124,8 +124,10 @@ extension PasskeyBench {
             var overPostgres: [HTTPLogins] = []
             if let db, wants("tenant-postgres") {
                 for instances in instances {
-                    overPostgres += try await sharedLogins(database: db, instances: instances, signing: signing)
-                        .map { $0.with(instances: instances) }
+                    overPostgres += try await Self.sharedLogins(
+                        database: db, instances: instances, signing: signing, clients: clients, seconds: seconds,
+                        rounds: rounds
+                    ).map { $0.with(instances: instances) }
                 }
             }
             var web: [WebLoginBench.Figure] = []
@@ -202,9 +204,9 @@ extension PasskeyBench {
         /// Logins per second over HTTP with `instances` tenants on the PostgreSQL `database`, one
         /// measurement per `--clients` value: a user signs up at the first instance (in process), then
         /// logs in at all of them, so every login reads what another instance may have written.
-        private func sharedLogins(database: String, instances: Int, signing: SigningCeiling)
-            async throws -> [HTTPLogins]
-        {
+        private static func sharedLogins(
+            database: String, instances: Int, signing: SigningCeiling, clients: [Int], seconds: Double, rounds: Int
+        ) async throws -> [HTTPLogins] {
             let running = try await TenantInstances.open(
                 count: instances, database: database, configuration: signing.configuration)
             do {
@@ -213,8 +215,8 @@ extension PasskeyBench {
                 let email = "login-\(UUID().uuidString.lowercased())@example.com"
                 try await TenantCeremonies(tenant: running.tenants[0], device: device).signUp(email: email)
                 let clientID = running.tenants[0].clientID
-                let rates = try await running.serving { [clients, seconds, rounds] endpoints in
-                    try await Self.pairedLogins(
+                let rates = try await running.serving { endpoints in
+                    try await pairedLogins(
                         clientID: clientID, endpoints: endpoints, store: store, clients: clients, seconds: seconds,
                         rounds: rounds, signing: signing)
                 }
@@ -224,6 +226,30 @@ extension PasskeyBench {
                 await running.close()
                 throw error
             }
+        }
+
+        /// The figures `passkey-bench targets` judges on PostgreSQL (issue 46): logins per second of one
+        /// tenant instance on `database` with `clients` users at a time, beside the RS256 ceiling of the
+        /// same minutes, held to 0.6 of it.
+        static func postgresTargetFigures(database: String, clients: Int, seconds: Double, rounds: Int)
+            async throws -> [BenchFigure]
+        {
+            let signing = try await SigningCeiling()
+            guard
+                let logins = try await sharedLogins(
+                    database: database, instances: 1, signing: signing, clients: [clients], seconds: seconds,
+                    rounds: rounds
+                ).first
+            else { return [] }
+            return [
+                BenchFigure(
+                    name: "tenant-ceiling", label: "tenant RS256 ceiling (signatures/s ÷ 2)", value: logins.ceiling,
+                    unit: "logins/s"),
+                BenchFigure(
+                    name: "tenant-postgres-1", label: "logins over HTTP, one instance on PostgreSQL, K=\(clients)",
+                    value: logins.loginsPerSecond, unit: "logins/s", baseline: "tenant-ceiling", ratio: logins.ratio,
+                    target: 0.6),
+            ]
         }
 
         /// Logins over HTTP with K clients (and, on PostgreSQL, N instances), against the ceiling.

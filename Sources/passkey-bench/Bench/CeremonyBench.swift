@@ -97,7 +97,7 @@ struct CeremonyBench {
         let platform = try await Rig(
             store: await FileCredentialStore(directory: scratch + "/platform"), profile: .platform, origin: origin)
         try await pair(
-            "file-get-platform", "get, file store, platform profile", baseline: "raw-es256-sign", target: 0.7,
+            "file-get-platform", "get, file store, platform profile", baseline: "raw-es256-sign", target: 0.8,
             platform.get, against: rawSign)
         try await pair(
             "file-create-platform", "create, file store, platform profile", baseline: "raw-durable-new-file",
@@ -129,7 +129,7 @@ struct CeremonyBench {
             progress("\(label), beside soft-webauthn")
             figures += try await BenchFigure.pairedRates(
                 name, label, baseline: "soft-webauthn-\(operation.rawValue)",
-                baselineLabel: "soft-webauthn 0.1.4 \(operation.rawValue) (Python)", target: 1.5, rounds: rounds,
+                baselineLabel: "soft-webauthn 0.1.4 \(operation.rawValue) (Python)", target: 1.3, rounds: rounds,
                 { try await Throughput.rate(seconds: seconds, body) },
                 against: { try await peer.rate(operation, seconds: seconds) })
         }
@@ -146,7 +146,7 @@ struct CeremonyBench {
         progress("create, in-memory store, beside a raw key generation and seal")
         return try await BenchFigure.paired(
             "memory-create-vs-keygen-seal", "create, in-memory store", baseline: "raw-es256-keygen-seal",
-            baselineLabel: Self.labels["raw-es256-keygen-seal"] ?? "raw-es256-keygen-seal", target: 0.8, rounds: rounds,
+            baselineLabel: Self.labels["raw-es256-keygen-seal"] ?? "raw-es256-keygen-seal", target: 0.5, rounds: rounds,
             seconds: seconds,
             memory.create,
             against: {

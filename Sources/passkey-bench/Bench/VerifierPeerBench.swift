@@ -60,14 +60,14 @@ struct VerifierPeerBench {
         if wants("rp-verify-vs-py-webauthn") {
             peers.append(
                 (
-                    "py-webauthn", "py_webauthn 3 verify_authentication_response (Python)", 3,
+                    "py-webauthn", "py_webauthn 3 verify_authentication_response (Python)", 2,
                     [python, self.peers + "/verifier_peer_bench.py"]
                 ))
         }
         if wants("rp-verify-vs-go-webauthn") {
             progress("building the Go verifier (duo-labs/webauthn from \(Self.goPath))")
             peers.append(
-                ("go-webauthn", "duo-labs/webauthn ValidateLogin (Go, Debian)", 1.5, [try await buildGoPeer()]))
+                ("go-webauthn", "duo-labs/webauthn ValidateLogin (Go, Debian)", 1.4, [try await buildGoPeer()]))
         }
         var figures: [BenchFigure] = []
         for peer in peers {
