@@ -1,4 +1,4 @@
-import WebAuthn
+package import WebAuthn
 
 /// A secret: an `auth_session`, a refresh token or an access token, a password, a CAPTCHA answer.
 ///
@@ -38,5 +38,15 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)
+    }
+}
+
+extension Secret: JSONReadable, JSONWritable {
+    package init(scanning scanner: inout JSONScanner) throws(JSONScanner.Unreadable) {
+        text = try scanner.string()
+    }
+
+    package func write(to writer: inout JSONWriter) {
+        writer.string(text)
     }
 }

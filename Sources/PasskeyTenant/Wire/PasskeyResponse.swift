@@ -1,3 +1,4 @@
+import Foundation
 public import WebAuthn
 
 /// An `authn_response`: what `PublicKeyCredential.toJSON()` gave for a create or a get ceremony
@@ -9,45 +10,55 @@ public import WebAuthn
 /// and the relying party's verification refuses it (§7.1, §7.2), whichever endpoint took it.
 public struct PasskeyResponse: Sendable, Hashable, Codable {
     /// The value read as a registration response, if it is one.
-    public let registration: RegistrationResponseJSON?
+    public var registration: RegistrationResponseJSON? { try? registrationResponse() }
     /// The value read as an authentication response, if it is one.
-    public let authentication: AuthenticationResponseJSON?
+    public var authentication: AuthenticationResponseJSON? { try? authenticationResponse() }
+
+    private let readRegistration: RegistrationResponseJSON?
+    private let readAuthentication: AuthenticationResponseJSON?
     /// Why it is not a registration response.
-    let registrationProblem: String?
+    private let registrationProblem: String?
     /// Why it is not an authentication response.
-    let authenticationProblem: String?
+    private let authenticationProblem: String?
+    /// The member's text when the JSON scanner read one shape and left the other to `JSONDecoder`,
+    /// which decodes it only if it is asked for: a login's token request is read without decoding
+    /// its response as a registration it is not (issue 46).
+    private let text: [UInt8]?
 
     /// Wraps a registration response.
     public init(_ registration: RegistrationResponseJSON) {
-        self.registration = registration
-        self.authentication = nil
-        self.registrationProblem = nil
-        self.authenticationProblem = "not an authentication response"
+        readRegistration = registration
+        readAuthentication = nil
+        registrationProblem = nil
+        authenticationProblem = "not an authentication response"
+        text = nil
     }
 
     /// Wraps an authentication response.
     public init(_ authentication: AuthenticationResponseJSON) {
-        self.registration = nil
-        self.authentication = authentication
-        self.registrationProblem = "not a registration response"
-        self.authenticationProblem = nil
+        readRegistration = nil
+        readAuthentication = authentication
+        registrationProblem = "not a registration response"
+        authenticationProblem = nil
+        text = nil
     }
 
     public init(from decoder: any Decoder) throws {
         do {
-            registration = try RegistrationResponseJSON(from: decoder)
+            readRegistration = try RegistrationResponseJSON(from: decoder)
             registrationProblem = nil
         } catch {
-            registration = nil
+            readRegistration = nil
             registrationProblem = Self.describe(error)
         }
         do {
-            authentication = try AuthenticationResponseJSON(from: decoder)
+            readAuthentication = try AuthenticationResponseJSON(from: decoder)
             authenticationProblem = nil
         } catch {
-            authentication = nil
+            readAuthentication = nil
             authenticationProblem = Self.describe(error)
         }
+        text = nil
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -60,18 +71,61 @@ public struct PasskeyResponse: Sendable, Hashable, Codable {
 
     /// The registration response, or `invalid_request` saying what is wrong with it.
     func registrationResponse() throws(TenantError) -> RegistrationResponseJSON {
-        guard let registration else {
-            throw .invalidRequest(registrationProblem ?? "authn_response: not a registration response")
-        }
-        return registration
+        if let readRegistration { return readRegistration }
+        if let text { return try Self.decodeAsMember(RegistrationResponseJSON.self, text) }
+        throw .invalidRequest(registrationProblem ?? "authn_response: not a registration response")
     }
 
     /// The authentication response, or `invalid_request` saying what is wrong with it.
     func authenticationResponse() throws(TenantError) -> AuthenticationResponseJSON {
-        guard let authentication else {
-            throw .invalidRequest(authenticationProblem ?? "authn_response: not an authentication response")
+        if let readAuthentication { return readAuthentication }
+        if let text { return try Self.decodeAsMember(AuthenticationResponseJSON.self, text) }
+        throw .invalidRequest(authenticationProblem ?? "authn_response: not an authentication response")
+    }
+
+    /// Equal when both read each shape to the same response or refuse it with the same words,
+    /// however they were read.
+    public static func == (a: PasskeyResponse, b: PasskeyResponse) -> Bool {
+        a.readings == b.readings
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(readings.registration)
+        hasher.combine(readings.authentication)
+    }
+
+    private var readings: Readings {
+        Readings(
+            registration: Result { () throws(TenantError) in try registrationResponse() },
+            authentication: Result { () throws(TenantError) in try authenticationResponse() })
+    }
+
+    private struct Readings: Equatable {
+        let registration: Result<RegistrationResponseJSON, TenantError>
+        let authentication: Result<AuthenticationResponseJSON, TenantError>
+    }
+
+    /// `text` decoded by `JSONDecoder` as the `authn_response` member it was, so that a problem
+    /// names its path from there, as when the whole request was decoded so.
+    private static func decodeAsMember<Shape: Decodable>(_ shape: Shape.Type, _ text: [UInt8])
+        throws(TenantError) -> Shape
+    {
+        do {
+            return try JSONDecoder().decode(
+                Member<Shape>.self, from: Data(Array(#"{"authn_response":"#.utf8) + text + [UInt8(ascii: "}")])
+            ).value
+        } catch {
+            throw .invalidRequest(describe(error))
         }
-        return authentication
+    }
+
+    /// `{"authn_response": value}`.
+    private struct Member<Value: Decodable>: Decodable {
+        let value: Value
+
+        enum CodingKeys: String, CodingKey {
+            case value = "authn_response"
+        }
     }
 
     /// `authn_response.response.signature: missing`, for a decoding error.
@@ -90,5 +144,39 @@ public struct PasskeyResponse: Sendable, Hashable, Codable {
             names += key.intValue.map { "[\($0)]" } ?? (names.isEmpty ? key.stringValue : ".\(key.stringValue)")
         }
         return "\(names.isEmpty ? "authn_response" : names): \(what)"
+    }
+}
+
+extension PasskeyResponse: JSONReadable, JSONWritable {
+    /// The member's text read as the shapes the JSON scanner takes; the other is `JSONDecoder`'s,
+    /// when asked for (``registrationResponse()``, ``authenticationResponse()``). A text the
+    /// scanner reads as neither is `JSONDecoder`'s at once, for the request's own error.
+    package init(scanning scanner: inout JSONScanner) throws(JSONScanner.Unreadable) {
+        let text = Array(try scanner.rawValue())
+        func read<Shape: JSONReadable>(_ shape: Shape.Type) -> Shape? {
+            var member = JSONScanner(text)
+            guard let value = try? Shape(scanning: &member), (try? member.end()) != nil else { return nil }
+            return value
+        }
+        readRegistration = read(RegistrationResponseJSON.self)
+        readAuthentication = read(AuthenticationResponseJSON.self)
+        guard readRegistration != nil || readAuthentication != nil else { throw JSONScanner.Unreadable() }
+        registrationProblem = nil
+        authenticationProblem = nil
+        self.text = text
+    }
+
+    package var writesDirectly: Bool {
+        registration?.writesDirectly ?? authentication?.writesDirectly ?? true
+    }
+
+    package func write(to writer: inout JSONWriter) {
+        if let registration {
+            registration.write(to: &writer)
+        } else if let authentication {
+            authentication.write(to: &writer)
+        } else {
+            writer.raw("null")
+        }
     }
 }

@@ -1,4 +1,4 @@
-import WebAuthn
+public import WebAuthn
 
 /// `POST /oauth/token`'s body, for every grant the tenant knows (auth0-passkey-api.md §3.1, §6.1,
 /// §6.4, §14.3): `urn:okta:params:oauth:grant-type:webauthn`, `authorization_code` (RFC 6749
@@ -6,7 +6,7 @@ import WebAuthn
 ///
 /// `authn_response` is read as both ceremonies' shapes; the session says which one counts
 /// (§3.2).
-public struct TokenRequest: Sendable, Hashable, Codable {
+public struct TokenRequest: Sendable, Hashable, Codable, JSONObject {
     public var clientID: String
     public var grantType: String
     public var authSession: Secret?
@@ -90,40 +90,23 @@ public struct TokenRequest: Sendable, Hashable, Codable {
         self.clientSecret = clientSecret
     }
 
-    enum CodingKeys: String, CodingKey {
-        case clientID = "client_id"
-        case grantType = "grant_type"
-        case authSession = "auth_session"
-        case authnResponse = "authn_response"
-        case refreshToken = "refresh_token"
-        case scope, audience, realm, organization, code
-        case codeVerifier = "code_verifier"
-        case redirectURI = "redirect_uri"
-        case clientSecret = "client_secret"
-        case username, otp, password, captcha
+    /// The members, declared once (``JSONObject``): a plain JSON body reads itself with the JSON
+    /// scanner, anything else through `JSONDecoder`, which names what is wrong. `client_id`, which
+    /// may be absent (the client authenticates with `Authorization: Basic`, RFC 6749 §2.3.1), and
+    /// `grant_type`, checked once the client is, read as empty when absent.
+    package static var jsonMembers: JSONMembers<Self> {
+        JSONMembers(
+            [
+                .member("client_id", \.clientID, default: ""), .member("grant_type", \.grantType, default: ""),
+                .member("auth_session", \.authSession), .member("authn_response", \.authnResponse),
+                .member("refresh_token", \.refreshToken), .member("scope", \.scope),
+                .member("audience", \.audience), .member("realm", \.realm), .member("organization", \.organization),
+                .member("code", \.code), .member("code_verifier", \.codeVerifier),
+                .member("redirect_uri", \.redirectURI), .member("client_secret", \.clientSecret),
+                .member("username", \.username), .member("otp", \.otp), .member("password", \.password),
+                .member("captcha", \.captcha),
+            ])
     }
 
-    /// Reads a body whose `client_id` may be absent (the client authenticates with
-    /// `Authorization: Basic`, RFC 6749 §2.3.1) and whose `grant_type` is checked once the client
-    /// is: both read as empty when absent; every other member as its type says.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        clientID = try container.decodeIfPresent(String.self, forKey: .clientID) ?? ""
-        grantType = try container.decodeIfPresent(String.self, forKey: .grantType) ?? ""
-        authSession = try container.decodeIfPresent(Secret.self, forKey: .authSession)
-        authnResponse = try container.decodeIfPresent(PasskeyResponse.self, forKey: .authnResponse)
-        refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
-        scope = try container.decodeIfPresent(String.self, forKey: .scope)
-        audience = try container.decodeIfPresent(String.self, forKey: .audience)
-        realm = try container.decodeIfPresent(String.self, forKey: .realm)
-        organization = try container.decodeIfPresent(String.self, forKey: .organization)
-        code = try container.decodeIfPresent(Secret.self, forKey: .code)
-        codeVerifier = try container.decodeIfPresent(Secret.self, forKey: .codeVerifier)
-        redirectURI = try container.decodeIfPresent(String.self, forKey: .redirectURI)
-        clientSecret = try container.decodeIfPresent(Secret.self, forKey: .clientSecret)
-        username = try container.decodeIfPresent(String.self, forKey: .username)
-        otp = try container.decodeIfPresent(Secret.self, forKey: .otp)
-        password = try container.decodeIfPresent(Secret.self, forKey: .password)
-        captcha = try container.decodeIfPresent(Secret.self, forKey: .captcha)
-    }
+    package static var unread: Self { Self(grantType: "", clientID: "") }
 }
