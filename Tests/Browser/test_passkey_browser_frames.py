@@ -17,7 +17,10 @@ from test_passkey_browser import browse, environment  # noqa: F401 (a fixture)
 def test_a_frame_added_after_load_and_a_popup_sign_up(engine, rp, environment, tmp_path):
     # What the embedder page opens (embedder.html's query), and who signs up there.
     users = {"frame": "framed"} | ({"popup": "popped"} if engine == "firefox" else {})
-    opened = {key: f"{rp.origin}/?auto=signup-login&username={user}" for key, user in users.items()}
+    # Each logs in naming its user (an allow list): the frame and the popup run at once on one RP
+    # and one store, where a discoverable login takes the newest passkey, which may be the other's.
+    opened = {key: f"{rp.origin}/?auto=signup-login&residentKey=discouraged&username={user}"
+              for key, user in users.items()}
     url = rp.origin + "/static/embedder.html?" + urllib.parse.urlencode(opened)
 
     def logged_in():
