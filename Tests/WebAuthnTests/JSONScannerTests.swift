@@ -211,8 +211,8 @@ import Testing
     }
 
     @Test func aMalformedMemberIsRefusedNotHandedOn() {
-        for body in [#"{"origin":"o","options":{"challenge":}"#, #"{"origin":"o","options":[1 2]}"#, #"{"origin":"o"}"#]
-        {
+        let bodies = [#"{"origin":"o","options":{"challenge":}"#, #"{"origin":"o","options":[1 2]}"#, #"{"origin":"o"}"#]
+        for body in bodies {
             #expect(throws: WebAuthnError.self, "\(body)") {
                 try WebAuthnJSON.decode(Body.self, from: Array(body.utf8))
             }
