@@ -211,7 +211,9 @@ import Testing
     }
 
     @Test func aMalformedMemberIsRefusedNotHandedOn() {
-        let bodies = [#"{"origin":"o","options":{"challenge":}"#, #"{"origin":"o","options":[1 2]}"#, #"{"origin":"o"}"#]
+        let bodies = [
+            #"{"origin":"o","options":{"challenge":}"#, #"{"origin":"o","options":[1 2]}"#, #"{"origin":"o"}"#,
+        ]
         for body in bodies {
             #expect(throws: WebAuthnError.self, "\(body)") {
                 try WebAuthnJSON.decode(Body.self, from: Array(body.utf8))
