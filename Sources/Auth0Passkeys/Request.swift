@@ -85,7 +85,7 @@ public struct Request<Value: Sendable, Failure: Auth0APIError>: Sendable {
             }
             if !items.isEmpty { target += (url.contains("?") ? "&" : "?") + items.joined(separator: "&") }
         } else if let body {
-            payload = Array(Self.json(.object(body)).utf8)
+            payload = WebAuthnJSON.encode(JSONValue.object(body))
         }
         return HTTPRequest(method: method, url: target, headers: client.standardHeaders + extraHeaders, body: payload)
     }
@@ -106,13 +106,10 @@ public struct Request<Value: Sendable, Failure: Auth0APIError>: Sendable {
         return try handle(response)
     }
 
-    /// Compact JSON, keys sorted, `/` unescaped.
+    /// Compact JSON, keys sorted, `/` unescaped: `WebAuthnJSON.encode(_:)`, which writes a body
+    /// of strings, booleans, arrays and objects itself and leaves one with numbers to `JSONEncoder`.
     private static func json(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // JSONValue holds only strings, finite numbers read from JSON, booleans, arrays and objects.
-        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: WebAuthnJSON.encode(value), as: UTF8.self)
     }
 }
 
@@ -143,12 +140,12 @@ enum ResponseHandling {
 /// JSON bodies built from `Encodable` wire structs, so that ``Request/parameters(_:)`` can merge
 /// members into them.
 enum JSONObject {
-    /// The members of `value`'s JSON encoding; `nil` members are omitted, never `null`.
+    /// The members of `value`'s JSON encoding; `nil` members are omitted, never `null`. Read back
+    /// with the JSON scanner where it can (a body without numbers), else with `JSONDecoder`.
     static func members(of value: some Encodable) -> [String: JSONValue] {
         // The wire structs hold strings, numbers, booleans and JSONValues: they always encode,
         // and their encoding is always an object.
-        guard let data = try? JSONEncoder().encode(value),
-            let members = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        guard let members = try? WebAuthnJSON.decode([String: JSONValue].self, from: WebAuthnJSON.encode(value))
         else { preconditionFailure("a wire body did not encode as a JSON object") }
         return members
     }
