@@ -31,7 +31,9 @@ import WebAuthn
         #expect(listing.problems.isEmpty)
         #expect(Set(listing.credentials) == Set(imported + [existing]))
         #expect(try await reopened.credential(id: existing.id) == existing)
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: path + "/credentials")).contains { $0.hasPrefix(".") })
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: path + "/credentials")).contains { $0.hasPrefix(".") }
+        )
     }
 
     /// The batch's records are in the journal: a new instance's first answer (from the journal,
@@ -81,8 +83,9 @@ import WebAuthn
 
         let after = try filesBelow(path).filter { !$0.path.hasSuffix("/.lock") }
         #expect(after.map(\.path).sorted() == before.map(\.path).sorted())
-        #expect(Dictionary(uniqueKeysWithValues: after.map { ($0.path, $0.bytes) })
-            == Dictionary(uniqueKeysWithValues: before.map { ($0.path, $0.bytes) }))
+        #expect(
+            Dictionary(uniqueKeysWithValues: after.map { ($0.path, $0.bytes) })
+                == Dictionary(uniqueKeysWithValues: before.map { ($0.path, $0.bytes) }))
         let reopened = try await FileCredentialStore(directory: path)
         #expect(try await reopened.all().credentials == [existing])
         #expect(try await reopened.credential(id: fresh[0].id) == nil)
