@@ -23,7 +23,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display
 
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 GROUPS = ("store", "tenant-sqlite", "tenant-postgres")
 TITLES = {
@@ -32,6 +32,8 @@ TITLES = {
     "tenant-postgres": "Tenant on PostgreSQL: users",
 }
 FLAT = 1.2
+# The ratios labelled on the y axis (those in view are shown): the band's edges among powers of two.
+RATIO_TICKS = (1 / 64, 1 / 16, 1 / 4, 1 / 2, 1 / FLAT, 1, FLAT, 2, 4, 16, 64, 256, 1024)
 
 
 def load(path):
@@ -117,7 +119,9 @@ def figure(points):
         axis.xaxis.set_major_locator(LogLocator(base=10))
         axis.xaxis.set_major_formatter(FuncFormatter(size_label))
         axis.xaxis.set_minor_formatter(NullFormatter())
-        axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _p: f"{value:g}×"))
+        axis.yaxis.set_major_locator(FixedLocator(RATIO_TICKS))
+        axis.yaxis.set_minor_formatter(NullFormatter())
+        axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _p: f"{value:.3g}×"))
         axis.set_title(TITLES[group])
         axis.set_xlabel("size")
         axis.set_ylabel("relative to the smallest size")
