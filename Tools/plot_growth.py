@@ -33,7 +33,7 @@ TITLES = {
 }
 FLAT = 1.2
 # The ratios labelled on the y axis (those in view are shown): the band's edges among powers of two.
-RATIO_TICKS = (1 / 64, 1 / 16, 1 / 4, 1 / 2, 1 / FLAT, 1, FLAT, 2, 4, 16, 64, 256, 1024)
+RATIO_TICKS = (*(2.0**-k for k in range(10, 0, -1)), 1 / FLAT, 1, FLAT, *(2.0**k for k in range(1, 11)))
 
 
 def load(path):
