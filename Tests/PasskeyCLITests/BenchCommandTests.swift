@@ -97,7 +97,9 @@ import WebAuthn
         let cache = directory.appending("cache")
         let out = directory.appending("growth.json")
         let arguments = ["growth", "--sizes", "40", "90", "--seconds", "0.02", "--cache", cache, "--json"]
-        let first = try await ChildProcess.run(BenchCommandTests.executable, arguments + ["--out", out])
+        // Eleven new `passkey` processes per size: slow in a debug build beside other suites.
+        let first = try await ChildProcess.run(
+            BenchCommandTests.executable, arguments + ["--out", out], timeout: .seconds(600))
         #expect(first.status == 0, "\(first.stderr)")
         let points = try #require(try JSONValue(json: Array(first.stdout.utf8)).arrayValue)
         #expect(
@@ -114,7 +116,7 @@ import WebAuthn
             let names = try FileManager.default.contentsOfDirectory(atPath: "\(cache)/\(size)/store/credentials")
             #expect(names.filter { $0.hasSuffix(".json") }.count == size)
         }
-        let again = try await ChildProcess.run(BenchCommandTests.executable, arguments)
+        let again = try await ChildProcess.run(BenchCommandTests.executable, arguments, timeout: .seconds(600))
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("reusing the 90-passkey store"))
     }
