@@ -55,6 +55,46 @@ extension OpenFile {
         return true
     }
 
+    /// Creates many new files in this directory, durably, with one wait for the disk for all of
+    /// them: each is written in full under a temporary name, the file system is flushed once
+    /// (``syncFilesystem()``), so every content is on disk before any name points at it; then
+    /// each is renamed to its name and the directory is `fsync`ed. A crash at any instant leaves
+    /// each file whole or absent (never torn), as ``replace(_:with:)`` does for one.
+    ///
+    /// The names must be new: the caller checks, under the lock that keeps other writers out,
+    /// that none exists, since a rename replaces.
+    ///
+    /// - Parameter files: the names and contents.
+    /// - Throws: `Failure`, from the call that failed and its path. Before the renames, nothing
+    ///   is left; when a rename fails, the files renamed before it are removed again; when only
+    ///   the directory's `fsync` fails, the files are in place but may not survive a crash.
+    package func createAll(_ files: [(name: String, bytes: [UInt8])]) throws(Failure) {
+        var temporaries: [String] = []
+        temporaries.reserveCapacity(files.count)
+        do throws(Failure) {
+            for file in files {
+                let temporary = Self.temporaryName()
+                let opened = try OpenFile(opening: temporary, in: self, .writeOnly, options: .exclusive)
+                temporaries.append(temporary)
+                try opened.write(file.bytes, at: 0)
+            }
+            try syncFilesystem()
+        } catch {
+            for temporary in temporaries { _ = try? remove(temporary) }
+            throw error
+        }
+        for (position, file) in files.enumerated() {
+            do throws(Failure) {
+                try rename(temporaries[position], to: file.name)
+            } catch {
+                for temporary in temporaries[position...] { _ = try? remove(temporary) }
+                for renamed in files[..<position] { _ = try? remove(renamed.name) }
+                throw error
+            }
+        }
+        try sync()
+    }
+
     /// A fresh name with ``temporaryPrefix``.
     private static func temporaryName() -> String {
         var random = SystemRandomNumberGenerator()

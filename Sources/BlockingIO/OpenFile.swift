@@ -196,6 +196,18 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
         }
     }
 
+    /// Flushes everything written to the file system this file is on to stable storage
+    /// (`syncfs`, syncfs(2)): one wait for the disk for any number of files, where ``sync()``
+    /// waits once per file. It also flushes other processes' writes to that file system, so it
+    /// costs more on a busy one; since Linux 5.8 it reports a write-back error of any file there.
+    ///
+    /// - Throws: `Failure`, from the system's error.
+    package func syncFilesystem() throws(Failure) {
+        if case .failure(let errno) = Self.retrying({ CStatfs.syncfs(descriptor.rawValue) }) {
+            throw Failure(SystemCallError("syncfs", path, errno))
+        }
+    }
+
     // MARK: Metadata
 
     /// The file's status (`fstat`).

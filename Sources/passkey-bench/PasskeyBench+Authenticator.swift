@@ -23,7 +23,9 @@ extension PasskeyBench {
             help: "Credentials in the large stores, the file store and the in-memory one (0 skips them).")
         var storeSize: Int = 100_000
 
-        @Option(name: .customLong("large-store"), help: "Where to keep the large store between runs.")
+        @Option(
+            name: .customLong("large-store"),
+            help: "Where to keep the large store between runs (made once, in DIR/store; as growth's cache/SIZE).")
         var largeStore: String?
 
         @Option(help: "The test vectors folder whose W3C set is verified per attestation format.")
@@ -104,8 +106,8 @@ extension PasskeyBench {
                     .figures(progress: progress)
             }
             if storeSize > 0, wantsGroup("large-store") {
-                let directory = largeStore ?? scratch + "/large"
-                figures += try await LargeStoreBench(count: storeSize, directory: directory).figures(progress: progress)
+                let store = LargeStore(count: storeSize, root: largeStore ?? scratch + "/large")
+                figures += try await LargeStoreBench(store: store).figures(progress: progress)
             }
             try BenchOutput.write(figures, json: json, lines: figures.map(\.line))
         }

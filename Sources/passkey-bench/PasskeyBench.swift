@@ -13,11 +13,11 @@ struct PasskeyBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passkey-bench",
         abstract:
-            "Measure the authenticator (the default), every figure with a target, the local tenant, signup and login end to end, seeding, passkey serve, the CTAP device, or the page bridge.",
+            "Measure the authenticator (the default), every figure with a target, the local tenant, signup and login end to end, seeding, passkey serve, the CTAP device, the page bridge, or growth with size.",
         discussion: "Build with -c release for real figures (make bench).",
         subcommands: [
             AuthenticatorBench.self, TargetsBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self,
-            ServeBench.self, CTAPBench.self, BridgeCommand.self, ConformanceBench.self,
+            ServeBench.self, CTAPBench.self, BridgeCommand.self, ConformanceBench.self, GrowthBench.self,
         ],
         defaultSubcommand: AuthenticatorBench.self)
 }

@@ -82,3 +82,42 @@ import WebAuthn
         }
     }
 }
+
+/// `passkey-bench growth`: one point per series and size of the store group, as JSON that
+/// `Tools/plot_growth.py` reads, with the stores made once and reused.
+@Suite struct GrowthBenchCommandTests {
+    static let series: Set<String> = [
+        "get-by-id", "get-discoverable", "create", "first-get", "first-get-by-id", "process-start", "resident",
+        "disk-per-passkey", "make-per-passkey",
+    ]
+
+    @Test func measuresTheStoreAtEachSizeAndReusesItsStores() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cache = directory.appending("cache")
+        let out = directory.appending("growth.json")
+        let arguments = ["growth", "--sizes", "40", "90", "--seconds", "0.02", "--cache", cache, "--json"]
+        // Eleven new `passkey` processes per size: slow in a debug build beside other suites.
+        let first = try await ChildProcess.run(
+            BenchCommandTests.executable, arguments + ["--out", out], timeout: .seconds(600))
+        #expect(first.status == 0, "\(first.stderr)")
+        let points = try #require(try JSONValue(json: Array(first.stdout.utf8)).arrayValue)
+        #expect(
+            try JSONValue(json: Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+                == JSONValue(json: Array(first.stdout.utf8)))
+        for size in [40, 90] {
+            let atSize = points.filter { $0["size"]?.numberValue == Double(size) }
+            #expect(Set(atSize.compactMap { $0["series"]?.stringValue }) == Self.series)
+            for point in atSize {
+                #expect(point["group"]?.stringValue == "store")
+                #expect((point["value"]?.numberValue ?? 0) > 0, "\(point)")
+            }
+            // The store holds exactly its size: the measured creates were removed again.
+            let names = try FileManager.default.contentsOfDirectory(atPath: "\(cache)/\(size)/store/credentials")
+            #expect(names.filter { $0.hasSuffix(".json") }.count == size)
+        }
+        let again = try await ChildProcess.run(BenchCommandTests.executable, arguments, timeout: .seconds(600))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("reusing the 90-passkey store"))
+    }
+}

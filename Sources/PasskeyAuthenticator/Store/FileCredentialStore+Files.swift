@@ -213,22 +213,23 @@ extension FileCredentialStore {
             lock.liveCredentials = UInt64(index.count)
         }
 
-        /// Appends one record to the journal at the end `lock` records, and records the new end in
-        /// `lock`.
+        /// Appends a change's records to the journal at the end `lock` records, in one write, and
+        /// records the new end in `lock`.
         ///
         /// No `fsync`: the record survives a killed process in the page cache, and after a power
         /// loss a journal that lost its tail disagrees with `.lock` or with the directory's mtime
         /// (which the credential file's directory `fsync` made durable), so it is rebuilt. Saving
         /// this `fsync` saves a quarter of a change's.
         func append(_ change: Change, lock: inout LockState) throws(StoreError) {
-            guard let record = change.record else {
+            let records = change.records
+            guard !records.isEmpty else {
                 return
             }
-            let bytes = IndexJournal.encode(record)
+            let bytes = records.flatMap(IndexJournal.encode)
             let file = try StoreFile(opening: IndexJournal.fileName, in: root, .writeOnly)
             try file.write(bytes, at: Int(lock.journalLength))
             lock.journalLength += UInt64(bytes.count)
-            lock.journalRecords += 1
+            lock.journalRecords += UInt64(records.count)
             lock.liveCredentials = UInt64(max(0, Int(lock.liveCredentials) + change.liveDelta))
         }
 

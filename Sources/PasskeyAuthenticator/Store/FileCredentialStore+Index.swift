@@ -121,17 +121,20 @@ extension FileCredentialStore {
     /// What one change did, for the index and its journal.
     enum Change {
         case added(CredentialSummary)
+        /// Many new credentials at once (``FileCredentialStore/add(contentsOf:)``).
+        case addedAll([CredentialSummary])
         case updated(CredentialSummary)
         case deleted(id: [UInt8])
         /// A change no summary shows (the signature counter).
         case unindexed
 
-        /// The journal record, if the change needs one.
-        var record: IndexJournal.Record? {
+        /// The journal records the change needs, if any.
+        var records: [IndexJournal.Record] {
             switch self {
-            case .added(let summary), .updated(let summary): .added(summary)
-            case .deleted(let id): .deleted(id: id)
-            case .unindexed: nil
+            case .added(let summary), .updated(let summary): [.added(summary)]
+            case .addedAll(let summaries): summaries.map(IndexJournal.Record.added)
+            case .deleted(let id): [.deleted(id: id)]
+            case .unindexed: []
             }
         }
 
@@ -139,6 +142,7 @@ extension FileCredentialStore {
         var liveDelta: Int {
             switch self {
             case .added: 1
+            case .addedAll(let summaries): summaries.count
             case .deleted: -1
             case .updated, .unindexed: 0
             }

@@ -39,7 +39,7 @@ extension FileCredentialStore {
             abandon(before, generation: lock.generation)
             throw error
         }
-        if let record = change.record {
+        for record in change.records {
             index?.apply(record)
         }
         do {

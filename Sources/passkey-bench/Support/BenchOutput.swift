@@ -18,9 +18,14 @@ enum BenchOutput {
 
     /// Writes figures to standard output as pretty JSON with sorted keys.
     static func json(_ value: some Encodable) throws {
+        print(String(decoding: try encoded(value), as: UTF8.self))
+    }
+
+    /// Figures as pretty JSON with sorted keys, as ``json(_:)`` prints them.
+    static func encoded(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        return try encoder.encode(value)
     }
 }
 

@@ -22,13 +22,20 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store; with the pkcs11 backend, its records keep keys in the token.
-    func open() async throws(WebAuthnClientError) -> FileCredentialStore {
+    ///
+    /// - Parameter watchingChanges: whether the store watches `credentials/` with inotify, so a
+    ///   credential read again is served from memory. A one-ceremony process (`passkey get`,
+    ///   `create`) reads each credential once and passes `false`: adding the watch makes the
+    ///   kernel walk every cached entry of the directory (`fsnotify_set_children_dentry_flags`),
+    ///   some 70 ms of a new process's first `get` in a store of 10^6 credentials (issue 46).
+    func open(watchingChanges: Bool = true) async throws(WebAuthnClientError) -> FileCredentialStore {
         let directory = try directory()
         let environment = ProcessInfo.processInfo.environment
         let custody = try await keys.tokenCustody(environment)
         do {
             return try await FileCredentialStore(
-                directory: directory, passphrase: Self.passphrase(environment: environment), custody: custody)
+                directory: directory, passphrase: Self.passphrase(environment: environment), custody: custody,
+                watchingChanges: watchingChanges)
         } catch {
             throw WebAuthnClientError(.notAllowed, "the credential store \(directory) cannot be opened: \(error)")
         }
@@ -121,11 +128,12 @@ struct AuthenticatorOptions: ParsableArguments {
         }
     }
 
-    /// The software authenticator over the store, with this run's seed and simulation.
+    /// The software authenticator over the store, for one ceremony (the store opened without a
+    /// watch), with this run's seed and simulation.
     func authenticator(profile: AuthenticatorProfile, accountChoice: AccountChoice = .mostRecent)
         async throws(WebAuthnClientError) -> SoftwareAuthenticator
     {
-        let opened = try await store.open()
+        let opened = try await store.open(watchingChanges: false)
         return SoftwareAuthenticator(
             store: opened, profile: profile.narrowed(for: opened), seed: try Seed(option: seed),
             simulation: simulate, accountChoice: accountChoice)
