@@ -17,7 +17,8 @@ struct PasskeyBench: AsyncParsableCommand {
         discussion: "Build with -c release for real figures (make bench).",
         subcommands: [
             AuthenticatorBench.self, TargetsBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self,
-            ServeBench.self, CTAPBench.self, BridgeCommand.self, ConformanceBench.self,
+            ServeBench.self, CTAPBench.self, BridgeCommand.self, ConformanceBench.self, GrowthBench.self,
+            MemoryBench.self,
         ],
         defaultSubcommand: AuthenticatorBench.self)
 }
