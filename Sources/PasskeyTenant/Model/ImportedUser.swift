@@ -1,5 +1,3 @@
-public import WebAuthn
-
 /// A user of the database connection to import with one passkey made elsewhere: what the
 /// Management API's `POST /api/v2/users` and `POST /api/v2/users/{id}/authentication-methods`
 /// (auth0-passkey-api.md §15.2, §15.3) would store for them, without either's round trip or

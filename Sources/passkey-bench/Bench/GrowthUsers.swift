@@ -8,9 +8,15 @@ import WebAuthn
 /// key goes into a software authenticator's store (``device(_:)``), as `passkey import --pkcs8`
 /// takes one in (WebAuthn L3 §11.4's Add Credential).
 struct GrowthUsers: Sendable {
-    private let secret = SecureRandom.bytes(32)
-    /// The tenant's RP ID: the default configuration's.
+    private let secret: [UInt8]
+    /// The tenant's RP ID.
     let rpID: String
+
+    /// New users, of a new run secret, for a tenant of `rpID`.
+    init(rpID: String) {
+        self.rpID = rpID
+        secret = SecureRandom.bytes(32)
+    }
 
     /// User `index` as the tenant imports it: email `user<index>@growth.example`, a synced passkey.
     func imported(_ index: Int) throws -> ImportedUser {

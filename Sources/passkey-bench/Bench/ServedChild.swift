@@ -20,7 +20,8 @@ struct ServedChild: Sendable {
     ) async throws -> Value {
         let passkey = try LargeStoreBench.passkey()
         let result = try await Subprocess.run(
-            .path(FilePath(passkey)), arguments: Arguments(arguments), output: .sequence, error: .discarded
+            .path(FilePath(passkey)), arguments: Arguments(arguments), input: .none, output: .sequence,
+            error: .discarded
         ) { execution in
             var output = execution.standardOutput.makeAsyncIterator()
             var line: [UInt8] = []

@@ -3,7 +3,6 @@ import BlockingIO
 import Foundation
 import PasskeyKit
 import PasskeyTenant
-import WebAuthn
 
 /// The servers' resident memory (issue 46), each a `passkey` process of its own started by the
 /// bench (``ServedChild``), read from `/proc/PID/status`:
@@ -33,7 +32,8 @@ struct ServerMemory {
         let token: String
     }
 
-    private struct Value<Member: Decodable>: Decodable {
+    /// A control API answer, `{"value": …}`.
+    private struct Answer<Member: Decodable>: Decodable {
         let value: Member
     }
 
@@ -43,7 +43,7 @@ struct ServerMemory {
 
     private func serveFigures() async throws -> [BenchFigure] {
         try await ServedChild.serving(["serve", "--json", "--port", "0"]) { [authenticators] child in
-            let start = try WebAuthnJSON.decode(ServeStart.self, from: child.startLine)
+            let start = try JSONDecoder().decode(ServeStart.self, from: Data(child.startLine))
             let transport = CurlTransport()
             @Sendable func post(_ path: String, _ body: String?) async throws -> [UInt8] {
                 let response = try await transport.send(
@@ -58,7 +58,7 @@ struct ServerMemory {
                 }
                 return response.body
             }
-            let session = try WebAuthnJSON.decode(Value<Session>.self, from: try await post("/session", nil))
+            let session = try JSONDecoder().decode(Answer<Session>.self, from: Data(try await post("/session", nil)))
                 .value.sessionId
             let empty = try child.residentMegabytes().now
             for _ in 0..<authenticators {
@@ -96,7 +96,7 @@ struct ServerMemory {
         let growthUsers = try await seed(database)
         return try await ServedChild.serving(["tenant", "serve", "--json", "--port", "0", "--db", database]) {
             [users, logins, clients] child in
-            let start = try WebAuthnJSON.decode(TenantStart.self, from: child.startLine)
+            let start = try JSONDecoder().decode(TenantStart.self, from: Data(child.startLine))
             let connection = try Tenant(clientID: start.clientID, baseURL: start.url)
             var sample: [VirtualUser] = []
             for _ in 0..<logins {
