@@ -1,4 +1,5 @@
 import PasskeyAuthenticator
+import PasskeyKit
 import PasskeyTenant
 import WebAuthn
 
@@ -43,14 +44,14 @@ struct GrowthUsers: Sendable {
 
     /// User `index`'s P-256 key: the first derived scalar in [1, n) (one in about 2³² is not).
     private func key(_ index: Int) throws -> SigningKey {
-        var attempt = 0
-        while true {
-            do {
-                return try SigningKey(rawRepresentation: derived("key-\(attempt)", index, count: 32), algorithm: .es256)
-            } catch  where attempt < 8 {
-                attempt += 1
+        for attempt in 0..<8 {
+            if let key = try? SigningKey(
+                rawRepresentation: derived("key-\(attempt)", index, count: 32), algorithm: .es256)
+            {
+                return key
             }
         }
+        throw BenchError("no P-256 key derives for user \(index)")
     }
 
     private func derived(_ purpose: String, _ index: Int, count: Int) -> [UInt8] {

@@ -35,10 +35,11 @@ import WebAuthn
 
     @Test func importedUsersLogInWithTheirPasskeys() async throws {
         let harness = try await TenantHarness()
-        var users: [Imported] = []
+        var made: [Imported] = []
         for index in 0..<3 {
-            users.append(try await Self.imported("Ada\(index)@Example.com"))
+            made.append(try await Self.imported("Ada\(index)@Example.com"))
         }
+        let users = made
         let ids = try await harness.tenant.importUsers(users.map(\.user))
         #expect(ids.count == 3)
         #expect(Set(ids).count == 3)
