@@ -86,6 +86,7 @@ PG_TEST_WIDTH ?= 16
 PG_STORE_SUITES := PostgresStoreTests|TestDatabaseSweepTests|PersistenceTests|SigningKeyTests|RememberedKeyTests\
 	|WebAuthnGrantTests|LiveTenantTests|FlexibleIdentifierPageTests|MyAccountTests|MyAccountManageTests\
 	|ManagementAPITests|ManagementMethodsTests|ManagementUserSearchTests|ManagementSeedLoginTests|UserStorePagingTests\
+	|UserImportTests\
 	|OrganizationTests|WebAuthPageTests|LogoutTests|DPoPProofTests|DPoPNonceTests|DPoPBindingTests|SessionIDTests\
 	|RefreshAndRevokeTests|SinglePageAppTokenTests|AuthorizationCodeGrantTests|AttemptLimitTests\
 	|UpstreamLoginTests|UpstreamRefusalTests|EmbeddedModeTests|OutboxTests|PasswordlessTests\

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import PasskeyTenant
 
 extension PasskeyBench {
     /// `passkey-bench growth`: how costs grow with size (issue 46), as ``GrowthPoint``s that
-    /// `Tools/plot_growth.py` draws: the file store at 10^3 to 10^6 passkeys (``StoreGrowth``).
+    /// `Tools/plot_growth.py` draws: the file store at 10^3 to 10^6 passkeys (``StoreGrowth``), and
+    /// the tenant at 10^3 to 10^6 users on SQLite and PostgreSQL (``TenantGrowth``).
     struct GrowthBench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "growth",
@@ -30,6 +32,15 @@ extension PasskeyBench {
         @Option(help: "Where made stores are kept between runs (default ~/.cache/softpasskey/growth).")
         var cache: String?
 
+        @Option(
+            help:
+                "A PostgreSQL server (postgres://…) for tenant-postgres: the run makes a database there, then drops it."
+        )
+        var db: String?
+
+        @Option(help: "Tenant logins measured at each size.")
+        var logins = 4000
+
         @Flag(help: "Print the points as JSON.")
         var json = false
 
@@ -37,8 +48,11 @@ extension PasskeyBench {
         var out: String?
 
         func validate() throws {
-            guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }), seconds > 0 else {
-                throw ValidationError("--sizes must be positive and given, --seconds positive")
+            guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }), seconds > 0, logins > 0 else {
+                throw ValidationError("--sizes must be positive and given, --seconds and --logins positive")
+            }
+            if let db, !PostgresURL.isPostgres(db) {
+                throw ValidationError("--db is a postgres:// or postgresql:// URL.")
             }
         }
 
@@ -52,9 +66,9 @@ extension PasskeyBench {
                         sizes: sizes.sorted(), cache: cache ?? LargeStore.cache, seconds: seconds
                     ).points(progress: progress)
                 case .tenantSQLite, .tenantPostgres:
-                    if !groups.isEmpty {
-                        throw ValidationError("--group \(group.rawValue) is not measured by this build")
-                    }
+                    var growth = TenantGrowth(database: db, groups: [group.rawValue])
+                    growth.logins = logins
+                    points += try await growth.points(sizes: sizes.sorted(), progress: progress)
                 }
             }
             if let out {

@@ -18,6 +18,7 @@ struct PasskeyBench: AsyncParsableCommand {
         subcommands: [
             AuthenticatorBench.self, TargetsBench.self, TenantBench.self, EndToEndBench.self, SeedBench.self,
             ServeBench.self, CTAPBench.self, BridgeCommand.self, ConformanceBench.self, GrowthBench.self,
+            MemoryBench.self,
         ],
         defaultSubcommand: AuthenticatorBench.self)
 }

@@ -185,16 +185,7 @@ extension ManagementAPI {
         }
         let id = try Self.base64(body.keyID, "key_id", bytes: 1...1023)
         let keyBytes = try Self.base64(body.publicKey, "public_key", bytes: 1...2048)
-        let key: COSEKey
-        do throws(WebAuthnError) {
-            key = try COSEKey(bytes: keyBytes)
-        } catch {
-            throw .invalidRequest("public_key: not a COSE_Key (\(error.reason))")
-        }
-        guard let algorithm = key.algorithm, configuration.algorithms.contains(algorithm) else {
-            let allowed = configuration.algorithms.map(\.description).joined(separator: ", ")
-            throw .invalidRequest("public_key: the key's algorithm must be one of \(allowed)")
-        }
+        let algorithm = try services.givenKeyAlgorithm(keyBytes, field: "public_key")
         let handle = try Self.base64(body.userHandle, "user_handle", bytes: 1...64)
         var aaguid = AAGUID.zero
         if let text = body.aaguid {

@@ -98,4 +98,24 @@ extension TenantServices {
     /// Auth0's refusal of a signup whose identifier belongs to a user already
     /// (auth0-passkey-api.md §18).
     static let userAlreadyExists = TenantError.invalidRequest("The user already exists.")
+
+    /// The algorithm of a passkey's public key given as a COSE_Key (RFC 9052 §7) rather than
+    /// attested at a registration: a posted passkey's (auth0-passkey-api.md §15.3) or an imported
+    /// one's.
+    ///
+    /// - Throws: `invalid_request` naming `field` for bytes that are no COSE_Key, or a key of an
+    ///   algorithm the tenant does not allow.
+    func givenKeyAlgorithm(_ bytes: [UInt8], field: String) throws(TenantError) -> COSEAlgorithm {
+        let key: COSEKey
+        do throws(WebAuthnError) {
+            key = try COSEKey(bytes: bytes)
+        } catch {
+            throw .invalidRequest("\(field): not a COSE_Key (\(error.reason))")
+        }
+        guard let algorithm = key.algorithm, configuration.algorithms.contains(algorithm) else {
+            let allowed = configuration.algorithms.map(\.description).joined(separator: ", ")
+            throw .invalidRequest("\(field): the key's algorithm must be one of \(allowed)")
+        }
+        return algorithm
+    }
 }

@@ -103,6 +103,14 @@ protocol TenantStore: Sendable {
     /// - Throws: `inexistent_user` (404) when the user is gone; `conflict` (409) when the credential
     ///   ID is registered already, to any user.
     func insertPostedCredential(_ credential: TenantCredential) async throws(TenantError)
+    /// Stores new users and their passkeys, in one transaction: the bulk import
+    /// (``PasskeyTenant/importUsers(_:)``), whose checks the values passed.
+    ///
+    /// - Throws: `auth0_idp_error` (409, ``ImportedUser/userExists``) when an identifier or user
+    ///   handle belongs to a user already, in the store or earlier in `users`; `conflict` (409,
+    ///   ``ImportedUser/passkeyExists``) when a credential ID is registered already; nothing is
+    ///   stored then.
+    func insertUsers(_ users: [TenantUser], credentials: [TenantCredential]) async throws(TenantError)
 
     // MARK: User metadata and account linking
 

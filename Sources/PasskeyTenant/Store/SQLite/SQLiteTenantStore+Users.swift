@@ -54,12 +54,14 @@ extension SQLiteTenantStore {
         let profile = WebAuthnJSON.encode(user.profile)
         let metadata = WebAuthnJSON.encode(user.metadata)
         let own = user.identity == nil ? user.profile : UserProfile()
-        try db.execute(
+        // A cached statement: a bulk import inserts thousands in one transaction.
+        try db.cachedStatement(
             sql: """
                 INSERT INTO users (id, user_handle, email, phone_number, username, profile, metadata, created_at,
                     email_verified, identity)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 user.id, Data(user.userHandle), own.email, own.phoneNumber, own.username,
                 String(decoding: profile, as: UTF8.self), String(decoding: metadata, as: UTF8.self),
@@ -97,17 +99,17 @@ extension SQLiteTenantStore {
     ///
     /// - Throws: `invalid_request` when the credential ID is registered already.
     static func insert(_ credential: TenantCredential, in db: Database) throws {
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM credentials WHERE id = ?", arguments: [Data(credential.id)])
-            == true
-        {
+        let taken = try db.cachedStatement(sql: "SELECT 1 FROM credentials WHERE id = ?")
+        if try Bool.fetchOne(taken, arguments: [Data(credential.id)]) == true {
             throw TenantError.invalidRequest("The passkey is registered already (duplicate credential ID).")
         }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO credentials (id, method_id, user_id, public_key, algorithm, sign_count, backup_eligible,
                     backed_up, aaguid, transports, user_agent, created_at, last_auth_at, user_handle, name)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 Data(credential.id), credential.methodID, credential.userID, Data(credential.publicKey),
                 credential.algorithm.rawValue, Int64(credential.signCount), credential.backupEligible,
