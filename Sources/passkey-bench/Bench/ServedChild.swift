@@ -18,7 +18,7 @@ struct ServedChild: Sendable {
     static func serving<Value: Sendable>(
         _ arguments: [String], _ body: @Sendable (ServedChild) async throws -> Value
     ) async throws -> Value {
-        let passkey = try LargeStoreBench.passkey()
+        let passkey = try ChildProcesses().passkey
         let result = try await Subprocess.run(
             .path(FilePath(passkey)), arguments: Arguments(arguments), input: .none, output: .sequence,
             error: .discarded
