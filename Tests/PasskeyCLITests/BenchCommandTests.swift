@@ -96,7 +96,9 @@ import WebAuthn
         defer { directory.remove() }
         let cache = directory.appending("cache")
         let out = directory.appending("growth.json")
-        let arguments = ["growth", "--sizes", "40", "90", "--seconds", "0.02", "--cache", cache, "--json"]
+        let arguments = [
+            "growth", "--group", "store", "--sizes", "40", "90", "--seconds", "0.02", "--cache", cache, "--json",
+        ]
         // Eleven new `passkey` processes per size: slow in a debug build beside other suites.
         let first = try await ChildProcess.run(
             BenchCommandTests.executable, arguments + ["--out", out], timeout: .seconds(600))
@@ -119,5 +121,44 @@ import WebAuthn
         let again = try await ChildProcess.run(BenchCommandTests.executable, arguments, timeout: .seconds(600))
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("reusing the 90-passkey store"))
+    }
+
+    /// The tenant's group: users seeded through the bulk import, then native logins at each size;
+    /// without `--db`, PostgreSQL's group says it was not measured.
+    @Test func measuresTheTenantsLoginsAtEachSize() async throws {
+        let result = try await ChildProcess.run(
+            BenchCommandTests.executable,
+            [
+                "growth", "--group", "tenant-sqlite", "--group", "tenant-postgres", "--sizes", "20", "50", "--logins",
+                "24", "--json",
+            ], timeout: .seconds(600))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("tenant-postgres: not measured"))
+        let points = try #require(try JSONValue(json: Array(result.stdout.utf8)).arrayValue)
+        for size in [20, 50] {
+            let atSize = points.filter { $0["size"]?.numberValue == Double(size) }
+            #expect(
+                Set(atSize.compactMap { $0["series"]?.stringValue })
+                    == ["login-p50", "login-p99", "logins-per-second", "seed-seconds"])
+            for point in atSize {
+                #expect(point["group"]?.stringValue == "tenant-sqlite")
+                #expect((point["value"]?.numberValue ?? 0) > 0, "\(point)")
+            }
+        }
+    }
+
+    /// `passkey-bench memory`: the resident size of `passkey serve` holding authenticators and of
+    /// `passkey tenant serve` under a login load, from the children's own `/proc` status.
+    @Test func memoryMeasuresTheServersItStarts() async throws {
+        let result = try await ChildProcess.run(
+            BenchCommandTests.executable,
+            ["memory", "--authenticators", "20", "--users", "30", "--logins", "24", "--json"], timeout: .seconds(600))
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try JSONValue(json: Array(result.stdout.utf8))
+        let figures = try #require(output.arrayValue ?? output["figures"]?.arrayValue, "\(output)")
+        #expect(!figures.isEmpty)
+        for figure in figures {
+            #expect((figure["value"]?.numberValue ?? 0) > 0, "\(figure)")
+        }
     }
 }

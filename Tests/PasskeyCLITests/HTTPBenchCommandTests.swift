@@ -15,7 +15,7 @@ import WebAuthn
         let figures = try #require(output["figures"]?.arrayValue)
         #expect(figures.map { $0["name"]?.stringValue } == ["serve-empty-route-k8", "serve-get-k8"])
         #expect(figures[1]["baseline"]?.stringValue == "serve-empty-route-k8")
-        #expect(figures[1]["target"]?.numberValue == 0.7)
+        #expect(figures[1]["target"]?.numberValue == 0.85)
         #expect((figures[1]["ratio"]?.numberValue ?? 0) > 0)
         #expect(output["ceremonies"]?.arrayValue?.count == 2)
     }
@@ -28,7 +28,7 @@ import WebAuthn
         let figures = try #require(try JSONValue(json: Array(result.stdout.utf8))["figures"]?.arrayValue)
         #expect(figures.map { $0["name"]?.stringValue } == ["e2e-ceiling", "e2e-login"])
         #expect(figures[1]["baseline"]?.stringValue == "e2e-ceiling")
-        #expect(figures[1]["target"]?.numberValue == 0.6)
+        #expect(figures[1]["target"]?.numberValue == 0.7)
         #expect((figures[1]["ratio"]?.numberValue ?? 0) > 0)
     }
 
