@@ -251,7 +251,7 @@ let package = Package(
             name: "passkey-bench",
             dependencies: [
                 "WebAuthn", "PasskeyAuthenticator", "Auth0Passkeys", "PasskeyTenant", "PasskeyKit", "PasskeyControl",
-                "PasskeyPKCS11", "PasskeyCTAP", "PasskeyConformance", "BlockingIO", "CPKCS11",
+                "PasskeyPKCS11", "PasskeyCTAP", "PasskeyConformance", "BlockingIO", "CPKCS11", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),

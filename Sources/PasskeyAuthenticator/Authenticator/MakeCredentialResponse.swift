@@ -13,6 +13,18 @@ public struct MakeCredentialResponse: Sendable, Hashable {
     /// `epAtt` (CTAP 2.1 §6.1 response member 0x04): whether the attestation is an enterprise
     /// attestation, which may identify the authenticator.
     public let enterpriseAttestation: Bool
+    /// The new credential's public key as the authenticator encoded it into the attested
+    /// credential data, with its SubjectPublicKeyInfo, when the authenticator is this package's
+    /// ``SoftwareAuthenticator``: the client reports them (`getPublicKey()`,
+    /// `getPublicKeyAlgorithm()`, WebAuthn L3 §5.2.1.1) without decoding the key it was just
+    /// given (issue 46). Not part of equality: it is the attestation object's key again.
+    let encodedPublicKey: EncodedPublicKey?
+
+    /// A public key and its DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
+    struct EncodedPublicKey: Sendable {
+        let key: COSEKey
+        let spki: [UInt8]
+    }
 
     /// Wraps an attestation object.
     ///
@@ -26,6 +38,16 @@ public struct MakeCredentialResponse: Sendable, Hashable {
         attestationObject: AttestationObject, residentKey: Bool?, largeBlobKey: SecretKey? = nil,
         enterpriseAttestation: Bool = false
     ) {
+        self.init(
+            attestationObject: attestationObject, residentKey: residentKey, largeBlobKey: largeBlobKey,
+            enterpriseAttestation: enterpriseAttestation, encodedPublicKey: nil)
+    }
+
+    /// Wraps an attestation object whose credential public key is `encodedPublicKey.key`.
+    init(
+        attestationObject: AttestationObject, residentKey: Bool?, largeBlobKey: SecretKey?,
+        enterpriseAttestation: Bool, encodedPublicKey: EncodedPublicKey?
+    ) {
         precondition(
             attestationObject.authenticatorData.attestedCredentialData != nil,
             "a new credential's authenticator data has attested credential data")
@@ -33,6 +55,19 @@ public struct MakeCredentialResponse: Sendable, Hashable {
         self.residentKey = residentKey
         self.largeBlobKey = largeBlobKey
         self.enterpriseAttestation = enterpriseAttestation
+        self.encodedPublicKey = encodedPublicKey
+    }
+
+    public static func == (left: Self, right: Self) -> Bool {
+        left.attestationObject == right.attestationObject && left.residentKey == right.residentKey
+            && left.largeBlobKey == right.largeBlobKey && left.enterpriseAttestation == right.enterpriseAttestation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(attestationObject)
+        hasher.combine(residentKey)
+        hasher.combine(largeBlobKey)
+        hasher.combine(enterpriseAttestation)
     }
 
     /// The new credential's attested data (ID, AAGUID and public key).

@@ -92,14 +92,16 @@ extension WebAuthnClient {
         if largeBlob != nil {
             extensionResults.otherExtensions["largeBlob"] = .object(["supported": .bool(response.largeBlobKey != nil)])
         }
-        let publicKey = try? credential.publicKey
+        // The software authenticator hands over the key it encoded; another's is decoded here.
+        let publicKey = response.encodedPublicKey?.key ?? (try? credential.publicKey)
+        let spki = response.encodedPublicKey?.spki ?? (try? publicKey?.spki)
         return RegistrationResponseJSON(
             rawId: Base64URL(credential.credentialID),
             response: AuthenticatorAttestationResponseJSON(
                 clientDataJSON: Base64URL(clientData.bytes),
                 authenticatorData: Base64URL(attestationObject.authenticatorData.bytes),
                 transports: Array(Set(info.transports)).sorted { $0.rawValue < $1.rawValue },
-                publicKey: (try? publicKey?.spki).map { Base64URL($0) },
+                publicKey: spki.map { Base64URL($0) },
                 publicKeyAlgorithm: publicKey?.algorithm?.rawValue,
                 attestationObject: Base64URL(attestationObject.bytes)),
             authenticatorAttachment: info.attachment,

@@ -52,8 +52,9 @@ extension SoftwareAuthenticator {
         if discoverable {
             try await removeReplaced(by: stored)
         }
+        let publicKey = try encodedPublicKey(of: stored)
         let authenticatorData = try makeAuthenticatorData(
-            stored, gesture: gesture,
+            stored, publicKey: publicKey.key, gesture: gesture,
             extensions: try await creationExtensions(request, stored, userVerified: gesture.userVerified))
         let attestationObject: AttestationObject
         let attests = request.attestationFormatsPreference.first != AttestationFormat.none
@@ -78,7 +79,19 @@ extension SoftwareAuthenticator {
             request.largeBlobKey && profile.supports("largeBlobKey") ? try await largeBlobKey(of: stored) : nil
         return MakeCredentialResponse(
             attestationObject: attestationObject, residentKey: discoverable, largeBlobKey: largeBlobKey,
-            enterpriseAttestation: enterprise)
+            enterpriseAttestation: enterprise, encodedPublicKey: publicKey)
+    }
+
+    /// The new credential's public key, as its attested credential data will carry it, and its
+    /// SubjectPublicKeyInfo as stored, for the client (``MakeCredentialResponse/encodedPublicKey``).
+    private func encodedPublicKey(of stored: StoredCredential) throws(AuthenticatorError)
+        -> MakeCredentialResponse.EncodedPublicKey
+    {
+        do {
+            return MakeCredentialResponse.EncodedPublicKey(key: try stored.publicKey, spki: stored.publicKeySPKI)
+        } catch {
+            throw AuthenticatorError(.other, "could not encode the new credential: \(error)")
+        }
     }
 
     /// Draws (or derives) the credential ID, has the store make the key and PRF seeds (or take in
@@ -172,12 +185,12 @@ extension SoftwareAuthenticator {
     }
 
     /// The authenticator data of a new credential (WebAuthn L3 §6.1, §6.5.1).
-    private func makeAuthenticatorData(_ stored: StoredCredential, gesture: Gesture, extensions: CBOR?)
-        throws(AuthenticatorError) -> AuthenticatorData
-    {
+    private func makeAuthenticatorData(
+        _ stored: StoredCredential, publicKey: COSEKey, gesture: Gesture, extensions: CBOR?
+    ) throws(AuthenticatorError) -> AuthenticatorData {
         do {
             let attested = try AttestedCredentialData(
-                aaguid: profile.aaguid, credentialID: stored.id, publicKey: stored.publicKey)
+                aaguid: profile.aaguid, credentialID: stored.id, publicKey: publicKey)
             return AuthenticatorData(
                 rpIDHash: SHA256Digest.hash(Array(stored.rpID.utf8)), flags: flags(gesture, stored),
                 signCount: stored.signCount,

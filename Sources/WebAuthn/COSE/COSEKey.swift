@@ -145,8 +145,50 @@ public struct COSEKey: Sendable, Hashable {
         return .map(map)
     }
 
-    /// The CTAP2 canonical CBOR encoding.
-    public var bytes: [UInt8] { cbor.encoded() }
+    /// The CTAP2 canonical CBOR encoding: ``cbor``'s `encoded()`, written directly. The labels
+    /// are one-byte integers, so canonical order is 1, 3, -1, -2, -3 (CTAP 2.1 §8).
+    public var bytes: [UInt8] {
+        var output: [UInt8] = []
+        let parameterCount: Int
+        switch parameters {
+        case .ec2(_, let x, let y):
+            parameterCount = 3
+            output.reserveCapacity(20 + x.count + y.count)
+        case .okp(_, let x):
+            parameterCount = 2
+            output.reserveCapacity(16 + x.count)
+        case .rsa(let n, let e):
+            parameterCount = 2
+            output.reserveCapacity(24 + n.count + e.count)
+        }
+        CBOR.appendHead(major: 5, UInt64((algorithm == nil ? 1 : 2) + parameterCount), to: &output)
+        CBOR.append(integer: 1, to: &output)
+        CBOR.append(integer: keyType.rawValue, to: &output)
+        if let algorithm {
+            CBOR.append(integer: 3, to: &output)
+            CBOR.append(integer: algorithm.rawValue, to: &output)
+        }
+        switch parameters {
+        case .ec2(let curve, let x, let y):
+            CBOR.append(integer: -1, to: &output)
+            CBOR.append(integer: curve.rawValue, to: &output)
+            CBOR.append(integer: -2, to: &output)
+            CBOR.append(bytes: x, to: &output)
+            CBOR.append(integer: -3, to: &output)
+            CBOR.append(bytes: y, to: &output)
+        case .okp(let curve, let x):
+            CBOR.append(integer: -1, to: &output)
+            CBOR.append(integer: curve.rawValue, to: &output)
+            CBOR.append(integer: -2, to: &output)
+            CBOR.append(bytes: x, to: &output)
+        case .rsa(let n, let e):
+            CBOR.append(integer: -1, to: &output)
+            CBOR.append(bytes: n, to: &output)
+            CBOR.append(integer: -2, to: &output)
+            CBOR.append(bytes: e, to: &output)
+        }
+        return output
+    }
 
     private static func curve(_ cbor: CBOR, for keyType: COSEKeyType) throws(WebAuthnError) -> COSECurve {
         guard let crv = cbor[-1]?.intValue else {

@@ -85,35 +85,74 @@ extension COSEKey {
 }
 
 /// A public key imported into OpenSSL once, to verify many signatures with: what a relying
-/// party holding a credential's key in memory does, and the raw baseline `passkey-bench`
-/// compares the full verification with.
+/// party holding a credential's key in memory does (``ImportedPublicKeys`` keeps them).
+///
+/// ECDSA and RSA signatures are verified on the message's hash with a context prepared for the
+/// key (``DigestVerifier``); EdDSA, which signs the message itself, with `EVP_DigestVerify`.
 package struct PreparedPublicKey: Sendable {
     private let key: EVPKey
     private let algorithm: COSEAlgorithm
+    private let verifier: DigestVerifier?
 
-    /// Imports a COSE key.
+    /// Imports a COSE key (through ``ImportedPublicKeys/shared``).
     ///
     /// - Throws: `WebAuthnError` with `unsupported-algorithm` when the key names no algorithm,
     ///   `malformed-cose-key` or `invalid-key` when OpenSSL rejects it.
     package init(_ publicKey: COSEKey) throws(WebAuthnError) {
+        try self.init(publicKey, importingInto: .shared)
+    }
+
+    /// Imports a COSE key through `table`.
+    init(_ publicKey: COSEKey, importingInto table: ImportedPublicKeys) throws(WebAuthnError) {
         guard let algorithm = publicKey.algorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "key names no algorithm")
         }
-        self.key = try ImportedPublicKeys.shared.key(publicKey)
+        let key = try table.key(publicKey)
+        self.key = key
         self.algorithm = algorithm
+        self.verifier = try key.digestVerifier(algorithm)
     }
 
     /// Verifies a signature as ``COSEKey/isValidSignature(_:for:)`` does.
     package func isValidSignature(_ signature: some Collection<UInt8>, for message: some Collection<UInt8>)
         throws(WebAuthnError) -> Bool
     {
-        let context = try key.digestContext(signing: false, algorithm: algorithm)
-        defer { EVP_MD_CTX_free(context) }
-        let result = withBorrowedBytes(signature) { signature in
-            withBorrowedBytes(message) { message in
-                EVP_DigestVerify(context, signature.baseAddress, signature.count, message.baseAddress, message.count)
+        try withBorrowedBytes(signature) { (signature) throws(WebAuthnError) -> Bool in
+            try withBorrowedBytes(message) { (message) throws(WebAuthnError) -> Bool in
+                try isValidSignature(signature, for: message, followedBy: UnsafeBufferPointer(rebasing: message[0..<0]))
             }
         }
+    }
+
+    /// Verifies a signature of `message ‖ rest` without joining them: an assertion's
+    /// `authenticatorData ‖ SHA-256(clientDataJSON)` (WebAuthn L3 §7.2 step 20).
+    package func isValidSignature(_ signature: [UInt8], for message: [UInt8], followedBy rest: [UInt8])
+        throws(WebAuthnError) -> Bool
+    {
+        guard verifier != nil else {
+            return try isValidSignature(signature, for: message + rest)
+        }
+        return try withBorrowedBytes(signature) { (signature) throws(WebAuthnError) -> Bool in
+            try withBorrowedBytes(message) { (message) throws(WebAuthnError) -> Bool in
+                try withBorrowedBytes(rest) { (rest) throws(WebAuthnError) -> Bool in
+                    try isValidSignature(signature, for: message, followedBy: rest)
+                }
+            }
+        }
+    }
+
+    private func isValidSignature(
+        _ signature: UnsafeBufferPointer<UInt8>, for message: UnsafeBufferPointer<UInt8>,
+        followedBy rest: UnsafeBufferPointer<UInt8>
+    ) throws(WebAuthnError) -> Bool {
+        if let verifier {
+            return try verifier.isValidSignature(signature, for: message, followedBy: rest)
+        }
+        precondition(rest.isEmpty, "EdDSA verifies one message")  // the two-part caller joins them
+        let context = try key.digestContext(signing: false, algorithm: algorithm)
+        defer { EVP_MD_CTX_free(context) }
+        let result = EVP_DigestVerify(
+            context, signature.baseAddress, signature.count, message.baseAddress, message.count)
         // 0 is a wrong signature, a negative value one OpenSSL could not even parse (bad DER):
         // both are answers, not errors.
         discardLibcryptoErrors()

@@ -9,7 +9,8 @@ import Synchronization
 /// context initialized with it (``digestContext(signing:algorithm:)``): each operation copies
 /// that template instead of initializing a context, which in OpenSSL 3 looks the digest and the
 /// signature algorithm up by name in the provider store every time (a fifth of an ES256
-/// signature's cost, issue 13's profile).
+/// signature's cost, issue 13's profile). A public key that verifies ECDSA or RSA signatures keeps
+/// one ``DigestVerifier`` per algorithm instead (``digestVerifier(_:)``).
 ///
 /// `@unchecked Sendable`: the key is never modified after init, OpenSSL 3 allows one `EVP_PKEY`
 /// to be used by many operations at once when nobody modifies it, and the templates are only
@@ -19,6 +20,8 @@ final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The initialized `EVP_MD_CTX *` templates, by algorithm and direction.
     private let templates = Mutex<[TemplateKey: OpaquePointer]>([:])
+    /// The prepared verifications, by algorithm.
+    private let verifiers = Mutex<[COSEAlgorithm: DigestVerifier]>([:])
 
     private struct TemplateKey: Hashable {
         let algorithm: COSEAlgorithm
@@ -66,6 +69,26 @@ final class EVPKey: @unchecked Sendable {
         return context
     }
 
+    /// The key's verification of `algorithm`'s signatures on a hash (ECDSA, RSA), made on first
+    /// use; `nil` for EdDSA, which verifies with ``digestContext(signing:algorithm:)``.
+    ///
+    /// - Throws: `WebAuthnError` with `invalid-key` when OpenSSL refuses the key for `algorithm`.
+    func digestVerifier(_ algorithm: COSEAlgorithm) throws(WebAuthnError) -> DigestVerifier? {
+        if let verifier = verifiers.withLock({ $0[algorithm] }) {
+            return verifier
+        }
+        guard let made = try DigestVerifier(key: self, algorithm: algorithm) else {
+            return nil
+        }
+        return verifiers.withLock { verifiers in
+            if let verifier = verifiers[algorithm] {
+                return verifier  // another thread made one meanwhile: one per algorithm
+            }
+            verifiers[algorithm] = made
+            return made
+        }
+    }
+
     /// Starts a one-shot `EVP_DigestSign` or `EVP_DigestVerify` for `algorithm` on `context`:
     /// the digest (none for EdDSA, which hashes internally) and, for RSA, the padding (RFC 8812
     /// PKCS#1 v1.5; RFC 8230 PSS with MGF1 over the same hash and a salt as long as the digest).
@@ -84,9 +107,16 @@ final class EVPKey: @unchecked Sendable {
         }
         try check(
             started, .invalidKey, "\(signing ? "EVP_DigestSignInit_ex" : "EVP_DigestVerifyInit_ex")(\(algorithm))")
-        guard let keyContext, let digest else {
+        guard let keyContext, digest != nil else {
             return
         }
+        try Self.setPadding(keyContext, algorithm: algorithm)
+    }
+
+    /// Sets an RSA algorithm's padding on a signing or verifying `EVP_PKEY_CTX *`: PKCS#1 v1.5 for
+    /// RS* (RFC 8812), PSS with MGF1 over the same hash and a salt as long as the digest for PS*
+    /// (RFC 8230); nothing for the others.
+    static func setPadding(_ keyContext: OpaquePointer, algorithm: COSEAlgorithm) throws(WebAuthnError) {
         switch algorithm {
         case .rs256, .rs384, .rs512, .rs1:
             try check(
@@ -96,7 +126,8 @@ final class EVPKey: @unchecked Sendable {
             try check(
                 EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, RSA_PSS_SALTLEN_DIGEST), .cryptoFailure, "PSS salt length")
             try check(
-                EVP_PKEY_CTX_set_rsa_mgf1_md_name(keyContext, digest, nil), .cryptoFailure, "PSS MGF1 digest")
+                EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, FetchedDigest.digest(algorithm)), .cryptoFailure,
+                "PSS MGF1 digest")
         case .es256, .es384, .es512, .eddsa, .ed25519, .ed448, .ecdhESHKDF256:
             break
         }

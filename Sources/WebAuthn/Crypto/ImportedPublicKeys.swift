@@ -1,31 +1,29 @@
 import Synchronization
 
-/// Public keys imported into OpenSSL recently, by their COSE parameters, so that a relying party
-/// verifying the same credential again, or a client encoding a key it has just checked, imports
-/// it once: an import of a P-256 point builds the curve's group and checks the point, which costs
-/// more than the verification it prepares (issue 13's profile).
+/// Public keys imported into OpenSSL recently, so that a relying party verifying the same
+/// credential again, or a client encoding a key it has just checked, imports it once: an import
+/// of a P-256 point builds the curve's group and checks the point, which costs more than the
+/// verification it prepares (issue 13's profile).
 ///
-/// Only public keys are kept; at most ``capacity``, the oldest leaving first. `Sendable`: the
-/// keys are immutable (``EVPKey``) and the table is behind a mutex.
+/// Two tables: keys by their COSE parameters (``key(_:)``), and keys prepared to verify by the
+/// COSE_Key bytes a credential record keeps (``prepared(encoded:)``), so that an assertion of a
+/// credential seen before neither decodes its key nor looks its algorithm's verification up
+/// (issue 46). Only public keys are kept; at most ``capacity`` in each table, the oldest leaving
+/// first; a key that fails to decode or import is never kept. `Sendable`: the keys are immutable
+/// (``EVPKey``) and the tables are behind mutexes.
 final class ImportedPublicKeys: Sendable {
-    /// The process's table.
+    /// The process's tables.
     static let shared = ImportedPublicKeys(capacity: 4096)
 
-    /// How many keys are kept.
+    /// How many keys each table keeps.
     let capacity: Int
-    private let state: Mutex<State>
-
-    private struct State {
-        var keys: [COSEKey.Parameters: EVPKey] = [:]
-        /// The keys in the order they came, as a ring; `next` is the oldest once it is full.
-        var order: [COSEKey.Parameters] = []
-        var next = 0
-    }
+    private let keys: Mutex<BoundedTable<COSEKey.Parameters, EVPKey>>
+    private let preparedKeys: Mutex<BoundedTable<[UInt8], PreparedPublicKey>>
 
     init(capacity: Int) {
-        precondition(capacity > 0)
         self.capacity = capacity
-        state = Mutex(State())
+        keys = Mutex(BoundedTable(capacity: capacity))
+        preparedKeys = Mutex(BoundedTable(capacity: capacity))
     }
 
     /// The key with these parameters, imported on first use.
@@ -33,22 +31,29 @@ final class ImportedPublicKeys: Sendable {
     /// - Throws: `WebAuthnError` as ``EVPKey/init(publicKey:)``: a key OpenSSL rejects is never kept.
     func key(_ publicKey: COSEKey) throws(WebAuthnError) -> EVPKey {
         let parameters = publicKey.parameters
-        if let key = state.withLock({ $0.keys[parameters] }) {
+        if let key = keys.withLock({ $0[parameters] }) {
             return key
         }
         let key = try EVPKey(publicKey: publicKey)
-        state.withLock { state in
-            guard state.keys.updateValue(key, forKey: parameters) == nil else {
-                return
+        return keys.withLock { keys in
+            if let kept = keys[parameters] {
+                return kept  // imported meanwhile by another thread: one key object per key
             }
-            if state.order.count < capacity {
-                state.order.append(parameters)
-            } else {
-                state.keys[state.order[state.next]] = nil
-                state.order[state.next] = parameters
-                state.next = (state.next + 1) % capacity
-            }
+            keys.insert(key, for: parameters)
+            return key
         }
-        return key
+    }
+
+    /// The key a credential record keeps as COSE_Key bytes (WebAuthn L3 §6.5.1.1), decoded and
+    /// prepared to verify on first use.
+    ///
+    /// - Throws: `WebAuthnError` as ``COSEKey/init(bytes:)`` and ``PreparedPublicKey/init(_:)``.
+    func prepared(encoded: [UInt8]) throws(WebAuthnError) -> PreparedPublicKey {
+        if let prepared = preparedKeys.withLock({ $0[encoded] }) {
+            return prepared
+        }
+        let prepared = try PreparedPublicKey(COSEKey(bytes: encoded), importingInto: self)
+        preparedKeys.withLock { $0.insert(prepared, for: encoded) }
+        return prepared
     }
 }

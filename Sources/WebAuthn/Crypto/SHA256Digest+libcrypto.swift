@@ -2,7 +2,7 @@ private import CCrypto
 
 /// SHA-256 (FIPS 180-4), as WebAuthn hashes client data and RP IDs (WebAuthn L3 §6.1).
 ///
-/// The digest is fetched from the default provider once (`EVP_MD_fetch`); `EVP_sha256()` would
+/// The digest is fetched from the default provider once (``FetchedDigest``); `EVP_sha256()` would
 /// have OpenSSL 3 look it up by name on every hash.
 public enum SHA256Digest {
     /// The length of a digest, in bytes.
@@ -31,16 +31,9 @@ public enum SHA256Digest {
             return [0].withUnsafeBufferPointer { hash(UnsafeBufferPointer(rebasing: $0.prefix(0))) }
         }
         var digest = [UInt8](repeating: 0, count: digestLength)
-        let result = EVP_Digest(message, bytes.count, &digest, nil, FetchedSHA256.shared.pointer, nil)
+        let result = EVP_Digest(message, bytes.count, &digest, nil, FetchedDigest.sha256, nil)
         // EVP_Digest with a built-in digest fails only when allocation fails.
         precondition(result == 1, "EVP_Digest(SHA-256) failed")
         return digest
     }
-}
-
-/// SHA-256 as fetched once for the process from the default provider, and only read after.
-private final class FetchedSHA256: @unchecked Sendable {
-    static let shared = FetchedSHA256()
-    /// The `EVP_MD *`; `EVP_sha256()` if the fetch fails, which OpenSSL then fetches on each use.
-    let pointer = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
 }

@@ -67,10 +67,26 @@ public struct AttestationObject: Sendable, Hashable {
         self.format = format
         self.statement = statement
         self.authenticatorData = authenticatorData
-        let object: CBOR = [
-            "fmt": .text(format.rawValue), "attStmt": statement, "authData": .bytes(authenticatorData.bytes),
-        ]
-        self.bytes = object.encoded()
+        self.bytes = Self.encoded(format: format, statement: statement, authenticatorData: authenticatorData.bytes)
+    }
+
+    /// The CTAP2 canonical encoding of `{"fmt": format, "attStmt": statement, "authData":
+    /// authenticatorData}`, written into one buffer: the keys' canonical order is their length's
+    /// (CTAP 2.1 §8), and only the statement goes through the encoder (`none`'s empty map not even
+    /// that).
+    private static func encoded(format: AttestationFormat, statement: CBOR, authenticatorData: [UInt8]) -> [UInt8] {
+        let statementBytes = statement == .map([:]) ? [0xA0] : statement.encoded()
+        let format = format.rawValue.utf8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40 + format.count + statementBytes.count + authenticatorData.count)
+        CBOR.appendHead(major: 5, 3, to: &bytes)
+        CBOR.append(text: "fmt".utf8, to: &bytes)
+        CBOR.append(text: format, to: &bytes)
+        CBOR.append(text: "attStmt".utf8, to: &bytes)
+        bytes += statementBytes
+        CBOR.append(text: "authData".utf8, to: &bytes)
+        CBOR.append(bytes: authenticatorData, to: &bytes)
+        return bytes
     }
 }
 

@@ -55,8 +55,23 @@ public struct AttestedCredentialData: Sendable, Hashable {
 
     /// The encoded form.
     public var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encodedCount)
+        append(to: &bytes)
+        return bytes
+    }
+
+    /// The length of ``bytes``.
+    var encodedCount: Int { 18 + credentialID.count + credentialPublicKey.count }
+
+    /// Appends ``bytes`` to `output`, for authenticator data written in one buffer.
+    func append(to output: inout [UInt8]) {
         let length = UInt16(credentialID.count)
-        return aaguid.bytes + [UInt8(length >> 8), UInt8(length & 0xFF)] + credentialID + credentialPublicKey
+        output += aaguid.bytes
+        output.append(UInt8(length >> 8))
+        output.append(UInt8(length & 0xFF))
+        output += credentialID
+        output += credentialPublicKey
     }
 
     /// The credential public key, decoded.

@@ -78,8 +78,14 @@ public struct AuthenticatorData: Sendable, Hashable {
         self.signCount = signCount
         self.attestedCredentialData = attestedCredentialData
         self.extensions = extensions
-        self.bytes =
-            rpIDHash + [flags.rawValue] + withUnsafeBytes(of: signCount.bigEndian, Array.init)
-            + (attestedCredentialData?.bytes ?? []) + (extensions?.encoded() ?? [])
+        let extensionBytes = extensions?.encoded() ?? []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(37 + (attestedCredentialData?.encodedCount ?? 0) + extensionBytes.count)
+        bytes += rpIDHash
+        bytes.append(flags.rawValue)
+        withUnsafeBytes(of: signCount.bigEndian) { bytes += $0 }
+        attestedCredentialData?.append(to: &bytes)
+        bytes += extensionBytes
+        self.bytes = bytes
     }
 }

@@ -48,8 +48,9 @@ extension RelyingParty {
         {
             throw WebAuthnError(.backupEligibilityChanged, "BE changed since registration (§6.1.3)")
         }
-        let publicKey = try COSEKey(bytes: credential.publicKey)
-        guard try publicKey.isValidSignature(signature, for: authData.bytes + clientData.hash) else {
+        // The record's key, decoded and imported once while it stays among the recent ones.
+        let publicKey = try ImportedPublicKeys.shared.prepared(encoded: credential.publicKey)
+        guard try publicKey.isValidSignature(signature, for: authData.bytes, followedBy: clientData.hash) else {
             throw WebAuthnError(.badSignature, "the assertion signature does not verify with the credential key")
         }
         // §7.2 step 22: a counter that does not grow signals a cloned authenticator, unless both are 0.

@@ -45,7 +45,7 @@ extension RelyingParty {
     func checkAuthenticatorData(
         _ authenticatorData: AuthenticatorData, clientData: CollectedClientData
     ) throws(WebAuthnError) {
-        guard ids.contains(where: { SHA256Digest.hash(Array($0.utf8)) == authenticatorData.rpIDHash }) else {
+        guard idHashes.contains(authenticatorData.rpIDHash) else {
             if let origin = try? WebOrigin(clientData.origin), !ids.contains(where: origin.isWithin(rpID:)) {
                 throw WebAuthnError(.wrongRPID, "origin \(clientData.origin) is not within RP ID \(ids)")
             }

@@ -16,7 +16,11 @@
 /// (`wrong-origin`, `bad-signature`, ...).
 public struct RelyingParty: Sendable {
     /// The RP IDs whose `rpIdHash` is accepted (usually one).
-    public var ids: [String]
+    public var ids: [String] {
+        didSet { idHashes = Self.hashes(ids) }
+    }
+    /// SHA-256 of each of ``ids``, hashed once rather than for every ceremony.
+    private(set) var idHashes: [[UInt8]]
     /// The origins accepted in client data, serialized (`https://example.org`).
     public var origins: [String]
     /// Whether ceremonies from iframes that are not same-origin with their ancestors
@@ -69,6 +73,7 @@ public struct RelyingParty: Sendable {
         metadata: MetadataBLOB? = nil
     ) {
         self.ids = ids
+        self.idHashes = Self.hashes(ids)
         self.origins = origins ?? ids.map { "https://\($0)" }
         self.allowsCrossOrigin = allowsCrossOrigin
         self.topOrigins = topOrigins
@@ -78,6 +83,11 @@ public struct RelyingParty: Sendable {
         self.trustAnchors = trustAnchors
         self.attestationPolicy = attestationPolicy
         self.metadata = metadata
+    }
+
+    /// The `rpIdHash` of each RP ID (WebAuthn L3 §6.1).
+    private static func hashes(_ ids: [String]) -> [[UInt8]] {
+        ids.map { SHA256Digest.hash(Array($0.utf8)) }
     }
 
     /// Creates a relying party policy for one RP ID.

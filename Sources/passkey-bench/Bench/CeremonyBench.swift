@@ -114,6 +114,18 @@ struct CeremonyBench {
         try await pair(
             "rp-verify", "relying-party verification of an assertion", baseline: "raw-es256-verify", target: 0.85,
             verification, against: rawVerify)
+        if wants("rp-verify-vs-raw-prepared") {
+            // Issue 46: the whole verification, as a relying party gets the assertion (JSON), beside
+            // OpenSSL's fastest verification with a key prepared once (RawPreparedVerifier).
+            let raw = try RawPreparedVerifier(spki: key.publicKey.spki)
+            let rawPrepared = {
+                guard raw.isValidSignature(signature, for: message) else { throw BenchFailure.invalid }
+            }
+            try await pair(
+                "rp-verify-vs-raw-prepared", "relying-party verification of an assertion (JSON in)",
+                baseline: "raw-es256-verify-prepared", target: 0.95, try await memory.verification(json: true),
+                against: rawPrepared)
+        }
         return figures
     }
 
@@ -158,6 +170,7 @@ struct CeremonyBench {
         "raw-es256-keygen-seal": "raw P-256 key generation + AES-256-GCM seal",
         "raw-es256-sign": "raw OpenSSL ES256 sign",
         "raw-es256-verify": "raw OpenSSL ES256 verify",
+        "raw-es256-verify-prepared": "raw OpenSSL ES256 verify, key prepared once",
         "raw-durable-replace": "raw durable file replacement",
         "raw-durable-new-file": "raw durable write of a new file",
     ]
@@ -241,13 +254,22 @@ private struct Rig {
         _ = WebAuthnJSON.encode(try await client.create(options, origin: origin))
     }
 
-    /// A relying-party verification of one fixed assertion (its counter is 0, so it can repeat).
-    func verification() async throws -> () async throws -> Void {
+    /// A relying-party verification of one fixed assertion (its counter is 0, so it can repeat);
+    /// with `json`, of its `AuthenticationResponseJSON` text, decoded each time as a relying party
+    /// reads a request body.
+    func verification(json: Bool = false) async throws -> () async throws -> Void {
         let options = try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: requestOptions)
         let response = try await client.get(options, origin: origin)
         let relyingParty = RelyingParty(id: origin.host)
         let record = registration.record()
-        return {
+        guard json else {
+            return {
+                _ = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: record)
+            }
+        }
+        let text = WebAuthnJSON.encode(response)
+        return { [challenge] in
+            let response = try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: text)
             _ = try relyingParty.verifyAuthentication(response, challenge: challenge, credential: record)
         }
     }

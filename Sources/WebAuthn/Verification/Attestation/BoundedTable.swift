@@ -1,5 +1,5 @@
-/// A table of at most `capacity` entries, the oldest leaving first: ``AttestationTrust``'s bound
-/// on what it remembers.
+/// A table of at most `capacity` entries, the oldest leaving first: ``AttestationTrust``'s and
+/// ``ImportedPublicKeys``' bound on what they remember.
 ///
 /// Entries are only added, replaced, or all forgotten at once (``removeAll()``); there is no
 /// single removal, so the eviction order always holds exactly the keys of the table.
