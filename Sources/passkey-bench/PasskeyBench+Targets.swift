@@ -97,7 +97,11 @@ extension PasskeyBench {
                     .registration,
                     TargetRow("rp-verify-registration-android-key-pixel", "verify registration, android-key (Pixel)")
                 ),
-                (.ceremonies, TargetRow("rp-verify", "verify an assertion, beside a raw OpenSSL verify")),
+                (
+                    .ceremonies,
+                    TargetRow(
+                        "rp-verify-vs-raw-prepared", "verify an assertion, beside a raw OpenSSL verify (prepared key)")
+                ),
                 (.verifiers, TargetRow("rp-verify-vs-py-webauthn", "verify an assertion, beside py_webauthn 3")),
                 (
                     .verifiers,

@@ -11,7 +11,8 @@ import WebAuthn
     static let rows = [
         "memory-get", "memory-create-vs-peer", "memory-create-vs-keygen-seal", "file-get-platform",
         "file-create-platform", "rp-verify-registration-packed-es256", "rp-verify-registration-tpm-es256",
-        "rp-verify-registration-android-key-pixel", "rp-verify", "rp-verify-vs-py-webauthn", "rp-verify-vs-go-webauthn",
+        "rp-verify-registration-android-key-pixel", "rp-verify-vs-raw-prepared", "rp-verify-vs-py-webauthn",
+        "rp-verify-vs-go-webauthn",
         "serve-get-k8", "e2e-login", "tenant-postgres-1", "ctap-socket-get-assertion", "bridge-get-chromium",
         "bridge-create-chromium",
     ]
