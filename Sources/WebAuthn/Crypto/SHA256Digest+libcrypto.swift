@@ -2,7 +2,7 @@ private import CCrypto
 
 /// SHA-256 (FIPS 180-4), as WebAuthn hashes client data and RP IDs (WebAuthn L3 §6.1).
 ///
-/// The digest is fetched from the default provider once (``FetchedDigest``); `EVP_sha256()` would
+/// The digest is fetched from the default provider once (`FetchedDigest`); `EVP_sha256()` would
 /// have OpenSSL 3 look it up by name on every hash.
 public enum SHA256Digest {
     /// The length of a digest, in bytes.

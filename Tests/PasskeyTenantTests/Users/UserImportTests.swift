@@ -59,54 +59,55 @@ import WebAuthn
         #expect(credentials.first?.backupEligible == users[1].user.backupEligible)
     }
 
-    @Test func aTakenEmailRefusesTheWholeBatch() async throws {
-        let harness = try await TenantHarness()
-        let first = try await Self.imported("ada@example.com")
-        _ = try await harness.tenant.importUsers([first.user])
-        let other = try await Self.imported("grace@example.com")
-        let again = try await Self.imported("ADA@example.com")
-        let error = await #expect(throws: TenantError.self) {
-            _ = try await harness.tenant.importUsers([other.user, again.user])
+    /// What importing `batch` is refused with; nil when it is stored.
+    static func refusal(_ harness: TenantHarness, _ batch: [ImportedUser]) async -> TenantError? {
+        do {
+            _ = try await harness.tenant.importUsers(batch)
+            return nil
+        } catch {
+            return error
         }
-        #expect(error?.code == .userExists)
-        #expect(error?.status == 409)
+    }
+
+    /// A harness holding Ada, imported.
+    static func holdingAda() async throws -> (TenantHarness, ImportedUser) {
+        let harness = try await TenantHarness()
+        let ada = try await imported("ada@example.com").user
+        _ = try await harness.tenant.importUsers([ada])
+        return (harness, ada)
+    }
+
+    @Test func aTakenEmailRefusesTheWholeBatch() async throws {
+        let (harness, _) = try await Self.holdingAda()
+        let batch = [
+            try await Self.imported("grace@example.com").user, try await Self.imported("ADA@example.com").user,
+        ]
+        let error = await Self.refusal(harness, batch)
+        #expect(error?.code == .userExists && error?.status == 409, "\(String(describing: error))")
         #expect(try await Self.stored(harness, "grace@example.com").isEmpty)
     }
 
     @Test func anEmailTwiceInOneBatchRefusesIt() async throws {
         let harness = try await TenantHarness()
-        let one = try await Self.imported("ada@example.com")
-        let two = try await Self.imported("ada@example.com")
-        let error = await #expect(throws: TenantError.self) {
-            _ = try await harness.tenant.importUsers([one.user, two.user])
-        }
-        #expect(error?.code == .userExists)
+        let batch = [try await Self.imported("ada@example.com").user, try await Self.imported("ada@example.com").user]
+        #expect(await Self.refusal(harness, batch)?.code == .userExists)
         #expect(try await Self.stored(harness, "ada@example.com").isEmpty)
     }
 
     @Test func aTakenUserHandleRefusesTheBatch() async throws {
-        let harness = try await TenantHarness()
-        let first = try await Self.imported("ada@example.com")
-        _ = try await harness.tenant.importUsers([first.user])
-        var same = try await Self.imported("grace@example.com").user
-        same.userHandle = first.user.userHandle
-        let error = await #expect(throws: TenantError.self) { _ = try await harness.tenant.importUsers([same]) }
-        #expect(error?.code == .userExists)
+        let (harness, ada) = try await Self.holdingAda()
+        var grace = try await Self.imported("grace@example.com").user
+        grace.userHandle = ada.userHandle
+        #expect(await Self.refusal(harness, [grace])?.code == .userExists)
         #expect(try await Self.stored(harness, "grace@example.com").isEmpty)
     }
 
     @Test func aRegisteredCredentialIDRefusesTheBatch() async throws {
-        let harness = try await TenantHarness()
-        let first = try await Self.imported("ada@example.com")
-        _ = try await harness.tenant.importUsers([first.user])
-        let other = try await Self.imported("grace@example.com")
-        var copy = try await Self.imported("alan@example.com").user
-        copy.credentialID = first.user.credentialID
-        let error = await #expect(throws: TenantError.self) {
-            _ = try await harness.tenant.importUsers([other.user, copy])
-        }
-        #expect(error?.code == .conflict)
-        #expect(error?.status == 409)
+        let (harness, ada) = try await Self.holdingAda()
+        var alan = try await Self.imported("alan@example.com").user
+        alan.credentialID = ada.credentialID
+        let error = await Self.refusal(harness, [try await Self.imported("grace@example.com").user, alan])
+        #expect(error?.code == .conflict && error?.status == 409, "\(String(describing: error))")
         #expect(try await Self.stored(harness, "grace@example.com").isEmpty)
         #expect(try await Self.stored(harness, "alan@example.com").isEmpty)
     }
