@@ -186,15 +186,15 @@ bench: setup
 
 ## growth: how costs grow with size (issue 46), release build: the store at 10^3..10^6 passkeys (made once through the
 ## bulk import into ~/.cache/softpasskey/growth), the tenant at 10^3..10^6 users on SQLite and on a throwaway PostgreSQL
-## cluster, into .build/growth.json, drawn by Tools/plot_growth.py into Documentation/growth.png (GROWTH_ARGS: more options)
+## cluster, into Documentation/growth.json, drawn by Tools/plot_growth.py into Documentation/growth.png (GROWTH_ARGS: more)
 growth: setup
 	swift build -c release
 	@dir=$$(mktemp -d "$(PG_TEST_DIR)/passkey-growth-pg.XXXXXX") && \
 	trap 'bash Tests/Support/pg-cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT && \
 	url=$$(bash Tests/Support/pg-cluster.sh start "$$dir") && \
-	"$$(swift build -c release --show-bin-path)/passkey-bench" growth --db "$$url" --out .build/growth.json $(GROWTH_ARGS)
+	"$$(swift build -c release --show-bin-path)/passkey-bench" growth --db "$$url" --out Documentation/growth.json $(GROWTH_ARGS)
 	mkdir -p Documentation
-	$(VENV)/bin/python Tools/plot_growth.py .build/growth.json Documentation/growth.png
+	$(VENV)/bin/python Tools/plot_growth.py Documentation/growth.json Documentation/growth.png
 
 ## dist: the release in dist/: `passkey` built with the Swift runtime linked statically (DIST_CONFIGURATION, release
 ## by default), then Dist/package.py: a manylinux wheel of Python/softpasskey carrying it, and

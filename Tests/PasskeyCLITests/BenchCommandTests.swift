@@ -139,7 +139,7 @@ import WebAuthn
             let atSize = points.filter { $0["size"]?.numberValue == Double(size) }
             #expect(
                 Set(atSize.compactMap { $0["series"]?.stringValue })
-                    == ["login-p50", "login-p99", "logins-per-second", "seed-seconds"])
+                    == ["login-p50", "login-p99", "logins-per-second", "seed-per-user"])
             for point in atSize {
                 #expect(point["group"]?.stringValue == "tenant-sqlite")
                 #expect((point["value"]?.numberValue ?? 0) > 0, "\(point)")

@@ -114,8 +114,8 @@ struct TenantGrowth {
                     group: group, series: "logins-per-second", label: "logins/s (\(backend), K=\(clients))",
                     size: size, value: phase.perSecond, unit: "ops/s"),
                 GrowthPoint(
-                    group: group, series: "seed-seconds", label: "seconds of imports to reach the size (\(backend))",
-                    size: size, value: seeding.seconds, unit: "s"),
+                    group: group, series: "seed-per-user", label: "seeding (bulk import), per user (\(backend))",
+                    size: size, value: seeding.seconds / Double(size) * 1_000_000, unit: "µs"),
             ]
         }
         return points
