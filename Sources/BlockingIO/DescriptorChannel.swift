@@ -12,8 +12,11 @@ import SystemPackage
 /// or a wake-up (which is how ``stop()`` interrupts it), reads whole messages as the ``Framing``
 /// says, and hands them on in order through ``messages()``, at most `readAhead` ahead of the
 /// consumer, who calls ``taken()`` after each: a peer that floods is slowed down, not buffered.
-/// Writes go through a serial queue of their own, in the order they were sent. The first failure
-/// of either direction, a ``SystemCallError``, stops the reader and is kept for
+/// Writes keep the order they were sent in: a socket message is sent at once, without blocking,
+/// when no earlier write is waiting and the socket has room (so an answer costs no thread hand-off);
+/// the rest go through a serial queue of their own. A stream socket's reader takes every whole
+/// record one read brings, so a message of several records costs one wake-up, not one each. The
+/// first failure of either direction, a ``SystemCallError``, stops the reader and is kept for
 /// ``finish(writing:)``.
 ///
 /// ```swift
@@ -43,6 +46,9 @@ package final class DescriptorChannel: Sendable {
     private struct State {
         var failure: SystemCallError?
         var closed = false
+        /// Writes handed to the writer queue and not yet done: while any is, a new message waits
+        /// behind them.
+        var queued = 0
     }
 
     private let descriptor: Int32
@@ -52,6 +58,7 @@ package final class DescriptorChannel: Sendable {
     /// Sockets are written with `send(MSG_NOSIGNAL)`: a peer gone is an error, not a `SIGPIPE`.
     private let isSocket: Bool
     private let wakeup: Wakeup
+    private let readAhead: Int
     private let room: DispatchSemaphore
     private let writer = DispatchQueue(label: "BlockingIO.DescriptorChannel.write")
     /// Entered while the reader runs, so that closing waits for it.
@@ -83,6 +90,7 @@ package final class DescriptorChannel: Sendable {
         self.path = path
         self.framing = framing
         self.closing = closing
+        self.readAhead = readAhead
         room = DispatchSemaphore(value: readAhead)
     }
 
@@ -120,15 +128,44 @@ package final class DescriptorChannel: Sendable {
 
     /// Writes a message after those sent before it, without waiting; a failure is kept for
     /// ``finish(writing:)`` and stops the reader. Nothing is written once the channel is closed.
+    ///
+    /// On a socket with nothing queued, the message goes out at once with `MSG_DONTWAIT` (a call
+    /// that never blocks, so the caller may be on the Swift concurrency pool); what the socket has
+    /// no room for goes to the writer queue.
     package func send(_ message: [UInt8]) {
-        writer.async { self.write(message) }
+        let rest = state.withLock { state -> ArraySlice<UInt8>? in
+            guard !message.isEmpty, !state.closed else { return nil }
+            var rest = message[...]
+            if isSocket, case .records = framing, state.queued == 0 {
+                switch sendNow(rest) {
+                case .success(let count): rest = rest.dropFirst(count)
+                case .failure(let error): return error == .resourceTemporarilyUnavailable ? rest : message[...]
+                }
+            }
+            if !rest.isEmpty { state.queued += 1 }
+            return rest
+        }
+        guard let rest, !rest.isEmpty else { return }
+        writer.async {
+            self.writeNow(rest)
+            self.state.withLock { $0.queued -= 1 }
+        }
+    }
+
+    /// One send of `bytes` that does not block.
+    private func sendNow(_ bytes: ArraySlice<UInt8>) -> Result<Int, Errno> {
+        bytes.withUnsafeBytes { buffer in
+            SystemCall.retrying {
+                Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+        }
     }
 
     /// Writes a message after those sent before it, and waits for it.
     ///
     /// - Throws: ``SystemCallError`` when it cannot be written whole.
     package func write(_ message: [UInt8]) async throws(SystemCallError) {
-        if let failure = await onWriter({ self.write(message) }) { throw failure }
+        if let failure = await onWriter({ self.writeNow(message) }) { throw failure }
     }
 
     /// After every message sent: writes `last` (when given), stops the reader and waits for it,
@@ -138,7 +175,7 @@ package final class DescriptorChannel: Sendable {
     /// - Returns: the first failure of either direction.
     package func finish(writing last: [UInt8]? = nil) async -> SystemCallError? {
         await onWriter {
-            if let last { _ = self.write(last) }
+            if let last { _ = self.writeNow(last) }
             self.stop()
             self.reading.wait()
             return self.state.withLock { state in
@@ -151,7 +188,14 @@ package final class DescriptorChannel: Sendable {
 
     /// Runs `body` on the writer queue, after what is queued, and waits for it.
     private func onWriter<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { done in writer.async { done.resume(returning: body()) } }
+        state.withLock { $0.queued += 1 }
+        return await withCheckedContinuation { done in
+            writer.async {
+                let value = body()
+                self.state.withLock { $0.queued -= 1 }
+                done.resume(returning: value)
+            }
+        }
     }
 
     private func fail(_ error: SystemCallError) {
@@ -163,8 +207,9 @@ package final class DescriptorChannel: Sendable {
     ///
     /// - Returns: the failure, also kept by ``fail(_:)``.
     @discardableResult
-    private func write(_ message: [UInt8]) -> SystemCallError? {
+    private func writeNow(_ message: some Collection<UInt8>) -> SystemCallError? {
         guard !message.isEmpty, !state.withLock({ $0.closed }) else { return nil }
+        let message = ContiguousArray(message)
         var written = 0
         while written < message.count {
             let result = message.withUnsafeBytes { buffer in
@@ -196,16 +241,36 @@ package final class DescriptorChannel: Sendable {
         return nil
     }
 
-    /// Waits for the descriptor or the wake-up, and reads one whole message.
+    /// The next whole message: a record already read, or what the next reads bring.
     ///
-    /// - Parameter pending: the part of a record read so far.
+    /// - Parameter pending: bytes read and not yet handed on (a stream socket's read takes what is
+    ///   there, up to `readAhead` records, so one wake-up can bring a message's every record).
     /// - Returns: the message, or `nil` once stopped, at the end, or after a failure.
     private func read(_ pending: inout [UInt8]) -> [UInt8]? {
-        let capacity =
-            switch framing {
-            case .records(let size): size
-            case .packets(let maximum): maximum
+        switch framing {
+        case .records(let size):
+            while pending.count < size {
+                guard let bytes = readOnce(capacity: size * readAhead) else { return nil }
+                // The end of the stream: a partial record is dropped.
+                guard !bytes.isEmpty else { return nil }
+                pending += bytes
             }
+            defer { pending.removeFirst(size) }
+            return Array(pending.prefix(size))
+        case .packets(let maximum):
+            guard let bytes = readOnce(capacity: maximum) else { return nil }
+            guard !bytes.isEmpty else {
+                fail(SystemCallError("read", path, .ioError, detail: "\(path) closed"))
+                return nil
+            }
+            return bytes
+        }
+    }
+
+    /// Waits for the descriptor or the wake-up, and reads once.
+    ///
+    /// - Returns: the bytes read (none at the end), or `nil` once stopped or after a failure.
+    private func readOnce(capacity: Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: capacity)
         while true {
             switch wakeup.wait(for: descriptor) {
@@ -217,28 +282,15 @@ package final class DescriptorChannel: Sendable {
             case .success(true):
                 break
             }
-            let wanted = capacity - pending.count
-            let result = SystemCall.retrying {
-                buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
-            }
-            switch (result, framing) {
-            case (.failure(let errno), _) where errno == .resourceTemporarilyUnavailable:
+            switch SystemCall.retrying({
+                buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, capacity) }
+            }) {
+            case .failure(let errno) where errno == .resourceTemporarilyUnavailable:
                 continue
-            case (.failure(let errno), _):
+            case .failure(let errno):
                 fail(SystemCallError("read", path, errno))
                 return nil
-            case (.success(0), .records):
-                return nil
-            case (.success(0), .packets):
-                fail(SystemCallError("read", path, .ioError, detail: "\(path) closed"))
-                return nil
-            case (.success(let count), .records):
-                pending += buffer.prefix(count)
-                if pending.count == capacity {
-                    defer { pending = [] }
-                    return pending
-                }
-            case (.success(let count), .packets):
+            case .success(let count):
                 return Array(buffer.prefix(count))
             }
         }

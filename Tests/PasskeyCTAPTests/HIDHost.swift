@@ -19,7 +19,9 @@ struct HIDHost {
     /// Where the device's answers to this host go.
     var reply: CTAPHIDDevice.Reply {
         let continuation = continuation
-        return { continuation.yield($0) }
+        return { reports in
+            for report in reports { continuation.yield(report) }
+        }
     }
 
     /// Sends one report as it is.

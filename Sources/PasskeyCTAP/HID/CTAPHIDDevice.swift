@@ -28,9 +28,15 @@ import Synchronization
 ///   once: a test of user presence the user has not passed yet is a status word the client
 ///   polls on), or is `ERR_INVALID_CMD` when the handler speaks no U2F; `CANCEL` marks the
 ///   channel's running command cancelled and is never answered itself (§11.2.9.1.5).
+///
+/// The timeouts and keep-alives are deadlines that one timer task keeps while a message is under
+/// way or a command runs, not a task each: a command that answers in microseconds starts no timer
+/// and cancels none.
 public actor CTAPHIDDevice {
-    /// Where the answers to one sender's reports go: each call carries one 64-byte report.
-    public typealias Reply = @Sendable ([UInt8]) -> Void
+    /// Where the answers to one sender's reports go: each call carries one message's 64-byte
+    /// reports, in order, so that a transport can write them at once (a stream socket in one
+    /// write, `/dev/uhid` as one `UHID_INPUT2` event each).
+    public typealias Reply = @Sendable ([[UInt8]]) -> Void
 
     /// The broadcast channel, on which clients ask for a channel of their own.
     public static let broadcastChannel: UInt32 = 0xFFFF_FFFF
@@ -49,7 +55,8 @@ public actor CTAPHIDDevice {
         var payload: [UInt8]
         var nextSequence: UInt8 = 0
         let reply: Reply
-        var timeout: Task<Void, Never>
+        /// When the next packet is late: `messageTimeout` after the last one.
+        var deadline: ContinuousClock.Instant
     }
 
     /// A CBOR or U2F command the handler is answering.
@@ -58,7 +65,8 @@ public actor CTAPHIDDevice {
         let channel: UInt32
         let shared: Shared
         let reply: Reply
-        var keepAlive: Task<Void, Never>?
+        /// When the next `CTAPHID_KEEPALIVE` goes out; `nil` for U2F, which has none.
+        var nextKeepAlive: ContinuousClock.Instant?
     }
 
     /// What the handler's `CTAPTransaction` shares with the device: the cancellation and the
@@ -84,6 +92,8 @@ public actor CTAPHIDDevice {
     private var running: Running?
     private var transactions: UInt64 = 0
     private var lock: (channel: UInt32, until: ContinuousClock.Instant)?
+    /// The timer task, while a deadline is pending (``watch()``).
+    private var watchdog: Task<Void, Never>?
 
     /// Creates a device in front of a command handler.
     ///
@@ -150,8 +160,9 @@ public actor CTAPHIDDevice {
         guard length <= CTAPHIDMessage.maximumLength else { return fail(.invalidLength) }
         assembly = Assembly(
             channel: channel, command: command, length: length,
-            payload: Array(data.prefix(length)), reply: reply, timeout: startTimeout())
+            payload: Array(data.prefix(length)), reply: reply, deadline: .now + messageTimeout)
         completeIfWhole()
+        watch()
     }
 
     private func continueMessage(channel: UInt32, sequence: UInt8, data: [UInt8]) {
@@ -161,41 +172,59 @@ public actor CTAPHIDDevice {
             abortAssembly()
             return Self.send(.error(.invalidSequence, on: channel), to: current.reply)
         }
-        current.timeout.cancel()
         current.payload += data.prefix(current.length - current.payload.count)
         current.nextSequence += 1
-        current.timeout = startTimeout()
+        current.deadline = .now + messageTimeout
         assembly = current
         completeIfWhole()
     }
 
     private func completeIfWhole() {
         guard let current = assembly, current.payload.count == current.length else { return }
-        current.timeout.cancel()
         assembly = nil
         execute(
             CTAPHIDMessage(channel: current.channel, command: current.command, payload: current.payload),
             reply: current.reply)
     }
 
-    private func startTimeout() -> Task<Void, Never> {
-        let timeout = messageTimeout
-        return Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            await self?.expireAssembly()
+    /// Starts the timer task unless it runs. It acts on every deadline when it falls (a message's
+    /// next packet that is late, a keep-alive that is due), and ends when none is left.
+    private func watch() {
+        guard watchdog == nil, assembly != nil || running?.nextKeepAlive != nil else { return }
+        watchdog = Task { [weak self] in
+            while let wait = await self?.actOnDeadlines() {
+                try? await Task.sleep(for: wait)
+            }
         }
     }
 
-    /// The message under way took too long: `ERR_MSG_TIMEOUT`. A timer that lost the race with the
-    /// next packet was cancelled; `Task.isCancelled` tells it so.
-    private func expireAssembly() {
-        guard !Task.isCancelled, let current = assembly else { return }
-        assembly = nil
-        Self.send(.error(.messageTimeout, on: current.channel), to: current.reply)
+    /// What falls due now: a message whose next packet is late is `ERR_MSG_TIMEOUT` (§11.2.4); a
+    /// running CBOR command's keep-alive goes out with the status the handler last reported.
+    ///
+    /// - Returns: how long until the next deadline, at most the shorter interval (so that a
+    ///   deadline set while the task sleeps, never sooner than that, is not missed); `nil` when
+    ///   none is left, and the task ends.
+    private func actOnDeadlines() -> Duration? {
+        let now = ContinuousClock.now
+        if let current = assembly, now >= current.deadline {
+            assembly = nil
+            Self.send(.error(.messageTimeout, on: current.channel), to: current.reply)
+        }
+        if let current = running, let due = current.nextKeepAlive, now >= due {
+            running?.nextKeepAlive = now + keepAliveInterval
+            Self.send(
+                CTAPHIDMessage(
+                    channel: current.channel, command: .keepAlive, payload: [current.shared.keepAliveStatus]),
+                to: current.reply)
+        }
+        guard let next = [assembly?.deadline, running?.nextKeepAlive].compactMap({ $0 }).min() else {
+            watchdog = nil
+            return nil
+        }
+        return min(next - now, messageTimeout, keepAliveInterval)
     }
 
     private func abortAssembly() {
-        assembly?.timeout.cancel()
         assembly = nil
     }
 
@@ -256,17 +285,12 @@ public actor CTAPHIDDevice {
         transactions += 1
         let id = transactions
         let shared = Shared()
-        running = Running(id: id, channel: channel, shared: shared, reply: reply)
+        running = Running(
+            id: id, channel: channel, shared: shared, reply: reply,
+            nextKeepAlive: command == .cbor ? .now + keepAliveInterval : nil)
+        watch()
         let context = CTAPTransaction(
             channel: channel, isCancelled: { shared.isCancelled }, keepAlive: { shared.report($0) })
-        let interval = keepAliveInterval
-        if command == .cbor {
-            running?.keepAlive = Task { [weak self] in
-                while (try? await Task.sleep(for: interval)) != nil {
-                    await self?.sendKeepAlive(transaction: id)
-                }
-            }
-        }
         let handler = handler
         Task { [weak self] in
             let response =
@@ -274,13 +298,6 @@ public actor CTAPHIDDevice {
                 ? await handler.handleU2F(request, context: context) : await handler.handle(request, context: context)
             await self?.finish(transaction: id, command: command, response: response)
         }
-    }
-
-    private func sendKeepAlive(transaction id: UInt64) {
-        guard let current = running, current.id == id else { return }
-        Self.send(
-            CTAPHIDMessage(channel: current.channel, command: .keepAlive, payload: [current.shared.keepAliveStatus]),
-            to: current.reply)
     }
 
     private func finish(transaction id: UInt64, command: CTAPHIDCommand, response: [UInt8]) {
@@ -295,12 +312,11 @@ public actor CTAPHIDDevice {
     /// Forgets the running command: it is told it is cancelled, and its answer will be dropped.
     private func abandonRunning() {
         running?.shared.cancel()
-        running?.keepAlive?.cancel()
         running = nil
     }
 
     private static func send(_ message: CTAPHIDMessage, to reply: Reply) {
-        for packet in message.packets { reply(packet.bytes) }
+        reply(message.packets.map(\.bytes))
     }
 }
 

@@ -1,18 +1,21 @@
 import BlockingIO
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// A CTAPHID host on a Unix socket: the other end of ``CTAPHIDSocketServer`` (CTAP 2.1 §11.2.4),
 /// for the tests and `passkey-bench ctap` (libfido2 is the real host).
 ///
-/// Messages go out cut into 64-byte reports and come back put together, keep-alives skipped. The
-/// socket calls block, so they run on a queue of their own (``BlockingExecutor``), a whole
+/// Messages go out cut into 64-byte reports, all of a message's in one write, and come back put
+/// together, keep-alives skipped; a read takes every report that is there. The socket calls block, so they run on a queue of their own (``BlockingExecutor``), a whole
 /// exchange in one hop (``transact(_:)``); reads give up after the timeout, so that a device that
 /// never answers fails its caller instead of holding it.
 package final class CTAPHIDSocketClient: Sendable {
     private let descriptor: Int32
     private let path: String
     private let executor = BlockingExecutor(label: "ctaphid-socket-client")
+    /// Bytes read and not yet taken as reports.
+    private let unread = Mutex<[UInt8]>([])
 
     /// Connects to the socket at `path`.
     ///
@@ -64,38 +67,37 @@ package final class CTAPHIDSocketClient: Sendable {
 
     /// Sends `message` and returns the next message that is not a keep-alive, in one hop.
     package func transact(_ message: CTAPHIDMessage) async throws(CTAPHIDTransportError) -> CTAPHIDMessage {
-        let (descriptor, path) = (descriptor, path)
-        return try await executor.run { () throws(CTAPHIDTransportError) in
-            try Self.write(message, to: descriptor, path: path)
-            return try Self.readMessage(from: descriptor, path: path)
+        try await executor.run { () throws(CTAPHIDTransportError) in
+            try self.write(message)
+            return try self.readMessage()
         }
     }
 
     /// The next report, or nil at the end of the stream, after the timeout, or on a failure.
     package func receiveReport() async -> [UInt8]? {
-        let descriptor = descriptor
-        return await executor.run { Self.readReport(from: descriptor) }
+        await executor.run { self.readReport() }
     }
 
-    private static func write(_ message: CTAPHIDMessage, to descriptor: Int32, path: String)
-        throws(CTAPHIDTransportError)
-    {
-        for packet in message.packets {
-            let report = packet.bytes
-            let sent = report.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent == report.count else { throw failure("send", path) }
+    private func write(_ message: CTAPHIDMessage) throws(CTAPHIDTransportError) {
+        let reports = Array(message.packets.map(\.bytes).joined())
+        var sent = 0
+        while sent < reports.count {
+            let count = reports.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw Self.failure("send", path) }
+            sent += count
         }
     }
 
-    private static func readMessage(from descriptor: Int32, path: String) throws(CTAPHIDTransportError)
-        -> CTAPHIDMessage
-    {
+    private func readMessage() throws(CTAPHIDTransportError) -> CTAPHIDMessage {
         while true {
-            let first = try packet(from: descriptor, path: path)
+            let first = try packet()
             guard case .initialization(let command, let length) = first.kind else { continue }
             var payload = Array(first.data.prefix(length))
             while payload.count < length {
-                payload += try packet(from: descriptor, path: path).data.prefix(length - payload.count)
+                payload += try packet().data.prefix(length - payload.count)
             }
             if command != CTAPHIDCommand.keepAlive.rawValue {
                 return CTAPHIDMessage(channel: first.channel, command: command, payload: payload)
@@ -103,8 +105,8 @@ package final class CTAPHIDSocketClient: Sendable {
         }
     }
 
-    private static func packet(from descriptor: Int32, path: String) throws(CTAPHIDTransportError) -> CTAPHIDPacket {
-        guard let report = readReport(from: descriptor) else {
+    private func packet() throws(CTAPHIDTransportError) -> CTAPHIDPacket {
+        guard let report = readReport() else {
             throw CTAPHIDTransportError("recv", reason: "\(path): the device closed the socket or did not answer")
         }
         do {
@@ -114,18 +116,19 @@ package final class CTAPHIDSocketClient: Sendable {
         }
     }
 
-    private static func readReport(from descriptor: Int32) -> [UInt8]? {
-        var report = [UInt8](repeating: 0, count: CTAPHIDPacket.size)
-        var filled = 0
-        while filled < report.count {
-            let count = report.withUnsafeMutableBytes {
-                recv(descriptor, $0.baseAddress! + filled, $0.count - filled, 0)
+    /// The next report: one read before, or what the next read brings (every report there).
+    private func readReport() -> [UInt8]? {
+        unread.withLock { unread in
+            var buffer = [UInt8](repeating: 0, count: CTAPHIDPacket.size * 16)
+            while unread.count < CTAPHIDPacket.size {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return nil }
+                unread += buffer.prefix(count)
             }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            filled += count
+            defer { unread.removeFirst(CTAPHIDPacket.size) }
+            return Array(unread.prefix(CTAPHIDPacket.size))
         }
-        return report
     }
 
     /// The failed call `operation` on `path`, with `errno`.

@@ -72,7 +72,8 @@ public struct CTAPHIDSocketServer: Sendable {
 
     /// Hands a connection's reports to the device in order, its answers back to it.
     private static func serve(_ channel: DescriptorChannel, _ device: CTAPHIDDevice) async {
-        let reply: CTAPHIDDevice.Reply = { report in channel.send(report) }
+        // A message's reports in one write: the client's read takes them at once.
+        let reply: CTAPHIDDevice.Reply = { reports in channel.send(Array(reports.joined())) }
         for await report in channel.messages() {
             await device.receive(report, reply: reply)
             channel.taken()

@@ -106,7 +106,9 @@ public struct CTAPHIDUHIDDevice: Sendable {
         }
         await onStart()
         let device = device
-        let reply: CTAPHIDDevice.Reply = { report in events.send(UHIDEvent.input2(data: report).bytes) }
+        let reply: CTAPHIDDevice.Reply = { reports in
+            for report in reports { events.send(UHIDEvent.input2(data: report).bytes) }
+        }
         // An event that does not parse stops serving, as a failed read does.
         let malformed = await withTaskCancellationHandler { () async -> CTAPHIDTransportError? in
             for await bytes in events.messages() {
