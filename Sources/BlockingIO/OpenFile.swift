@@ -148,22 +148,32 @@ package final class OpenFile<Failure: SystemCallFailure>: Sendable {
     /// - Throws: `Failure`, from the system's error.
     package func read(_ count: Int, at offset: Int) throws(Failure) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
+        let filled = try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(Failure) in try read(into: buffer, at: offset) }
+        }.get()
+        bytes.removeLast(count - filled)
+        return bytes
+    }
+
+    /// Fills `buffer` from `offset` (`pread`, repeated until it is full or the file ends): a
+    /// large file read in pieces through one buffer, so that no copy of it is made whole.
+    ///
+    /// - Returns: how many bytes were read; fewer than the buffer holds when the file ends first.
+    /// - Throws: `Failure`, from the system's error.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Failure) -> Int {
         var filled = 0
         do {
-            while filled < count {
-                let read = try bytes.withUnsafeMutableBytes { buffer in
-                    try descriptor.read(
-                        fromAbsoluteOffset: Int64(offset + filled),
-                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                }
+            while filled < buffer.count {
+                let read = try descriptor.read(
+                    fromAbsoluteOffset: Int64(offset + filled),
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                 if read == 0 { break }
                 filled += read
             }
         } catch {
             throw Failure(SystemCallError("read", path, error as? Errno ?? .ioError))
         }
-        bytes.removeLast(count - filled)
-        return bytes
+        return filled
     }
 
     /// Writes all of `bytes` at `offset` (`pwrite`, repeated after a short write).

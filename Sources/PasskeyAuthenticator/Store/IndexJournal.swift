@@ -103,10 +103,8 @@ enum IndexJournal {
         return intact
     }
 
-    /// The summaries of one RP's credentials that a journal's records leave, by ID, found
-    /// without building an index: a record's RP ID field is compared in place before the record is
-    /// decoded, so a new process's first discoverable `get` in a large store decodes one RP's
-    /// records and only frames and checks the rest (issue 13; issue 46 measured it at 10⁶).
+    /// The summaries of one RP's credentials that a journal's records leave, by ID (``RPScan``
+    /// over all of `records` at once).
     ///
     /// - Parameters:
     ///   - rpID: the relying party ID.
@@ -114,36 +112,104 @@ enum IndexJournal {
     /// - Returns: the summaries, or `nil` when a record is torn or damaged: the caller then reads
     ///   the journal whole, which says what stands.
     static func summaries(of rpID: String, in records: ArraySlice<UInt8>) -> [[UInt8]: CredentialSummary]? {
-        let wanted = Array(rpID.utf8)
-        var found: [[UInt8]: CredentialSummary] = [:]
-        let whole = records.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                guard let length = bigEndianUInt32(bytes, at: offset).map(Int.init),
-                    let checksum = bigEndianUInt32(bytes, at: offset + 4 + length)
-                else { return false }
-                let body = UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 4 + length])
-                offset += 4 + length + 4
-                guard crc32(body) == checksum, let id = fieldRange(body, at: 1) else { return false }
-                switch body[0] {
-                case 1:
-                    guard let rp = fieldRange(body, at: id.upperBound) else { return false }
-                    guard rp.count == wanted.count, wanted.withUnsafeBytes({ $0.elementsEqual(body[rp]) }) else {
-                        continue
+        var scan = RPScan(rpID: rpID)
+        guard records.withUnsafeBytes({ scan.take($0) }) == records.count else { return nil }
+        return scan.found
+    }
+
+    /// One RP's summaries, found without building an index: a record's RP ID field is compared in
+    /// place before the record is decoded, so a new process's first discoverable `get` in a large
+    /// store decodes one RP's records and only frames the rest (issue 13; issue 46 measured it at
+    /// 10⁶). The records come in pieces of any size, so the journal is read through one buffer.
+    ///
+    /// Every record the answer rests on passes its checksum: another RP's additions and the
+    /// names of unreadable files are framed and passed over unchecked, which at 10⁶ records is most
+    /// of the time a check costs. Damage there can only misframe what follows, and a misframed
+    /// record the answer would use fails its checksum or does not parse; a torn tail, or zeros a
+    /// power loss left, do not frame (a record of length 0 has no kind).
+    struct RPScan {
+        private let wanted: [UInt8]
+        /// The summaries the records taken so far leave, by ID.
+        private(set) var found: [[UInt8]: CredentialSummary] = [:]
+
+        init(rpID: String) {
+            wanted = Array(rpID.utf8)
+        }
+
+        /// One RP's summaries from the records at `range` of a journal, read a piece at a time
+        /// into one buffer by `read` (which fills what room it is given from an offset, as
+        /// `pread` does, and reads 0 bytes at the end).
+        ///
+        /// - Returns: the summaries, or `nil` when a record is torn or damaged, the journal ends
+        ///   early, or a record is longer than a piece.
+        static func summaries<Failure: Error>(
+            of rpID: String, in range: Range<Int>, piece: Int,
+            read: (UnsafeMutableRawBufferPointer, Int) throws(Failure) -> Int
+        ) throws(Failure) -> [[UInt8]: CredentialSummary]? {
+            var scan = RPScan(rpID: rpID)
+            var buffer = [UInt8](repeating: 0, count: min(piece, range.count))
+            // `carried` bytes at the buffer's start are a record the last piece cut.
+            var (offset, carried) = (range.lowerBound, 0)
+            while offset < range.upperBound {
+                let room = min(buffer.count, carried + range.upperBound - offset)
+                let count = try buffer.withUnsafeMutableBytes { bytes in
+                    Result { () throws(Failure) in
+                        try read(UnsafeMutableRawBufferPointer(rebasing: bytes[carried..<room]), offset)
                     }
-                    guard case .added(let summary)? = try? record(ArraySlice(body)) else { return false }
-                    found[Array(body[id])] = summary
-                case 2:
-                    if !found.isEmpty { found[Array(body[id])] = nil }
-                case 3:
-                    continue
-                default:
+                }.get()
+                guard count > 0 else { return nil }
+                offset += count
+                let available = carried + count
+                let taken = buffer.withUnsafeBytes { scan.take(UnsafeRawBufferPointer(rebasing: $0[..<available])) }
+                guard let taken else { return nil }
+                carried = available - taken
+                buffer.withUnsafeMutableBytes {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[taken..<available]))
+                }
+            }
+            return carried == 0 ? scan.found : nil
+        }
+
+        /// Takes the whole records at the start of `bytes`.
+        ///
+        /// - Returns: how many bytes they took (a record cut at the end waits for the next
+        ///   piece), or `nil` when a record the answer would use is damaged.
+        mutating func take(_ bytes: UnsafeRawBufferPointer) -> Int? {
+            var offset = 0
+            while let length = IndexJournal.bigEndianUInt32(bytes, at: offset).map(Int.init),
+                let checksum = IndexJournal.bigEndianUInt32(bytes, at: offset + 4 + length)
+            {
+                let body = UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 4 + length])
+                guard take(body, checksum: checksum) else { return nil }
+                offset += 4 + length + 4
+            }
+            return offset
+        }
+
+        private mutating func take(_ body: UnsafeRawBufferPointer, checksum: UInt32) -> Bool {
+            guard let id = IndexJournal.fieldRange(body, at: 1) else { return false }
+            switch body[0] {
+            case 1:
+                guard let rp = IndexJournal.fieldRange(body, at: id.upperBound) else { return false }
+                guard rp.count == wanted.count, wanted.withUnsafeBytes({ $0.elementsEqual(body[rp]) }) else {
+                    return true
+                }
+                guard IndexJournal.crc32(body) == checksum,
+                    case .added(let summary)? = try? IndexJournal.record(ArraySlice(body))
+                else {
                     return false
                 }
+                found[Array(body[id])] = summary
+            case 2:
+                guard IndexJournal.crc32(body) == checksum else { return false }
+                if !found.isEmpty { found[Array(body[id])] = nil }
+            case 3:
+                break
+            default:
+                return false
             }
             return true
         }
-        return whole ? found : nil
     }
 
     /// The big-endian `UInt32` at `offset`, or `nil` past the end.
