@@ -19,7 +19,8 @@ import WebAuthn
 
     /// Every row is printed; the measured ones have as many runs as asked (two runs of the logins
     /// end to end in one process, each with a tenant of its own), each beside its baseline with a
-    /// ratio and a verdict; a skipped group, a peer that cannot run and the PostgreSQL row without
+    /// ratio and a verdict (the baseline is the run's own, though several rows' baselines share a
+    /// name); a skipped group, a peer that cannot run and the PostgreSQL row without
     /// `--db` say why instead, and the other groups still run.
     @Test func printsEveryRowWithItsVerdict() async throws {
         let result = try await ChildProcess.run(
@@ -50,10 +51,15 @@ import WebAuthn
                 #expect(verdict == "PASS" || verdict == "MISS", "\(name): \(row)")
                 let runs = try #require(row["runs"]?.arrayValue)
                 #expect(runs.count == (["file-create-platform", "e2e-login"].contains(name) ? 2 : 1), "\(name)")
-                #expect(row["baselines"]?.arrayValue?.count == runs.count, "\(name)")
-                for run in runs {
-                    #expect((run["ratio"]?.numberValue ?? 0) > 0, "\(name)")
+                let baselines = try #require(row["baselines"]?.arrayValue)
+                #expect(baselines.count == runs.count, "\(name)")
+                for (run, baseline) in zip(runs, baselines) {
+                    let ratio = run["ratio"]?.numberValue ?? 0
+                    #expect(ratio > 0, "\(name)")
                     #expect(run["target"]?.numberValue != nil, "\(name)")
+                    // Each run's own baseline, though several rows' baselines share a name.
+                    let value = (run["value"]?.numberValue ?? 0) / (baseline["value"]?.numberValue ?? 1)
+                    #expect(abs(value / ratio - 1) < 1e-9, "\(name): \(run) beside \(baseline)")
                 }
             }
         }

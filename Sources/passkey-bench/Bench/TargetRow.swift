@@ -50,11 +50,18 @@ struct TargetRow: Encodable {
         runs.count { $0.meetsTarget == true }
     }
 
-    /// Takes one run's figures: the row's own and the one it names as its baseline.
+    /// Takes one run's figures: the row's own and its baseline. Several rows' baselines share a
+    /// name (`raw-es256-sign`), each measured beside its own figure and put just before it
+    /// (``BenchFigure/paired(_:_:baseline:baselineLabel:target:rounds:seconds:_:against:)``), so
+    /// that one is the row's; a baseline measured once for several figures is found by name.
     mutating func record(_ figures: [BenchFigure]) {
-        guard let figure = figures.first(where: { $0.name == name }) else { return }
+        guard let position = figures.firstIndex(where: { $0.name == name }) else { return }
+        let figure = figures[position]
         runs.append(figure)
-        if let baseline = figures.first(where: { $0.name == figure.baseline }) {
+        let before = figures[..<position].last
+        if let baseline = before?.name == figure.baseline
+            ? before : figures.first(where: { $0.name == figure.baseline })
+        {
             baselines.append(baseline)
         }
     }
