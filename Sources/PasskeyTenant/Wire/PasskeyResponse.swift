@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import WebAuthn
 
 /// An `authn_response`: what `PublicKeyCredential.toJSON()` gave for a create or a get ceremony
@@ -21,9 +22,9 @@ public struct PasskeyResponse: Sendable, Hashable, Codable {
     /// Why it is not an authentication response.
     private let authenticationProblem: String?
     /// The member's text when the JSON scanner read one shape and left the other to `JSONDecoder`,
-    /// which decodes it only if it is asked for: a login's token request is read without decoding
-    /// its response as a registration it is not (issue 46).
-    private let text: [UInt8]?
+    /// which decodes it only if it is asked for, once: a login's token request is read without
+    /// decoding its response as a registration it is not (issue 46).
+    private let text: Deferred?
 
     /// Wraps a registration response.
     public init(_ registration: RegistrationResponseJSON) {
@@ -62,7 +63,7 @@ public struct PasskeyResponse: Sendable, Hashable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        if let registration {
+        if let registration = readRegistration ?? registration {
             try registration.encode(to: encoder)
         } else {
             try authentication.encode(to: encoder)
@@ -72,14 +73,14 @@ public struct PasskeyResponse: Sendable, Hashable, Codable {
     /// The registration response, or `invalid_request` saying what is wrong with it.
     func registrationResponse() throws(TenantError) -> RegistrationResponseJSON {
         if let readRegistration { return readRegistration }
-        if let text { return try Self.decodeAsMember(RegistrationResponseJSON.self, text) }
+        if let text { return try text.registration.get() }
         throw .invalidRequest(registrationProblem ?? "authn_response: not a registration response")
     }
 
     /// The authentication response, or `invalid_request` saying what is wrong with it.
     func authenticationResponse() throws(TenantError) -> AuthenticationResponseJSON {
         if let readAuthentication { return readAuthentication }
-        if let text { return try Self.decodeAsMember(AuthenticationResponseJSON.self, text) }
+        if let text { return try text.authentication.get() }
         throw .invalidRequest(authenticationProblem ?? "authn_response: not an authentication response")
     }
 
@@ -103,6 +104,32 @@ public struct PasskeyResponse: Sendable, Hashable, Codable {
     private struct Readings: Equatable {
         let registration: Result<RegistrationResponseJSON, TenantError>
         let authentication: Result<AuthenticationResponseJSON, TenantError>
+    }
+
+    /// The text of a member the scanner read, and what `JSONDecoder` makes of it as each shape,
+    /// decoded the first time it is asked for and kept: a value of this type is read once and
+    /// asked many times (by the service, by `==`, by a log line).
+    private final class Deferred: Sendable {
+        private let text: [UInt8]
+        private let registrationReading = Mutex<Result<RegistrationResponseJSON, TenantError>?>(nil)
+        private let authenticationReading = Mutex<Result<AuthenticationResponseJSON, TenantError>?>(nil)
+
+        init(_ text: [UInt8]) {
+            self.text = text
+        }
+
+        var registration: Result<RegistrationResponseJSON, TenantError> { reading(registrationReading) }
+        var authentication: Result<AuthenticationResponseJSON, TenantError> { reading(authenticationReading) }
+
+        private func reading<Shape: Decodable & Sendable>(_ kept: borrowing Mutex<Result<Shape, TenantError>?>)
+            -> Result<Shape, TenantError>
+        {
+            if let known = kept.withLock({ $0 }) { return known }
+            // Decoded outside the lock: two first readers decode twice, and agree.
+            let reading = Result { () throws(TenantError) in try PasskeyResponse.decodeAsMember(Shape.self, text) }
+            kept.withLock { $0 = reading }
+            return reading
+        }
     }
 
     /// `text` decoded by `JSONDecoder` as the `authn_response` member it was, so that a problem
@@ -163,15 +190,16 @@ extension PasskeyResponse: JSONReadable, JSONWritable {
         guard readRegistration != nil || readAuthentication != nil else { throw JSONScanner.Unreadable() }
         registrationProblem = nil
         authenticationProblem = nil
-        self.text = text
+        self.text = Deferred(text)
     }
 
     package var writesDirectly: Bool {
-        registration?.writesDirectly ?? authentication?.writesDirectly ?? true
+        readRegistration?.writesDirectly ?? readAuthentication?.writesDirectly ?? registration?.writesDirectly
+            ?? authentication?.writesDirectly ?? true
     }
 
     package func write(to writer: inout JSONWriter) {
-        if let registration {
+        if let registration = readRegistration ?? registration {
             registration.write(to: &writer)
         } else if let authentication {
             authentication.write(to: &writer)
