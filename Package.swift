@@ -300,7 +300,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PasskeyCTAPTests",
-            dependencies: ["PasskeyCTAP", "PasskeyAuthenticator", "WebAuthn", "TestSupport"],
+            dependencies: ["PasskeyCTAP", "PasskeyAuthenticator", "WebAuthn", "BlockingIO", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
