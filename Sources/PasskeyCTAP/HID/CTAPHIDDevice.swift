@@ -187,13 +187,17 @@ public actor CTAPHIDDevice {
             reply: current.reply)
     }
 
-    /// Starts the timer task unless it runs. It acts on every deadline when it falls (a message's
-    /// next packet that is late, a keep-alive that is due), and ends when none is left.
+    /// Starts the timer task unless it runs. It sleeps until the next deadline, acts on what
+    /// falls due then (a message's next packet that is late, a keep-alive), and ends when no
+    /// deadline is left; while commands keep coming it stays, so a command starts no task of it.
     private func watch() {
-        guard watchdog == nil, assembly != nil || running?.nextKeepAlive != nil else { return }
+        guard watchdog == nil, let first = untilNextDeadline(from: .now) else { return }
         watchdog = Task { [weak self] in
-            while let wait = await self?.actOnDeadlines() {
+            var wait = first
+            while true {
                 try? await Task.sleep(for: wait)
+                guard let next = await self?.actOnDeadlines() else { return }
+                wait = next
             }
         }
     }
@@ -201,9 +205,7 @@ public actor CTAPHIDDevice {
     /// What falls due now: a message whose next packet is late is `ERR_MSG_TIMEOUT` (§11.2.4); a
     /// running CBOR command's keep-alive goes out with the status the handler last reported.
     ///
-    /// - Returns: how long until the next deadline, at most the shorter interval (so that a
-    ///   deadline set while the task sleeps, never sooner than that, is not missed); `nil` when
-    ///   none is left, and the task ends.
+    /// - Returns: how long until the next deadline; `nil` when none is left, and the task ends.
     private func actOnDeadlines() -> Duration? {
         let now = ContinuousClock.now
         if let current = assembly, now >= current.deadline {
@@ -217,10 +219,17 @@ public actor CTAPHIDDevice {
                     channel: current.channel, command: .keepAlive, payload: [current.shared.keepAliveStatus]),
                 to: current.reply)
         }
-        guard let next = [assembly?.deadline, running?.nextKeepAlive].compactMap({ $0 }).min() else {
+        guard let wait = untilNextDeadline(from: now) else {
             watchdog = nil
             return nil
         }
+        return wait
+    }
+
+    /// How long the timer task sleeps: until the next deadline, and at most the shorter interval,
+    /// so that a deadline set while it sleeps (never sooner than that) is not missed.
+    private func untilNextDeadline(from now: ContinuousClock.Instant) -> Duration? {
+        guard let next = [assembly?.deadline, running?.nextKeepAlive].compactMap({ $0 }).min() else { return nil }
         return min(next - now, messageTimeout, keepAliveInterval)
     }
 
