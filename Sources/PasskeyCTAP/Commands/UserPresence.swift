@@ -18,6 +18,9 @@ public struct UserPresence: Sendable {
     public let check: @Sendable (UserPresenceRequest) async -> Bool
     /// How long the device waits for ``check``.
     public var timeout: Duration
+    /// The answer of a policy that asks no one (``automatic``, ``deny``): given at once, with no
+    /// wait, keep-alive or timer behind it.
+    private let fixedAnswer: Bool?
 
     /// A policy that asks `check`.
     ///
@@ -27,13 +30,20 @@ public struct UserPresence: Sendable {
     public init(timeout: Duration = .seconds(30), check: @escaping @Sendable (UserPresenceRequest) async -> Bool) {
         self.timeout = timeout
         self.check = check
+        fixedAnswer = nil
+    }
+
+    private init(always answer: Bool) {
+        timeout = .seconds(30)
+        check = { _ in answer }
+        fixedAnswer = answer
     }
 
     /// The user is always present: for tests and for a device the caller already guards.
-    public static let automatic = UserPresence { _ in true }
+    public static let automatic = UserPresence(always: true)
 
     /// The user never is: every command that needs presence answers `CTAP2_ERR_OPERATION_DENIED`.
-    public static let deny = UserPresence { _ in false }
+    public static let deny = UserPresence(always: false)
 
     /// Asks a closure (a prompt, a notification) each time.
     ///
@@ -53,7 +63,13 @@ public struct UserPresence: Sendable {
     /// - Throws: `CTAP2_ERR_OPERATION_DENIED`, `CTAP2_ERR_KEEPALIVE_CANCEL` or
     ///   `CTAP2_ERR_USER_ACTION_TIMEOUT`.
     func require(_ request: UserPresenceRequest, in transaction: CTAPTransaction) async throws(CTAPError) {
-        switch await UserAnswer.wait(for: request, asking: check, timeout: timeout, in: transaction) {
+        let answer: UserAnswer =
+            if let fixedAnswer {
+                transaction.isCancelled() ? .cancelled : fixedAnswer ? .yes : .no
+            } else {
+                await UserAnswer.wait(for: request, asking: check, timeout: timeout, in: transaction)
+            }
+        switch answer {
         case .yes: return
         case .no: throw CTAPError(.operationDenied, "the user declined")
         case .cancelled: throw CTAPError(.keepAliveCancel, "the client cancelled")
