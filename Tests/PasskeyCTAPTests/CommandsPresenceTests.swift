@@ -30,6 +30,19 @@ import WebAuthn
         #expect(try await fixture.send(.getInfo).status == .ok)
     }
 
+    /// The policies that ask no one answer at once, and still honour a client's cancel.
+    @Test func automaticPresenceAnswersAtOnceUnlessCancelled() async throws {
+        let fixture = CommandsFixture(presence: .automatic)
+        let transaction = Transaction()
+        #expect(
+            try await fixture.send([CTAPCommand.selection.rawValue], transaction: transaction.context).status == .ok)
+        transaction.cancelled.withLock { $0 = true }
+        #expect(
+            try await fixture.send([CTAPCommand.selection.rawValue], transaction: transaction.context).status
+                == .keepAliveCancel)
+        #expect(transaction.keepAlives.withLock { $0 }.isEmpty)
+    }
+
     @Test func anAssertionWithUPAsksTheUser() async throws {
         let store = InMemoryCredentialStore()
         _ = try await CommandsFixture(store: store).register()

@@ -6,12 +6,14 @@ enum UserAnswer: Sendable {
     /// Asks `check` while keeping the transaction alive: `CTAPHID_KEEPALIVE` with `UPNEEDED`
     /// every 100 ms (CTAP 2.1 §11.2.9.2.1), the client's `CTAPHID_CANCEL` honoured, and `timeout`.
     /// The first answer wins; the other side is cancelled without being waited for, so a slow
-    /// prompt cannot wedge the device.
+    /// prompt cannot wedge the device. A policy that asks no one gives its `fixed` answer at
+    /// once, with no task or timer behind it.
     static func wait(
         for request: UserPresenceRequest, asking check: @escaping @Sendable (UserPresenceRequest) async -> Bool,
-        timeout: Duration, in transaction: CTAPTransaction
+        fixed: Bool?, timeout: Duration, in transaction: CTAPTransaction
     ) async -> UserAnswer {
         if transaction.isCancelled() { return .cancelled }
+        if let fixed { return fixed ? .yes : .no }
         let (answers, continuation) = AsyncStream.makeStream(of: UserAnswer.self)
         let asking = Task {
             continuation.yield(await check(request) ? .yes : .no)

@@ -63,13 +63,9 @@ public struct UserPresence: Sendable {
     /// - Throws: `CTAP2_ERR_OPERATION_DENIED`, `CTAP2_ERR_KEEPALIVE_CANCEL` or
     ///   `CTAP2_ERR_USER_ACTION_TIMEOUT`.
     func require(_ request: UserPresenceRequest, in transaction: CTAPTransaction) async throws(CTAPError) {
-        let answer: UserAnswer =
-            if let fixedAnswer {
-                transaction.isCancelled() ? .cancelled : fixedAnswer ? .yes : .no
-            } else {
-                await UserAnswer.wait(for: request, asking: check, timeout: timeout, in: transaction)
-            }
-        switch answer {
+        switch await UserAnswer.wait(
+            for: request, asking: check, fixed: fixedAnswer, timeout: timeout, in: transaction)
+        {
         case .yes: return
         case .no: throw CTAPError(.operationDenied, "the user declined")
         case .cancelled: throw CTAPError(.keepAliveCancel, "the client cancelled")

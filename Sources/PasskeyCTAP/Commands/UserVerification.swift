@@ -31,6 +31,8 @@ public struct UserVerification: Sendable {
     /// The user answers the authenticator itself (`USER_VERIFY_PASSCODE_INTERNAL`): a question on
     /// its own screen or terminal, not a PIN the client collects.
     public static let passcodeInternal: UInt32 = 0x4
+    /// The answer of a policy that asks no one (``automatic``, ``deny``): given at once.
+    private let fixedAnswer: Bool?
 
     /// A policy that asks `check`.
     ///
@@ -45,14 +47,22 @@ public struct UserVerification: Sendable {
         self.timeout = timeout
         self.modality = modality
         self.check = check
+        fixedAnswer = nil
+    }
+
+    private init(always answer: Bool) {
+        timeout = .seconds(30)
+        modality = Self.passcodeInternal
+        check = { _ in answer }
+        fixedAnswer = answer
     }
 
     /// Every verification succeeds: for tests, and for a device the caller already guards (as
     /// Chromium's virtual authenticator with `isUserVerified`).
-    public static let automatic = UserVerification { _ in true }
+    public static let automatic = UserVerification(always: true)
 
     /// Every verification fails: each request spends a UV retry until built-in UV is blocked.
-    public static let deny = UserVerification { _ in false }
+    public static let deny = UserVerification(always: false)
 
     /// Asks a closure (a prompt, a biometric API) each time.
     ///
@@ -69,6 +79,6 @@ public struct UserVerification: Sendable {
     /// One verification, as `performBuiltInUv` (§6.5.2): the answer, or the client's cancel or
     /// the timeout.
     func verify(_ request: UserPresenceRequest, in transaction: CTAPTransaction) async -> UserAnswer {
-        await UserAnswer.wait(for: request, asking: check, timeout: timeout, in: transaction)
+        await UserAnswer.wait(for: request, asking: check, fixed: fixedAnswer, timeout: timeout, in: transaction)
     }
 }
