@@ -187,6 +187,44 @@ struct PostgresStoreTests {
         await b.close()
     }
 
+    /// The webauthn grant's writes are one transaction: of two logins racing with one counter, only
+    /// the winner's refresh token is stored; a grant's absent values (no audience, organization,
+    /// auth time, DPoP key or session) are stored as the NULLs they are.
+    @Test func aLoginsRefreshTokenIsStoredOnlyWithItsCounter() async throws {
+        let (a, b) = try await Self.twoStores()
+        let credential = TenantCredential(
+            id: [5, 6, 7], methodID: "passkey|2", userID: Self.user(2).id, publicKey: [4], algorithm: .es256,
+            signCount: 0, backupEligible: false, backedUp: false, aaguid: .zero, transports: ["usb"], userAgent: nil,
+            createdAt: Date(), lastAuthenticatedAt: nil)
+        try await a.createUser(Self.user(2), credential: credential)
+        let now = Date()
+        for round in 0..<UInt32(Self.rounds) {
+            let grants = ["a", "b"].map { side in
+                RefreshGrant(
+                    userID: Self.user(2).id, clientID: "c", scope: ["openid", "offline_access"],
+                    audience: side == "a" ? "https://api.example" : nil, organization: side == "a" ? "org_1" : nil,
+                    family: "\(side)\(round)", expiresAt: now.addingTimeInterval(60), authTime: side == "a" ? now : nil,
+                    dpopJKT: side == "a" ? "jkt" : nil, sessionID: side == "a" ? "sid" : nil)
+            }
+            let digests = ["a", "b"].map { SHA256Digest.hash(Array("login\($0)\(round)".utf8)) }
+            let update = AssertionUpdate(
+                credentialID: credential.id, previousSignCount: round, signCount: round + 1, backedUp: true, time: now)
+            async let first = a.recordAssertion(update, refresh: (grants[0], .digest(digests[0])))
+            async let second = b.recordAssertion(update, refresh: (grants[1], .digest(digests[1])))
+            let applied = try await [first, second]
+            #expect(applied.filter { $0 }.count == 1)
+            for (index, digest) in digests.enumerated() {
+                let stored = try await a.refreshGrant(digest: digest, clientID: "c", at: now)
+                #expect(stored == (applied[index] ? grants[index] : nil))
+            }
+        }
+        let (stored, _) = try #require(try await b.credential(id: credential.id))
+        #expect(stored.signCount == UInt32(Self.rounds))
+        #expect(stored.backedUp)
+        await a.close()
+        await b.close()
+    }
+
     @Test func everyStoreGetsTheFirstSetting() async throws {
         let (a, b) = try await Self.twoStores()
         for round in 0..<Self.rounds {

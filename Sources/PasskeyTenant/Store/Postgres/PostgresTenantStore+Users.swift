@@ -135,12 +135,10 @@ extension PostgresTenantStore {
     /// The credential with this ID and its owner.
     func credential(id: [UInt8]) async throws(TenantError) -> (TenantCredential, TenantUser)? {
         let found = try await withConnection { connection -> Found? in
-            guard let row = try await connection.rows("SELECT * FROM credentials WHERE id = \(Data(id))").first
+            guard let row = try await connection.rows(LoginStatements.CredentialWithOwner(id: id)).first
             else { return nil }
-            let credential = try Self.credential(from: row)
-            guard let owner = try await connection.rows("SELECT * FROM users WHERE id = \(credential.userID)").first
-            else { return nil }
-            return Found(credential: credential, user: try Self.user(from: owner))
+            return Found(
+                credential: try Self.credential(from: row), user: try Self.user(from: row, prefix: Self.ownerPrefix))
         }
         return found.map { ($0.credential, $0.user) }
     }
@@ -162,21 +160,21 @@ extension PostgresTenantStore {
 
     /// Stores what a verified assertion changed: the counter, BS, the time, in one
     /// compare-and-set `UPDATE … WHERE sign_count = previous`, so two concurrent assertions of
-    /// one security key, at any instances, cannot both move it forward.
+    /// one security key, at any instances, cannot both move it forward; with `refresh`, the
+    /// login's refresh token in the same statement (one transaction, one round trip), stored only
+    /// when the update applied.
     ///
     /// - Returns: whether the update applied.
-    func recordAssertion(
-        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
-    ) async throws(TenantError) -> Bool {
+    func recordAssertion(_ update: AssertionUpdate, refresh: (grant: RefreshGrant, key: StoredValue)?)
+        async throws(TenantError) -> Bool
+    {
         try await withConnection { connection in
-            try await !connection.rows(
-                """
-                UPDATE credentials SET sign_count = \(Int64(signCount)), backed_up = \(backedUp),
-                    last_auth_at = \(time.storedValue)
-                WHERE id = \(Data(credentialID)) AND sign_count = \(Int64(previousSignCount))
-                RETURNING 1
-                """
-            ).isEmpty
+            if let refresh {
+                let statement = LoginStatements.RecordAssertionAndRefresh(
+                    update: update, grant: refresh.grant, key: refresh.key)
+                return try await connection.rows(statement).first?.value("applied", as: Bool.self) ?? false
+            }
+            return try await !connection.rows(LoginStatements.RecordAssertion(update: update)).isEmpty
         }
     }
 
@@ -206,7 +204,30 @@ extension PostgresTenantStore {
 
     // MARK: Rows
 
+    /// The columns of `users` a user is read from (``user(from:prefix:)``).
+    static let userColumns = [
+        "id", "user_handle", "profile", "metadata", "created_at", "email_verified", "identity", "app_metadata",
+        "updated_at", "primary_user_id",
+    ]
+
+    /// The columns of `credentials` a credential is read from (``credential(from:)``).
+    static let credentialColumns = [
+        "id", "method_id", "user_id", "public_key", "algorithm", "sign_count", "backup_eligible", "backed_up",
+        "aaguid", "transports", "user_agent", "created_at", "last_auth_at", "name", "user_handle",
+    ]
+
+    /// The prefix of a credential's owner's columns in a row that has both
+    /// (``LoginStatements/CredentialWithOwner``).
+    static let ownerPrefix = "owner_"
+
+    /// The user in a row of `users`.
     static func user(from row: PostgresRow) throws -> TenantUser {
+        try user(from: row, prefix: "")
+    }
+
+    /// The user in `row`, whose columns of `users` are named `prefix` and the column's name.
+    static func user(from row: PostgresRow, prefix: String) throws -> TenantUser {
+        let row = PrefixedRow(row: row, prefix: prefix)
         let profile = try row.value("profile", as: String.self)
         let metadata = try row.value("metadata", as: String.self)
         let identity = try row.value("identity", as: String?.self)
@@ -223,6 +244,21 @@ extension PostgresTenantStore {
             },
             updatedAt: try row.value("updated_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
             primaryUserID: try row.value("primary_user_id", as: String?.self))
+    }
+
+    /// The columns of `users` under a prefix, read by their own names.
+    private struct PrefixedRow {
+        let row: PostgresRandomAccessRow
+        let prefix: String
+
+        init(row: PostgresRow, prefix: String) {
+            self.row = row.makeRandomAccess()
+            self.prefix = prefix
+        }
+
+        func value<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+            try row[prefix.isEmpty ? name : prefix + name].decode(T.self)
+        }
     }
 
     static func credential(from row: PostgresRow) throws -> TenantCredential {

@@ -24,6 +24,8 @@ final class PostgresTenantStore: TenantStore {
     /// The longest any call waits for a connection and its statements.
     let timeout: Duration
     private let runner: Task<Void, Never>
+    /// When a take last swept each table of expiring records.
+    let sweeps = SweepSchedule()
 
     /// The longest the migrations at start may take, waiting for another instance's included.
     static let migrationTimeout: Duration = .seconds(60)
