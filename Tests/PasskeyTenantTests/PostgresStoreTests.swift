@@ -197,7 +197,8 @@ struct PostgresStoreTests {
             signCount: 0, backupEligible: false, backedUp: false, aaguid: .zero, transports: ["usb"], userAgent: nil,
             createdAt: Date(), lastAuthenticatedAt: nil)
         try await a.createUser(Self.user(2), credential: credential)
-        let now = Date()
+        // Whole seconds: an instant is stored as seconds since 1970, which a `Date` does not keep exactly.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         for round in 0..<UInt32(Self.rounds) {
             let grants = ["a", "b"].map { side in
                 RefreshGrant(
@@ -221,6 +222,36 @@ struct PostgresStoreTests {
         let (stored, _) = try #require(try await b.credential(id: credential.id))
         #expect(stored.signCount == UInt32(Self.rounds))
         #expect(stored.backedUp)
+        await a.close()
+        await b.close()
+    }
+
+    /// A login's one statement reads what ``TenantStore/credential(id:)`` and
+    /// ``TenantStore/failures(of:since:)`` read: the credential, its owner, and the owner's
+    /// failures in the window (the count and the oldest), none when there are none in it.
+    @Test func aLoginReadsTheCredentialItsOwnerAndTheirFailuresAtOnce() async throws {
+        let (a, b) = try await Self.twoStores()
+        let credential = TenantCredential(
+            id: [8, 9], methodID: "passkey|3", userID: Self.user(3).id, publicKey: [4], algorithm: .es256,
+            signCount: 7, backupEligible: true, backedUp: false, aaguid: .zero, transports: ["internal", "hybrid"],
+            userAgent: "agent", createdAt: Date(timeIntervalSince1970: 1_700_000_000), lastAuthenticatedAt: nil,
+            name: "laptop", userHandle: [3])
+        try await a.createUser(Self.user(3), credential: credential)
+        let key = "user:" + Self.user(3).id
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(AttemptLimiter.Key.user(Self.user(3).id).storageKey == key)
+        let none = try #require(try await b.loginCredential(id: credential.id, failuresSince: start))
+        #expect(none.0 == credential)
+        #expect(none.1 == (try await a.user(id: Self.user(3).id)))
+        #expect(none.2 == nil)
+        for offset in [0.0, 10, 20] {
+            try await a.recordFailure(of: [key, "address:x"], at: start.addingTimeInterval(offset), forgetBefore: start)
+        }
+        let since = start.addingTimeInterval(5)
+        let found = try #require(try await b.loginCredential(id: credential.id, failuresSince: since))
+        #expect(found.2 == FailureWindow(count: 2, oldest: start.addingTimeInterval(10)))
+        #expect(found.2 == (try await a.failures(of: [key], since: since))[key])
+        #expect(try await b.loginCredential(id: [0], failuresSince: since) == nil)
         await a.close()
         await b.close()
     }

@@ -32,10 +32,18 @@ extension TenantServices {
         async throws(TenantError) -> (user: TenantUser, update: AssertionUpdate)
     {
         let assertion = try response.authenticationResponse()
-        guard let (credential, user) = try await store.credential(id: assertion.rawId.bytes) else {
+        // The credential, its owner and the owner's failures, read together (checkAttempts's check).
+        let now = clock.now()
+        guard
+            let (credential, user, failures) = try await store.loginCredential(
+                id: assertion.rawId.bytes, failuresSince: limiter.since(now))
+        else {
             throw .invalidGrant("The passkey is not registered with this tenant.")
         }
-        try await checkAttempts([.user(user.id)])
+        let key = AttemptLimiter.Key.user(user.id)
+        if let wait = limiter.retryAfter([key], windows: failures.map { [key.storageKey: $0] } ?? [:], at: now) {
+            throw Self.tooManyAttempts(retryAfter: wait)
+        }
         return try await counting([.user(user.id)]) {
             () throws(TenantError) -> (user: TenantUser, update: AssertionUpdate) in
             let verified: VerifiedAuthentication

@@ -49,6 +49,11 @@ protocol TenantStore: Sendable {
     func user(id: String) async throws(TenantError) -> TenantUser?
     /// The credential with this ID and its owner.
     func credential(id: [UInt8]) async throws(TenantError) -> (TenantCredential, TenantUser)?
+    /// The credential with this ID, its owner, and the owner's failed attempts at or after `since`
+    /// (the attempt limiter's key ``AttemptLimiter/Key/user(_:)``; nil for none): what a login
+    /// looks up before it verifies, read together.
+    func loginCredential(id: [UInt8], failuresSince since: Date) async throws(TenantError)
+        -> (TenantCredential, TenantUser, FailureWindow?)?
     /// A user's passkeys, oldest first.
     func credentials(userID: String) async throws(TenantError) -> [TenantCredential]
     /// Stores what a verified assertion changed: the counter, BS, the time, only while the stored
@@ -205,6 +210,15 @@ protocol TenantStore: Sendable {
 }
 
 extension TenantStore {
+    /// ``loginCredential(id:failuresSince:)`` as ``credential(id:)`` then ``failures(of:since:)``.
+    func loginCredential(id: [UInt8], failuresSince since: Date) async throws(TenantError)
+        -> (TenantCredential, TenantUser, FailureWindow?)?
+    {
+        guard let (credential, user) = try await credential(id: id) else { return nil }
+        let key = AttemptLimiter.Key.user(user.id).storageKey
+        return (credential, user, try await failures(of: [key], since: since)[key])
+    }
+
     /// ``recordAssertion(_:refresh:)`` with no refresh token.
     func recordAssertion(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date

@@ -49,21 +49,34 @@ enum LoginStatements {
         func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
     }
 
-    /// The credential with an ID and its owner, in one row: the credential's columns as they are,
-    /// the owner's under ``PostgresTenantStore/ownerPrefix``. The columns are named, not `*`: a
-    /// column another instance's migration adds does not change a prepared statement's rows.
-    struct CredentialWithOwner: Statement {
-        static let name = "credential_with_owner"
+    /// The credential with an ID, its owner and the owner's failed attempts since a time, in one
+    /// row: the credential's columns as they are, the owner's under
+    /// ``PostgresTenantStore/ownerPrefix``, and `failures` and `oldest` (0 and NULL for none) of
+    /// the owner's attempt key (``AttemptLimiter/Key/storageKey``: the prefix bound as `$3`, then
+    /// the ID). The columns are named, not `*`: a column another instance's migration adds does
+    /// not change a prepared statement's rows.
+    struct LoginCredential: Statement {
+        static let name = "login_credential"
         static let sql = """
             SELECT \(PostgresTenantStore.credentialColumns.map { "c.\($0)" }.joined(separator: ", ")),
                 \(PostgresTenantStore.userColumns.map { "u.\($0) AS \(PostgresTenantStore.ownerPrefix)\($0)" }
-                .joined(separator: ", "))
-            FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.id = $1
+                .joined(separator: ", ")),
+                f.failures, f.oldest
+            FROM credentials c JOIN users u ON u.id = c.user_id
+            CROSS JOIN LATERAL (
+                SELECT count(*) AS failures, min(failed_at) AS oldest FROM attempt_failures
+                WHERE key = $3 || u.id AND failed_at >= $2) f
+            WHERE c.id = $1
             """
 
         let id: [UInt8]
+        let since: Date
 
-        func makeBindings() -> PostgresBindings { PostgresTenantStore.bindings([.blob(id)]) }
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresTenantStore.bindings([.blob(id), .real(since.storedValue)])
+            bindings.append(AttemptLimiter.Key.user("").storageKey)
+            return bindings
+        }
 
         func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
     }

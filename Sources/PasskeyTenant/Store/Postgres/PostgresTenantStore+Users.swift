@@ -135,18 +135,41 @@ extension PostgresTenantStore {
     /// The credential with this ID and its owner.
     func credential(id: [UInt8]) async throws(TenantError) -> (TenantCredential, TenantUser)? {
         let found = try await withConnection { connection -> Found? in
-            guard let row = try await connection.rows(LoginStatements.CredentialWithOwner(id: id)).first
+            guard let row = try await connection.rows("SELECT * FROM credentials WHERE id = \(Data(id))").first
             else { return nil }
-            return Found(
-                credential: try Self.credential(from: row), user: try Self.user(from: row, prefix: Self.ownerPrefix))
+            let credential = try Self.credential(from: row)
+            guard let owner = try await connection.rows("SELECT * FROM users WHERE id = \(credential.userID)").first
+            else { return nil }
+            return Found(credential: credential, user: try Self.user(from: owner))
         }
         return found.map { ($0.credential, $0.user) }
     }
 
-    /// A credential with its owner, as one `Sendable` value.
+    /// The credential with this ID, its owner and the owner's failed attempts since `since`, in one
+    /// statement (``LoginStatements/LoginCredential``).
+    func loginCredential(id: [UInt8], failuresSince since: Date) async throws(TenantError)
+        -> (TenantCredential, TenantUser, FailureWindow?)?
+    {
+        let found = try await withConnection { connection -> Found? in
+            guard let row = try await connection.rows(LoginStatements.LoginCredential(id: id, since: since)).first
+            else { return nil }
+            let count = try row.value("failures", as: Int64.self)
+            return Found(
+                credential: try Self.credential(from: row), user: try Self.user(from: row, prefix: Self.ownerPrefix),
+                failures: count == 0
+                    ? nil
+                    : FailureWindow(
+                        count: Int(count), oldest: Date(timeIntervalSince1970: try row.value("oldest", as: Double.self))
+                    ))
+        }
+        return found.map { ($0.credential, $0.user, $0.failures) }
+    }
+
+    /// A credential with its owner (and the owner's failed attempts), as one `Sendable` value.
     private struct Found: Sendable {
         let credential: TenantCredential
         let user: TenantUser
+        var failures: FailureWindow? = nil
     }
 
     /// A user's passkeys, oldest first.
@@ -217,7 +240,7 @@ extension PostgresTenantStore {
     ]
 
     /// The prefix of a credential's owner's columns in a row that has both
-    /// (``LoginStatements/CredentialWithOwner``).
+    /// (``LoginStatements/LoginCredential``).
     static let ownerPrefix = "owner_"
 
     /// The user in a row of `users`.
