@@ -245,7 +245,8 @@ struct PostgresStoreTests {
         #expect(none.1 == (try await a.user(id: Self.user(3).id)))
         #expect(none.2 == nil)
         for offset in [0.0, 10, 20] {
-            try await a.recordFailure(of: [key, "address:x"], at: start.addingTimeInterval(offset), forgetBefore: start)
+            try await a.recordFailure(
+                of: [key, "address:x"], at: start.addingTimeInterval(offset), forgetBefore: start)
         }
         let since = start.addingTimeInterval(5)
         let found = try #require(try await b.loginCredential(id: credential.id, failuresSince: since))
