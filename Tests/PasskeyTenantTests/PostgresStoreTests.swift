@@ -87,6 +87,22 @@ import WebAuthn
         // its connection attempts, which a whole suite on two cores can delay by tens of seconds.
         #expect(ContinuousClock.now - started < .seconds(90))
     }
+
+    /// Making and dropping a database (the tests' and the growth bench's) fail with 503 when the
+    /// server cannot be reached, within the URL's timeout, instead of waiting for the pool's
+    /// connection attempts for ever.
+    @Test(.timeLimit(.minutes(2))) func anUnreachableServerFailsADatabasesCreationAndDrop() async throws {
+        let directory = try TemporaryDirectory(prefix: "nopg")
+        defer { directory.remove() }
+        let url = try PostgresURL("postgres://ada@/d?host=\(directory.path)&connect_timeout=1")
+        let started = ContinuousClock.now
+        let created = await #expect(throws: TenantError.self) { _ = try await url.createDatabase(named: "made") }
+        let dropped = await #expect(throws: TenantError.self) { try await url.dropDatabase(named: "made") }
+        #expect(created?.code == .temporarilyUnavailable)
+        #expect(dropped?.code == .temporarilyUnavailable)
+        // A hang check, as above: each call's deadline is 1 s.
+        #expect(ContinuousClock.now - started < .seconds(90))
+    }
 }
 
 /// Two stores on one PostgreSQL database, as two tenant instances: whatever must happen once
