@@ -39,11 +39,22 @@ struct AttemptLimiter: Sendable {
     func retryAfter(_ keys: [Key]) async throws(TenantError) -> Int? {
         guard !keys.isEmpty else { return nil }
         let now = clock.now()
-        // A failure counts while it is younger than the window: one exactly `window` old is out,
-        // so a client that waits the `Retry-After` it was given is let in. The store's bound is
-        // inclusive; a millisecond keeps the boundary clear of the rounding of stored instants.
-        let windows = try await store.failures(
-            of: keys.map(\.storageKey), since: now.addingTimeInterval(-window + 0.001))
+        let windows = try await store.failures(of: keys.map(\.storageKey), since: since(now))
+        return retryAfter(keys, windows: windows, at: now)
+    }
+
+    /// The start of the window of a check at `now`: the failures at or after it count.
+    ///
+    /// A failure counts while it is younger than the window: one exactly `window` old is out, so a
+    /// client that waits the `Retry-After` it was given is let in. The store's bound is inclusive;
+    /// a millisecond keeps the boundary clear of the rounding of stored instants.
+    func since(_ now: Date) -> Date {
+        now.addingTimeInterval(-window + 0.001)
+    }
+
+    /// Seconds until the first locked-out key among `keys` may try again at `now`, or nil when
+    /// none is, from the failures the store counted since ``since(_:)`` of `now`, by storage key.
+    func retryAfter(_ keys: [Key], windows: [String: FailureWindow], at now: Date) -> Int? {
         var wait: Int?
         for key in keys {
             guard let recent = windows[key.storageKey], recent.count >= limit(for: key) else { continue }

@@ -87,6 +87,22 @@ import WebAuthn
         // its connection attempts, which a whole suite on two cores can delay by tens of seconds.
         #expect(ContinuousClock.now - started < .seconds(90))
     }
+
+    /// Making and dropping a database (the tests' and the growth bench's) fail with 503 when the
+    /// server cannot be reached, within the URL's timeout, instead of waiting for the pool's
+    /// connection attempts for ever.
+    @Test(.timeLimit(.minutes(2))) func anUnreachableServerFailsADatabasesCreationAndDrop() async throws {
+        let directory = try TemporaryDirectory(prefix: "nopg")
+        defer { directory.remove() }
+        let url = try PostgresURL("postgres://ada@/d?host=\(directory.path)&connect_timeout=1")
+        let started = ContinuousClock.now
+        let created = await #expect(throws: TenantError.self) { _ = try await url.createDatabase(named: "made") }
+        let dropped = await #expect(throws: TenantError.self) { try await url.dropDatabase(named: "made") }
+        #expect(created?.code == .temporarilyUnavailable)
+        #expect(dropped?.code == .temporarilyUnavailable)
+        // A hang check, as above: each call's deadline is 1 s.
+        #expect(ContinuousClock.now - started < .seconds(90))
+    }
 }
 
 /// Two stores on one PostgreSQL database, as two tenant instances: whatever must happen once
@@ -183,6 +199,76 @@ struct PostgresStoreTests {
             #expect(try await [first, second].filter { $0 }.count == 1)
         }
         #expect(try await b.credential(id: credential.id)?.0.signCount == UInt32(Self.rounds))
+        await a.close()
+        await b.close()
+    }
+
+    /// The webauthn grant's writes are one transaction: of two logins racing with one counter, only
+    /// the winner's refresh token is stored; a grant's absent values (no audience, organization,
+    /// auth time, DPoP key or session) are stored as the NULLs they are.
+    @Test func aLoginsRefreshTokenIsStoredOnlyWithItsCounter() async throws {
+        let (a, b) = try await Self.twoStores()
+        let credential = TenantCredential(
+            id: [5, 6, 7], methodID: "passkey|2", userID: Self.user(2).id, publicKey: [4], algorithm: .es256,
+            signCount: 0, backupEligible: false, backedUp: false, aaguid: .zero, transports: ["usb"], userAgent: nil,
+            createdAt: Date(), lastAuthenticatedAt: nil)
+        try await a.createUser(Self.user(2), credential: credential)
+        // Whole seconds: an instant is stored as seconds since 1970, which a `Date` does not keep exactly.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        for round in 0..<UInt32(Self.rounds) {
+            let grants = ["a", "b"].map { side in
+                RefreshGrant(
+                    userID: Self.user(2).id, clientID: "c", scope: ["openid", "offline_access"],
+                    audience: side == "a" ? "https://api.example" : nil, organization: side == "a" ? "org_1" : nil,
+                    family: "\(side)\(round)", expiresAt: now.addingTimeInterval(60), authTime: side == "a" ? now : nil,
+                    dpopJKT: side == "a" ? "jkt" : nil, sessionID: side == "a" ? "sid" : nil)
+            }
+            let digests = ["a", "b"].map { SHA256Digest.hash(Array("login\($0)\(round)".utf8)) }
+            let update = AssertionUpdate(
+                credentialID: credential.id, previousSignCount: round, signCount: round + 1, backedUp: true, time: now)
+            async let first = a.recordAssertion(update, refresh: (grants[0], .digest(digests[0])))
+            async let second = b.recordAssertion(update, refresh: (grants[1], .digest(digests[1])))
+            let applied = try await [first, second]
+            #expect(applied.filter { $0 }.count == 1)
+            for (index, digest) in digests.enumerated() {
+                let stored = try await a.refreshGrant(digest: digest, clientID: "c", at: now)
+                #expect(stored == (applied[index] ? grants[index] : nil))
+            }
+        }
+        let (stored, _) = try #require(try await b.credential(id: credential.id))
+        #expect(stored.signCount == UInt32(Self.rounds))
+        #expect(stored.backedUp)
+        await a.close()
+        await b.close()
+    }
+
+    /// A login's one statement reads what ``TenantStore/credential(id:)`` and
+    /// ``TenantStore/failures(of:since:)`` read: the credential, its owner, and the owner's
+    /// failures in the window (the count and the oldest), none when there are none in it.
+    @Test func aLoginReadsTheCredentialItsOwnerAndTheirFailuresAtOnce() async throws {
+        let (a, b) = try await Self.twoStores()
+        let credential = TenantCredential(
+            id: [8, 9], methodID: "passkey|3", userID: Self.user(3).id, publicKey: [4], algorithm: .es256,
+            signCount: 7, backupEligible: true, backedUp: false, aaguid: .zero, transports: ["internal", "hybrid"],
+            userAgent: "agent", createdAt: Date(timeIntervalSince1970: 1_700_000_000), lastAuthenticatedAt: nil,
+            name: "laptop", userHandle: [3])
+        try await a.createUser(Self.user(3), credential: credential)
+        let key = "user:" + Self.user(3).id
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(AttemptLimiter.Key.user(Self.user(3).id).storageKey == key)
+        let none = try #require(try await b.loginCredential(id: credential.id, failuresSince: start))
+        #expect(none.0 == credential)
+        #expect(none.1 == (try await a.user(id: Self.user(3).id)))
+        #expect(none.2 == nil)
+        for offset in [0.0, 10, 20] {
+            try await a.recordFailure(
+                of: [key, "address:x"], at: start.addingTimeInterval(offset), forgetBefore: start)
+        }
+        let since = start.addingTimeInterval(5)
+        let found = try #require(try await b.loginCredential(id: credential.id, failuresSince: since))
+        #expect(found.2 == FailureWindow(count: 2, oldest: start.addingTimeInterval(10)))
+        #expect(found.2 == (try await a.failures(of: [key], since: since))[key])
+        #expect(try await b.loginCredential(id: [0], failuresSince: since) == nil)
         await a.close()
         await b.close()
     }

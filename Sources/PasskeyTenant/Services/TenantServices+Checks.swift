@@ -13,9 +13,13 @@ extension TenantServices {
     /// Refuses when `keys` are locked out.
     func checkAttempts(_ keys: [AttemptLimiter.Key]) async throws(TenantError) {
         if let wait = try await limiter.retryAfter(keys) {
-            throw TenantError(
-                .tooManyAttempts, status: 429, "Too many failed attempts; try again later.", retryAfter: wait)
+            throw Self.tooManyAttempts(retryAfter: wait)
         }
+    }
+
+    /// The refusal of a locked-out key: `too_many_attempts` (429), to try again after `wait` seconds.
+    static func tooManyAttempts(retryAfter wait: Int) -> TenantError {
+        TenantError(.tooManyAttempts, status: 429, "Too many failed attempts; try again later.", retryAfter: wait)
     }
 
     /// Runs `body`; a refusal counts as a failed attempt of `keys`.

@@ -20,12 +20,32 @@ extension TenantServices {
     func verifiedLogin(_ response: PasskeyResponse, challenge: [UInt8], relyingParty: RelyingParty)
         async throws(TenantError) -> TenantUser
     {
+        let (user, update) = try await verifiedAssertion(response, challenge: challenge, relyingParty: relyingParty)
+        try await record(update, of: user.id, refresh: nil)
+        return user
+    }
+
+    /// ``verifiedLogin(_:challenge:relyingParty:)`` that leaves storing to the caller: the user,
+    /// and what the assertion changes, to store with ``record(_:of:refresh:)`` (the webauthn
+    /// grant stores it with the login's refresh token, in one transaction).
+    func verifiedAssertion(_ response: PasskeyResponse, challenge: [UInt8], relyingParty: RelyingParty)
+        async throws(TenantError) -> (user: TenantUser, update: AssertionUpdate)
+    {
         let assertion = try response.authenticationResponse()
-        guard let (credential, user) = try await store.credential(id: assertion.rawId.bytes) else {
+        // The credential, its owner and the owner's failures, read together (checkAttempts's check).
+        let now = clock.now()
+        guard
+            let (credential, user, failures) = try await store.loginCredential(
+                id: assertion.rawId.bytes, failuresSince: limiter.since(now))
+        else {
             throw .invalidGrant("The passkey is not registered with this tenant.")
         }
-        try await checkAttempts([.user(user.id)])
-        return try await counting([.user(user.id)]) { () async throws(TenantError) -> TenantUser in
+        let key = AttemptLimiter.Key.user(user.id)
+        if let wait = limiter.retryAfter([key], windows: failures.map { [key.storageKey: $0] } ?? [:], at: now) {
+            throw Self.tooManyAttempts(retryAfter: wait)
+        }
+        return try await counting([.user(user.id)]) {
+            () throws(TenantError) -> (user: TenantUser, update: AssertionUpdate) in
             let verified: VerifiedAuthentication
             do throws(WebAuthnError) {
                 // A discoverable login: the user is known only through the assertion's user handle.
@@ -35,14 +55,27 @@ extension TenantServices {
             } catch {
                 throw refused(error)
             }
-            guard
-                try await store.recordAssertion(
+            return (
+                user,
+                AssertionUpdate(
                     credentialID: credential.id, previousSignCount: credential.signCount,
-                    signCount: verified.signCount, backedUp: verified.backupState, at: clock.now())
-            else {
+                    signCount: verified.signCount, backedUp: verified.backupState, time: clock.now())
+            )
+        }
+    }
+
+    /// Stores a verified assertion's update, with the login's refresh token when it has one
+    /// (``TenantStore/recordAssertion(_:refresh:)``).
+    ///
+    /// - Throws: `invalid_grant`, counted against `userID`, when the counter moved since the
+    ///   assertion was verified (another login with the same passkey); nothing is stored then.
+    func record(_ update: AssertionUpdate, of userID: String, refresh: (grant: RefreshGrant, key: StoredValue)?)
+        async throws(TenantError)
+    {
+        try await counting([.user(userID)]) { () async throws(TenantError) in
+            guard try await store.recordAssertion(update, refresh: refresh) else {
                 throw .invalidGrant("The passkey's signature counter moved during this login; try again.")
             }
-            return user
         }
     }
 

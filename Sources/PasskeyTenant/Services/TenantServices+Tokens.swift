@@ -102,12 +102,15 @@ extension TenantServices {
     ///     `cnf.jkt` and is a `DPoP` token, and a new refresh token is bound to it (RFC 9449 §5).
     ///   - client: the application the tokens are for (the ID token's `aud`, `azp`); by default the
     ///     default native one.
+    ///   - assertion: the webauthn grant's verified assertion, stored with the new refresh token in
+    ///     one transaction (``record(_:of:refresh:)``), before any token is signed.
     func issueTokens(
         for user: TenantUser, scopes: [String], audience: String?, organization: TenantOrganization?, authTime: Date?,
         nonce: String? = nil, sessionID: String?, identifiers: TokenIdentifiers = .random(),
         refresh: (Secret, RefreshGrant)?,
-        boundTo dpopKey: String?, client: String? = nil
+        boundTo dpopKey: String?, client: String? = nil, recording assertion: AssertionUpdate? = nil
     ) async throws(TenantError) -> TokenResponse {
+        let owner = user.id
         // A linked (secondary) user logs in as its primary, whichever grant logs it in.
         let user = try await primary(of: user)
         let clientID = client ?? self.clientID
@@ -133,6 +136,7 @@ extension TenantServices {
                     orgName: organization?.name, sid: sessionID),
                 UserClaims(user: user, scopes: scopeSet, includeSubject: false)))
         var refreshToken: Secret?
+        var stored: (grant: RefreshGrant, key: StoredValue)?
         if let (secret, _) = refresh {
             refreshToken = secret
         } else if scopeSet.contains("offline_access") {
@@ -142,8 +146,13 @@ extension TenantServices {
                 family: identifiers.refreshFamily,
                 expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime.seconds), authTime: authTime,
                 dpopJKT: dpopKey, sessionID: sessionID)
-            try await store.insert(grant, key: .digest(secret.digest))
+            stored = (grant, .digest(secret.digest))
             refreshToken = secret
+        }
+        if let assertion {
+            try await record(assertion, of: owner, refresh: stored)
+        } else if let stored {
+            try await store.insert(stored.grant, key: stored.key)
         }
         return TokenResponse(
             accessToken: Secret(try await signer.sign(access)), tokenType: dpopKey == nil ? "Bearer" : "DPoP",

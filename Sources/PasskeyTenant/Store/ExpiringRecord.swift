@@ -7,8 +7,9 @@ import FoundationEssentials
 /// DPoP proofs seen lately and revoked access tokens are all such records. Each store writes the
 /// operations once for its dialect (insert, take once, peek, update, delete), not once per kind;
 /// the kinds differ only in their ``ExpiringTable`` and how they read and write their values. The
-/// table's expired records go in the same transaction as a take, and as an insert or a peek that
-/// asks for it (the tables nothing else empties: DPoP proofs, login sessions and transactions).
+/// table's expired records go in the same transaction as a take (in PostgreSQL at most once a
+/// minute, ``SweepSchedule``), and as an insert or a peek that asks for it (the tables nothing
+/// else empties: DPoP proofs, login sessions and transactions).
 /// The keys are SHA-256 digests of the secrets they stand for (`auth_session`, cookies, codes,
 /// refresh tokens), never the secrets.
 ///

@@ -49,16 +49,21 @@ protocol TenantStore: Sendable {
     func user(id: String) async throws(TenantError) -> TenantUser?
     /// The credential with this ID and its owner.
     func credential(id: [UInt8]) async throws(TenantError) -> (TenantCredential, TenantUser)?
+    /// The credential with this ID, its owner, and the owner's failed attempts at or after `since`
+    /// (the attempt limiter's key ``AttemptLimiter/Key/user(_:)``; nil for none): what a login
+    /// looks up before it verifies, read together.
+    func loginCredential(id: [UInt8], failuresSince since: Date) async throws(TenantError)
+        -> (TenantCredential, TenantUser, FailureWindow?)?
     /// A user's passkeys, oldest first.
     func credentials(userID: String) async throws(TenantError) -> [TenantCredential]
     /// Stores what a verified assertion changed: the counter, BS, the time, only while the stored
     /// counter is `previousSignCount` (compare-and-set), so two concurrent assertions of one
-    /// security key cannot both move it forward.
+    /// security key cannot both move it forward; with `refresh`, the login's refresh token too, in
+    /// the same transaction, stored only when the update applied (the webauthn grant's writes).
     ///
     /// - Returns: whether the update applied.
-    func recordAssertion(
-        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
-    ) async throws(TenantError) -> Bool
+    func recordAssertion(_ update: AssertionUpdate, refresh: (grant: RefreshGrant, key: StoredValue)?)
+        async throws(TenantError) -> Bool
     /// Names one of a user's passkeys.
     ///
     /// - Returns: the renamed passkey, or nil when the user has no passkey with this method ID.
@@ -152,7 +157,9 @@ protocol TenantStore: Sendable {
     func insert<Record: ExpiringRecord>(_ record: Record, key: StoredValue, expiring time: Date?)
         async throws(TenantError) -> Bool
     /// Removes and returns the live record under `key`, in one statement (`DELETE … RETURNING`):
-    /// of two callers at any instances, one gets it. The table's expired records go too.
+    /// of two callers at any instances, one gets it. The table's expired records go too: at every
+    /// take in SQLite, at most once a minute per table and instance in PostgreSQL (``SweepSchedule``,
+    /// off the login's path).
     func take<Record: ExpiringRecord>(_ type: Record.Type, key: StoredValue, at time: Date) async throws(TenantError)
         -> Record?
     /// The live record under `key`; with `expiring`, the table's records that expired at or before
@@ -203,6 +210,26 @@ protocol TenantStore: Sendable {
 }
 
 extension TenantStore {
+    /// ``loginCredential(id:failuresSince:)`` as ``credential(id:)`` then ``failures(of:since:)``.
+    func loginCredential(id: [UInt8], failuresSince since: Date) async throws(TenantError)
+        -> (TenantCredential, TenantUser, FailureWindow?)?
+    {
+        guard let (credential, user) = try await credential(id: id) else { return nil }
+        let key = AttemptLimiter.Key.user(user.id).storageKey
+        return (credential, user, try await failures(of: [key], since: since)[key])
+    }
+
+    /// ``recordAssertion(_:refresh:)`` with no refresh token.
+    func recordAssertion(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
+    ) async throws(TenantError) -> Bool {
+        try await recordAssertion(
+            AssertionUpdate(
+                credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount,
+                backedUp: backedUp, time: time),
+            refresh: nil)
+    }
+
     /// The users whose email is `email`, compared without regard to case, oldest first.
     func users(email: String) async throws(TenantError) -> [TenantUser] {
         try await users(UserFilter(email: email), offset: 0, limit: nil, counting: false).users

@@ -8,12 +8,7 @@ extension PostgresTenantStore {
     func failures(of keys: [String], since: Date) async throws(TenantError) -> [String: FailureWindow] {
         try await withConnection { connection in
             var windows: [String: FailureWindow] = [:]
-            for row in try await connection.rows(
-                """
-                SELECT key, count(*) AS failures, min(failed_at) AS oldest FROM attempt_failures
-                WHERE key = ANY(\(keys)) AND failed_at >= \(since.storedValue) GROUP BY key
-                """)
-            {
+            for row in try await connection.rows(LoginStatements.Failures(keys: keys, since: since)) {
                 windows[try row.value("key")] = FailureWindow(
                     count: Int(try row.value("failures", as: Int64.self)),
                     oldest: Date(timeIntervalSince1970: try row.value("oldest")))

@@ -20,14 +20,10 @@ extension PostgresTenantStore {
         -> Record?
     {
         let table = Record.table
+        let sweeping = sweeps.isDue(table.name, at: time)
         let values = try await withConnection { connection -> ([StoredValue], Double)? in
-            try await Self.expire(table, at: time, on: connection)
-            guard
-                let row = try await connection.rows(
-                    Self.query(
-                        "DELETE FROM \(table.name) WHERE \(table.key) = $1 RETURNING \(table.readColumns)", [key])
-                ).first
-            else { return nil }
+            if sweeping { try await Self.expire(table, at: time, on: connection) }
+            guard let row = try await connection.rows(LoginStatements.Take<Record>(key: key)).first else { return nil }
             return try Self.values(table, of: row)
         }
         guard let (values, expiry) = values, expiry > time.storedValue else { return nil }
@@ -81,6 +77,9 @@ extension PostgresTenantStore {
     static func insert<Record: ExpiringRecord>(
         _ record: Record, key: StoredValue, replacing: Bool = false, on connection: PostgresConnection
     ) async throws -> Bool {
+        if !replacing {
+            return try await !connection.rows(LoginStatements.Insert(record: record, key: key)).isEmpty
+        }
         let table = Record.table
         let values = [key] + record.storedValues + [.real(record.expiresAt.storedValue)]
         let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
@@ -88,7 +87,7 @@ extension PostgresTenantStore {
             query(
                 """
                 INSERT INTO \(table.name) (\(table.key), \(table.readColumns)) VALUES (\(placeholders))
-                \(table.onConflict(replacing: replacing)) RETURNING 1
+                \(table.onConflict(replacing: true)) RETURNING 1
                 """, values)
         ).isEmpty
     }
@@ -130,7 +129,18 @@ extension PostgresTenantStore {
     /// A statement whose table and column names are the code's own (``ExpiringTable``) and whose
     /// values are bound as `$1`, `$2`, … (never spliced into the text).
     static func query(_ sql: String, _ values: [StoredValue]) -> PostgresQuery {
+        PostgresQuery(unsafeSQL: sql, binds: bindings(values))
+    }
+
+    /// `values` bound in order, as `$1`, `$2`, …
+    static func bindings(_ values: [StoredValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)
+        append(values, to: &bindings)
+        return bindings
+    }
+
+    /// Appends `values` to `bindings`, in order.
+    static func append(_ values: [StoredValue], to bindings: inout PostgresBindings) {
         for value in values {
             switch value {
             case .null: bindings.appendNull()
@@ -140,6 +150,5 @@ extension PostgresTenantStore {
             case .bool(let flag): bindings.append(flag)
             }
         }
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 }

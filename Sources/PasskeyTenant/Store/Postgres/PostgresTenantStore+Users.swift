@@ -145,10 +145,31 @@ extension PostgresTenantStore {
         return found.map { ($0.credential, $0.user) }
     }
 
-    /// A credential with its owner, as one `Sendable` value.
+    /// The credential with this ID, its owner and the owner's failed attempts since `since`, in one
+    /// statement (``LoginStatements/LoginCredential``).
+    func loginCredential(id: [UInt8], failuresSince since: Date) async throws(TenantError)
+        -> (TenantCredential, TenantUser, FailureWindow?)?
+    {
+        let found = try await withConnection { connection -> Found? in
+            guard let row = try await connection.rows(LoginStatements.LoginCredential(id: id, since: since)).first
+            else { return nil }
+            let count = try row.value("failures", as: Int64.self)
+            return Found(
+                credential: try Self.credential(from: row), user: try Self.user(from: row, prefix: Self.ownerPrefix),
+                failures: count == 0
+                    ? nil
+                    : FailureWindow(
+                        count: Int(count), oldest: Date(timeIntervalSince1970: try row.value("oldest", as: Double.self))
+                    ))
+        }
+        return found.map { ($0.credential, $0.user, $0.failures) }
+    }
+
+    /// A credential with its owner (and the owner's failed attempts), as one `Sendable` value.
     private struct Found: Sendable {
         let credential: TenantCredential
         let user: TenantUser
+        var failures: FailureWindow? = nil
     }
 
     /// A user's passkeys, oldest first.
@@ -162,21 +183,21 @@ extension PostgresTenantStore {
 
     /// Stores what a verified assertion changed: the counter, BS, the time, in one
     /// compare-and-set `UPDATE … WHERE sign_count = previous`, so two concurrent assertions of
-    /// one security key, at any instances, cannot both move it forward.
+    /// one security key, at any instances, cannot both move it forward; with `refresh`, the
+    /// login's refresh token in the same statement (one transaction, one round trip), stored only
+    /// when the update applied.
     ///
     /// - Returns: whether the update applied.
-    func recordAssertion(
-        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
-    ) async throws(TenantError) -> Bool {
+    func recordAssertion(_ update: AssertionUpdate, refresh: (grant: RefreshGrant, key: StoredValue)?)
+        async throws(TenantError) -> Bool
+    {
         try await withConnection { connection in
-            try await !connection.rows(
-                """
-                UPDATE credentials SET sign_count = \(Int64(signCount)), backed_up = \(backedUp),
-                    last_auth_at = \(time.storedValue)
-                WHERE id = \(Data(credentialID)) AND sign_count = \(Int64(previousSignCount))
-                RETURNING 1
-                """
-            ).isEmpty
+            if let refresh {
+                let statement = LoginStatements.RecordAssertionAndRefresh(
+                    update: update, grant: refresh.grant, key: refresh.key)
+                return try await connection.rows(statement).first?.value("applied", as: Bool.self) ?? false
+            }
+            return try await !connection.rows(LoginStatements.RecordAssertion(update: update)).isEmpty
         }
     }
 
@@ -206,7 +227,30 @@ extension PostgresTenantStore {
 
     // MARK: Rows
 
+    /// The columns of `users` a user is read from (``user(from:prefix:)``).
+    static let userColumns = [
+        "id", "user_handle", "profile", "metadata", "created_at", "email_verified", "identity", "app_metadata",
+        "updated_at", "primary_user_id",
+    ]
+
+    /// The columns of `credentials` a credential is read from (``credential(from:)``).
+    static let credentialColumns = [
+        "id", "method_id", "user_id", "public_key", "algorithm", "sign_count", "backup_eligible", "backed_up",
+        "aaguid", "transports", "user_agent", "created_at", "last_auth_at", "name", "user_handle",
+    ]
+
+    /// The prefix of a credential's owner's columns in a row that has both
+    /// (``LoginStatements/LoginCredential``).
+    static let ownerPrefix = "owner_"
+
+    /// The user in a row of `users`.
     static func user(from row: PostgresRow) throws -> TenantUser {
+        try user(from: row, prefix: "")
+    }
+
+    /// The user in `row`, whose columns of `users` are named `prefix` and the column's name.
+    static func user(from row: PostgresRow, prefix: String) throws -> TenantUser {
+        let row = PrefixedRow(row: row, prefix: prefix)
         let profile = try row.value("profile", as: String.self)
         let metadata = try row.value("metadata", as: String.self)
         let identity = try row.value("identity", as: String?.self)
@@ -223,6 +267,21 @@ extension PostgresTenantStore {
             },
             updatedAt: try row.value("updated_at", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
             primaryUserID: try row.value("primary_user_id", as: String?.self))
+    }
+
+    /// The columns of `users` under a prefix, read by their own names.
+    private struct PrefixedRow {
+        let row: PostgresRandomAccessRow
+        let prefix: String
+
+        init(row: PostgresRow, prefix: String) {
+            self.row = row.makeRandomAccess()
+            self.prefix = prefix
+        }
+
+        func value<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+            try row[prefix.isEmpty ? name : prefix + name].decode(T.self)
+        }
     }
 
     static func credential(from row: PostgresRow) throws -> TenantCredential {

@@ -13,6 +13,14 @@ import PostgresNIO
 /// the first key stored. The schema is ``TenantSchema``'s, migrated at start under an advisory
 /// lock so instances starting together migrate once.
 ///
+/// A login's statements are prepared once per connection (``LoginStatements``), and a login is
+/// six round trips: the attempt check and the session's insert at the challenge; the attempt
+/// check, the session's take, the credential with its owner and their failures, and the counter
+/// with the refresh token (one statement, so one transaction) at the webauthn grant. A take
+/// sweeps its table of expired records at most once a minute (``SweepSchedule``). Named prepared
+/// statements need a direct connection or a pooler that keeps them (PgBouncer 1.21 and later
+/// with `max_prepared_statements`).
+///
 /// The pool runs in a task the store owns, from ``init(url:maximumConnections:logger:)`` until
 /// ``close()`` or the store's release. No call waits for the database longer than its timeout
 /// (10 seconds unless the URL's `connect_timeout` says otherwise): when the database cannot be reached a call throws
@@ -24,6 +32,8 @@ final class PostgresTenantStore: TenantStore {
     /// The longest any call waits for a connection and its statements.
     let timeout: Duration
     private let runner: Task<Void, Never>
+    /// When a take last swept each table of expiring records.
+    let sweeps = SweepSchedule()
 
     /// The longest the migrations at start may take, waiting for another instance's included.
     static let migrationTimeout: Duration = .seconds(60)

@@ -11,7 +11,7 @@ extension PostgresURL {
     package func createDatabase(named name: String, template: String? = nil) async throws(TenantError) -> String {
         let copy = template.map { " TEMPLATE " + Self.quoted($0) + " STRATEGY FILE_COPY" } ?? ""
         try await withClient { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quoted(name))\(copy)"))
+            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quoted(name))\(copy)"))
         }
         return text(database: name)
     }
@@ -39,7 +39,7 @@ extension PostgresURL {
     package func dropDatabase(named name: String) async throws(TenantError) {
         try await withClient { client in
             let drop = "DROP DATABASE IF EXISTS \(Self.quoted(name)) WITH (FORCE)"
-            try await client.query(PostgresQuery(unsafeSQL: drop))
+            _ = try await client.query(PostgresQuery(unsafeSQL: drop))
         }
     }
 
@@ -50,13 +50,27 @@ extension PostgresURL {
     }
 
     /// `body`'s value on a client of this URL's database, stopped when it returns.
-    private func withClient<Value>(_ body: (PostgresClient) async throws -> Value) async throws(TenantError) -> Value {
+    ///
+    /// The server must answer within the URL's timeout (``timeout``), and `body` may then take up
+    /// to ``PostgresTenantStore/migrationTimeout`` (a database's creation or drop waits for a
+    /// checkpoint, and a drop for the sessions it closes): without a deadline, the pool tries an
+    /// unreachable server or one refusing connections again and again, and the call (a test's
+    /// database, the growth bench's setup and teardown) waits for ever.
+    ///
+    /// - Throws: `temporarily_unavailable` when the server is not reached or `body` does not end
+    ///   in time; as ``PostgresFailure/tenantError(for:unique:)`` says for `body`'s errors.
+    private func withClient<Value: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> Value)
+        async throws(TenantError) -> Value
+    {
         let client = PostgresClient(
             configuration: PostgresTenantStore.configuration(self), backgroundLogger: PostgresTenantStore.quiet)
         let runner = Task { await client.run() }
         defer { runner.cancel() }
         do {
-            return try await body(client)
+            try await Deadline.run(within: .seconds(timeout)) {
+                for try await _ in try await client.query("SELECT 1") {}
+            }
+            return try await Deadline.run(within: PostgresTenantStore.migrationTimeout) { try await body(client) }
         } catch {
             throw PostgresFailure.tenantError(for: error)
         }

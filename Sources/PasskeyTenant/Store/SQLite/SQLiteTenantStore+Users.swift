@@ -150,15 +150,17 @@ extension SQLiteTenantStore {
         }
     }
 
-    /// Stores what a verified assertion changed: the counter, BS, the time.
+    /// Stores what a verified assertion changed: the counter, BS, the time; with `refresh`, the
+    /// login's refresh token in the same transaction.
     ///
     /// The update only applies while the stored counter is the one the assertion was verified
-    /// against, so two concurrent assertions of one security key cannot both move it forward.
+    /// against, so two concurrent assertions of one security key cannot both move it forward; the
+    /// refresh token is stored only when it applied.
     ///
     /// - Returns: whether the update applied.
-    func recordAssertion(
-        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
-    ) async throws(TenantError) -> Bool {
+    func recordAssertion(_ update: AssertionUpdate, refresh: (grant: RefreshGrant, key: StoredValue)?)
+        async throws(TenantError) -> Bool
+    {
         try await write { db in
             try db.execute(
                 sql: """
@@ -166,9 +168,12 @@ extension SQLiteTenantStore {
                     WHERE id = ? AND sign_count = ?
                     """,
                 arguments: [
-                    Int64(signCount), backedUp, time.storedValue, Data(credentialID), Int64(previousSignCount),
+                    Int64(update.signCount), update.backedUp, update.time.storedValue, Data(update.credentialID),
+                    Int64(update.previousSignCount),
                 ])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            if let refresh { _ = try Self.insert(refresh.grant, key: refresh.key, in: db) }
+            return true
         }
     }
 
