@@ -71,8 +71,9 @@ import WebAuthn
     /// tokens redacted.
     @Test func theSecretIsNeitherAFlagNorPrinted() async throws {
         let (terminal, tenant, m2mID, secret) = try await seeding()
+        // Attached with `=`: a random secret that starts with `-h` would otherwise read as `-h`.
         let asFlag = try await terminal.passkey(
-            "seed", "--email", "ada@example.com", "--m2m-client-id", m2mID, "--client-secret", secret)
+            "seed", "--email", "ada@example.com", "--m2m-client-id", m2mID, "--client-secret=\(secret)")
         #expect(asFlag.status == 64 && asFlag.stderr.contains("--client-secret"), "\(asFlag)")
         let none = try await terminal.passkey("seed", "--email", "ada@example.com", "--m2m-client-id", m2mID)
         #expect(none.status == 1 && none.stderr.hasPrefix("seed failed: no_client_secret"), "\(none)")
