@@ -154,7 +154,8 @@ enum CTAPFuzz {
 /// The reports a reply closure got.
 private final class Received: Sendable {
     private let list = Mutex<[[UInt8]]>([])
-    func append(_ report: [UInt8]) { list.withLock { $0.append(report) } }
+    /// One message's reports, as a `CTAPHIDDevice.Reply` carries them.
+    func append(_ reports: [[UInt8]]) { list.withLock { $0 += reports } }
     var reports: [[UInt8]] { list.withLock { $0 } }
 }
 
