@@ -190,12 +190,11 @@ struct PostgresStoreTests {
             createdAt: Date(), lastAuthenticatedAt: nil)
         try await a.createUser(Self.user(), credential: credential)
         for round in 0..<UInt32(Self.rounds) {
-            async let first = a.recordAssertion(
+            let update = AssertionUpdate(
                 credentialID: credential.id, previousSignCount: round, signCount: round + 1, backedUp: false,
-                at: Date())
-            async let second = b.recordAssertion(
-                credentialID: credential.id, previousSignCount: round, signCount: round + 1, backedUp: false,
-                at: Date())
+                time: Date())
+            async let first = a.recordAssertion(update, refresh: nil)
+            async let second = b.recordAssertion(update, refresh: nil)
             #expect(try await [first, second].filter { $0 }.count == 1)
         }
         #expect(try await b.credential(id: credential.id)?.0.signCount == UInt32(Self.rounds))

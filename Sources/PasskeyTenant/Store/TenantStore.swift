@@ -219,17 +219,6 @@ extension TenantStore {
         return (credential, user, try await failures(of: [key], since: since)[key])
     }
 
-    /// ``recordAssertion(_:refresh:)`` with no refresh token.
-    func recordAssertion(
-        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backedUp: Bool, at time: Date
-    ) async throws(TenantError) -> Bool {
-        try await recordAssertion(
-            AssertionUpdate(
-                credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount,
-                backedUp: backedUp, time: time),
-            refresh: nil)
-    }
-
     /// The users whose email is `email`, compared without regard to case, oldest first.
     func users(email: String) async throws(TenantError) -> [TenantUser] {
         try await users(UserFilter(email: email), offset: 0, limit: nil, counting: false).users

@@ -16,21 +16,27 @@ enum LoginStatements {
     /// a refresh token): a row when it was stored.
     struct Insert<Record: ExpiringRecord>: Statement {
         static var name: String { "insert_\(Record.table.name)" }
-        static var sql: String {
-            let table = Record.table
-            let placeholders = (1...table.columns.count + 2).map { "$\($0)" }.joined(separator: ", ")
-            return """
-                INSERT INTO \(table.name) (\(table.key), \(table.readColumns)) VALUES (\(placeholders))
-                \(table.onConflict(replacing: false)) RETURNING 1
-                """
-        }
+        static var sql: String { sql(replacing: false) }
 
         let record: Record
         let key: StoredValue
 
         func makeBindings() -> PostgresBindings {
-            PostgresTenantStore.bindings([key] + record.storedValues + [.real(record.expiresAt.storedValue)])
+            PostgresTenantStore.bindings(values)
         }
+
+        /// The statement's text; `replacing` writes over the record under the key instead.
+        static func sql(replacing: Bool) -> String {
+            let table = Record.table
+            let placeholders = (1...table.columns.count + 2).map { "$\($0)" }.joined(separator: ", ")
+            return """
+                INSERT INTO \(table.name) (\(table.key), \(table.readColumns)) VALUES (\(placeholders))
+                \(table.onConflict(replacing: replacing)) RETURNING 1
+                """
+        }
+
+        /// The key, the record's columns and its expiry, as `$1`, `$2`, …
+        var values: [StoredValue] { [key] + record.storedValues + [.real(record.expiresAt.storedValue)] }
 
         func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
     }

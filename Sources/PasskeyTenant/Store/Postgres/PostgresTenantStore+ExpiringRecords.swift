@@ -77,19 +77,10 @@ extension PostgresTenantStore {
     static func insert<Record: ExpiringRecord>(
         _ record: Record, key: StoredValue, replacing: Bool = false, on connection: PostgresConnection
     ) async throws -> Bool {
-        if !replacing {
-            return try await !connection.rows(LoginStatements.Insert(record: record, key: key)).isEmpty
-        }
-        let table = Record.table
-        let values = [key] + record.storedValues + [.real(record.expiresAt.storedValue)]
-        let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
-        return try await !connection.rows(
-            query(
-                """
-                INSERT INTO \(table.name) (\(table.key), \(table.readColumns)) VALUES (\(placeholders))
-                \(table.onConflict(replacing: true)) RETURNING 1
-                """, values)
-        ).isEmpty
+        let insert = LoginStatements.Insert(record: record, key: key)
+        // Replacing is off the login path (a revoked token, on a reused authorization code): not prepared.
+        guard replacing else { return try await !connection.rows(insert).isEmpty }
+        return try await !connection.rows(query(type(of: insert).sql(replacing: true), insert.values)).isEmpty
     }
 
     /// Deletes the records of `table` that expired at or before `time`.
