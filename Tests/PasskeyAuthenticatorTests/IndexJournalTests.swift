@@ -137,3 +137,13 @@ import WebAuthn
         #expect(IndexJournal.epoch(of: IndexJournal.header(epoch: epoch)[...]) == epoch)
     }
 }
+
+extension IndexJournal {
+    /// One RP's summaries from a whole journal's records at once (``RPScan``), or `nil` when a
+    /// record is torn or damaged.
+    static func summaries(of rpID: String, in records: ArraySlice<UInt8>) -> [[UInt8]: CredentialSummary]? {
+        var scan = RPScan(rpID: rpID)
+        guard records.withUnsafeBytes({ scan.take($0) }) == records.count else { return nil }
+        return scan.found
+    }
+}

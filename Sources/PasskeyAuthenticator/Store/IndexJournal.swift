@@ -103,20 +103,6 @@ enum IndexJournal {
         return intact
     }
 
-    /// The summaries of one RP's credentials that a journal's records leave, by ID (``RPScan``
-    /// over all of `records` at once).
-    ///
-    /// - Parameters:
-    ///   - rpID: the relying party ID.
-    ///   - records: the records after the header.
-    /// - Returns: the summaries, or `nil` when a record is torn or damaged: the caller then reads
-    ///   the journal whole, which says what stands.
-    static func summaries(of rpID: String, in records: ArraySlice<UInt8>) -> [[UInt8]: CredentialSummary]? {
-        var scan = RPScan(rpID: rpID)
-        guard records.withUnsafeBytes({ scan.take($0) }) == records.count else { return nil }
-        return scan.found
-    }
-
     /// One RP's summaries, found without building an index: a record's RP ID field is compared in
     /// place before the record is decoded, so a new process's first discoverable `get` in a large
     /// store decodes one RP's records and only frames the rest (issue 13; issue 46 measured it at
